@@ -1,0 +1,5 @@
+import sys
+
+from tableassist.cli import main
+
+sys.exit(main())

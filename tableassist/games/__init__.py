@@ -1,0 +1,10 @@
+"""The five rules engines and the protocol they share.
+
+Nothing in this package touches files, sockets, cameras or clocks (a test enforces it): component
+data is read by :mod:`tableassist.catalog` and handed to the engine.
+"""
+
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
+                                        merge_options)
+
+__all__ = ["Action", "Game", "IllegalAction", "Note", "Prompt", "SetupError", "merge_options"]

@@ -1,0 +1,256 @@
+"""The game protocol every rules engine follows.
+
+An engine is a pure state machine, in the manner of OpenSpiel's games: it takes actions (plain JSON
+objects with a ``type`` and the acting ``player``), refuses illegal ones with :class:`IllegalAction`
+and leaves its state untouched, lists legal actions, and shows per-viewer views. It never touches
+files, sockets, cameras or clocks: components arrive as already-parsed data, chance outcomes arrive
+as actions from the table, and the only randomness (for simulation and demo) comes from the seed
+kept in the state.
+
+A subclass supplies:
+
+* ``game_id`` and ``min_players``/``max_players``;
+* ``setup(self)`` that fills ``self.state`` (a JSON-ready dict) for a new game;
+* one method ``on_<type>(self, action) -> list[Note]`` per action type;
+* ``legal_actions``, ``view``, ``prompts``, ``is_over`` and ``result``.
+
+The base class gives every engine the same checks on an action's shape, atomic ``apply`` (a failed
+action restores the state snapshot, whatever the handler had already changed), JSON round-trip and
+a seeded chance generator.
+"""
+
+from __future__ import annotations
+
+import marshal
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Action = dict[str, Any]
+"""An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
+``None`` for an input the table itself supplies, such as a card turned over or a die rolled)."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. The message says what was wrong, in the table's words,
+    and cites the rule (``"Bea cannot stop: … (R-SW-07)"``). It never contains hidden information."""
+
+
+class SetupError(ValueError):
+    """A game cannot be created as asked (wrong player count, unknown option, bad option value)."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """One public line of the game's history, produced by an applied action.
+
+    Notes are safe for the shared screen: an engine writes "Ann laid a bid card", never its type.
+    ``rule`` is the SPEC id the step carries out (``"R-SW-09"``), or ``""``.
+    """
+
+    text: str
+    rule: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"text": self.text, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must do what next, in plain words, with the rule that asks for it.
+
+    ``player`` is ``None`` when the table as a whole must act (turn a card over, roll the dice) or
+    when naming the player would leak a secret (who may stop). ``actions`` lists the action types
+    that answer the prompt, so a tablet can offer the right buttons.
+    """
+
+    text: str
+    rule: str
+    player: str | None = None
+    actions: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "text": self.text, "rule": self.rule,
+                "actions": list(self.actions)}
+
+
+def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
+                  choices: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:
+    """Options of a new game: the data file's defaults overridden by ``given``.
+
+    Unknown names and values outside ``choices`` (when the data file lists them) raise
+    :class:`SetupError`, so a typo in ``--options`` is reported rather than silently ignored.
+    """
+    options = dict(defaults)
+    for name, value in (given or {}).items():
+        if name not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise SetupError(f"unknown option {name!r}; this game's options are: {known}")
+        allowed = (choices or {}).get(name)
+        if allowed is not None and value not in allowed:
+            raise SetupError(f"option {name!r} cannot be {value!r}; choose one of "
+                             + ", ".join(repr(a) for a in allowed))
+        options[name] = value
+    return options
+
+
+class Game:
+    """Base class of the five rules engines. See the module docstring for the contract."""
+
+    game_id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    #: Action types still accepted once the game is over (say, tiles revealed at the end).
+    actions_after_end: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, players: Sequence[str], *, seed: int = 0,
+                 options: Mapping[str, Any] | None = None,
+                 components: Mapping[str, Any]) -> None:
+        """Start a new game. ``players`` are names in clockwise seat order (SPEC X4);
+        ``components`` is the game's parsed data file; ``options`` override its defaults."""
+        players = tuple(players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise SetupError(f"{self.title or self.game_id} is for {self.min_players}–"
+                             f"{self.max_players} players, not {len(players)}")
+        for name in players:
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError("every player needs a non-empty name")
+        if len(set(players)) != len(players):
+            raise SetupError("two players have the same name; names must be unique")
+        self.players: tuple[str, ...] = players
+        self.seed = int(seed)
+        self.components: Mapping[str, Any] = components
+        self.options: dict[str, Any] = merge_options(
+            components.get("options", {}), options, components.get("option_choices"))
+        self.actions_applied = 0
+        self.state: dict[str, Any] = {}
+        self.setup()
+
+    # -- what a subclass writes ------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Fill ``self.state`` for a new game (the rulebook's set-up)."""
+        raise NotImplementedError
+
+    def legal_actions(self, player: str | None) -> list[Action]:
+        """Every action ``player`` may take now, fully specified. ``None`` asks for the inputs the
+        table supplies (chance outcomes, reveals, the stop-window timer); engines keep that list
+        small by taking simultaneous chance one item at a time (one die, one card)."""
+        raise NotImplementedError
+
+    def view(self, viewer: str | None = None) -> dict[str, Any]:
+        """What ``viewer`` may see, JSON-ready. ``None`` is the shared table screen."""
+        raise NotImplementedError
+
+    def prompts(self) -> list[Prompt]:
+        """Who must do what next. Safe for the shared screen."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any] | None:
+        """``None`` while the game runs; then the ranking, ``winners`` and per-player scores
+        with their breakdown."""
+        raise NotImplementedError
+
+    # -- what the base class gives ---------------------------------------------------------
+
+    def apply(self, action: Any) -> list[Note]:
+        """Apply one action, or raise :class:`IllegalAction` and leave the state untouched.
+
+        Returns the public notes the action produced (for the history)."""
+        if not isinstance(action, Mapping):
+            raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
+        kind = action.get("type")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalAction("an action needs a 'type'")
+        handler = getattr(self, "on_" + kind, None) if kind.isidentifier() else None
+        if handler is None:
+            raise IllegalAction(f"{self.title or self.game_id} has no action {kind!r}; it knows: "
+                                + ", ".join(self.action_types()))
+        if "player" not in action:
+            raise IllegalAction(f"action {kind!r} needs a 'player' (a name, or null for the table)")
+        player = action["player"]
+        if player is not None and player not in self.players:
+            raise IllegalAction(f"{player!r} is not a player at this table")
+        if self.is_over and kind not in self.actions_after_end:
+            raise IllegalAction("the game is over")
+        # The snapshot makes every handler atomic: a rule check deep inside a handler may raise
+        # after earlier steps changed the state. marshal is the fastest exact copy of plain data.
+        snapshot = marshal.dumps(self.state)
+        try:
+            notes = handler(dict(action))
+        except IllegalAction:
+            self.state = marshal.loads(snapshot)
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            # A malformed field that slipped past the handler's own checks: report, never crash.
+            self.state = marshal.loads(snapshot)
+            raise IllegalAction(f"malformed {kind!r} action: {exc}") from None
+        self.actions_applied += 1
+        return list(notes or [])
+
+    @classmethod
+    def action_types(cls) -> list[str]:
+        return sorted(name[3:] for name in dir(cls) if name.startswith("on_"))
+
+    def chance_action(self) -> Action | None:
+        """A random legal table input, drawn from the seed kept in the state (simulation and
+        demo only; at a real table the outcome comes from the table). ``None`` if the table has
+        nothing to supply now."""
+        options = self.legal_actions(None)
+        if not options:
+            return None
+        return self.rng().choice(options)
+
+    def rng(self) -> random.Random:
+        """A generator fixed by the seed and the number of actions applied: the same actions
+        in give the same draws out, and nothing but plain data is kept in the state."""
+        return random.Random(f"{self.game_id}/{self.seed}/{self.actions_applied}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game as plain data; :meth:`from_json` gives it back."""
+        return {"game": self.game_id, "players": list(self.players), "seed": self.seed,
+                "options": dict(self.options), "actions_applied": self.actions_applied,
+                "state": marshal.loads(marshal.dumps(self.state))}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], components: Mapping[str, Any]) -> "Game":
+        if data.get("game") != cls.game_id:
+            raise SetupError(f"this is a {data.get('game')!r} game, not {cls.game_id!r}")
+        game = cls.__new__(cls)
+        game.players = tuple(data["players"])
+        game.seed = int(data["seed"])
+        game.components = components
+        game.options = dict(data["options"])
+        game.actions_applied = int(data["actions_applied"])
+        game.state = marshal.loads(marshal.dumps(data["state"]))
+        return game
+
+    # -- small helpers for handlers --------------------------------------------------------
+
+    @staticmethod
+    def need(action: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+        """The field ``name`` of ``action``, checked to be of ``kind``; a clear message if not."""
+        if name not in action:
+            raise IllegalAction(f"action {action.get('type')!r} needs a field {name!r}")
+        value = action[name]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            expected = kind.__name__ if isinstance(kind, type) else " or ".join(
+                k.__name__ for k in kind)
+            raise IllegalAction(f"field {name!r} of {action.get('type')!r} must be {expected}, "
+                                f"not {value!r}")
+        return value
+
+    def next_player(self, player: str, *, skip: Sequence[str] = ()) -> str:
+        """The next player clockwise (SPEC X4) not in ``skip``."""
+        i = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            candidate = self.players[(i + step) % len(self.players)]
+            if candidate not in skip:
+                return candidate
+        raise IllegalAction("no player is left to take the turn")

@@ -1,0 +1,76 @@
+"""Replay a game log (one JSON action per line) and print the resulting view as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from tableassist import catalog
+from tableassist.games.protocol import IllegalAction, SetupError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", required=True, help="game id: " + ", ".join(catalog.game_ids()))
+    parser.add_argument("--players", required=True,
+                        help="comma-separated names in clockwise seat order, e.g. Ann,Bea,Cy")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--options", default="{}", help="JSON object of option overrides")
+    parser.add_argument("--viewer", default=None,
+                        help="print this player's private view (default: the shared screen)")
+    parser.add_argument("actions", metavar="ACTIONS.jsonl",
+                        help="one JSON action per line; '-' reads standard input")
+
+
+def replay_lines(game_id: str, players: list[str], lines: TextIO, *, seed: int = 0,
+                 options: dict[str, Any] | None = None):
+    """Apply each line's action. Returns ``(game, error)``: ``error`` is ``"line N: reason"``
+    for the first malformed or illegal line (the game is as it was before that line)."""
+    game = catalog.new_game(game_id, players, seed=seed, options=options)
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            action = json.loads(text)
+        except ValueError as exc:
+            return game, f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            return game, f"line {number}: {exc}"
+    return game, None
+
+
+def run(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    try:
+        options = json.loads(args.options)
+        if not isinstance(options, dict):
+            raise ValueError("must be a JSON object")
+    except ValueError as exc:
+        print(f"--options: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.actions == "-":
+            game, error = replay_lines(args.game, players, sys.stdin, seed=args.seed,
+                                       options=options)
+        else:
+            with open(args.actions, encoding="utf-8") as f:
+                game, error = replay_lines(args.game, players, f, seed=args.seed,
+                                           options=options)
+    except SetupError as exc:
+        print(f"cannot start the game: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot read {args.actions}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if args.viewer is not None and args.viewer not in game.players:
+        print(f"--viewer {args.viewer!r} is not one of the players", file=sys.stderr)
+        return 2
+    if error:
+        print(error, file=sys.stderr)
+    json.dump(game.view(args.viewer), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 2 if error else 0

@@ -1,0 +1,122 @@
+"""The game protocol, checked for every engine in the catalog."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tableassist import catalog
+from tableassist.games.protocol import IllegalAction, SetupError
+from tests.games.random_play import all_legal_actions, play_random_game
+
+GAMES = catalog.game_ids()
+
+
+def players_for(game_id: str) -> list[str]:
+    cls = catalog.engine_class(game_id)
+    return ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"][:max(cls.min_players, 3)][:cls.max_players]
+
+
+def test_engines_are_pure():
+    """No engine imports cv2, flask, socketio, sqlite3 or sockets, nor opens a file."""
+    code = textwrap.dedent("""
+        import builtins, importlib.abc, io, os, sys
+        from tableassist import catalog
+        comps = {g: catalog.load_components(g) for g in catalog.game_ids()}
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name.split('.')[0] in {'cv2', 'flask', 'flask_socketio', 'socketio',
+                                          'sqlite3', '_sqlite3', 'socket', 'numpy'}:
+                    raise ImportError('engines must not import ' + name)
+        for m in [m for m in sys.modules if m.split('.')[0] in {'sqlite3', 'socket'}]:
+            del sys.modules[m]
+        sys.meta_path.insert(0, Block())
+        def no_files(*a, **k):
+            raise AssertionError('engines must not open files')
+        builtins.open = io.open = os.open = no_files
+        import random
+        for g in catalog.game_ids():
+            cls = catalog.engine_class(g)
+            names = ['Ann', 'Bea', 'Cy', 'Dee'][:max(cls.min_players, 3)][:cls.max_players]
+            game = cls(names, seed=1, components=comps[g])
+            rng = random.Random(1)
+            for _ in range(300):
+                if game.is_over:
+                    break
+                acts = list(game.legal_actions(None))
+                for p in game.players:
+                    acts += game.legal_actions(p)
+                game.apply(rng.choice(acts))
+                game.view(None); game.prompts()
+        print('ok')
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_json_round_trip_and_replay_equal_live_state(game_id):
+    for seed in range(5):
+        game = catalog.new_game(game_id, players_for(game_id), seed=seed)
+        log = play_random_game(game, seed, max_actions=400)
+        snapshot = json.loads(json.dumps(game.to_json()))
+        restored = catalog.restore(snapshot)
+        assert restored.state == game.state
+        assert restored.view(None) == game.view(None)
+        replayed = catalog.new_game(game_id, players_for(game_id), seed=seed)
+        for action in json.loads(json.dumps(log)):
+            replayed.apply(action)
+        assert replayed.state == game.state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bad_input_is_refused_without_change(game_id):
+    game = catalog.new_game(game_id, players_for(game_id), seed=3)
+    play_random_game(game, 3, max_actions=30)
+    before = json.dumps(game.to_json(), sort_keys=True)
+    bad = [None, 42, "bid", [], {}, {"type": ""}, {"type": "no_such_action", "player": "Ann"},
+           {"type": "__init__", "player": "Ann"}, {"player": "Ann"},
+           {"type": game.action_types()[0], "player": "Nobody"},
+           {"type": game.action_types()[0]}]
+    for action in bad:
+        with pytest.raises(IllegalAction) as err:
+            game.apply(action)
+        assert str(err.value)
+        assert json.dumps(game.to_json(), sort_keys=True) == before
+    # every action type with every field missing but type and player
+    for kind in game.action_types():
+        for player in [None, *game.players]:
+            legal = [a for a in all_legal_actions(game) if a == {"type": kind, "player": player}]
+            if legal:
+                continue
+            with pytest.raises(IllegalAction):
+                game.apply({"type": kind, "player": player})
+            assert json.dumps(game.to_json(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_setup_errors_are_clear(game_id):
+    cls = catalog.engine_class(game_id)
+    with pytest.raises(SetupError, match="players"):
+        catalog.new_game(game_id, ["Solo"] * 1)
+    with pytest.raises(SetupError, match="unique"):
+        catalog.new_game(game_id, ["Ann"] * cls.min_players)
+    with pytest.raises(SetupError, match="unknown option"):
+        catalog.new_game(game_id, players_for(game_id), options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_prompts_and_views_are_json(game_id):
+    game = catalog.new_game(game_id, players_for(game_id), seed=5)
+    for _ in range(3):
+        json.dumps(game.view(None))
+        for p in game.players:
+            json.dumps(game.view(p))
+        for prompt in game.prompts():
+            assert prompt.text and prompt.rule.startswith("R-") or prompt.rule.startswith("G-")
+        play_random_game(game, 5, max_actions=20)
