@@ -194,6 +194,14 @@ class Game:
         self.actions_applied += 1
         return list(notes or [])
 
+    def label(self, action: Mapping[str, Any]) -> str:
+        """A short button label for a legal action ("Ann: stop the bid"). Engines override it
+        for their own words; the default spells out the type and the fields."""
+        who = action.get("player") or "Table"
+        words = str(action.get("type", "")).replace("_", " ")
+        extra = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("type", "player"))
+        return f"{who}: {words}" + (f" ({extra})" if extra else "")
+
     @classmethod
     def action_types(cls) -> list[str]:
         return sorted(name[3:] for name in dir(cls) if name.startswith("on_"))
