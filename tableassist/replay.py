@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from tableassist import catalog
-from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.games.protocol import Game, IllegalAction, SetupError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,11 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one JSON action per line; '-' reads standard input")
 
 
-def replay_lines(game_id: str, players: list[str], lines: TextIO, *, seed: int = 0,
-                 options: dict[str, Any] | None = None):
-    """Apply each line's action. Returns ``(game, error)``: ``error`` is ``"line N: reason"``
-    for the first malformed or illegal line (the game is as it was before that line)."""
-    game = catalog.new_game(game_id, players, seed=seed, options=options)
+def replay_lines(game: Game, lines: TextIO) -> str | None:
+    """Apply each line's action to ``game``. Returns ``None``, or ``"line N: reason"`` for the
+    first malformed or illegal line (the game is then as it was before that line)."""
     for number, line in enumerate(lines, start=1):
         text = line.strip()
         if not text or text.startswith("#"):
@@ -35,12 +33,12 @@ def replay_lines(game_id: str, players: list[str], lines: TextIO, *, seed: int =
         try:
             action = json.loads(text)
         except ValueError as exc:
-            return game, f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+            return f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
         try:
             game.apply(action)
         except IllegalAction as exc:
-            return game, f"line {number}: {exc}"
-    return game, None
+            return f"line {number}: {exc}"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,15 +51,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"--options: {exc}", file=sys.stderr)
         return 2
     try:
-        if args.actions == "-":
-            game, error = replay_lines(args.game, players, sys.stdin, seed=args.seed,
-                                       options=options)
-        else:
-            with open(args.actions, encoding="utf-8") as f:
-                game, error = replay_lines(args.game, players, f, seed=args.seed,
-                                           options=options)
+        game = catalog.new_game(args.game, players, seed=args.seed, options=options)
     except SetupError as exc:
         print(f"cannot start the game: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.actions == "-":
+            error = replay_lines(game, sys.stdin)
+        else:
+            with open(args.actions, encoding="utf-8") as f:
+                error = replay_lines(game, f)
+    except UnicodeDecodeError:
+        print(f"cannot read {args.actions}: it is not UTF-8 text", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"cannot read {args.actions}: {exc.strerror}", file=sys.stderr)
