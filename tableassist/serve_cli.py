@@ -1,0 +1,104 @@
+"""Serve the table: the tablet page and the live game over Socket.IO (tableassist serve)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+from tableassist.server.app import create_app
+from tableassist.server.table import Table
+from tableassist.server.tokens import Tokens
+from tableassist.store import Store, StoreError
+
+DEFAULT_PORT = 8765
+
+
+def default_db() -> Path:
+    """The table's database in the user's data folder (XDG on Linux)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "tableassist" / "table.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: all, so tablets on the network can "
+                             "join; 127.0.0.1 keeps it to this machine)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"the table's database (default {default_db()})")
+    parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
+                        help="camera preview source on the host screen (default: camera 0 if "
+                             "there is one, else none)")
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for the join link (no packet is sent:
+    connecting a UDP socket only picks the route)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def run(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    db = args.db or default_db()
+    try:
+        store = Store(db)
+    except StoreError as exc:
+        print(f"cannot open the table's database: {exc}", file=sys.stderr)
+        return 2
+    tokens = Tokens(db.with_name(db.name + ".table.json"))
+    table = Table(store, tokens)
+    try:
+        table.resume_latest()
+    except StoreError as exc:
+        print(f"the last game cannot be resumed ({exc}); starting at the lobby", file=sys.stderr)
+
+    from tableassist.server.camera import CameraError, start_camera
+    try:
+        camera = start_camera(args.camera, table)
+    except CameraError as exc:
+        print(f"--camera {args.camera}: {exc}", file=sys.stderr)
+        return 2
+
+    tserver = create_app(table)
+    try:
+        server = make_server(args.host, args.port, tserver.app, threaded=True)
+    except OSError as exc:
+        print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
+    public_url = f"http://{shown_host}:{server.server_port}/"
+    tserver.public_url = public_url  # known only now that --port 0 has its port
+    if camera is not None:
+        camera.attach(tserver)
+
+    host_url = f"{public_url}#t={tokens.host}"
+    print(f"tableassist: serving the table at {public_url}", flush=True)
+    print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
+    print(f"database: {db}")
+    print(f"camera: {table.camera_status.get('notice')}")
+    try:
+        import segno
+        segno.make(host_url, error="m").terminal(compact=True)
+    except (ImportError, OSError):
+        pass
+    print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if camera is not None:
+            camera.stop()
+        table.clock.cancel()
+        server.server_close()
+    return 0

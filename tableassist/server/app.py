@@ -1,0 +1,308 @@
+"""The Flask app and its Socket.IO events: one table, a room per viewer, a payload per room.
+
+Clients connect with ``auth={"token": …}`` (the token from their link's ``#t=`` fragment). The token
+decides the connection's :class:`~tableassist.server.tokens.Grant` and so its room: ``host``,
+``table``, ``player:<name>`` or ``spectators``. After every change the server builds one payload per
+occupied room from what that room may see (``Table.payload``) and sends it as a ``state`` event; a
+new or reconnecting connection gets its room's payload at once (a full sync, never a diff).
+
+Client events (each answers through its acknowledgement with ``{"ok": true, …}`` or
+``{"ok": false, "error": "…"}``, and a refusal also sends an ``error`` event):
+
+=================  =========================================================  ============
+event              data                                                       who
+=================  =========================================================  ============
+``act``            ``{"action": {…}}``                                        may act as ``action.player``
+``undo``/``redo``  ``{}``                                                     host, table
+``correct``        ``{"seq": n, "action": {…} | null}`` (null strikes entry)   host, table
+``alternatives``   ``{"seq": n}`` → ``{"actions": [{action, label}]}``        host, table
+``start``          ``{"game", "players": [{"name", "colour"}], "options", "seed"}``  host, table
+``resume``         ``{"row": n}``                                             host, table
+``end``            ``{"row": n}`` (omit for the current game)                 host, table
+``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
+``sync``           ``{}`` (send my payload again)                             anyone
+=================  =========================================================  ============
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request, send_from_directory
+from flask_socketio import SocketIO, emit, join_room, leave_room
+
+from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.server.table import Table
+from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
+from tableassist.store import StoreError
+
+log = logging.getLogger("tableassist.server")
+
+WEBUI = Path(__file__).resolve().parents[2] / "webui"
+#: Largest client message the handlers accept (an action is a few hundred bytes).
+MAX_MESSAGE = 16 * 1024
+#: Largest message the transport reads at all; bigger ones close the connection. Kept well above
+#: MAX_MESSAGE so an oversized message normally gets a polite error event instead.
+MAX_TRANSPORT = 1024 * 1024
+
+
+class Refused(Exception):
+    """A request this connection may not make, or one that is malformed. The message is shown."""
+
+
+def room_of(grant: Grant) -> str:
+    if grant.role == PLAYER:
+        return f"player:{grant.player}"
+    return {HOST: "host", TABLE: "table"}.get(grant.role, "spectators")
+
+
+class TableServer:
+    """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
+
+    def __init__(self, table: Table, *, public_url: str | None = None) -> None:
+        self.table = table
+        self.public_url = public_url
+        self.app = Flask(__name__, static_folder=None)
+        self.app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0
+        self.socketio = SocketIO(self.app, async_mode="threading", logger=False,
+                                 engineio_logger=False, max_http_buffer_size=MAX_TRANSPORT,
+                                 cors_allowed_origins=None, ping_interval=10, ping_timeout=10)
+        self._lock = threading.RLock()
+        self._conns: dict[str, tuple[Any, Grant]] = {}  # sid -> (token, grant)
+        self._granted_row: int | None = table.game_row
+        self._links: dict[int | None, dict[str, Any]] = {}
+        table.on_change = self.broadcast
+        self._routes()
+        self._events()
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    def _routes(self) -> None:
+        app = self.app
+
+        @app.get("/")
+        def index():
+            return send_from_directory(WEBUI, "index.html")
+
+        @app.get("/<path:name>")
+        def webui(name: str):
+            return send_from_directory(WEBUI, name)
+
+        @app.after_request
+        def headers(response):
+            # The page must work without the internet; this also makes any stray CDN link fail
+            # loudly in development instead of silently at a table without a network.
+            response.headers["Content-Security-Policy"] = (
+                "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'")
+            response.headers["X-Content-Type-Options"] = "nosniff"
+            response.headers["Referrer-Policy"] = "no-referrer"
+            return response
+
+    # -- connections and rooms -------------------------------------------------------------
+
+    def _grant_for(self, token: Any) -> Grant:
+        return self.table.tokens.grant(token, self.table.game_row)
+
+    def _events(self) -> None:
+        sio = self.socketio
+
+        @sio.on("connect")
+        def connect(auth=None):
+            token = auth.get("token") if isinstance(auth, dict) else None
+            grant = self._grant_for(token)
+            with self._lock:
+                self._conns[request.sid] = (token, grant)
+            join_room(room_of(grant))
+            if token and grant is SPECTATOR_GRANT:
+                emit("error", {"event": "connect", "message":
+                               "this link's key is not valid at this table (an old game's link?); "
+                               "you are watching read-only"})
+            emit("state", self._payload(grant))
+
+        @sio.on("disconnect")
+        def disconnect(*_args):
+            with self._lock:
+                self._conns.pop(request.sid, None)
+
+        self._on("sync", lambda grant, data: (emit("state", self._payload(grant)), {})[1],
+                 table_only=False)
+        self._on("act", self._act, table_only=False)
+        self._on("undo", lambda g, d: self._undo_redo(g, "undo"))
+        self._on("redo", lambda g, d: self._undo_redo(g, "redo"))
+        self._on("correct", self._correct)
+        self._on("alternatives", self._alternatives)
+        self._on("start", self._start)
+        self._on("resume", self._resume)
+        self._on("end", self._end)
+        self._on("close", lambda g, d: (self.table.close_game(), {})[1])
+
+    def _on(self, name: str, fn: Callable[[Grant, dict[str, Any]], dict[str, Any] | None], *,
+            table_only: bool = True) -> None:
+        """Register ``fn(grant, data)`` for event ``name`` with the checks every event shares:
+        the message's shape and size, the connection's permission, and errors turned into an
+        ``error`` event with a human message (never a traceback, never a state change)."""
+
+        def handler(data=None, *extra):
+            with self._lock:
+                grant = self._conns.get(request.sid, (None, SPECTATOR_GRANT))[1]
+            try:
+                if extra:
+                    raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
+                if data is None:
+                    data = {}
+                if not isinstance(data, dict):
+                    raise Refused(f"{name!r} needs a JSON object, not {type(data).__name__}")
+                if len(json.dumps(data)) > MAX_MESSAGE:
+                    raise Refused(f"that message is too large (over {MAX_MESSAGE // 1024} KB)")
+                if table_only and not grant.runs_table:
+                    raise Refused("only the table's own screens may do that; "
+                                  "ask the host for the table link")
+                return {"ok": True, **(fn(grant, data) or {})}
+            except (Refused, IllegalAction, SetupError, StoreError) as exc:
+                message = str(exc)
+            except Exception:  # noqa: BLE001 - a bug must not take the table down
+                # Only the kind of error is logged: the message could hold a secret action field.
+                log.exception("internal error in %r", name)
+                message = "the server could not do that (an internal error; see its console)"
+            emit("error", {"event": name, "message": message})
+            return {"ok": False, "error": message}
+
+        self.socketio.on_event(name, handler)
+
+    def _payload(self, grant: Grant) -> dict[str, Any]:
+        links = self._host_links() if grant.role == HOST else None
+        return self.table.payload(grant, links=links)
+
+    def broadcast(self) -> None:
+        """Send each occupied room its payload (called after every change of the table)."""
+        with self._lock:
+            if self.table.game_row != self._granted_row:
+                self._regrant()
+            rooms: dict[str, Grant] = {}
+            for _token, grant in self._conns.values():
+                rooms.setdefault(room_of(grant), grant)
+            for room, grant in rooms.items():
+                self.socketio.emit("state", self._payload(grant), to=room)
+
+    def _regrant(self) -> None:
+        """A different game is on: player links of the old one become spectator links."""
+        self._granted_row = self.table.game_row
+        server = self.socketio.server
+        for sid, (token, old) in list(self._conns.items()):
+            new = self._grant_for(token)
+            if new != old:
+                server.leave_room(sid, room_of(old), namespace="/")
+                server.enter_room(sid, room_of(new), namespace="/")
+                self._conns[sid] = (token, new)
+
+    # -- the host's links ------------------------------------------------------------------
+
+    def _host_links(self) -> dict[str, Any] | None:
+        if not self.public_url:
+            return None
+        row = self.table.game_row
+        cached = self._links.get(row)
+        if cached is None:
+            import segno  # only the host screen needs QR codes
+            tokens = self.table.tokens
+            base = self.public_url.rstrip("/") + "/"
+
+            def link(token: str) -> dict[str, str]:
+                url = f"{base}#t={token}"
+                return {"url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=6)}
+
+            cached = {"join": link(tokens.table), "players": {}}
+            if self.table.session is not None:
+                saved = self.table.session.saved
+                for name, token in tokens.players(saved.id, saved.players).items():
+                    cached["players"][name] = link(token)
+            self._links = {row: cached}
+        return cached
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _act(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise Refused("'act' needs {\"action\": {…}} with the action as a JSON object")
+        if "player" not in action:
+            raise Refused("an action needs a 'player' (a name, or null for the table)")
+        actor = action["player"]
+        if not grant.may_act_as(actor):
+            who = "the table" if actor is None else repr(actor)
+            raise Refused(f"this link may not act for {who}" + (
+                f"; it acts for {grant.player} only" if grant.role == PLAYER else
+                "; it is read-only (scan the table's QR code to join)"))
+        notes = self.table.current().submit(action, source="tablet", author=self._author(grant))
+        return {"notes": [n.to_json() for n in notes]}
+
+    @staticmethod
+    def _author(grant: Grant) -> str:
+        return grant.player if grant.role == PLAYER else grant.role
+
+    def _undo_redo(self, grant: Grant, which: str) -> dict[str, Any]:
+        session = self.table.current()
+        step = getattr(session, which)(source="tablet", author=self._author(grant))
+        return {"seq": step.seq}
+
+    @staticmethod
+    def _seq(data: dict[str, Any]) -> int:
+        seq = data.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise Refused("say which history entry with \"seq\": a whole number")
+        return seq
+
+    def _correct(self, grant: Grant, data: dict[str, Any]) -> None:
+        action = data.get("action")
+        if action is not None and not isinstance(action, dict):
+            raise Refused("a correction's action is a JSON object, or null to strike the entry")
+        self.table.current().correct(self._seq(data), action, source="tablet",
+                                     author=self._author(grant))
+
+    def _alternatives(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
+        return {"actions": self.table.alternatives(self._seq(data))}
+
+    def _start(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
+        game_id = data.get("game")
+        if not isinstance(game_id, str):
+            raise Refused("choose a game")
+        seats = data.get("players")
+        if not isinstance(seats, list) or not all(isinstance(p, dict) for p in seats):
+            raise Refused("players are a list of {\"name\", \"colour\"}")
+        names = [str(p.get("name", "")).strip() for p in seats]
+        if any(len(n) > 24 for n in names):
+            raise Refused("keep each name to 24 letters or fewer")
+        colours = {n: str(p.get("colour", ""))[:20] for n, p in zip(names, seats)
+                   if p.get("colour")}
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise Refused("options are a JSON object")
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise Refused("the seed is a whole number")
+        session = self.table.start(game_id, names, options=options, seed=seed, colours=colours)
+        return {"row": session.saved.id}
+
+    def _resume(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
+        row = data.get("row")
+        if isinstance(row, bool) or not isinstance(row, int):
+            raise Refused("say which saved game with \"row\": a whole number")
+        self.table.resume(row)
+        return {"row": row}
+
+    def _end(self, grant: Grant, data: dict[str, Any]) -> None:
+        row = data.get("row")
+        if row is not None and (isinstance(row, bool) or not isinstance(row, int)):
+            raise Refused("\"row\" is a whole number, or omitted for the current game")
+        self.table.end(row)
+
+
+def create_app(table: Table, *, public_url: str | None = None) -> TableServer:
+    """The table's server: ``.app`` (Flask, to serve) and ``.socketio``."""
+    return TableServer(table, public_url=public_url)

@@ -1,0 +1,116 @@
+"""The host screen's camera preview: frames read in a thread, markers found and outlined, a small
+JPEG sent a few times a second to the ``host`` room only (other screens never get the picture).
+
+The vision package (``tableassist.vision``) does the work; this module only paces it and ships
+the result. Without the vision package, or without a camera, the server runs on and the host
+screen says why there is no preview.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+#: Preview rate and size: enough to check the framing and the markers, cheap on the network.
+PREVIEW_FPS = 4
+PREVIEW_WIDTH = 640
+
+
+class CameraError(Exception):
+    """The camera asked for on the command line cannot be used (the message says why)."""
+
+
+class CameraFeed:
+    """One capture source feeding the host's preview."""
+
+    def __init__(self, source: Any, spec: str, table: Any) -> None:
+        self.source = source
+        self.spec = spec
+        self.table = table
+        self.server: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.frames = 0
+
+    def attach(self, server: Any) -> None:
+        self.server = server
+        self._thread = threading.Thread(target=self._loop, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        close = getattr(self.source, "close", None) or getattr(self.source, "release", None)
+        if close is not None:
+            close()
+
+    def _loop(self) -> None:
+        import cv2
+
+        from tableassist.registry import load_registry
+        from tableassist.vision import MarkerDetector, annotate
+
+        detector = MarkerDetector(load_registry().dictionary)
+        period = 1.0 / PREVIEW_FPS
+        misses = 0
+        while not self._stop.is_set():
+            started = time.monotonic()
+            frame = self.source.read()
+            if frame is None:
+                misses += 1
+                if misses == 20:
+                    self._status("lost", f"camera {self.spec}: no picture (unplugged, or the "
+                                         "video ended)")
+                self._stop.wait(period)
+                continue
+            if misses >= 20 or self.frames == 0:
+                self._status("on", f"camera {self.spec}")
+            misses = 0
+            detections = detector.detect(frame)
+            picture = annotate(frame, detections)
+            h, w = picture.shape[:2]
+            if w > PREVIEW_WIDTH:
+                picture = cv2.resize(picture, (PREVIEW_WIDTH, int(h * PREVIEW_WIDTH / w)),
+                                     interpolation=cv2.INTER_AREA)
+            ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
+            if ok and self.server is not None:
+                self.frames += 1
+                self.server.socketio.emit(
+                    "camera", {"jpeg": jpeg.tobytes(), "markers": len(detections),
+                               "size": [int(w), int(h)]}, to="host")
+            self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def _status(self, state: str, notice: str) -> None:
+        self.table.camera_status = {"state": state, "notice": notice}
+        if self.server is not None:
+            self.server.broadcast()
+
+
+def start_camera(spec: str, table: Any) -> CameraFeed | None:
+    """Open the preview source ``spec`` ("auto", "none", a camera index, a video or image file, a
+    folder of images, or "demo"); ``None`` and a notice on the host screen when there is none."""
+    if spec == "none":
+        table.camera_status = {"state": "off", "notice": "no camera (started with --camera none)"}
+        return None
+    try:
+        from tableassist.vision import SourceError, open_source
+    except ImportError:
+        if spec == "auto":
+            table.camera_status = {"state": "off", "notice":
+                                   "no camera: camera support is not part of this installation"}
+            return None
+        raise CameraError("camera support (tableassist.vision) is not part of this "
+                          "installation; use --camera none") from None
+    try:
+        source = open_source("0" if spec == "auto" else spec)
+    except SourceError as exc:
+        if spec == "auto":
+            table.camera_status = {"state": "off", "notice":
+                                   f"no camera found ({exc}); play by tablet, or restart with "
+                                   "--camera INDEX|FILE|DIR|demo"}
+            return None
+        raise CameraError(str(exc)) from None
+    table.camera_status = {"state": "starting", "notice": f"camera {spec}: starting"}
+    return CameraFeed(source, "0" if spec == "auto" else spec, table)

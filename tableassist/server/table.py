@@ -1,0 +1,295 @@
+"""The one table a server process runs: its current game session, and what each viewer is sent.
+
+Nothing here talks to sockets. The app (``app.py``) calls these methods from its event handlers
+and sends what :meth:`Table.payload` builds; tests and the benchmark can drive a :class:`Table`
+directly. Every change of the game goes through :class:`~tableassist.session.TableSession` (and so
+through the engine first); this module never edits a game's state.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from tableassist import catalog
+from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
+from tableassist.session import TableSession
+from tableassist.store import Store, StoreError
+
+#: Seat colours offered at setup, in the order the page proposes them.
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+
+
+@cache
+def game_catalog() -> list[dict[str, Any]]:
+    """What the setup screen needs to know of each registered game (public data only)."""
+    out = []
+    for game_id in catalog.game_ids():
+        cls = catalog.engine_class(game_id)
+        comps = catalog.load_components(game_id)
+        unverified = catalog.unverified_values(comps)
+        options = comps.get("options", {})
+        out.append({
+            "id": game_id, "title": cls.title or game_id,
+            "min_players": cls.min_players, "max_players": cls.max_players,
+            "options": options, "choices": comps.get("option_choices", {}),
+            # An option is flagged when the data file marks its value, or the option, unverified.
+            "unverified_options": sorted(
+                name for name in options
+                if any(p == f"options.{name}" or p.startswith(f"options.{name}.")
+                       or p.startswith(f"options.{name}[") for p in unverified)),
+            "unverified": unverified,
+        })
+    return out
+
+
+class StopClock:
+    """The table's clock: when the shared view carries ``"timer": {"seconds": s, "action": {…}}``,
+    it submits that action with source ``"clock"`` after ``s`` seconds unless the game moved on.
+
+    An engine asks for a timer by putting the field in its shared view (Shipwrecked's stop window,
+    G-SW-13); the clock knows no game. A timer that stays identical across changes keeps its
+    deadline; a different one, or none, cancels it.
+    """
+
+    def __init__(self, fire: Callable[[dict[str, Any]], None]) -> None:
+        self._fire = fire
+        self._lock = threading.Lock()
+        self._key: str | None = None
+        self._deadline = 0.0
+        self._thread: threading.Timer | None = None
+
+    def update(self, timer: Any) -> None:
+        """Arm, keep or cancel the clock for the shared view's ``timer`` field."""
+        spec = _timer_spec(timer)
+        with self._lock:
+            key = None if spec is None else json.dumps(spec, sort_keys=True)
+            if key == self._key:
+                return
+            if self._thread is not None:
+                self._thread.cancel()
+                self._thread = None
+            self._key = key
+            if spec is None:
+                return
+            seconds, action = spec
+            self._deadline = time.monotonic() + seconds
+            self._thread = threading.Timer(seconds, self._expire, args=(key, action))
+            self._thread.daemon = True
+            self._thread.start()
+
+    def remaining(self) -> float | None:
+        with self._lock:
+            if self._key is None:
+                return None
+            return max(0.0, self._deadline - time.monotonic())
+
+    def cancel(self) -> None:
+        self.update(None)
+
+    def _expire(self, key: str, action: dict[str, Any]) -> None:
+        with self._lock:
+            if key != self._key:
+                return
+            self._key, self._thread = None, None
+        self._fire(action)
+
+
+def _timer_spec(timer: Any) -> tuple[float, dict[str, Any]] | None:
+    if not isinstance(timer, Mapping):
+        return None
+    seconds, action = timer.get("seconds"), timer.get("action")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        return None
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return None
+    return float(seconds), dict(action)
+
+
+class Table:
+    """The server's table: the store, the game being played (or none), tokens and the clock.
+
+    ``on_change`` is called (with no arguments) after anything a viewer sees has changed; the app
+    uses it to send every room its new payload.
+    """
+
+    def __init__(self, store: Store, tokens: Tokens, *,
+                 on_change: Callable[[], None] = lambda: None) -> None:
+        self.store = store
+        self.tokens = tokens
+        self.on_change = on_change
+        self.session: TableSession | None = None
+        self.version = 0
+        self.camera_status: dict[str, Any] = {"state": "off", "notice": "no camera"}
+        self.clock = StopClock(self._clock_fired)
+        self._lock = threading.RLock()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.clock_errors: list[str] = []
+
+    # -- which game ------------------------------------------------------------------------
+
+    @property
+    def game_row(self) -> int | None:
+        return None if self.session is None else self.session.saved.id
+
+    def resume_latest(self) -> None:
+        """Open the most recent game not ended, if any (a restart picks up where it stopped)."""
+        for saved in self.store.games():
+            if not saved.ended and saved.game in catalog.ENGINES:
+                self._use(TableSession(self.store, saved))
+                return
+
+    def start(self, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None,
+              seed: int = 0, colours: Mapping[str, str] | None = None) -> TableSession:
+        """Start a new game (the engine checks the setup before anything is saved)."""
+        session = TableSession.create(self.store, game_id, players, seed=seed, options=options)
+        self.tokens.players(session.saved.id, session.saved.players)
+        self.tokens.set_colours(session.saved.id, dict(colours or {}))
+        self._use(session)
+        return session
+
+    def resume(self, game_row: int) -> TableSession:
+        saved = self.store.game(game_row)
+        if saved.game not in catalog.ENGINES:
+            raise SetupError(f"saved game #{game_row} is a {saved.game!r} game, which this "
+                             "version of tableassist cannot play")
+        session = TableSession(self.store, saved)
+        self._use(session)
+        return session
+
+    def end(self, game_row: int | None = None) -> None:
+        """End a saved game (the current one by default); ending the current one closes it."""
+        # No lock held here: ending notifies listeners, which take the server's lock.
+        session = self.session
+        if game_row is None or (session is not None and game_row == session.saved.id):
+            if session is None:
+                raise SetupError("no game is being played")
+            self._use(None)
+            session.end()
+        else:
+            self.store.game(game_row)  # a clear error for an unknown row
+            self.store.end_game(game_row)
+            self._changed()
+
+    def close_game(self) -> None:
+        """Back to the lobby; the game stays saved and can be resumed."""
+        self._use(None)
+
+    def _use(self, session: TableSession | None) -> None:
+        with self._lock:
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+                self._unsubscribe = None
+            self.session = session
+            if session is not None:
+                self._unsubscribe = session.subscribe(lambda _s: self._changed())
+        self._changed()
+
+    def _changed(self) -> None:
+        with self._lock:
+            self.version += 1
+            session = self.session
+            shared = None if session is None or session.saved.ended else session.game.view(None)
+        self.clock.update(None if shared is None else shared.get("timer"))
+        self.on_change()
+
+    def _clock_fired(self, action: dict[str, Any]) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            session.submit(action, source="clock")
+        except (IllegalAction, StoreError) as exc:
+            # Someone acted just before the deadline (a STOP): the engine refuses the timer's action
+            # and the table plays on. Kept for the host's log, never raised in the timer thread.
+            self.clock_errors.append(str(exc))
+
+    # -- what a viewer may see -------------------------------------------------------------
+
+    def current(self) -> TableSession:
+        if self.session is None:
+            raise SetupError("no game is being played; start or resume one first")
+        return self.session
+
+    def lobby(self) -> dict[str, Any]:
+        saved = []
+        for s in self.store.games()[:50]:
+            saved.append({"id": s.id, "game": s.game, "players": list(s.players),
+                          "created": s.created, "ended": s.ended, "entries": s.entries,
+                          "playable": s.game in catalog.ENGINES,
+                          "current": s.id == self.game_row})
+        return {"games": game_catalog(), "saved": saved, "colours": list(COLOURS)}
+
+    def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
+        """The buttons ``grant`` gets: every legal action it may submit, with its label.
+
+        The table's own inputs come first, then each player's, in seat order."""
+        session = self.session
+        if session is None or session.saved.ended or grant.role not in (HOST, "table", PLAYER):
+            return []
+        game = session.game
+        actors: list[str | None] = [grant.player] if grant.role == PLAYER else \
+            [None, *game.players]
+        out = []
+        for actor in actors:
+            for action in game.legal_actions(actor):
+                out.append({"action": action, "label": game.label(action), "player": actor})
+        return out
+
+    def payload(self, grant: Grant, *, links: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything one viewer's screen shows, built only from what that viewer may see."""
+        with self._lock:
+            session = self.session
+            out: dict[str, Any] = {"version": self.version, "role": grant.role,
+                                   "player": grant.player, "game": None}
+            if grant.runs_table:
+                out["lobby"] = self.lobby()
+            if grant.role == HOST:
+                out["links"] = links
+                out["camera"] = dict(self.camera_status)
+            if session is None:
+                return out
+            game = session.game
+            saved = session.saved
+            view = game.view(grant.player if grant.role == PLAYER else None)
+            out["game"] = {"row": saved.id, "id": saved.game, "title": game.title or saved.game,
+                           "players": list(saved.players), "options": dict(game.options),
+                           "colours": self.tokens.colours(saved.id),
+                           "ended": saved.ended, "created": saved.created}
+            out["view"] = view
+            out["prompts"] = [p.to_json() for p in game.prompts()]
+            out["history"] = session.history()
+            out["actions"] = self.actions_for(grant)
+            out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
+            out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
+            remaining = self.clock.remaining()
+            timer = view.get("timer") if isinstance(view, dict) else None
+            spec = _timer_spec(timer)
+            out["timer"] = None if spec is None or remaining is None else {
+                "seconds": spec[0], "remaining": round(remaining, 2),
+                "label": game.label(spec[1])}
+            return out
+
+    def alternatives(self, seq: int) -> list[dict[str, Any]]:
+        """The legal actions at the point in the history where entry ``seq`` was applied: what a
+        correction may put in its place (labels as the table reads them)."""
+        session = self.current()
+        steps = list(session.steps)
+        i = next((i for i, s in enumerate(steps) if s.seq == seq), None)
+        if i is None:
+            raise IllegalAction(f"entry {seq} is not part of the game's history")
+        s = session.saved
+        game = catalog.new_game(s.game, s.players, seed=s.seed, options=s.options,
+                                components=s.components)
+        for step in steps[:i]:
+            game.apply(step.action)
+        out = []
+        for actor in [None, *game.players]:
+            for action in game.legal_actions(actor):
+                out.append({"action": action, "label": game.label(action), "player": actor})
+        return out

@@ -1,0 +1,120 @@
+"""Who may do what at the table: random tokens, compared in constant time, kept beside the database.
+
+Four roles, from most to least trusted:
+
+* ``host`` — the screen of the machine that runs the server (its URL is printed at start): everything
+  the table may do, plus the camera preview and the players' private links;
+* ``table`` — the join link in the host's QR code (the tablet in the middle of the table): set up,
+  resume and end games, submit any player's or the table's actions, undo, redo, correct;
+* ``player`` — one player's private link: that player's private view and that player's actions;
+* ``spectator`` — no token, or one that matches nothing: the shared view, read-only.
+
+Tokens live in ``<database>.table.json`` (mode 0600), so links keep working after a restart, with the
+seat colours chosen at setup (presentation only: engines know players by name). Tokens are never
+written to a log: the server's request log is off, and links carry them in the URL's ``#`` fragment,
+which browsers never send.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+HOST, TABLE, PLAYER, SPECTATOR = "host", "table", "player", "spectator"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What one connection may do: its role, and for a player, whose view and actions."""
+
+    role: str
+    player: str | None = None
+
+    @property
+    def runs_table(self) -> bool:
+        """May set up, undo, correct and submit for anyone (the host or the shared tablet)."""
+        return self.role in (HOST, TABLE)
+
+    def may_act_as(self, actor: str | None) -> bool:
+        """May submit an action whose ``player`` is ``actor`` (``None``: the table's input)."""
+        if self.runs_table:
+            return True
+        return self.role == PLAYER and actor is not None and actor == self.player
+
+
+SPECTATOR_GRANT = Grant(SPECTATOR)
+
+
+class Tokens:
+    """The table's tokens. ``grant(token)`` says what a presented token allows."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = Path(path) if path else None
+        self._lock = threading.Lock()
+        data = self._load()
+        self.host: str = data.get("host") or secrets.token_urlsafe(18)
+        self.table: str = data.get("table") or secrets.token_urlsafe(12)
+        # saved game id (as text, JSON keys are strings) -> player name -> token
+        self._players: dict[str, dict[str, str]] = data.get("players") or {}
+        self._colours: dict[str, dict[str, str]] = data.get("colours") or {}
+        self._save()
+
+    def _load(self) -> dict:
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # unreadable: new tokens; old links stop working, which is the safe side
+        return data if isinstance(data, dict) else {}
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"host": self.host, "table": self.table, "players": self._players,
+                       "colours": self._colours}, f)
+        os.replace(tmp, self.path)
+
+    def players(self, game_row: int, names: tuple[str, ...] | list[str]) -> dict[str, str]:
+        """Each player's private token for saved game ``game_row`` (made on first use)."""
+        with self._lock:
+            known = self._players.setdefault(str(game_row), {})
+            missing = [n for n in names if n not in known]
+            for name in missing:
+                known[name] = secrets.token_urlsafe(12)
+            if missing:
+                self._save()
+            return {n: known[n] for n in names}
+
+    def colours(self, game_row: int) -> dict[str, str]:
+        return dict(self._colours.get(str(game_row), {}))
+
+    def set_colours(self, game_row: int, colours: dict[str, str]) -> None:
+        with self._lock:
+            self._colours[str(game_row)] = dict(colours)
+            self._save()
+
+    def grant(self, token: object, game_row: int | None) -> Grant:
+        """The role ``token`` carries for the current game. Every candidate is compared (in
+        constant time each), so the time taken does not say which one nearly matched."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return SPECTATOR_GRANT
+        given = token.encode()
+        found = SPECTATOR_GRANT
+        for role, secret in ((HOST, self.host), (TABLE, self.table)):
+            if hmac.compare_digest(given, secret.encode()) and found is SPECTATOR_GRANT:
+                found = Grant(role)
+        if game_row is not None:
+            for name, secret in self._players.get(str(game_row), {}).items():
+                if hmac.compare_digest(given, secret.encode()) and found is SPECTATOR_GRANT:
+                    found = Grant(PLAYER, name)
+        return found
