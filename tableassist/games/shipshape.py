@@ -1,0 +1,984 @@
+"""ShipShape: bid with crew cards for transparent crates, stack three in your hold, score what shows.
+
+The rules engine for SPEC §5 (the project's reading of ``shipshape.es.txt``), top to bottom as the
+rulebook runs: the components and their notation, what shows from above through a stack of crates
+(G-SS-07), the scoring of a voyage (R-SS-10 … R-SS-15), then the game itself — holds dealt, crew
+cards laid and revealed, ties, crates taken and placed, the voyage scored, holds assigned for the
+next voyage, the winner.
+
+What the engine learns from the table, and what it never learns:
+
+* a crew card is laid face down (``lay_crew_card``: only *that* it was laid), then the revealed
+  values (``reveal_crew_card``, one card per action, as the camera reads them);
+* the crate on top of a stack, with the face and rotation it shows (``show_top_crate``) — never a
+  crate below the top, which nobody at the table may see either (§5.7);
+* a crate placed in a hold (``place_crate``): face, rotation and, if allowed, offset;
+* the holds dealt (voyage 1) or drawn (voyages 2 and 3).
+
+Participants are the human players plus, with two humans (or five in the expert mode), the dummy
+Cap'n Happen Stance, whose crew card is the blind top of his deck and who places every crate exactly
+as it lay on the stack (R-SS-19). The table acts for him: his actions have ``player: null``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
+
+# -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
+
+HOLE = "."        # a crate's see-through cell; on a hold, an empty space
+BLANK = "#"       # an opaque crate cell with no item
+NO_CELL = "-"     # not part of the crate (a crate smaller than the hold); see-through
+KINDS = {"G": "gold", "K": "cannons", "X": "contraband", "R": "rats"}
+FACES = ("front", "back")
+ROTATIONS = (0, 90, 180, 270)
+
+Grid = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A player board: its voyage set, printed number and printed grid."""
+
+    id: str
+    voyage_set: int
+    number: int
+    grid: Grid
+
+
+@dataclass(frozen=True)
+class Crate:
+    """A transparent, reversible crate: its two faces as seen from above, marker upright."""
+
+    id: str
+    front: Grid
+    back: Grid
+
+    def face(self, face: str) -> Grid:
+        return self.front if face == "front" else self.back
+
+
+def parse_cell(token: str, where: str, *, crate: bool) -> str:
+    """One cell of the data file's notation, normalised (``R`` → ``R1``, G-SS-04)."""
+    allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
+    if token in allowed:
+        return token
+    kind, number = token[:1], token[1:]
+    if kind in KINDS:
+        if number == "" and kind == "R":
+            return "R1"
+        if number.isdigit() and int(number) > 0:
+            return f"{kind}{int(number)}"
+    raise SetupError(f"{where}: cannot read cell {token!r}; write one of "
+                     + ", ".join(allowed) + ", G2, K3, X2, R1")
+
+
+def parse_grid(rows: Any, where: str, *, crate: bool) -> Grid:
+    """A grid written as one string per row, cells separated by spaces."""
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise SetupError(f"{where}: a grid is a list of row strings, e.g. [\"G2 . .\", ...]")
+    grid = tuple(tuple(parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
+    if len({len(r) for r in grid}) != 1 or not grid[0]:
+        raise SetupError(f"{where}: every row needs the same number of cells")
+    return grid
+
+
+def mirror(grid: Grid) -> Grid:
+    """The grid flipped left-right: the back of a crate seen from above (G-SS-01)."""
+    return tuple(tuple(reversed(row)) for row in grid)
+
+
+def rotate(grid: Grid, rotation: int) -> Grid:
+    """The grid turned clockwise, as seen from above, by 0/90/180/270 degrees (G-SS-06)."""
+    for _ in range(rotation // 90 % 4):
+        grid = tuple(zip(*grid[::-1]))
+    return grid
+
+
+def orient(crate: Crate, face: str, rotation: int) -> Grid:
+    """The crate as it lies: the face up, then the turn (the 8 orientations, G-SS-06)."""
+    return rotate(crate.face(face), rotation)
+
+
+def load_holds_and_crates(components: Mapping[str, Any]) -> tuple[dict[str, Hold],
+                                                                  dict[str, Crate]]:
+    """The holds and crates of the data file, checked, by id."""
+    holds: dict[str, Hold] = {}
+    for i, h in enumerate(components.get("holds", [])):
+        where = f"hold {h.get('id', i)}"
+        try:
+            hold = Hold(str(h["id"]), int(h["voyage_set"]), int(h["number"]),
+                        parse_grid(h["grid"], where, crate=False))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, SetupError):
+                raise
+            raise SetupError(f"{where}: needs id, voyage_set, number and grid ({exc})") from None
+        holds[hold.id] = hold
+    crates: dict[str, Crate] = {}
+    for i, c in enumerate(components.get("crates", [])):
+        where = f"crate {c.get('id', i)}"
+        if "id" not in c or "front" not in c:
+            raise SetupError(f"{where}: needs id and front")
+        front = parse_grid(c["front"], where, crate=True)
+        back_rows = c.get("back", "mirror")
+        back = mirror(front) if back_rows == "mirror" else parse_grid(back_rows, where, crate=True)
+        if len(back) != len(front) or len(back[0]) != len(front[0]):
+            raise SetupError(f"{where}: the back must have the front's size")
+        crates[str(c["id"])] = Crate(str(c["id"]), front, back)
+    sizes = {(len(h.grid), len(h.grid[0])) for h in holds.values()}
+    if len(sizes) > 1:
+        raise SetupError("every hold must have the same grid size")
+    for crate in crates.values():
+        for hold_size in sizes:
+            if max(len(crate.front), len(crate.front[0])) > min(hold_size):
+                raise SetupError(f"crate {crate.id} does not fit in a hold in every orientation")
+    return holds, crates
+
+
+# -- what shows from above (R-SS-10, G-SS-07) -----------------------------------------------------
+
+@dataclass(frozen=True)
+class Layer:
+    """A crate as placed in a hold: the grid as it lies and its top-left offset in the hold."""
+
+    crate: str
+    grid: Grid
+    row: int = 0
+    col: int = 0
+
+
+def visible_grid(hold: Grid, layers: Sequence[Layer]) -> list[list[tuple[str, int]]]:
+    """Each cell of the hold as seen from above through the stack (G-SS-07).
+
+    A cell shows the topmost layer whose cell is neither a hole nor outside the crate; a blank
+    cell hides what is under it. If every layer is see-through there, the hold's printed content
+    shows. Each cell is ``(token, layer)``, ``layer`` being the index in ``layers`` (placement
+    order) or -1 for the hold itself.
+    """
+    seen = []
+    for r, hold_row in enumerate(hold):
+        row = []
+        for c, printed in enumerate(hold_row):
+            shown = (printed, -1)
+            for i in range(len(layers) - 1, -1, -1):
+                layer = layers[i]
+                lr, lc = r - layer.row, c - layer.col
+                if 0 <= lr < len(layer.grid) and 0 <= lc < len(layer.grid[0]):
+                    token = layer.grid[lr][lc]
+                    if token != HOLE and token != NO_CELL:
+                        shown = (token, i)
+                        break
+            row.append(shown)
+        seen.append(row)
+    return seen
+
+
+def hold_totals(seen: list[list[tuple[str, int]]], layers: Sequence[Layer], *,
+                blank_counts_as_filled: bool = True) -> dict[str, Any]:
+    """Visible gold, rats, cannons and contraband of one hold, with every cell (R-SS-10, R-SS-14).
+
+    A space is filled when it shows gold, cannons or contraband, or a blank crate cell (G-SS-08,
+    an option); a rat or an empty hold space is not.
+    """
+    totals = {"gold": 0, "rats": 0, "cannons": 0, "contraband": 0, "filled": 0, "spaces": 0}
+    cells = []
+    for r, row in enumerate(seen):
+        for c, (token, layer) in enumerate(row):
+            kind = token[:1]
+            category = KINDS.get(kind)
+            value = int(token[1:]) if category else 0
+            if category:
+                totals[category] += value
+            filled = kind in ("G", "K", "X") or (token == BLANK and blank_counts_as_filled)
+            totals["filled"] += filled
+            totals["spaces"] += 1
+            cells.append({"row": r, "col": c, "shows": token,
+                          "source": "hold" if layer < 0 else layers[layer].crate,
+                          "category": category, "value": value, "filled": filled})
+    totals["full"] = totals["filled"] == totals["spaces"]
+    totals["cells"] = cells
+    return totals
+
+
+# -- scoring a voyage (R-SS-11 … R-SS-15, G-SS-09, G-SS-10) ---------------------------------------
+
+def score_voyage(totals: Mapping[str, Mapping[str, Any]], *, full_ship_bonus: int = 8,
+                 negative_netting: str = "net") -> dict[str, dict[str, Any]]:
+    """The coins each participant earns for a voyage, with the breakdown by category.
+
+    Gold is visible gold minus visible rats (it can be negative). Cannons pay what they exceed the
+    table's lowest cannon total by. Contraband pays its value, except to the holder(s) of the
+    table's highest total, all of whom are seized and get 0 (so everyone gets 0 when all tie).
+    A full ship earns the bonus. Coins are never lost: the gain is ``max(0, sum)`` (``net``) or
+    the sum of each category floored at 0 (``per_category_floor``).
+    """
+    lowest_cannons = min(t["cannons"] for t in totals.values())
+    highest_contraband = max(t["contraband"] for t in totals.values())
+    scores = {}
+    for name, t in totals.items():
+        seized = t["contraband"] == highest_contraband
+        parts = {
+            "gold": {"visible_gold": t["gold"], "visible_rats": t["rats"],
+                     "coins": t["gold"] - t["rats"], "rule": "R-SS-11"},
+            "cannons": {"visible": t["cannons"], "table_lowest": lowest_cannons,
+                        "coins": t["cannons"] - lowest_cannons, "rule": "R-SS-12"},
+            "contraband": {"visible": t["contraband"], "table_highest": highest_contraband,
+                           "seized": seized, "coins": 0 if seized else t["contraband"],
+                           "rule": "R-SS-13"},
+            "full_ship": {"filled": t["filled"], "spaces": t["spaces"],
+                          "coins": full_ship_bonus if t["full"] else 0, "rule": "R-SS-14"},
+        }
+        total = sum(p["coins"] for p in parts.values())
+        if negative_netting == "per_category_floor":
+            gain = sum(max(0, p["coins"]) for p in parts.values())
+        else:
+            gain = max(0, total)
+        scores[name] = {**parts, "total": total, "gain": gain, "cells": t.get("cells", [])}
+    return scores
+
+
+# -- the game ------------------------------------------------------------------------------------
+
+class ShipShape(Game):
+    """ShipShape for 2–6 players (SPEC §5)."""
+
+    game_id = "shipshape"
+    title = "ShipShape"
+    min_players = 2
+    max_players = 6
+
+    # -- components, parsed once per game object (never kept in the state) ----------------------
+
+    @cached_property
+    def holds(self) -> dict[str, Hold]:
+        return self._parts[0]
+
+    @cached_property
+    def crates(self) -> dict[str, Crate]:
+        return self._parts[1]
+
+    @cached_property
+    def _parts(self) -> tuple[dict[str, Hold], dict[str, Crate]]:
+        return load_holds_and_crates(self.components)
+
+    @cached_property
+    def capn_name(self) -> str:
+        return str(self.components.get("capn_name", "Cap'n"))
+
+    @cached_property
+    def unverified(self) -> list[str]:
+        from tableassist.catalog import unverified_values
+        return unverified_values(self.components)
+
+    @cached_property
+    def crew_values(self) -> list[int]:
+        return [int(v) for v in self.components.get("crew_values", range(1, 11))]
+
+    def _number(self, hold_id: str | None) -> int:
+        return self.holds[hold_id].number if hold_id else 0
+
+    # -- set-up (S0; §5.2 participants table; G-SS-15, G-SS-16) -----------------------------------
+
+    def setup(self) -> None:
+        """Seat the participants, give out the crew cards, and wait for the Voyage-1 holds."""
+        if self.capn_name in self.players:
+            raise SetupError(f"the name {self.capn_name!r} is the dummy player's; choose another")
+        humans = len(self.players)
+        expert = humans == 5 and self.options["five_player_mode"] == "expert_groups"
+        seats = list(self.players)
+        if humans == 2 or expert:
+            seats.append(self.capn_name)   # the Cap'n takes the next seat (seat 6 in expert mode)
+        voyages = int(self.components.get("voyages", 3))
+        sets = Counter(h.voyage_set for h in self.holds.values())
+        for v in range(1, voyages + 1):
+            if sets[v] < len(seats):
+                raise SetupError(f"the data file has {sets[v]} Voyage-{v} holds; "
+                                 f"{len(seats)} participants need {len(seats)}")
+        per = int(self.components.get("crates_per_participant", 3))
+        if len(self.crates) < per * len(seats) * voyages:
+            raise SetupError(f"{len(seats)} participants need {per * len(seats) * voyages} "
+                             f"crates; the data file has {len(self.crates)}")
+        if len(seats) == 6:
+            self._check_schedule(self.options["six_player_schedule"], voyages)
+        self.state = {
+            "voyage": 1,
+            "phase": "deal_holds",
+            "seats": seats,
+            "capn": self.capn_name if len(seats) > humans else None,
+            "participants": {name: self._new_participant(name) for name in seats},
+            "groups": [],
+            "drawn_holds": [],
+            "used_crates": [],
+            "voyages": [],      # public record of each scored voyage
+        }
+
+    def _new_participant(self, name: str) -> dict[str, Any]:
+        p: dict[str, Any] = {"coins": 0, "hold": None, "prev_hold": None, "layers": [],
+                             "group": 0, "hand": list(self.crew_values), "discard": []}
+        if name == self.capn_name:
+            # His deck is shuffled face down: the engine knows which values are in it, not their
+            # order, except the one card left on top when his discard went under it (G-SS-12).
+            p["hand"] = []
+            p["deck"] = list(self.crew_values)
+            p["deck_next"] = None
+        return p
+
+    @staticmethod
+    def _check_schedule(schedule: Any, voyages: int) -> None:
+        ok = isinstance(schedule, list) and len(schedule) >= voyages and all(
+            isinstance(groups, list) and all(isinstance(g, list) for g in groups)
+            and sorted(s for g in groups for s in g) == [1, 2, 3, 4, 5, 6]
+            for groups in schedule[:voyages])
+        if not ok:
+            raise SetupError("six_player_schedule must give, for each voyage, groups of the seat "
+                             "numbers 1-6 using every seat once (G-SS-15)")
+
+    def _groups_for(self, voyage: int) -> list[list[str]]:
+        """Who bids together this voyage: everyone, or the six-participant schedule (R-SS-20)."""
+        seats = self.state["seats"]
+        if len(seats) < 6:
+            return [list(seats)]
+        return [[seats[s - 1] for s in group]
+                for group in self.options["six_player_schedule"][voyage - 1]]
+
+    # -- holds (S0 and S10; R-SS-16, R-SS-17, G-SS-18) -------------------------------------------
+
+    def on_deal_hold(self, action: Action) -> list[Note]:
+        """Voyage 1: the table deals a random Voyage-1 hold to a participant (CAM reads it)."""
+        self._table_only(action)
+        if self.state["phase"] != "deal_holds":
+            raise IllegalAction("holds are dealt only at the start of voyage 1; later holds are "
+                                "drawn and assigned by coins (R-SS-17)")
+        who = self.need(action, "participant", str)
+        if who not in self.state["participants"]:
+            raise IllegalAction(f"{who!r} is not at this table")
+        p = self.state["participants"][who]
+        if p["hold"] is not None:
+            raise IllegalAction(f"{who} already has hold #{self._number(p['hold'])}")
+        hold = self._free_hold(action)
+        p["hold"] = hold
+        notes = [Note(f"{who} is dealt hold #{self._number(hold)}", "R-SS-16")]
+        if all(q["hold"] for q in self.state["participants"].values()):
+            notes += self._start_voyage()
+        return notes
+
+    def on_draw_hold(self, action: Action) -> list[Note]:
+        """Voyages 2 and 3: the table draws one hold of the voyage's set (R-SS-16)."""
+        self._table_only(action)
+        if self.state["phase"] != "draw_holds":
+            raise IllegalAction("holds are drawn only between voyages (R-SS-16)")
+        hold = self._free_hold(action)
+        self.state["drawn_holds"].append(hold)
+        notes = [Note(f"Hold #{self._number(hold)} is drawn for voyage {self.state['voyage']}",
+                      "R-SS-16")]
+        if len(self.state["drawn_holds"]) == len(self.state["seats"]):
+            notes += self._assign_holds()
+            notes += self._start_voyage()
+        return notes
+
+    def _free_hold(self, action: Action) -> str:
+        hold = self.need(action, "hold", str)
+        if hold not in self.holds:
+            raise IllegalAction(f"there is no hold {hold!r}")
+        voyage = self.state["voyage"]
+        if self.holds[hold].voyage_set != voyage:
+            raise IllegalAction(f"hold #{self.holds[hold].number} belongs to the Voyage-"
+                                f"{self.holds[hold].voyage_set} set, not voyage {voyage} (R-SS-16)")
+        if hold in self.state["drawn_holds"] or any(
+                p["hold"] == hold for p in self.state["participants"].values()):
+            raise IllegalAction(f"hold #{self.holds[hold].number} is already on the table")
+        return hold
+
+    def _assign_holds(self) -> list[Note]:
+        """Most coins takes the highest-numbered hold; a coin tie goes to the lower hold number of
+        the last voyage, who takes the higher hold (R-SS-17, G-SS-18)."""
+        parts = self.state["participants"]
+        order = sorted(self.state["seats"],
+                       key=lambda n: (-parts[n]["coins"], self._number(parts[n]["prev_hold"])))
+        holds = sorted(self.state["drawn_holds"], key=self._number, reverse=True)
+        for name, hold in zip(order, holds):
+            parts[name]["hold"] = hold
+        self.state["drawn_holds"] = []
+        return [Note("Holds by coins: " + ", ".join(
+            f"{n} #{self._number(parts[n]['hold'])}" for n in order), "R-SS-17")]
+
+    def _start_voyage(self) -> list[Note]:
+        """Build the groups and their stacks of 3 crates per member (R-SS-01, R-SS-20)."""
+        per = int(self.components.get("crates_per_participant", 3))
+        self.state["phase"] = "play"
+        self.state["groups"] = []
+        for g, members in enumerate(self._groups_for(self.state["voyage"])):
+            for name in members:
+                self.state["participants"][name]["group"] = g
+            self.state["groups"].append({
+                "members": members, "turn": 1, "stack_left": per * len(members), "top": None,
+                "placed": [], "stage": "commit", "bid_round": 1, "pool": list(members),
+                "laid": [], "reveal": {}, "on_table": {}, "tied": [], "twice_tied": [],
+                "queue": []})
+            self._begin_commit(self.state["groups"][g])
+        groups = " and ".join("{" + ", ".join(g) + "}" for g in self._groups_for(
+            self.state["voyage"]))
+        return [Note(f"Voyage {self.state['voyage']} begins"
+                     + (f": groups {groups}" if len(self.state["groups"]) > 1 else ""), "R-SS-01")]
+
+    # -- crew cards (S2, S3; R-SS-03, R-SS-09, G-SS-12) ------------------------------------------
+
+    def _begin_commit(self, group: dict[str, Any]) -> None:
+        group["stage"] = "commit"
+        group["laid"] = []
+        group["reveal"] = {}
+        capn = self.state["capn"]
+        if capn in group["pool"]:
+            # The Cap'n's card is the top of his deck, laid blind, without a choice (R-SS-19).
+            group["laid"].append(capn)
+        self._maybe_reveal(group)
+
+    def _maybe_reveal(self, group: dict[str, Any]) -> None:
+        if group["stage"] == "commit" and len(group["laid"]) == len(group["pool"]):
+            group["stage"] = "reveal"
+
+    def on_lay_crew_card(self, action: Action) -> list[Note]:
+        """A player lays one crew card face down; the engine learns only that it was laid (R-SS-03)."""
+        who = action["player"]
+        if who is None:
+            raise IllegalAction("a crew card is laid by its player; the Cap'n's is laid for him "
+                                "when the round begins (R-SS-19)")
+        group = self._group_of(who)
+        if group["stage"] != "commit" or who not in group["pool"]:
+            raise IllegalAction(f"{who} has no crew card to lay now: "
+                                + self._waiting_for(group) + " (R-SS-03)")
+        if who in group["laid"]:
+            raise IllegalAction(f"{who} has already laid a crew card this round (R-SS-03)")
+        p = self.state["participants"][who]
+        notes = []
+        if self.options["refill_timing"] == "before_next_commit" and len(p["hand"]) == 1:
+            notes.append(self._refill(who))
+        group["laid"].append(who)
+        self._maybe_reveal(group)
+        notes.append(Note(f"{who} lays a crew card face down", "R-SS-03"))
+        if group["stage"] == "reveal":
+            notes.append(Note("All crew cards are down: turn them over", "R-SS-03"))
+        return notes
+
+    def _refill(self, who: str) -> Note:
+        """Down to one card: the whole discard pile returns to the hand (R-SS-09)."""
+        p = self.state["participants"][who]
+        p["hand"] = sorted(p["hand"] + p["discard"])
+        p["discard"] = []
+        return Note(f"{who} is down to one crew card and takes back the discard pile", "R-SS-09")
+
+    def on_reveal_crew_card(self, action: Action) -> list[Note]:
+        """The table (or the owner) reads one turned-over crew card (R-SS-03)."""
+        owner = self.need(action, "owner", str)
+        value = self.need(action, "value", int)
+        if owner not in self.state["participants"]:
+            raise IllegalAction(f"{owner!r} is not at this table")
+        if action["player"] not in (None, owner):
+            raise IllegalAction(f"{action['player']} cannot reveal {owner}'s card; the table or "
+                                f"{owner} reads it")
+        group = self._group_of(owner)
+        if group["stage"] != "reveal" or owner not in group["pool"]:
+            raise IllegalAction(f"{owner}'s crew card is not waiting to be turned over: "
+                                + self._waiting_for(group) + " (R-SS-03)")
+        if owner in group["reveal"]:
+            raise IllegalAction(f"{owner}'s card is already turned over (R-SS-03)")
+        p = self.state["participants"][owner]
+        notes = []
+        if owner == self.state["capn"]:
+            if value not in p["deck"] or p["deck_next"] not in (None, value):
+                raise IllegalAction(f"the Cap'n's card cannot be a {value}: check the reading "
+                                    "(R-SS-19)")
+            p["deck"].remove(value)
+            p["deck_next"] = None
+            if len(p["deck"]) == 1:
+                # G-SS-12: his discard, shuffled, goes under the one card left.
+                p["deck_next"] = p["deck"][0]
+                p["deck"] = sorted(p["deck"] + p["discard"])
+                p["discard"] = []
+                notes.append(Note("The Cap'n has one card left in his deck: shuffle his discard "
+                                  "pile and put it under that card", "G-SS-12"))
+        else:
+            if value not in p["hand"]:
+                raise IllegalAction(f"{owner}'s card cannot be a {value}: check the reading "
+                                    "(R-SS-03)")
+            p["hand"].remove(value)
+            if self.options["refill_timing"] == "immediate" and len(p["hand"]) == 1:
+                notes.append(self._refill(owner))
+        group["reveal"][owner] = value
+        group["on_table"][owner] = value
+        notes.insert(0, Note(f"{owner}'s crew card is turned over", "R-SS-03"))
+        if len(group["reveal"]) == len(group["pool"]):
+            notes += self._resolve_reveal(group)
+        return notes
+
+    # -- resolution (S4–S7; R-SS-04 … R-SS-07, G-SS-11, G-SS-14) ----------------------------------
+
+    def _resolve_reveal(self, group: dict[str, Any]) -> list[Note]:
+        """Matching values are discarded at once and their players are tied; the rest take crates
+        from the highest card down (R-SS-04, R-SS-05, R-SS-06)."""
+        shown = group["reveal"]
+        count = Counter(shown.values())
+        tied = [n for n in group["pool"] if count[shown[n]] > 1]
+        for name in tied:
+            self._discard(name, group)
+        group["queue"] = sorted((n for n in group["pool"] if n not in tied),
+                                key=lambda n: -shown[n])
+        notes = []
+        if tied:
+            group["tied" if group["bid_round"] == 1 else "twice_tied"] = tied
+            notes.append(Note(", ".join(tied) + (" are tied" if group["bid_round"] == 1
+                                                 else " are tied twice")
+                              + ": their cards go to their discard piles",
+                              "R-SS-04" if group["bid_round"] == 1 else "R-SS-06"))
+        if group["queue"]:
+            notes.append(Note("Crates go in this order: " + ", ".join(group["queue"]),
+                              "R-SS-05"))
+        group["stage"] = "take"
+        return notes + self._next_in_group(group)
+
+    def _discard(self, name: str, group: dict[str, Any]) -> None:
+        value = group["on_table"].pop(name)
+        self.state["participants"][name]["discard"].append(value)
+
+    def _next_in_group(self, group: dict[str, Any]) -> list[Note]:
+        """After the queue empties: the tie round, then the twice-tied by hold number, then the
+        next turn (R-SS-06, R-SS-07, R-SS-08)."""
+        if group["queue"]:
+            return []
+        parts = self.state["participants"]
+        if group["bid_round"] == 1 and group["tied"]:
+            group["bid_round"] = 2
+            group["pool"] = list(group["tied"])   # one pool of every tied player (G-SS-11)
+            self._begin_commit(group)
+            return [Note(", ".join(group["pool"]) + ": lay a new crew card", "R-SS-06")]
+        if group["bid_round"] == 2 and group["twice_tied"]:
+            group["queue"] = sorted(group["twice_tied"],
+                                    key=lambda n: -self._number(parts[n]["hold"]))
+            group["twice_tied"] = []
+            group["bid_round"] = 3   # no more cards this turn
+            return [Note("Tied twice, by hold number: " + ", ".join(group["queue"]), "R-SS-07")]
+        return self._end_turn(group)
+
+    def _end_turn(self, group: dict[str, Any]) -> list[Note]:
+        turns = int(self.components.get("turns_per_voyage", 3))
+        notes = [Note(f"Turn {group['turn']} ends" + (" for " + ", ".join(group["members"])
+                      if len(self.state["groups"]) > 1 else ""), "R-SS-08")]
+        group["turn"] += 1
+        group["placed"] = []
+        group["tied"] = []
+        group["twice_tied"] = []
+        group["bid_round"] = 1
+        group["pool"] = list(group["members"])
+        if group["turn"] <= turns:
+            self._begin_commit(group)
+            return notes
+        group["stage"] = "done"
+        if all(g["stage"] == "done" for g in self.state["groups"]):
+            notes += self._score_voyage()
+        return notes
+
+    # -- crates (S5; R-SS-02, R-SS-05, R-SS-08, R-SS-19, G-SS-06, G-SS-17, G-SS-21) ----------------
+
+    def on_show_top_crate(self, action: Action) -> list[Note]:
+        """The camera reads the crate now on top of a stack, as it lies (R-SS-02, G-SS-21)."""
+        self._table_only(action)
+        if self.state["phase"] != "play":
+            raise IllegalAction("no crate stack is on the table now (R-SS-01)")
+        g = self.need(action, "group", int)
+        if not 0 <= g < len(self.state["groups"]):
+            raise IllegalAction(f"there is no group {g}; groups are numbered from 0")
+        crate = self.need(action, "crate", str)
+        face, rotation = self._orientation(action)
+        group = self.state["groups"][g]
+        if group["stack_left"] == 0:
+            raise IllegalAction("that stack is empty (R-SS-01)")
+        if group["top"] is not None and group["top"]["crate"] != crate:
+            raise IllegalAction(f"crate {group['top']['crate']} is on top of that stack until "
+                                "someone takes it (G-SS-21)")
+        if crate not in self._possible_top_crates(g):
+            raise IllegalAction(f"crate {crate} cannot be in that stack: it is "
+                                + ("not a crate of this game" if crate not in self.crates
+                                   else "already used") + " (R-SS-16)")
+        group["top"] = {"crate": crate, "face": face, "rotation": rotation}
+        return [Note(f"Crate {crate} is on top of the stack, {face} up, turned {rotation}°",
+                     "G-SS-21")]
+
+    def _possible_top_crates(self, g: int) -> list[str]:
+        """Crates that may be in stack ``g``: not used in an earlier voyage, not placed, not on top
+        of another stack. (The engine never knows the stack's order below the top.)"""
+        out = set(self.state["used_crates"])
+        for p in self.state["participants"].values():
+            out.update(layer["crate"] for layer in p["layers"])
+        for i, group in enumerate(self.state["groups"]):
+            if group["top"] is not None and i != g:
+                out.add(group["top"]["crate"])
+        return [c for c in self.crates if c not in out]
+
+    def _orientation(self, action: Action) -> tuple[str, int]:
+        face = self.need(action, "face", str)
+        rotation = self.need(action, "rotation", int)
+        if face not in FACES:
+            raise IllegalAction(f"face must be 'front' or 'back', not {face!r} (G-SS-06)")
+        if rotation not in ROTATIONS:
+            raise IllegalAction(f"rotation must be 0, 90, 180 or 270, not {rotation} (G-SS-06)")
+        return face, rotation
+
+    def on_place_crate(self, action: Action) -> list[Note]:
+        """The next taker lifts the top crate and places it in their hold for good (R-SS-05, R-SS-08).
+
+        A human may turn and flip it at will; the Cap'n (``player: null``) places it exactly as it
+        lay on the stack (R-SS-19, G-SS-17)."""
+        who = action["player"] if action["player"] is not None else self.state["capn"]
+        if who is None:
+            raise IllegalAction("name the player who places the crate (there is no Cap'n)")
+        crate = self.need(action, "crate", str)
+        face, rotation = self._orientation(action)
+        offset = action.get("offset", [0, 0])
+        for p in self.state["participants"].values():
+            if any(layer["crate"] == crate for layer in p["layers"]):
+                raise IllegalAction(f"crate {crate} is already placed and can never be moved or "
+                                    "repositioned (R-SS-08)")
+        group = self._group_of(who)
+        if group["stage"] != "take" or not group["queue"] or group["queue"][0] != who:
+            raise IllegalAction(f"it is not {who}'s crate to take: "
+                                + self._waiting_for(group) + " (R-SS-05)")
+        top = group["top"]
+        if top is None:
+            raise IllegalAction("the top crate of the stack has not been read yet (G-SS-21)")
+        if top["crate"] != crate:
+            raise IllegalAction(f"{who} must take the top crate, {top['crate']}, not {crate} "
+                                "(R-SS-05)")
+        if who == self.state["capn"] and (face, rotation) != (top["face"], top["rotation"]):
+            raise IllegalAction(f"the Cap'n places crate {crate} exactly as it lay on the stack: "
+                                f"{top['face']} up, turned {top['rotation']}° (R-SS-19)")
+        row, col = self._check_offset(who, crate, face, rotation, offset)
+        p = self.state["participants"][who]
+        p["layers"].append({"crate": crate, "face": face, "rotation": rotation,
+                            "offset": [row, col]})
+        group["top"] = None
+        group["stack_left"] -= 1
+        group["placed"].append(who)
+        group["queue"].pop(0)
+        if who in group["on_table"]:
+            self._discard(who, group)
+        notes = [Note(f"{who} places crate {crate} {face} up, turned {rotation}°"
+                      + (f" at row {row}, column {col}" if (row, col) != (0, 0) else ""),
+                      "R-SS-05")]
+        return notes + self._next_in_group(group)
+
+    def _check_offset(self, who: str, crate: str, face: str, rotation: int,
+                      offset: Any) -> tuple[int, int]:
+        if (not isinstance(offset, list) or len(offset) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in offset)):
+            raise IllegalAction("offset must be [row, column] (G-SS-06)")
+        row, col = offset
+        grid = orient(self.crates[crate], face, rotation)
+        hold = self.holds[self.state["participants"][who]["hold"]].grid
+        if not self.options["allow_offset"] and (row, col) != (0, 0):
+            raise IllegalAction("crates line up with the hold and are not shifted "
+                                "(allow_offset is off, G-SS-06)")
+        if not (0 <= row <= len(hold) - len(grid) and 0 <= col <= len(hold[0]) - len(grid[0])):
+            raise IllegalAction(f"crate {crate} placed at row {row}, column {col} would stick out "
+                                "of the hold (G-SS-06)")
+        return row, col
+
+    # -- voyage scoring and the next voyage (S9–S11; R-SS-15 … R-SS-18) ---------------------------
+
+    def layers_of(self, name: str) -> list[Layer]:
+        return [Layer(layer["crate"], orient(self.crates[layer["crate"]], layer["face"],
+                                             layer["rotation"]), *layer["offset"])
+                for layer in self.state["participants"][name]["layers"]]
+
+    def totals_of(self, name: str) -> dict[str, Any]:
+        """The visible totals of ``name``'s hold, cell by cell (R-SS-10)."""
+        layers = self.layers_of(name)
+        hold = self.holds[self.state["participants"][name]["hold"]].grid
+        return hold_totals(visible_grid(hold, layers), layers,
+                           blank_counts_as_filled=self.options["blank_counts_as_filled"])
+
+    def _score_voyage(self) -> list[Note]:
+        """All participants of all groups are scored together; coins never go down (R-SS-15)."""
+        parts = self.state["participants"]
+        seats = self.state["seats"]
+        scores = score_voyage({n: self.totals_of(n) for n in seats},
+                              full_ship_bonus=int(self.components.get("full_ship_bonus", 8)),
+                              negative_netting=self.options["negative_netting"])
+        for name in seats:
+            parts[name]["coins"] += scores[name]["gain"]
+            scores[name]["coins_after"] = parts[name]["coins"]
+            scores[name]["hold"] = self._number(parts[name]["hold"])
+            scores[name]["layers"] = [dict(layer) for layer in parts[name]["layers"]]
+        voyage = self.state["voyage"]
+        self.state["voyages"].append({"voyage": voyage, "scores": scores})
+        notes = [Note(f"Voyage {voyage} scored: " + ", ".join(
+            f"{n} +{scores[n]['gain']}" for n in seats), "R-SS-15")]
+        for name in seats:
+            p = parts[name]
+            self.state["used_crates"].extend(layer["crate"] for layer in p["layers"])
+            p["layers"] = []
+            p["prev_hold"] = p["hold"]
+        if voyage >= int(self.components.get("voyages", 3)):
+            self.state["phase"] = "over"
+            return notes + [Note("The game is over: " + ", ".join(self.result()["winners"])
+                                 + " wins", "R-SS-18")]
+        for name in seats:
+            parts[name]["hold"] = None
+        self.state["voyage"] = voyage + 1
+        self.state["phase"] = "draw_holds"
+        self.state["groups"] = []
+        return notes + [Note(f"Draw {len(seats)} Voyage-{voyage + 1} holds", "R-SS-16")]
+
+    @property
+    def is_over(self) -> bool:
+        return self.state["phase"] == "over"
+
+    def result(self) -> dict[str, Any] | None:
+        """Most coins wins; a tie goes to the higher Voyage-3 hold number (R-SS-18, G-SS-19)."""
+        if not self.is_over:
+            return None
+        parts = self.state["participants"]
+        order = sorted(self.state["seats"], key=lambda n: (-parts[n]["coins"],
+                                                           -self._number(parts[n]["prev_hold"])))
+        ranking = [{"player": n, "score": parts[n]["coins"], "rank": i + 1,
+                    "final_hold": self._number(parts[n]["prev_hold"]),
+                    "capn": n == self.state["capn"]} for i, n in enumerate(order)]
+        breakdown = {n: [{"voyage": v["voyage"], "gain": v["scores"][n]["gain"],
+                          **{c: v["scores"][n][c]["coins"]
+                             for c in ("gold", "cannons", "contraband", "full_ship")}}
+                         for v in self.state["voyages"]] for n in order}
+        return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown}
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _table_only(self, action: Action) -> None:
+        if action["player"] is not None:
+            raise IllegalAction(f"{action['type']} is read from the table (player: null), not "
+                                f"done by {action['player']}")
+
+    def _group_of(self, name: str) -> dict[str, Any]:
+        if self.state["phase"] != "play":
+            raise IllegalAction("no bidding now: " + {
+                "deal_holds": "the Voyage-1 holds are still being dealt",
+                "draw_holds": "the next voyage's holds are still being drawn",
+                "over": "the game is over"}[self.state["phase"]] + " (R-SS-16)")
+        return self.state["groups"][self.state["participants"][name]["group"]]
+
+    def _waiting_for(self, group: dict[str, Any]) -> str:
+        stage = group["stage"]
+        if stage == "commit":
+            return "waiting for " + ", ".join(n for n in group["pool"] if n not in group["laid"]) \
+                + " to lay a crew card"
+        if stage == "reveal":
+            return "the crew cards are being turned over"
+        if stage == "take":
+            return f"{group['queue'][0]} takes the next crate"
+        return "this group has placed all its crates for the voyage"
+
+    # -- inputs, views, prompts --------------------------------------------------------------
+
+    def legal_actions(self, player: str | None) -> list[Action]:
+        phase = self.state["phase"]
+        if phase == "deal_holds":
+            if player is not None:
+                return []
+            parts = self.state["participants"]
+            who = next(n for n in self.state["seats"] if parts[n]["hold"] is None)
+            return [{"type": "deal_hold", "player": None, "participant": who, "hold": h}
+                    for h in self._open_holds()]
+        if phase == "draw_holds":
+            if player is not None:
+                return []
+            return [{"type": "draw_hold", "player": None, "hold": h} for h in self._open_holds()]
+        if phase != "play":
+            return []
+        if player is None:
+            return self._table_actions()
+        group = self._group_of(player)
+        stage = group["stage"]
+        if stage == "commit" and player in group["pool"] and player not in group["laid"]:
+            return [{"type": "lay_crew_card", "player": player}]
+        if stage == "reveal" and player in group["pool"] and player not in group["reveal"]:
+            # The owner's own buttons: these list the hand, so only the owner sees them.
+            return [{"type": "reveal_crew_card", "player": player, "owner": player, "value": v}
+                    for v in self.state["participants"][player]["hand"]]
+        if stage == "take" and group["queue"][0] == player and group["top"] is not None:
+            return self._placements(player, group["top"]["crate"])
+        return []
+
+    def _open_holds(self) -> list[str]:
+        taken = set(self.state["drawn_holds"])
+        taken.update(p["hold"] for p in self.state["participants"].values())
+        return [h for h, hold in self.holds.items()
+                if hold.voyage_set == self.state["voyage"] and h not in taken]
+
+    def _placements(self, player: str, crate: str) -> list[Action]:
+        hold = self.holds[self.state["participants"][player]["hold"]].grid
+        out = []
+        for face in FACES:
+            for rotation in ROTATIONS:
+                grid = orient(self.crates[crate], face, rotation)
+                offsets = ([(r, c) for r in range(len(hold) - len(grid) + 1)
+                            for c in range(len(hold[0]) - len(grid[0]) + 1)]
+                           if self.options["allow_offset"] else [(0, 0)])
+                out += [{"type": "place_crate", "player": player, "crate": crate, "face": face,
+                         "rotation": rotation, "offset": [r, c]} for r, c in offsets]
+        return out
+
+    def _table_actions(self) -> list[Action]:
+        """What the table supplies now: top crates to read, and the Cap'n's card and crate.
+
+        A stack's possible top crates are listed once each, in the orientation the simulation's
+        seeded shuffle gives them (the table may report any of the 8). The Cap'n's card is one
+        blind draw from his deck (simulation only; at a table the camera reads it)."""
+        out: list[Action] = []
+        capn = self.state["capn"]
+        rng = None
+        for g, group in enumerate(self.state["groups"]):
+            if group["stage"] == "take" and group["top"] is None:
+                rng = rng or self.rng()
+                out += [{"type": "show_top_crate", "player": None, "group": g, "crate": c,
+                         "face": rng.choice(FACES), "rotation": rng.choice(ROTATIONS)}
+                        for c in self._possible_top_crates(g)]
+            if capn is None or capn not in group["pool"] and capn not in group["queue"]:
+                continue
+            p = self.state["participants"][capn]
+            if group["stage"] == "reveal" and capn not in group["reveal"]:
+                rng = rng or self.rng()
+                value = p["deck_next"] if p["deck_next"] is not None else rng.choice(p["deck"])
+                out.append({"type": "reveal_crew_card", "player": None, "owner": capn,
+                            "value": value})
+            if group["stage"] == "take" and group["queue"][0] == capn and group["top"]:
+                top = group["top"]
+                out.append({"type": "place_crate", "player": None, "crate": top["crate"],
+                            "face": top["face"], "rotation": top["rotation"], "offset": [0, 0]})
+        return out
+
+    def label(self, action: Mapping[str, Any]) -> str:
+        who = action.get("player") or "Table"
+        kind = action.get("type")
+        if kind == "lay_crew_card":
+            return f"{who}: lay a crew card"
+        if kind == "reveal_crew_card":
+            return f"{who}: {action.get('owner')}'s card shows {action.get('value')}"
+        if kind == "show_top_crate":
+            return (f"Table: crate {action.get('crate')} on top, {action.get('face')} up, "
+                    f"{action.get('rotation')}°")
+        if kind == "place_crate":
+            who = action.get("player") or self.state.get("capn") or "Table"
+            return (f"{who}: place {action.get('crate')} {action.get('face')} up, "
+                    f"{action.get('rotation')}°")
+        if kind == "deal_hold":
+            return f"Table: deal {action.get('hold')} to {action.get('participant')}"
+        if kind == "draw_hold":
+            return f"Table: draw hold {action.get('hold')}"
+        return super().label(action)
+
+    def view(self, viewer: str | None = None) -> dict[str, Any]:
+        """The table as ``viewer`` may see it (§5.7): no hand, no discard pile but one's own, no
+        Cap'n's deck, no crate below a stack's top, no history of who played which card."""
+        parts = self.state["participants"]
+        players = []
+        for name in self.state["seats"]:
+            p = parts[name]
+            entry: dict[str, Any] = {"name": name, "capn": name == self.state["capn"],
+                                     "coins": p["coins"], "group": p["group"],
+                                     "hold": self._number(p["hold"]) or None,
+                                     "hold_id": p["hold"],
+                                     "previous_hold": self._number(p["prev_hold"]) or None,
+                                     "layers": p["layers"]}
+            if p["hold"]:
+                totals = self.totals_of(name)
+                entry["visible"] = [[cell["shows"] for cell in totals["cells"][r * w:(r + 1) * w]]
+                                    for w in [len(self.holds[p["hold"]].grid[0])]
+                                    for r in range(len(self.holds[p["hold"]].grid))]
+                entry["totals"] = {k: totals[k] for k in
+                                   ("gold", "rats", "cannons", "contraband", "filled", "spaces",
+                                    "full")}
+                entry["cells"] = totals["cells"]
+            players.append(entry)
+        groups = [{"members": g["members"], "turn": min(g["turn"], 3), "stage": g["stage"],
+                   "tie_round": g["bid_round"] == 2, "laid": g["laid"],
+                   "reveal": g["reveal"], "queue": g["queue"], "placed": g["placed"],
+                   "crates_left": g["stack_left"], "top_crate": g["top"]}
+                  for g in self.state["groups"]]
+        takers = [g["queue"][0] for g in self.state["groups"]
+                  if g["stage"] == "take" and g["queue"]]
+        out: dict[str, Any] = {
+            "game": self.game_id, "viewer": viewer, "phase": self.state["phase"],
+            "turn": takers[0] if len(takers) == 1 else None,
+            "voyage": self.state["voyage"], "players": players, "groups": groups,
+            "drawn_holds": [self._number(h) for h in self.state["drawn_holds"]],
+            "used_crates": len(self.state["used_crates"]),
+            "voyages": self.state["voyages"],
+            "over": self.is_over, "result": self.result(), "unverified": self.unverified}
+        if viewer in parts and viewer != self.state["capn"]:
+            p = parts[viewer]
+            private: dict[str, Any] = {"hand": p["hand"], "discard": p["discard"]}
+            group = self.state["groups"][p["group"]] if self.state["groups"] else None
+            if group and group["stage"] == "take" and group["queue"][:1] == [viewer] \
+                    and group["top"]:
+                private["preview"] = self._preview(viewer, group["top"]["crate"])
+            out["private"] = private
+        return out
+
+    def _preview(self, name: str, crate: str) -> list[dict[str, Any]]:
+        """"If I place this crate this way…": own visible totals for each orientation (§5.7)."""
+        hold = self.holds[self.state["participants"][name]["hold"]].grid
+        base = self.layers_of(name)
+        out = []
+        for face in FACES:
+            for rotation in ROTATIONS:
+                layers = base + [Layer(crate, orient(self.crates[crate], face, rotation))]
+                t = hold_totals(visible_grid(hold, layers), layers,
+                                blank_counts_as_filled=self.options["blank_counts_as_filled"])
+                out.append({"face": face, "rotation": rotation,
+                            **{k: t[k] for k in ("gold", "rats", "cannons", "contraband",
+                                                 "full")}})
+        return out
+
+    def prompts(self) -> list[Prompt]:
+        phase = self.state["phase"]
+        parts = self.state["participants"]
+        if phase == "deal_holds":
+            missing = [n for n in self.state["seats"] if parts[n]["hold"] is None]
+            return [Prompt("Deal a Voyage-1 hold to " + ", ".join(missing), "R-SS-16", None,
+                           ("deal_hold",))]
+        if phase == "draw_holds":
+            left = len(self.state["seats"]) - len(self.state["drawn_holds"])
+            return [Prompt(f"Draw {left} more Voyage-{self.state['voyage']} hold(s); the engine "
+                           "assigns them by coins", "R-SS-17", None, ("draw_hold",))]
+        if phase == "over":
+            return []
+        out = []
+        capn = self.state["capn"]
+        for group in self.state["groups"]:
+            stage = group["stage"]
+            if stage == "commit":
+                out += [Prompt(f"{n}: lay a crew card face down", "R-SS-03", n,
+                               ("lay_crew_card",))
+                        for n in group["pool"] if n not in group["laid"]]
+            elif stage == "reveal":
+                out.append(Prompt("Turn the crew cards over: " + ", ".join(
+                    n for n in group["pool"] if n not in group["reveal"]), "R-SS-03", None,
+                    ("reveal_crew_card",)))
+            elif stage == "take":
+                taker = group["queue"][0]
+                if group["top"] is None:
+                    out.append(Prompt("Read the crate on top of the stack", "G-SS-21", None,
+                                      ("show_top_crate",)))
+                elif taker == capn:
+                    top = group["top"]
+                    out.append(Prompt(f"Place crate {top['crate']} in the Cap'n's hold exactly as "
+                                      f"it lay: {top['face']} up, turned {top['rotation']}°",
+                                      "R-SS-19", None, ("place_crate",)))
+                else:
+                    out.append(Prompt(f"{taker}: take crate {group['top']['crate']} and place it "
+                                      "in your hold, any way round", "R-SS-05", taker,
+                                      ("place_crate",)))
+        return out
