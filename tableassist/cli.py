@@ -14,6 +14,7 @@ from collections.abc import Sequence
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
     "replay": "tableassist.replay",
+    "markers": "tableassist.registry",
     "serve": "tableassist.serve_cli",
 }
 

@@ -1,0 +1,311 @@
+"""The marker registry: which printed ArUco marker is which component of which game.
+
+The data lives in ``markers/*.toml`` (one file per game plus ``global.toml``), written as groups so a
+person can read and edit it::
+
+    [[group]]
+    component = "bid_card"          # the kind of component
+    items = ["red", "blue"]         # which one; one marker per item and side
+    side = "back"                   # or sides = ["front", "back"]: ids go item by item, side by side
+    copies = 6                      # stickers printed with this id (identical backs), default 1
+    secret = true                   # the component's face is hidden information (SPEC X2)
+    first_id = 44                   # the first ArUco id; the next markers take the next ids
+    size_mm = 28                    # printed marker side, black border included
+    component_size_mm = [63, 88]
+
+Ids are unique within a game, the global markers (table corners, seats) included; different games may
+reuse ids, since the game is chosen at setup. ``global.toml`` also names the dictionary and lists the QR
+command cards. Standard library only: the vision and the readers import this, printing draws from it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+MARKERS_DIR = Path(__file__).parents[1] / "markers"
+
+#: OpenCV's predefined dictionaries and how many markers each holds.
+DICTIONARY_SIZES: dict[str, int] = {
+    **{f"DICT_{n}X{n}_{k}": k for n in (4, 5, 6, 7) for k in (50, 100, 250, 1000)},
+    "DICT_ARUCO_ORIGINAL": 1024,
+    "DICT_APRILTAG_16h5": 30, "DICT_APRILTAG_25h9": 35,
+    "DICT_APRILTAG_36h10": 2320, "DICT_APRILTAG_36h11": 587,
+    "DICT_ARUCO_MIP_36h12": 250,
+}
+
+#: The camera geometry the sizes are chosen for (issue 7): a 1080p webcam ~70 cm above a 90 x 60 cm
+#: table sees ~1.8 px per mm; 30 px across a marker reads reliably at mild blur.
+REFERENCE_DISTANCE_CM = 70.0
+REFERENCE_PX_PER_MM = 1.8
+RELIABLE_PX = 30.0
+
+#: Sides that show a component's face, and the one side that must not give the face away (SPEC X2).
+BACK = "back"
+
+_GROUP_KEYS = {"component", "items", "side", "sides", "copies", "secret", "first_id", "size_mm",
+               "component_size_mm"}
+_COMMAND_KEYS = {"name", "label", "text"}
+
+
+class RegistryError(ValueError):
+    """The marker files are inconsistent; the message names the file and the markers concerned."""
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int                 # ArUco id in the project dictionary
+    game: str | None        # None for global markers (table corners, seats)
+    component: str          # "table_corner", "seat", "bid_card", "die_face", "crate", ...
+    item: str               # which one: "NW", "red", "FOOD-10", "red:face-2", "C17", ...
+    side: str               # "face", "back", "top", "front", ...
+    size_mm: float          # printed marker side, black border included
+    component_size_mm: tuple[float, float]
+    label: str              # "Shipwrecked · resource card FOOD-10 · face"
+    copies: int = 1         # stickers printed with this id: identical backs share one id
+    secret: bool = False    # the component's face is hidden information (SPEC X2)
+
+    def reliable_distance_cm(self) -> float:
+        """The farthest 1080p camera distance at which this marker is still ~30 px wide."""
+        return reliable_distance_cm(self.size_mm)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A QR command card: the camera reads ``text`` and the server runs the command."""
+    name: str
+    label: str
+    text: str
+
+
+def reliable_distance_cm(size_mm: float) -> float:
+    """Camera distance (1080p, typical webcam lens) at which a ``size_mm`` marker spans 30 px."""
+    return REFERENCE_DISTANCE_CM * REFERENCE_PX_PER_MM * size_mm / RELIABLE_PX
+
+
+@dataclass
+class Registry:
+    dictionary: str          # OpenCV predefined dictionary name, e.g. "DICT_5X5_250"
+    titles: dict[str, str]   # game id -> title, in file order
+    all_markers: tuple[Marker, ...]
+    commands: tuple[Command, ...] = ()
+    _index: dict[tuple[str | None, int], Marker] = field(default_factory=dict, repr=False,
+                                                          compare=False)
+
+    def __post_init__(self) -> None:
+        for m in self.all_markers:
+            self._index[(m.game, m.id)] = m
+
+    def games(self) -> list[str]:
+        return list(self.titles)
+
+    def markers(self, game: str | None = None) -> list[Marker]:
+        """The global markers plus, if ``game`` is given, that game's markers, by id."""
+        if game is not None and game not in self.titles:
+            raise RegistryError(f"no markers for game {game!r}; games: {', '.join(self.titles)}")
+        return sorted((m for m in self.all_markers if m.game in (None, game)),
+                      key=lambda m: (m.id, m.game or ""))
+
+    def lookup(self, marker_id: int, game: str | None) -> Marker | None:
+        """The marker ``marker_id`` means in ``game``; global markers match for any game."""
+        return self._index.get((None, marker_id)) or (
+            self._index.get((game, marker_id)) if game is not None else None)
+
+
+def load_registry(directory: Path | str | None = None) -> Registry:
+    """Read and check ``markers/*.toml`` (or the files in ``directory``)."""
+    directory = Path(directory) if directory is not None else MARKERS_DIR
+    if directory == MARKERS_DIR:
+        return _load_default()
+    return _load(directory)
+
+
+@cache
+def _load_default() -> Registry:
+    return _load(MARKERS_DIR)
+
+
+def _load(directory: Path) -> Registry:
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        raise RegistryError(f"no marker files (*.toml) in {directory}")
+    data: dict[Path, dict[str, Any]] = {}
+    for path in files:
+        try:
+            data[path] = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise RegistryError(f"{path.name}: not valid TOML: {exc}") from None
+
+    global_path = directory / "global.toml"
+    if global_path not in data:
+        raise RegistryError(f"{directory}: global.toml (dictionary, table corners, seats) is missing")
+    dictionary = data[global_path].get("dictionary")
+    if dictionary not in DICTIONARY_SIZES:
+        raise RegistryError(f"global.toml: dictionary {dictionary!r} is not an OpenCV predefined "
+                            f"dictionary; choose one of: {', '.join(DICTIONARY_SIZES)}")
+
+    titles: dict[str, str] = {}
+    markers: list[Marker] = []
+    global_markers = _groups(global_path, data[global_path], None, "", dictionary)
+    for path, doc in data.items():
+        if path == global_path:
+            continue
+        game, title = doc.get("game"), doc.get("title")
+        if not isinstance(game, str) or not isinstance(title, str):
+            raise RegistryError(f"{path.name}: needs `game = \"<id>\"` and `title = \"...\"` at the top")
+        if game in titles:
+            raise RegistryError(f"{path.name}: game {game!r} is already described by another file")
+        if doc.get("command"):
+            raise RegistryError(f"{path.name}: command cards are global; list them in global.toml")
+        titles[game] = title
+        game_markers = _groups(path, doc, game, title, dictionary)
+        _check_unique(path, global_markers + game_markers)
+        _check_backs(path, game_markers)
+        markers += game_markers
+    _check_unique(global_path, global_markers)
+
+    commands = tuple(_command(global_path, c) for c in data[global_path].get("command", []))
+    texts = [c.text for c in commands]
+    if len(set(texts)) != len(texts) or len({c.name for c in commands}) != len(commands):
+        raise RegistryError("global.toml: two command cards share a name or a text")
+    return Registry(dictionary, titles, tuple(global_markers + markers), commands)
+
+
+def _groups(path: Path, doc: dict[str, Any], game: str | None, title: str,
+            dictionary: str) -> list[Marker]:
+    capacity = DICTIONARY_SIZES[dictionary]
+    out: list[Marker] = []
+    for n, group in enumerate(doc.get("group", []), 1):
+        where = f"{path.name}, group {n}"
+        unknown = set(group) - _GROUP_KEYS
+        if unknown:
+            raise RegistryError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_GROUP_KEYS)}")
+        component = _get(group, "component", str, where)
+        where = f"{path.name}, group {n} ({component})"
+        items = _get(group, "items", list, where)
+        if not items or not all(isinstance(i, str) and i for i in items):
+            raise RegistryError(f"{where}: items must be a non-empty list of names")
+        if ("side" in group) == ("sides" in group):
+            raise RegistryError(f"{where}: give either `side = \"...\"` or `sides = [...]`")
+        sides = [group["side"]] if "side" in group else group["sides"]
+        if not sides or not all(isinstance(s, str) and s for s in sides):
+            raise RegistryError(f"{where}: sides must be non-empty names")
+        first_id = _get(group, "first_id", int, where)
+        size = float(_get(group, "size_mm", (int, float), where))
+        comp = _get(group, "component_size_mm", list, where)
+        if len(comp) != 2 or not all(isinstance(v, (int, float)) for v in comp):
+            raise RegistryError(f"{where}: component_size_mm must be [width, height] in mm")
+        copies = group.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            raise RegistryError(f"{where}: copies must be a whole number >= 1, not {copies!r}")
+        secret = group.get("secret", False)
+        if not isinstance(secret, bool):
+            raise RegistryError(f"{where}: secret must be true or false")
+        if size <= 0 or min(comp) <= 0:
+            raise RegistryError(f"{where}: sizes must be positive (size_mm {size}, "
+                                f"component_size_mm {comp})")
+        if size > min(comp):
+            raise RegistryError(f"{where}: a {size} mm marker does not fit on a {comp[0]} x {comp[1]} "
+                                "mm component")
+        last = first_id + len(items) * len(sides) - 1
+        if first_id < 0 or last >= capacity:
+            raise RegistryError(f"{where}: ids {first_id}..{last} are outside {dictionary} "
+                                f"(0..{capacity - 1})")
+        marker_id = first_id
+        for item in items:
+            for side in sides:
+                label = " · ".join(p for p in (title, f"{component.replace('_', ' ')} {item}", side) if p)
+                out.append(Marker(marker_id, game, component, item, side, size,
+                                  (float(comp[0]), float(comp[1])), label, copies, secret))
+                marker_id += 1
+    return out
+
+
+def _get(group: dict[str, Any], key: str, kind: Any, where: str) -> Any:
+    value = group.get(key)
+    if value is None or isinstance(value, bool) or not isinstance(value, kind):
+        raise RegistryError(f"{where}: `{key}` is missing or has the wrong type ({value!r})")
+    return value
+
+
+def _command(path: Path, entry: dict[str, Any]) -> Command:
+    if set(entry) != _COMMAND_KEYS or not all(isinstance(v, str) and v for v in entry.values()):
+        raise RegistryError(f"{path.name}: a command card needs exactly name, label and text: {entry}")
+    return Command(entry["name"], entry["label"], entry["text"])
+
+
+def _check_unique(path: Path, markers: list[Marker]) -> None:
+    seen: dict[int, Marker] = {}
+    names: set[tuple[str, str, str]] = set()
+    for m in markers:
+        if m.id in seen:
+            raise RegistryError(f"{path.name}: id {m.id} is used twice: {seen[m.id].label} and {m.label}")
+        seen[m.id] = m
+        key = (m.component, m.item, m.side)
+        if key in names:
+            raise RegistryError(f"{path.name}: {m.label} is listed twice")
+        names.add(key)
+
+
+def _check_backs(path: Path, markers: list[Marker]) -> None:
+    """SPEC X2: the back of a secret component names only its kind or owner, shared by every copy.
+
+    A back sticker is one id printed on all cards of that colour, so the camera sees the same marker
+    whichever card lies face down: the back item must not be a face item, and ``copies`` must cover
+    every face of that owner.
+    """
+    for back in (m for m in markers if m.secret and m.side == BACK):
+        faces = [m for m in markers if m.component == back.component and m.side != BACK]
+        if any(f.item == back.item for f in faces):
+            raise RegistryError(f"{path.name}: {back.label} names a face item; a back may name only the "
+                                "owner's colour or the kind of component (SPEC X2)")
+        owned = [f for f in faces if f.item.split("-")[0] == back.item]
+        if len(owned) > back.copies:
+            raise RegistryError(f"{path.name}: {back.label} is printed {back.copies} times but "
+                                f"{len(owned)} faces belong to {back.item!r}: every card of that owner "
+                                "needs the same back (SPEC X2)")
+
+
+# ---- `tableassist markers`: the registry as a table or as JSON
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--game", help="one game's markers (plus the global ones)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def run(args) -> int:
+    import json
+    import sys
+    try:
+        registry = load_registry()
+        games = [args.game] if args.game else [None, *registry.games()]
+        rows = [m for g in games for m in registry.markers(g) if m.game == g]
+    except RegistryError as exc:
+        print(f"tableassist markers: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        if args.game:
+            rows = registry.markers(args.game)
+        print(json.dumps({
+            "dictionary": registry.dictionary,
+            "markers": [{"id": m.id, "game": m.game, "component": m.component, "item": m.item,
+                         "side": m.side, "size_mm": m.size_mm,
+                         "component_size_mm": list(m.component_size_mm), "copies": m.copies,
+                         "secret": m.secret, "label": m.label} for m in rows],
+            "commands": [{"name": c.name, "label": c.label, "text": c.text}
+                         for c in registry.commands],
+        }, ensure_ascii=False, indent=1))
+        return 0
+    if args.game:
+        rows = registry.markers(args.game)
+    print(f"dictionary {registry.dictionary}; {len(rows)} markers")
+    print(f"{'id':>4}  {'game':<18} {'component':<16} {'item':<26} {'side':<6} {'mm':>5}  copies")
+    for m in rows:
+        print(f"{m.id:>4}  {m.game or '(all)':<18} {m.component:<16} {m.item:<26} {m.side:<6} "
+              f"{m.size_mm:>5g}  {m.copies}")
+    for c in registry.commands:
+        print(f"   QR  {'(all)':<18} {'command':<16} {c.name:<26} {c.text}")
+    return 0
