@@ -20,6 +20,7 @@ ENGINES: dict[str, str] = {
     "shipshape": "tableassist.games.shipshape:ShipShape",
     "abandon_ship": "tableassist.games.abandon_ship:AbandonShip",
     "wreckers": "tableassist.games.wreckers:Wreckers",
+    "schmuggler": "tableassist.games.schmuggler:Schmuggler",
 }
 
 
