@@ -1,0 +1,550 @@
+"""ShipShape: every T-SS case of SPEC §5.5, the example log, and illegal actions refused unchanged."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tableassist import catalog, cli
+from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.games.shipshape import (Crate, Layer, hold_totals, mirror, orient, parse_grid,
+                                         score_voyage, visible_grid)
+from tests.games.random_play import all_legal_actions
+
+CAPN = "Cap'n"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+
+
+# -- notation helpers ---------------------------------------------------------------------------
+
+def grid(*rows: str):
+    """A grid in the data file's notation: grid("R1 .", "G2 .")."""
+    return parse_grid(list(rows), "test", crate=True)
+
+
+def totals(gold=0, rats=0, cannons=0, contraband=0, full=False):
+    """A hold's visible totals, as hold_totals gives them (9 spaces)."""
+    return {"gold": gold, "rats": rats, "cannons": cannons, "contraband": contraband,
+            "filled": 9 if full else 0, "spaces": 9, "full": full}
+
+
+def coins(scores, category):
+    return {name: s[category]["coins"] for name, s in scores.items()}
+
+
+def components(numbers=None):
+    """The data file, with some holds renumbered ({"H01": 12}) to match a rulebook example."""
+    comp = catalog.load_components("shipshape")
+    for hold in comp["holds"]:
+        hold["number"] = (numbers or {}).get(hold["id"], hold["number"])
+    return comp
+
+
+def start(players, *, holds=None, options=None, numbers=None, seed=0):
+    """A game at its first commit: Voyage-1 holds dealt in seat order (or as ``holds`` says)."""
+    game = catalog.new_game("shipshape", players, seed=seed, options=options,
+                            components=components(numbers))
+    seats = game.state["seats"]
+    holds = holds or {}
+    free = [h["id"] for h in game.components["holds"] if h["voyage_set"] == 1
+            and h["id"] not in holds.values()]
+    for name in seats:
+        game.apply({"type": "deal_hold", "player": None, "participant": name,
+                    "hold": holds.get(name) or free.pop(0)})
+    return game
+
+
+def group_of(game, name):
+    return game.state["groups"][game.state["participants"][name]["group"]]
+
+
+def bid(game, values):
+    """Everyone in the bidding pool lays a card, then the table reads ``values`` ({name: v})."""
+    for name in values:
+        if name != CAPN:
+            game.apply({"type": "lay_crew_card", "player": name})
+    for name, value in values.items():
+        game.apply({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
+
+
+def take(game, who, face="front", rotation=0, top=None):
+    """The table reads the next top crate (the first possible one, or ``top``) and ``who``
+    places it. Returns the crate id."""
+    group = group_of(game, who)
+    g = game.state["groups"].index(group)
+    if group["top"] is None:
+        crate = top or next(a["crate"] for a in game.legal_actions(None)
+                            if a["type"] == "show_top_crate" and a["group"] == g)
+        game.apply({"type": "show_top_crate", "player": None, "group": g, "crate": crate,
+                    "face": face, "rotation": rotation})
+    crate = group["top"]["crate"]
+    game.apply({"type": "place_crate", "player": None if who == CAPN else who, "crate": crate,
+                "face": face, "rotation": rotation})
+    return crate
+
+
+def takers(game, name):
+    """Who takes next in ``name``'s group, in order."""
+    return list(group_of(game, name)["queue"])
+
+
+def play_until(game, phase, seed=1):
+    """Random legal play until the game reaches ``phase``."""
+    rng = random.Random(seed)
+    while game.state["phase"] != phase:
+        game.apply(rng.choice(all_legal_actions(game)))
+
+
+def frozen(game):
+    return json.dumps(game.to_json(), sort_keys=True)
+
+
+# -- scoring (R-SS-10 … R-SS-15) -----------------------------------------------------------------
+
+def test_T_SS_01_rulebook_cannon_example():
+    scores = score_voyage({"Michele": totals(cannons=13), "Rob": totals(cannons=12),
+                           "Chris": totals(cannons=3)})
+    assert coins(scores, "cannons") == {"Michele": 10, "Rob": 9, "Chris": 0}
+    assert scores["Rob"]["cannons"]["table_lowest"] == 3
+
+
+def test_T_SS_02_contraband_unique_highest_is_seized():
+    scores = score_voyage({"A": totals(contraband=4), "B": totals(contraband=6),
+                           "C": totals(contraband=2)})
+    assert coins(scores, "contraband") == {"A": 4, "B": 0, "C": 2}
+    assert scores["B"]["contraband"]["seized"]
+
+
+def test_T_SS_03_contraband_tied_highest_all_seized():
+    scores = score_voyage({"A": totals(contraband=6), "B": totals(contraband=6),
+                           "C": totals(contraband=2)})
+    assert coins(scores, "contraband") == {"A": 0, "B": 0, "C": 2}
+
+
+@pytest.mark.parametrize("value", [3, 0])
+def test_T_SS_04_contraband_all_equal_scores_nothing(value):
+    scores = score_voyage({n: totals(contraband=value) for n in "ABC"})
+    assert coins(scores, "contraband") == {"A": 0, "B": 0, "C": 0}
+
+
+def test_T_SS_05_gold_minus_visible_rats_and_covered_rat_does_not_count():
+    scores = score_voyage({"A": totals(gold=7, rats=3), "B": totals()})
+    assert coins(scores, "gold")["A"] == 4
+    hold = grid("R1 G7", ". .")
+    cover = Layer("C1", grid("# .", ". ."))
+    seen = visible_grid(hold, [cover])
+    assert hold_totals(seen, [cover])["rats"] == 0
+    assert hold_totals(visible_grid(hold, []), [])["rats"] == 1
+
+
+def test_T_SS_06_negative_voyage_earns_nothing():
+    scores = score_voyage({"A": totals(gold=2, rats=6, contraband=3), "B": totals(cannons=0)})
+    a = scores["A"]
+    assert (a["gold"]["coins"], a["cannons"]["coins"], a["contraband"]["coins"]) == (-4, 0, 0)
+    assert a["total"] == -4 and a["gain"] == 0
+
+
+def test_T_SS_07_negative_gold_is_netted_by_default_or_floored_per_category():
+    table = {"A": totals(gold=0, rats=4, cannons=6), "B": totals(cannons=0)}
+    assert score_voyage(table)["A"]["gain"] == 2
+    assert score_voyage(table, negative_netting="per_category_floor")["A"]["gain"] == 6
+
+
+def test_T_SS_08_visibility_through_the_stack_and_full_ship():
+    hold = parse_grid(["R1 .", "G2 ."], "hold", crate=False)
+    a = Layer("A", grid(". K3", ". ."))
+    b = Layer("B", grid("X2 .", ". ."))
+    c = Layer("C", grid(". .", ". G1"))
+    seen = visible_grid(hold, [a, b, c])
+    assert [[t for t, _ in row] for row in seen] == [["X2", "K3"], ["G2", "G1"]]
+    assert [[src for _, src in row] for row in seen] == [[1, 0], [-1, 2]]
+    t = hold_totals(seen, [a, b, c])
+    assert (t["gold"], t["rats"], t["cannons"], t["contraband"]) == (3, 0, 3, 2)
+    assert t["full"]
+    assert score_voyage({"P": t})["P"]["full_ship"]["coins"] == 8
+    cells = {(cell["row"], cell["col"]): cell for cell in t["cells"]}
+    assert cells[(1, 0)]["source"] == "hold" and cells[(0, 0)]["source"] == "B"
+    empty_c = Layer("C", grid(". .", ". ."))
+    assert not hold_totals(visible_grid(hold, [a, b, empty_c]), [a, b, empty_c])["full"]
+    empty_b = Layer("B", grid(". .", ". ."))
+    t = hold_totals(visible_grid(hold, [a, empty_b, c]), [a, empty_b, c])
+    assert (t["gold"] - t["rats"], t["full"]) == (2, False)
+
+
+def test_T_SS_08_blank_hides_and_counts_as_filled_by_option():
+    hold = parse_grid(["R1"], "hold", crate=False)
+    blank = Layer("A", grid("#"))
+    seen = visible_grid(hold, [blank])
+    assert hold_totals(seen, [blank])["full"]
+    assert not hold_totals(seen, [blank], blank_counts_as_filled=False)["full"]
+
+
+def test_T_SS_09_complete_voyage_with_three_participants():
+    scores = score_voyage({
+        "A": totals(gold=9, cannons=13, contraband=4, full=True),
+        "B": totals(gold=5, cannons=12, contraband=6),
+        "C": totals(gold=3, rats=5, cannons=3, contraband=2)})
+    assert coins(scores, "gold") == {"A": 9, "B": 5, "C": -2}
+    assert coins(scores, "cannons") == {"A": 10, "B": 9, "C": 0}
+    assert coins(scores, "contraband") == {"A": 4, "B": 0, "C": 2}
+    assert coins(scores, "full_ship") == {"A": 8, "B": 0, "C": 0}
+    assert {n: s["gain"] for n, s in scores.items()} == {"A": 31, "B": 14, "C": 0}
+
+
+def test_orientations_follow_the_convention_of_G_SS_06():
+    crate = Crate("C", grid("G1 K2", "X3 ."), mirror(grid("G1 K2", "X3 .")))
+    assert orient(crate, "front", 90) == grid("X3 G1", ". K2")
+    assert orient(crate, "front", 180) == grid(". X3", "K2 G1")
+    assert orient(crate, "back", 0) == grid("K2 G1", ". X3")
+    assert len({orient(crate, f, r) for f in ("front", "back") for r in (0, 90, 180, 270)}) == 8
+
+
+def test_engine_scores_the_visible_grid_cell_by_cell():
+    game = start(["Ann", "Bea", "Cy"])
+    for ann, bea, cy in ((10, 5, 1), (9, 4, 2), (8, 3, 7)):
+        bid(game, {"Ann": ann, "Bea": bea, "Cy": cy})
+        for name in takers(game, "Ann"):
+            take(game, name)
+    record = game.state["voyages"][0]["scores"]
+    for name in ("Ann", "Bea", "Cy"):
+        s = record[name]
+        assert s["gain"] == max(0, sum(s[c]["coins"] for c in
+                                       ("gold", "cannons", "contraband", "full_ship")))
+        assert len(s["cells"]) == 9
+        assert s["gold"]["visible_gold"] == sum(c["value"] for c in s["cells"]
+                                                if c["category"] == "gold")
+        assert game.state["participants"][name]["coins"] == s["gain"]
+
+
+# -- crew-card resolution (R-SS-03 … R-SS-09) ----------------------------------------------------
+
+def test_T_SS_10_one_tie_rebids_after_the_others_take():
+    game = start(["A", "B", "C", "D"])
+    bid(game, {"A": 9, "B": 7, "C": 7, "D": 3})
+    assert takers(game, "A") == ["A", "D"]
+    assert group_of(game, "A")["tied"] == ["B", "C"]
+    assert game.state["participants"]["B"]["discard"] == [7]
+    first = take(game, "A")
+    second = take(game, "D")
+    assert group_of(game, "A")["stage"] == "commit" and group_of(game, "A")["pool"] == ["B", "C"]
+    bid(game, {"B": 5, "C": 2})
+    assert takers(game, "A") == ["B", "C"]
+    third, fourth = take(game, "B"), take(game, "C")
+    layers = {n: [x["crate"] for x in game.state["participants"][n]["layers"]] for n in "ABCD"}
+    assert layers == {"A": [first], "D": [second], "B": [third], "C": [fourth]}
+    assert group_of(game, "A")["turn"] == 2
+
+
+def test_T_SS_11_tied_twice_take_by_hold_number_highest_first():
+    game = start(["A", "B", "C"], holds={"A": "H01", "B": "H02", "C": "H03"},
+                 numbers={"H01": 12, "H02": 9, "H03": 4})
+    bid(game, {"A": 8, "B": 8, "C": 4})
+    assert takers(game, "A") == ["C"]
+    take(game, "C")
+    bid(game, {"A": 6, "B": 6})
+    assert takers(game, "A") == ["A", "B"]
+    take(game, "A")
+    take(game, "B")
+    assert group_of(game, "A")["turn"] == 2 and group_of(game, "A")["pool"] == ["A", "B", "C"]
+
+
+def test_T_SS_12_everyone_tied():
+    game = start(["A", "B", "C"], holds={"A": "H01", "B": "H02", "C": "H03"},
+                 numbers={"H01": 3, "H02": 1, "H03": 6})
+    bid(game, {"A": 5, "B": 5, "C": 5})
+    assert takers(game, "A") == [] and group_of(game, "A")["pool"] == ["A", "B", "C"]
+    assert all(game.state["participants"][n]["discard"] == [5] for n in "ABC")
+    bid(game, {"A": 9, "B": 2, "C": 9})
+    assert takers(game, "A") == ["B"]
+    take(game, "B")
+    assert takers(game, "A") == ["C", "A"]   # hold #6 before hold #3
+
+
+def test_T_SS_13_two_separate_ties_rebid_as_one_pool():
+    game = start(["A", "B", "C", "D"])
+    bid(game, {"A": 7, "B": 7, "C": 3, "D": 3})
+    group = group_of(game, "A")
+    assert group["stage"] == "commit" and group["pool"] == ["A", "B", "C", "D"]
+    assert group["bid_round"] == 2
+    bid(game, {"A": 1, "B": 2, "C": 10, "D": 9})
+    assert takers(game, "A") == ["C", "D", "B", "A"]
+
+
+def _down_to_two(game, name="A"):
+    game.state["participants"][name]["hand"] = [3, 8]
+    game.state["participants"][name]["discard"] = [1, 2, 4, 5, 6, 7, 9, 10]
+
+
+def test_T_SS_14_down_to_one_card_refills_immediately():
+    game = start(["A", "B", "C"])
+    _down_to_two(game)
+    bid(game, {"A": 3, "B": 9, "C": 1})
+    a = game.state["participants"]["A"]
+    assert a["hand"] == [1, 2, 4, 5, 6, 7, 8, 9, 10] and a["discard"] == []
+    for name in takers(game, "A"):
+        take(game, name)
+    assert a["discard"] == [3]
+
+
+def test_T_SS_14_refill_before_next_commit_brings_back_the_three():
+    game = start(["A", "B", "C"], options={"refill_timing": "before_next_commit"})
+    _down_to_two(game)
+    bid(game, {"A": 3, "B": 9, "C": 1})
+    a = game.state["participants"]["A"]
+    assert a["hand"] == [8]
+    for name in takers(game, "A"):
+        take(game, name)
+    game.apply({"type": "lay_crew_card", "player": "A"})
+    assert a["hand"] == list(range(1, 11)) and a["discard"] == []
+
+
+def test_capn_deck_refill_puts_his_discard_under_the_last_card():
+    game = start(["A", "B"])
+    capn = game.state["participants"][CAPN]
+    # Eight draws so far; the ninth leaves one card: his discard goes under it, and it comes next.
+    capn["deck"] = [9, 10]
+    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    bid(game, {"A": 1, "B": 2, CAPN: 9})
+    assert capn["deck_next"] == 10 and capn["deck"] == [1, 2, 3, 4, 5, 6, 7, 10]
+    for name in takers(game, "A"):
+        take(game, name)
+    before = frozen(game)
+    for name in ("A", "B"):
+        game.apply({"type": "lay_crew_card", "player": name})
+    mid = frozen(game)
+    with pytest.raises(IllegalAction, match="Cap'n's card cannot be a 4"):
+        game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 4})
+    assert frozen(game) == mid != before
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10})
+
+
+# -- between voyages and the end (R-SS-15 … R-SS-20) ---------------------------------------------
+
+def test_T_SS_15_hold_assignment_by_coins_then_lower_previous_hold():
+    game = start(["A", "B", "C"], holds={"A": "H01", "B": "H02", "C": "H05"},
+                 numbers={"H07": 4, "H08": 9, "H09": 11})
+    play_until(game, "draw_holds")
+    for name, c in {"A": 20, "B": 15, "C": 15}.items():
+        game.state["participants"][name]["coins"] = c
+    for hold in ("H07", "H08", "H09"):
+        game.apply({"type": "draw_hold", "player": None, "hold": hold})
+    numbers = {p["name"]: p["hold"] for p in game.view()["players"]}
+    assert numbers == {"A": 11, "B": 9, "C": 4}
+
+
+def test_T_SS_16_game_end_tie_goes_to_higher_voyage_3_hold():
+    game = start(["A", "B"])
+    play_until(game, "over")
+    parts = game.state["participants"]
+    parts["A"].update(coins=50, prev_hold="H14")
+    parts["B"].update(coins=50, prev_hold="H17")
+    parts[CAPN].update(coins=10)
+    result = game.result()
+    assert result["winners"] == ["B"]
+    assert [r["player"] for r in result["ranking"]] == ["B", "A", CAPN]
+
+
+def test_T_SS_17_capn_is_a_full_participant_and_places_as_the_crate_lay():
+    scores = score_voyage({"A": totals(cannons=5, contraband=3), "B": totals(cannons=9,
+                           contraband=1), CAPN: totals(cannons=2, contraband=4)})
+    assert coins(scores, "cannons") == {"A": 3, "B": 7, CAPN: 0}
+    assert coins(scores, "contraband") == {"A": 3, "B": 1, CAPN: 0}
+    game = start(["A", "B"])
+    assert game.state["seats"] == ["A", "B", CAPN]
+    bid(game, {"A": 2, "B": 1, CAPN: 10})
+    assert takers(game, "A") == [CAPN, "A", "B"]
+    game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C20",
+                "face": "front", "rotation": 90})
+    before = frozen(game)
+    for face, rotation in (("front", 0), ("back", 90), ("back", 270)):
+        with pytest.raises(IllegalAction, match="exactly as it lay.*front up, turned 90"):
+            game.apply({"type": "place_crate", "player": None, "crate": "C20", "face": face,
+                        "rotation": rotation})
+        assert frozen(game) == before
+    assert [a for a in game.legal_actions(None) if a["type"] == "place_crate"] == [
+        {"type": "place_crate", "player": None, "crate": "C20", "face": "front",
+         "rotation": 90, "offset": [0, 0]}]
+    game.apply({"type": "place_crate", "player": None, "crate": "C20", "face": "front",
+                "rotation": 90})
+    assert game.state["participants"][CAPN]["layers"][0]["rotation"] == 90
+
+
+def test_T_SS_18_coins_never_decrease_even_after_a_bad_voyage():
+    for seed in range(20):
+        game = start(["A", "B", "C"], seed=seed)
+        history = []
+        while not game.is_over:
+            play_until(game, "draw_holds" if game.state["voyage"] < 3 else "over", seed)
+            history.append({n: p["coins"] for n, p in game.state["participants"].items()})
+            while game.state["phase"] == "draw_holds":
+                game.apply(game.legal_actions(None)[0])
+        for before, after in zip(history, history[1:]):
+            assert all(after[n] >= before[n] for n in before)
+        for record in game.state["voyages"]:
+            assert all(s["gain"] >= 0 for s in record["scores"].values())
+
+
+def test_T_SS_19_six_participant_groups_rotate_and_scoring_compares_all_six():
+    names = ["P1", "P2", "P3", "P4", "P5", "P6"]
+    game = start(names)
+    seen = []
+    for voyage in (1, 2, 3):
+        groups = [g["members"] for g in game.state["groups"]]
+        seen += [frozenset(g) for g in groups]
+        assert groups == {1: [["P1", "P2", "P3"], ["P4", "P5", "P6"]],
+                          2: [["P2", "P3", "P4"], ["P5", "P6", "P1"]],
+                          3: [["P3", "P4", "P5"], ["P6", "P1", "P2"]]}[voyage]
+        assert all(g["stack_left"] == 9 for g in game.state["groups"])
+        play_until(game, "draw_holds" if voyage < 3 else "over", voyage)
+        record = game.state["voyages"][-1]["scores"]
+        visible = {n: record[n]["cannons"]["visible"] for n in names}
+        assert all(record[n]["cannons"]["table_lowest"] == min(visible.values()) for n in names)
+        contraband = {n: record[n]["contraband"]["visible"] for n in names}
+        assert all(record[n]["contraband"]["table_highest"] == max(contraband.values())
+                   for n in names)
+        if voyage < 3:
+            while game.state["phase"] == "draw_holds":
+                game.apply(game.legal_actions(None)[0])
+    assert len(set(seen)) == 6
+
+
+def test_six_player_groups_bid_only_within_the_group():
+    game = start(["P1", "P2", "P3", "P4", "P5", "P6"])
+    bid(game, {"P1": 5, "P2": 5, "P3": 1})
+    bid(game, {"P4": 5, "P5": 4, "P6": 3})
+    assert takers(game, "P1") == ["P3"] and takers(game, "P4") == ["P4", "P5", "P6"]
+
+
+def test_five_player_expert_mode_adds_the_capn_in_seat_six_and_groups():
+    game = start(["A", "B", "C", "D", "E"], options={"five_player_mode": "expert_groups"})
+    assert game.state["seats"][5] == CAPN
+    assert [g["members"] for g in game.state["groups"]] == [["A", "B", "C"], ["D", "E", CAPN]]
+    standard = start(["A", "B", "C", "D", "E"])
+    assert [g["stack_left"] for g in standard.state["groups"]] == [15]
+
+
+# -- hidden information (§5.7) -------------------------------------------------------------------
+
+def test_shared_view_hides_hands_discards_and_the_capn_deck():
+    game = start(["A", "B"])
+    bid(game, {"A": 7, "B": 3, CAPN: 2})
+    shared = json.dumps(game.view(None))
+    for word in ("hand", "discard", "deck", "private", "on_table"):
+        assert f'"{word}"' not in shared
+    view_b = game.view("B")
+    assert view_b["private"]["hand"] == [1, 2, 4, 5, 6, 7, 8, 9, 10]
+    assert "private" not in json.dumps({k: v for k, v in view_b.items() if k != "private"})
+    assert view_b["private"]["discard"] == []
+
+
+def test_the_reveal_is_public_only_while_it_is_current():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    assert game.view()["groups"][0]["reveal"] == {"A": 7, "B": 3, "C": 2}
+    for name in takers(game, "A"):
+        take(game, name)
+    assert game.view()["groups"][0]["reveal"] == {}
+
+
+# -- illegal actions: refused with a message, nothing changes ------------------------------------
+
+def refused(game, action, match):
+    before = frozen(game)
+    with pytest.raises(IllegalAction, match=match):
+        game.apply(action)
+    assert frozen(game) == before
+
+
+def test_placing_a_crate_out_of_turn_is_refused():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C10",
+                "face": "back", "rotation": 180})
+    refused(game, {"type": "place_crate", "player": "B", "crate": "C10", "face": "front",
+                   "rotation": 0}, r"not B's crate.*A takes the next crate \(R-SS-05\)")
+    refused(game, {"type": "place_crate", "player": "A", "crate": "C11", "face": "front",
+                   "rotation": 0}, "must take the top crate, C10")
+
+
+def test_moving_a_placed_crate_is_refused():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    crate = take(game, "A")
+    refused(game, {"type": "place_crate", "player": "A", "crate": crate, "face": "back",
+                   "rotation": 90}, "can never be moved.*R-SS-08")
+    refused(game, {"type": "show_top_crate", "player": None, "group": 0, "crate": crate,
+                   "face": "front", "rotation": 0}, "already used")
+
+
+def test_a_crew_value_not_in_hand_is_refused_without_saying_what_is():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in "ABC":
+        game.apply({"type": "lay_crew_card", "player": name})
+    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "A", "value": 7},
+            r"A's card cannot be a 7: check the reading \(R-SS-03\)")
+    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "A", "value": 11},
+            "cannot be a 11")
+    refused(game, {"type": "reveal_crew_card", "player": "B", "owner": "A", "value": 5},
+            "cannot reveal A's card")
+
+
+def test_other_refusals_name_the_rule():
+    game = start(["A", "B", "C"])
+    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "A", "value": 5},
+            "waiting for A, B, C to lay")
+    game.apply({"type": "lay_crew_card", "player": "A"})
+    refused(game, {"type": "lay_crew_card", "player": "A"}, "already laid")
+    refused(game, {"type": "deal_hold", "player": None, "participant": "A", "hold": "H04"},
+            "only at the start of voyage 1")
+    refused(game, {"type": "show_top_crate", "player": None, "group": 0, "crate": "C01",
+                   "face": "side", "rotation": 0}, "face must be")
+    refused(game, {"type": "show_top_crate", "player": None, "group": 0, "crate": "C01",
+                   "face": "front", "rotation": 45}, "rotation must be")
+    fresh = catalog.new_game("shipshape", ["A", "B", "C"])
+    refused(fresh, {"type": "deal_hold", "player": None, "participant": "A", "hold": "H07"},
+            "Voyage-2 set")
+    refused(fresh, {"type": "deal_hold", "player": "A", "participant": "A", "hold": "H01"},
+            "read from the table")
+
+
+def test_offsets_only_when_allowed():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C10",
+                "face": "back", "rotation": 180})
+    refused(game, {"type": "place_crate", "player": "A", "crate": "C10", "face": "front",
+                   "rotation": 0, "offset": [0, 1]}, "allow_offset is off")
+
+
+def test_setup_refuses_the_capn_name_and_a_bad_schedule():
+    with pytest.raises(SetupError, match="dummy player"):
+        catalog.new_game("shipshape", ["A", CAPN])
+    with pytest.raises(SetupError, match="six_player_schedule"):
+        catalog.new_game("shipshape", list("ABCDEF"),
+                         options={"six_player_schedule": [[[1, 2, 3], [4, 5, 5]]] * 3})
+
+
+def test_bad_data_file_is_reported():
+    comp = catalog.load_components("shipshape")
+    comp["crates"][0]["front"] = ["G2 Q .", ". . .", ". . ."]
+    with pytest.raises(SetupError, match="crate C01: cannot read cell 'Q'"):
+        catalog.new_game("shipshape", ["A", "B", "C"], components=comp)
+
+
+# -- the documented example game -----------------------------------------------------------------
+
+def test_example_log_replays_to_the_end(capsys):
+    path = DOCS / "shipshape.example.jsonl"
+    command = path.read_text(encoding="utf-8").splitlines()[0]
+    assert command.startswith("# tableassist replay")
+    args = command[2:].split()[1:]
+    args[-1] = str(path)
+    assert cli.main(args) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["over"] and view["result"]["winners"]
