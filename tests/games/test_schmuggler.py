@@ -1,0 +1,543 @@
+"""Schmuggler an Bord: every SPEC §3.5 case (T-SB-01 … T-SB-14) and the illegal moves.
+
+Players A, B, C, D sit clockwise and A is the youngest, so A drafts and rolls first. Positions are
+built with a short notation: ``start(draft={"A": "gold coffee", ...})`` plays the draft and lays
+out the board; ``land_on(game, "gold")`` puts the piece one space before the good and rolls a 1;
+``say(game, "A>B B>C C>C")`` speaks a chain ("A says B has it"); ``look(game, "A- D+")`` gives
+the table's answers ("-" not found, "+" found, "*" found after looking at all cards).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tableassist import catalog
+from tableassist.games.protocol import IllegalAction
+from tableassist.games.schmuggler import Schmuggler, Suspicion, look_order, settle_guessing_round
+
+GOODS = [g["id"] for g in catalog.load_components("schmuggler")["goods"]]
+
+
+# -- notation ---------------------------------------------------------------------------------
+
+def start(players: str = "ABCD", draft: dict[str, str] | None = None,
+          **options) -> Schmuggler:
+    """A game after the draft and the board lay-out. ``draft`` gives each player's cards (a space-
+    separated list); unnamed players draft the first goods still in the pool."""
+    game = catalog.new_game("schmuggler", list(players), options=options)
+    wanted = {p: (draft or {}).get(p, "").split() for p in game.players}
+    while game.state["phase"] == "draft":
+        drafter = game.drafter()
+        pool = [a["good"] for a in game.legal_actions(None)]
+        mine = wanted[drafter]
+        good = mine.pop(0) if mine else next(g for g in pool
+                                            if not any(g in w for w in wanted.values()))
+        game.apply({"type": "draft_card", "player": None, "good": good})
+    game.apply({"type": "lay_out_board", "player": None})
+    return game
+
+
+def give(game: Schmuggler, player: str, count: int) -> None:
+    """Move ``count`` cards from the board to ``player`` (as if taken on earlier turns)."""
+    for good in [g for g in reversed(GOODS) if game.state["on_board"][g]][:count]:
+        game.state["on_board"][good] = False
+        game.state["holdings"][player].append(good)
+
+
+def land_on(game: Schmuggler, good: str) -> None:
+    """The turn player rolls a 1 onto ``good``'s space."""
+    game.state["piece"] = game.track.index(good) - 1
+    game.apply({"type": "roll_die", "player": None, "face": 1})
+
+
+def say(game: Schmuggler, chain: str) -> None:
+    for link in chain.split():
+        player, suspects = link.split(">")
+        game.apply({"type": "suspect", "player": player, "suspects": suspects})
+
+
+def look(game: Schmuggler, answers: str) -> list:
+    notes = []
+    for answer in answers.split():
+        player, sign = answer[:-1], answer[-1]
+        action = {"type": "look", "player": player, "found": sign in "+*"}
+        if sign == "*":
+            action["looked_at_all"] = True
+        notes += game.apply(action)
+    return notes
+
+
+def object_(game: Schmuggler, objectors: str) -> None:
+    for p in objectors:
+        game.apply({"type": "object", "player": p})
+    game.apply({"type": "close_objections", "player": None})
+
+
+def chips(game: Schmuggler) -> dict[str, int]:
+    return dict(game.state["chips"])
+
+
+def paid(before: dict[str, int], game: Schmuggler) -> dict[str, int]:
+    """Chips each player paid since ``before`` (only those who paid)."""
+    return {p: before[p] - n for p, n in game.state["chips"].items() if before[p] != n}
+
+
+def holders(game: Schmuggler, good: str) -> list[str]:
+    return [p for p, goods in game.state["holdings"].items() if good in goods]
+
+
+def refused(game: Schmuggler, action: dict, *words: str) -> str:
+    """Apply ``action``, expect IllegalAction, check nothing changed and the message."""
+    before = json.dumps(game.to_json(), sort_keys=True)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(action)
+    assert json.dumps(game.to_json(), sort_keys=True) == before
+    message = str(err.value)
+    for word in words:
+        assert word in message, message
+    assert not any(g in message.lower() for g in ("coffee", "watches", "gold", "furs")), message
+    return message
+
+
+# -- set-up (R-SB-01) -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, each, drafted, threshold",
+                         [(3, 12, 9, 14), (4, 15, 8, 12), (5, 18, 10, 10), (6, 20, 12, 8)])
+def test_T_SB_01_setup_by_player_count(n, each, drafted, threshold):
+    game = start("ABCDEF"[:n])
+    view = game.view(None)
+    assert [p["chips"] for p in view["players"]] == [each] * n
+    assert sum(p["chips"] for p in view["players"]) + view["kitty"] == each * n
+    assert [p["cards"] for p in view["players"]] == [drafted // n] * n
+    assert sum(1 for space in view["board"] if space["card"]) == 30 - drafted
+    assert view["end_card_threshold"] == threshold
+    assert view["piece"] == {"space": 0, "good": None, "card": False}
+    assert view["kitty"] == 0 and view["phase"] == "roll" and view["turn"] == "A"
+
+
+def test_T_SB_01_draft_goes_clockwise_from_the_youngest_one_card_at_a_time():
+    game = catalog.new_game("schmuggler", list("ABCD"), options={"youngest": "C"})
+    order = []
+    while game.state["phase"] == "draft":
+        order.append(game.drafter())
+        game.apply(game.legal_actions(None)[0])
+    assert order == list("CDAB") * 2
+    game.apply({"type": "lay_out_board", "player": None})
+    assert game.view(None)["turn"] == "C"
+
+
+def test_R_SB_02_a_card_on_the_space_is_taken_and_nothing_else_happens():
+    game = start()
+    before = chips(game)
+    good = a_card_on_the_board(game)
+    land_on(game, good)
+    assert game.view(None)["phase"] == "take" and game.view(None)["piece"]["card"]
+    game.apply({"type": "take_card", "player": "A"})
+    assert holders(game, good) == ["A"] and not game.state["on_board"][good]
+    assert chips(game) == before and game.view(None)["turn"] == "B"
+
+
+def test_G_SB_01_landing_on_the_start_space_does_nothing():
+    game = start()
+    game.state["piece"] = 29
+    game.apply({"type": "roll_die", "player": None, "face": 2})
+    assert game.view(None)["piece"]["space"] == 0
+    assert game.view(None)["turn"] == "B" and game.view(None)["phase"] == "roll"
+
+
+# -- suspecting oneself (R-SB-04 to R-SB-06) ----------------------------------------------------
+
+def test_T_SB_02a_self_objected_found_each_objector_pays_one():
+    game = start(draft={"A": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "BC")
+    look(game, "A+")
+    assert paid(before, game) == {"B": 1, "C": 1}
+    assert game.state["kitty"] == 2
+    assert holders(game, "gold") == ["A"]
+
+
+def test_T_SB_02b_self_objected_not_found_roller_pays_per_objector():
+    game = start(draft={"D": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "BC")
+    look(game, "A-")
+    assert paid(before, game) == {"A": 2}
+    assert game.state["kitty"] == 2
+    assert holders(game, "gold") == ["D"]
+
+
+@pytest.mark.parametrize("holder", ["A", "D"])
+def test_T_SB_03_self_without_objection_changes_nothing(holder):
+    game = start(draft={holder: "gold coffee"})
+    before = chips(game)
+    holdings = json.dumps(game.state["holdings"])
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "")
+    assert chips(game) == before and game.state["kitty"] == 0
+    assert json.dumps(game.state["holdings"]) == holdings
+    assert game.view(None)["turn"] == "B"
+
+
+# -- guessing rounds (R-SB-09 to R-SB-12) --------------------------------------------------------
+
+def test_T_SB_04_watches_b_has_them_and_gives_them_to_a():
+    game = start(draft={"B": "watches coffee"})
+    before = chips(game)
+    land_on(game, "watches")
+    say(game, "A>B B>B")
+    assert game.view(None)["round"]["look_order"] == ["B"]
+    look(game, "B+")
+    assert holders(game, "watches") == ["A"]
+    assert paid(before, game) == {}
+    assert [game.card_count(p) for p in "AB"] == [3, 1]
+
+
+def test_T_SB_04_watches_b_does_not_have_them_both_pay_one():
+    game = start(draft={"C": "watches coffee"})
+    before = chips(game)
+    land_on(game, "watches")
+    say(game, "A>B B>B")
+    look(game, "B-")
+    assert paid(before, game) == {"A": 1, "B": 1}
+    assert holders(game, "watches") == ["C"]
+
+
+def test_T_SB_05i_furs_a_b_a_found_at_a_goes_to_b():
+    game = start(draft={"A": "furs coffee"})
+    before = chips(game)
+    land_on(game, "furs")
+    say(game, "A>B B>A")
+    assert game.view(None)["round"]["look_order"] == ["A", "B"]
+    look(game, "A+")
+    assert holders(game, "furs") == ["B"]
+    assert paid(before, game) == {"A": 1}
+
+
+def test_T_SB_05ii_furs_found_at_b_goes_to_a():
+    game = start(draft={"B": "furs coffee"})
+    before = chips(game)
+    land_on(game, "furs")
+    say(game, "A>B B>A")
+    look(game, "A- B+")
+    assert holders(game, "furs") == ["A"]
+    assert paid(before, game) == {"B": 1}
+
+
+def test_T_SB_05iii_furs_with_neither_both_pay_and_c_d_never_look():
+    game = start(draft={"C": "furs coffee"})
+    before = chips(game)
+    land_on(game, "furs")
+    say(game, "A>B B>A")
+    assert game.view(None)["round"]["look_order"] == ["A", "B"]
+    look(game, "A- B-")
+    assert paid(before, game) == {"A": 1, "B": 1}
+    assert game.state["round"] is None
+    assert holders(game, "furs") == ["C"]
+    assert game.view(None)["turn"] == "B"
+
+
+def test_T_SB_06_furs_a_b_c_self_c_gives_them_to_b_a_pays_two():
+    game = start(draft={"C": "furs coffee"})
+    before = chips(game)
+    land_on(game, "furs")
+    say(game, "A>B B>C C>C")
+    assert game.view(None)["round"]["look_order"] == ["C", "B"]
+    look(game, "C+")
+    assert holders(game, "furs") == ["B"]
+    assert paid(before, game) == {"A": 2}
+    assert game.state["kitty"] == 2
+
+
+def test_T_SB_07_furs_four_chain_a_b_d_pay_three_c_receives():
+    game = start(draft={"D": "furs coffee"})
+    before = chips(game)
+    land_on(game, "furs")
+    say(game, "A>B B>C C>D D>A")
+    assert game.view(None)["round"]["look_order"] == ["A", "D", "C", "B"]
+    look(game, "A- D+")
+    assert paid(before, game) == {"A": 3, "B": 3, "D": 3}
+    assert game.state["kitty"] == 9
+    assert holders(game, "furs") == ["C"]
+    assert [game.card_count(p) for p in "ABCD"] == [2, 2, 3, 1]
+
+
+def test_T_SB_08_two_correct_suspects_the_first_receives_the_second_pays_nothing():
+    game = start(draft={"B": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>D D>B")
+    assert game.view(None)["round"]["look_order"] == ["B", "D"]
+    look(game, "B+")
+    assert holders(game, "gold") == ["A"]
+    assert paid(before, game) == {"B": 2}
+
+
+def test_T_SB_08_variant_with_c_in_the_chain():
+    game = start(draft={"B": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>C C>D D>B")
+    assert game.view(None)["round"]["look_order"] == ["B", "D", "C"]
+    look(game, "B+")
+    assert holders(game, "gold") == ["A"]
+    assert paid(before, game) == {"B": 3, "C": 3}
+
+
+@pytest.mark.parametrize("holder", ["D", "A"])
+def test_T_SB_09_no_named_player_holds_it_everyone_pays(holder):
+    game = start(draft={holder: "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>C C>C")
+    look(game, "C- B-")
+    assert paid(before, game) == {"A": 2, "B": 2, "C": 2}
+    assert holders(game, "gold") == [holder]
+
+
+def test_T_SB_10_the_roller_holds_it_and_is_named():
+    game = start(draft={"A": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>C C>A")
+    assert game.view(None)["round"]["look_order"] == ["A", "C", "B"]
+    look(game, "A+")
+    assert holders(game, "gold") == ["C"]
+    assert paid(before, game) == {"A": 2, "B": 2}
+
+
+def test_T_SB_11_looking_at_every_card_first_costs_one_more_chip():
+    game = start(draft={"B": "watches coffee"})
+    before = chips(game)
+    land_on(game, "watches")
+    say(game, "A>B B>B")
+    look(game, "B*")
+    assert paid(before, game) == {"B": 1}   # right, so only the show-at-once chip
+    assert holders(game, "watches") == ["A"]
+
+
+def test_T_SB_11_on_top_of_a_wrong_suspicion():
+    game = start(draft={"B": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>D D>B")
+    look(game, "B*")
+    assert paid(before, game) == {"B": 3}   # 2 for suspecting D, 1 for looking at all
+
+
+def test_T_SB_11_after_suspecting_oneself():
+    game = start(draft={"A": "gold coffee"})
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "D")
+    look(game, "A*")
+    assert paid(before, game) == {"A": 1, "D": 1}
+
+
+# -- end and scoring (R-SB-14, R-SB-15, G-SB-06, G-SB-07) ----------------------------------------
+
+def test_T_SB_12_short_of_chips_pays_all_and_the_game_ends_after_settlement():
+    game = start(draft={"D": "gold coffee"})
+    game.state["chips"]["B"] = 2
+    game.state["kitty"] = 13
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>C C>D D>C")         # L = [C, D, B]; only C (who named D) is right
+    notes = look(game, "C- D+")
+    assert paid(before, game) == {"A": 3, "B": 2, "D": 3}
+    assert game.state["kitty"] == 13 + 8
+    assert game.is_over and game.state["end"]["no_chips"] == ["B"]
+    assert holders(game, "gold") == ["C"]  # the hand-over still happens
+    assert any("pays all they have" in n.text and n.rule == "G-SB-06" for n in notes)
+
+
+def test_G_SB_07_at_once_stops_collecting_when_a_player_is_broke():
+    game = start(draft={"D": "gold coffee"}, end_check="at_once")
+    game.state["chips"]["A"] = 1
+    game.state["kitty"] = 14
+    before = chips(game)
+    land_on(game, "gold")
+    say(game, "A>B B>C C>C")
+    look(game, "C- B-")
+    assert paid(before, game) == {"A": 1}  # collected clockwise from A; A is broke at once
+    assert game.is_over
+
+
+def a_card_on_the_board(game: Schmuggler) -> str:
+    return next(g for g in GOODS if game.state["on_board"][g])
+
+
+def test_T_SB_13_taking_the_twelfth_card_ends_the_game():
+    game = start(youngest="C")
+    give(game, "C", 9)                     # C holds 11 cards
+    land_on(game, a_card_on_the_board(game))
+    game.apply({"type": "take_card", "player": "C"})
+    assert game.card_count("C") == 12
+    assert game.is_over and game.state["end"] == {"no_chips": [], "enough_cards": ["C"]}
+
+
+def test_T_SB_13_receiving_the_twelfth_card_in_a_guessing_round_ends_the_game():
+    game = start(draft={"B": "gold coffee"}, youngest="C")
+    give(game, "C", 9)
+    land_on(game, "gold")
+    say(game, "C>B B>B")
+    assert not game.is_over
+    look(game, "B+")
+    assert game.card_count("C") == 12 and game.is_over
+    assert game.view(None)["phase"] == "over" and game.view(None)["over"]
+
+
+def test_T_SB_14_two_points_per_card_one_per_chip_ties_share_the_win():
+    game = start()
+    # The last round of a game: A holds 11 cards, B 5, C 6, D 8 (D has the gold); the board is
+    # empty; A 3 chips, B 17, C 8, D 1, the kitty 31.
+    rest = [g for g in GOODS if g != "gold"]
+    game.state["holdings"] = {"A": rest[:11], "B": rest[11:16], "C": rest[16:22],
+                              "D": ["gold"] + rest[22:]}
+    game.state["on_board"] = dict.fromkeys(GOODS, False)
+    game.state["chips"] = {"A": 3, "B": 17, "C": 8, "D": 1}
+    game.state["kitty"] = 31
+    land_on(game, "gold")
+    say(game, "A>D D>A")
+    look(game, "A- D+")                    # A was right: A receives the gold; D pays 1
+    assert game.is_over
+    result = game.result()
+    scores = {r["player"]: r["score"] for r in result["ranking"]}
+    assert [game.card_count(p) for p in "ABCD"] == [12, 5, 6, 7]
+    assert chips(game) == {"A": 3, "B": 17, "C": 8, "D": 0}
+    assert scores == {"A": 27, "B": 27, "C": 20, "D": 14}
+    assert result["winners"] == ["A", "B"]
+    assert [r["rank"] for r in result["ranking"]] == [1, 1, 3, 4]
+    assert result["breakdown"]["A"] == {"cards": 24, "chips": 3}
+    assert game.state["end"] == {"no_chips": ["D"], "enough_cards": ["A"]}
+    assert game.view(None)["result"] == result
+
+
+# -- the pure functions ------------------------------------------------------------------------
+
+def chain_of(text: str) -> list[Suspicion]:
+    return [Suspicion(*link.split(">")) for link in text.split()]
+
+
+@pytest.mark.parametrize("chain, order", [
+    ("A>B B>B", "B"), ("A>B B>A", "A B"), ("A>B B>C C>C", "C B"), ("A>B B>C C>D D>A", "A D C B"),
+    ("A>B B>D D>B", "B D"), ("A>B B>C C>D D>B", "B D C"), ("A>B B>C C>A", "A C B")])
+def test_R_SB_10_look_order_is_the_accused_in_reverse_order(chain, order):
+    assert look_order(chain_of(chain)) == order.split()
+
+
+def test_R_SB_12_settlement_of_the_four_chain():
+    s = settle_guessing_round(chain_of("A>B B>C C>D D>A"), "D")
+    assert s.owed == {"A": 3, "B": 3, "D": 3} and s.recipient == "C"
+    assert settle_guessing_round(chain_of("A>B B>C C>D D>A"), None).owed == dict.fromkeys("ABCD", 3)
+
+
+# -- illegal actions -----------------------------------------------------------------------------
+
+def test_naming_oneself_twice_is_refused():
+    game = start(draft={"A": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>A")
+    refused(game, {"type": "suspect", "player": "A", "suspects": "A"}, "R-SB-03")
+
+
+def test_naming_oneself_twice_in_a_guessing_round_is_refused():
+    game = start(draft={"C": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>B B>C C>C")
+    refused(game, {"type": "suspect", "player": "C", "suspects": "C"}, "C")
+
+
+def test_an_objection_during_a_guessing_round_is_refused():
+    game = start(draft={"C": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>B")
+    refused(game, {"type": "object", "player": "D"}, "R-SB-07")
+    say(game, "B>B")
+    refused(game, {"type": "object", "player": "C"}, "R-SB-07")
+
+
+def test_objections_are_made_once_by_fellow_players_only():
+    game = start(draft={"A": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>A")
+    refused(game, {"type": "object", "player": "A"}, "own claim")
+    game.apply({"type": "object", "player": "B"})
+    refused(game, {"type": "object", "player": "B"}, "already objected", "G-SB-05")
+    game.apply({"type": "close_objections", "player": None})
+    refused(game, {"type": "object", "player": "C"}, "R-SB-07")
+
+
+def test_a_player_not_yet_named_may_not_say_whom_they_suspect():
+    game = start(draft={"C": "gold coffee"})
+    land_on(game, "gold")
+    refused(game, {"type": "suspect", "player": "C", "suspects": "B"}, "not been named",
+            "R-SB-08")
+    say(game, "A>B")
+    refused(game, {"type": "suspect", "player": "D", "suspects": "C"}, "not been named",
+            "R-SB-08")
+    refused(game, {"type": "suspect", "player": "A", "suspects": "C"}, "already", "R-SB-09")
+
+
+def test_acting_out_of_turn_is_refused():
+    game = start(draft={"D": "gold coffee"})
+    refused(game, {"type": "roll_die", "player": "A", "face": 3}, "table supplies it")
+    refused(game, {"type": "take_card", "player": "A"}, "now")
+    land_on(game, a_card_on_the_board(game))
+    refused(game, {"type": "take_card", "player": "B"}, "only A", "R-SB-02")
+    refused(game, {"type": "roll_die", "player": None, "face": 2}, "roll the die")
+    game.apply({"type": "take_card", "player": "A"})
+    land_on(game, "gold")                  # B's turn
+    refused(game, {"type": "suspect", "player": "A", "suspects": "B"}, "B must say")
+    say(game, "B>C C>D D>A A>B")
+    assert game.view(None)["round"]["look_order"] == ["B", "A", "D", "C"]
+    refused(game, {"type": "look", "player": "D", "found": True}, "B looks first", "R-SB-10")
+    look(game, "B-")
+    refused(game, {"type": "look", "player": "B", "found": False}, "A looks first")
+
+
+def test_bad_draft_and_die_inputs_are_refused():
+    game = catalog.new_game("schmuggler", list("ABCD"))
+    refused(game, {"type": "draft_card", "player": None, "good": "rum"}, "not a good")
+    game.apply({"type": "draft_card", "player": None, "good": "gold"})
+    refused(game, {"type": "draft_card", "player": None, "good": "gold"}, "already drafted")
+    refused(game, {"type": "draft_card", "player": "B", "good": "furs"}, "table supplies it")
+    refused(game, {"type": "lay_out_board", "player": None}, "lay out the board")
+    game = start()
+    refused(game, {"type": "roll_die", "player": None, "face": 7}, "no face 7", "G-SB-04")
+    refused(game, {"type": "roll_die", "player": None, "face": "3"}, "must be int")
+
+
+def test_a_looker_without_cards_cannot_find_and_the_late_penalty_needs_a_find():
+    game = start(draft={"B": "gold coffee"})
+    for good in game.state["holdings"]["C"]:
+        game.state["on_board"][good] = True
+    game.state["holdings"]["C"] = []
+    land_on(game, "gold")
+    say(game, "A>C C>C")
+    refused(game, {"type": "look", "player": "C", "found": True}, "no cards")
+    assert game.legal_actions("C") == [{"type": "look", "player": "C", "found": False}]
+    refused(game, {"type": "look", "player": "C", "found": False, "looked_at_all": True},
+            "R-SB-13")
+
+
+def test_the_game_over_refuses_everything():
+    game = start(draft={"D": "gold coffee"})
+    game.state["chips"]["A"] = 1
+    game.state["kitty"] = 14
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "B")
+    look(game, "A-")
+    assert game.is_over
+    refused(game, {"type": "roll_die", "player": None, "face": 1}, "over")
+    assert all(game.legal_actions(p) == [] for p in [None, *game.players])
+    assert game.prompts() == []
