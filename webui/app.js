@@ -1,0 +1,94 @@
+// The tablet page: one Socket.IO connection, one payload per change, the whole screen drawn from it.
+// The server decides what this screen may see (its token's room); this file only draws and asks.
+import {h} from "./dom.js";
+import {renderLobby} from "./lobby.js";
+import {renderPlay, onCamera} from "./play.js";
+
+const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+const socket = io({auth: {token}, transports: ["websocket", "polling"]});
+
+const app = {
+  state: null,
+  lobbyOpen: false,   // the table asked for the games screen while a game is on
+  socket,
+  // Send an event; resolves with the server's answer. Refusals are shown as a toast.
+  async ask(event, data = {}) {
+    const answer = await socket.timeout(10000).emitWithAck(event, data).catch(
+      () => ({ok: false, error: "the table did not answer; check the connection"}));
+    if (!answer.ok) toast(answer.error);
+    return answer;
+  },
+  redraw,
+  toast: (message) => toast(message),
+};
+window.tableassist = app;  // for the browser tests and for curious hosts
+
+const link = document.getElementById("link");
+socket.on("connect", () => { setLink("connected", "ok"); });
+socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
+socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
+socket.on("connect_error", () => setLink("no connection", "bad"));
+socket.on("state", (payload) => {
+  // A full sync every time; an older payload overtaken by a newer one is dropped.
+  if (app.state && payload.version < app.state.version && payload.game?.row === app.state.game?.row) return;
+  payload.receivedAt = performance.now();
+  app.state = payload;
+  if (!payload.game) app.lobbyOpen = false;
+  redraw();
+});
+socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
+socket.on("camera", (frame) => onCamera(app, frame));
+
+function setLink(text, kind) {
+  link.textContent = text;
+  link.dataset.kind = kind;
+  document.body.dataset.link = kind;
+}
+
+let toastTimer = null;
+function toast(message) {
+  const el = document.getElementById("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 8000);
+}
+document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
+
+const ROLE_NAMES = {host: "host screen", table: "table", spectator: "watching (read-only)"};
+
+function redraw() {
+  const s = app.state;
+  if (!s) return;
+  document.body.dataset.role = s.role;
+  document.getElementById("who").textContent =
+    s.role === "player" ? `${s.player} (private)` : ROLE_NAMES[s.role] || s.role;
+  document.getElementById("title").textContent = s.game ? s.game.title : "tableassist";
+  const lobbyButton = document.getElementById("to-lobby");
+  lobbyButton.hidden = !(s.lobby && s.game);
+  lobbyButton.textContent = app.lobbyOpen ? "Back to the game" : "Games";
+  lobbyButton.onclick = () => { app.lobbyOpen = !app.lobbyOpen; redraw(); };
+  drawNotices(s);
+  const main = document.getElementById("main");
+  main.dataset.screen = s.game && !app.lobbyOpen ? "play" : "lobby";
+  if (s.game && !app.lobbyOpen) renderPlay(app, main);
+  else if (s.lobby) renderLobby(app, main);
+  else main.replaceChildren(h("p", {class: "big quiet"},
+    "No game is being played yet. The table's screen starts one."));
+}
+
+function drawNotices(s) {
+  const box = document.getElementById("notices");
+  const items = [];
+  const unverified = s.view?.unverified || [];
+  if (unverified.length) {
+    items.push(h("details", {class: "notice warn", dataset: {notice: "unverified"}},
+      h("summary", {}, `Unverified data: ${unverified.length} value${unverified.length > 1 ? "s" : ""} `
+        + "from the data file still need checking against the real components"),
+      h("p", {}, unverified.join(", "))));
+  }
+  if (s.role === "host" && s.camera && s.camera.state !== "on") {
+    items.push(h("div", {class: "notice", dataset: {notice: "camera"}}, "Camera: " + s.camera.notice));
+  }
+  box.replaceChildren(...items);
+}

@@ -1,0 +1,40 @@
+// A tiny element builder: h("div", {class: "x", onclick: f}, "text", child, [children]).
+// Text always goes in as text nodes, never as HTML, so names and engine messages cannot inject markup.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// A big number with its caption: the thing players read at arm's length.
+export function stat(label, value, extra = {}) {
+  return h("div", {class: "stat " + (extra.class || ""), dataset: {stat: extra.key || label}},
+    h("div", {class: "value"}, value === null || value === undefined ? "–" : value),
+    h("div", {class: "label"}, label));
+}
+
+// A coloured chip (seat colours, dice, rats): the colour name stays readable as text.
+export function chip(text, colour, extra = "") {
+  return h("span", {class: "chip " + extra, dataset: {colour: colour || ""}}, text);
+}
+
+export function titleCase(key) {
+  const s = String(key).replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,153 @@
+// The games screen: set up a new game (game, players with colours in seat order, options) or
+// resume / end a saved one. The form lives in `setup` so a payload arriving mid-typing keeps it.
+import {h, titleCase} from "./dom.js";
+
+const setup = {game: null, players: [], options: {}, seed: 0};
+
+function defaultsFor(game, colours) {
+  const n = Math.max(game.min_players, Math.min(3, game.max_players));
+  const names = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"];
+  setup.players = names.slice(0, n).map((name, i) => ({name, colour: colours[i % colours.length]}));
+  setup.options = {...game.options};
+}
+
+export function renderLobby(app, main) {
+  const lobby = app.state.lobby;
+  const games = lobby.games;
+  if (!games.length) {
+    main.replaceChildren(h("p", {class: "big"}, "No game engine is installed yet."));
+    return;
+  }
+  if (!setup.game || !games.find((g) => g.id === setup.game)) {
+    setup.game = games[0].id;
+    defaultsFor(games[0], lobby.colours);
+  }
+  // Keep the focused input across redraws (a payload may arrive while someone types a name).
+  const focused = document.activeElement?.dataset?.field;
+  main.replaceChildren(h("div", {class: "lobby"},
+    newGame(app, games, lobby.colours), savedGames(app, lobby.saved)));
+  if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
+}
+
+function newGame(app, games, colours) {
+  const game = games.find((g) => g.id === setup.game);
+  const redraw = () => app.redraw();
+  const pick = h("div", {class: "choices", role: "radiogroup"}, games.map((g) =>
+    h("button", {type: "button", class: "choice" + (g.id === setup.game ? " on" : ""),
+      "aria-pressed": g.id === setup.game ? "true" : "false", dataset: {game: g.id},
+      onclick: () => { setup.game = g.id; defaultsFor(g, colours); redraw(); }},
+    g.title, h("small", {}, ` ${g.min_players}–${g.max_players} players`))));
+
+  const seats = h("ol", {class: "seats"}, setup.players.map((p, i) => h("li", {class: "seat"},
+    h("input", {type: "text", value: p.name, maxlength: 24, "aria-label": `Seat ${i + 1} name`,
+      dataset: {field: `name-${i}`}, oninput: (e) => { p.name = e.target.value; }}),
+    h("select", {"aria-label": `Seat ${i + 1} colour`, dataset: {field: `colour-${i}`},
+      onchange: (e) => { p.colour = e.target.value; redraw(); }, class: "colour",
+      style: {borderColor: `var(--c-${p.colour})`}},
+      colours.map((c) => h("option", {value: c, selected: c === p.colour}, c))),
+    h("button", {type: "button", class: "small", "aria-label": `Move seat ${i + 1} up`,
+      disabled: i === 0, onclick: () => { swap(i, i - 1); redraw(); }}, "↑"),
+    h("button", {type: "button", class: "small", "aria-label": `Move seat ${i + 1} down`,
+      disabled: i === setup.players.length - 1, onclick: () => { swap(i, i + 1); redraw(); }}, "↓"),
+    h("button", {type: "button", class: "small", "aria-label": `Remove seat ${i + 1}`,
+      disabled: setup.players.length <= game.min_players,
+      onclick: () => { setup.players.splice(i, 1); redraw(); }}, "✕"))));
+  const add = h("button", {type: "button", class: "secondary", dataset: {do: "add-player"},
+    disabled: setup.players.length >= game.max_players, onclick: () => {
+      const used = new Set(setup.players.map((p) => p.colour));
+      setup.players.push({name: "", colour: colours.find((c) => !used.has(c)) || colours[0]});
+      redraw();
+    }}, "Add a player");
+
+  const options = Object.entries(setup.options).map(([name, value]) => option(game, name, value));
+  const start = h("button", {type: "button", class: "primary big", dataset: {do: "start"},
+    onclick: async () => {
+      const answer = await app.ask("start", {game: setup.game, players: setup.players,
+        options: changedOptions(game), seed: setup.seed});
+      if (answer.ok) app.lobbyOpen = false;
+      app.redraw();
+    }}, `Start ${game.title}`);
+
+  return h("section", {class: "card setup"},
+    h("h2", {}, "New game"), pick,
+    h("h3", {}, "Players, clockwise from the first"), seats, add,
+    options.length ? [h("h3", {}, "Options"),
+      game.unverified_options.length ? h("p", {class: "warn-text"},
+        "⚠ marks a value the data file has not yet checked against the real components.") : null,
+      h("div", {class: "options"}, options)] : null,
+    game.unverified.length ? h("p", {class: "quiet"},
+      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null,
+    start);
+}
+
+function swap(i, j) {
+  const p = setup.players;
+  [p[i], p[j]] = [p[j], p[i]];
+}
+
+// Only options the table changed go to the server; the rest stay the data file's defaults.
+function changedOptions(game) {
+  const out = {};
+  for (const [name, value] of Object.entries(setup.options)) {
+    if (JSON.stringify(value) !== JSON.stringify(game.options[name])) out[name] = value;
+  }
+  return out;
+}
+
+function option(game, name, value) {
+  const choices = game.choices?.[name];
+  const flagged = game.unverified_options.includes(name);
+  const id = `opt-${name}`;
+  let input;
+  const set = (v) => { setup.options[name] = v; };
+  if (Array.isArray(choices)) {
+    input = h("select", {id, dataset: {field: id},
+      onchange: (e) => set(choices[Number(e.target.value)])},
+      choices.map((c, i) => h("option", {value: i, selected: JSON.stringify(c) === JSON.stringify(value)},
+        String(c))));
+  } else if (typeof value === "boolean") {
+    input = h("input", {id, type: "checkbox", checked: value, dataset: {field: id},
+      onchange: (e) => set(e.target.checked)});
+  } else if (typeof value === "number") {
+    input = h("input", {id, type: "number", value, step: Number.isInteger(value) ? 1 : "any",
+      dataset: {field: id}, inputmode: "decimal",
+      oninput: (e) => { if (e.target.value !== "") set(Number(e.target.value)); }});
+  } else if (typeof value === "string") {
+    input = h("input", {id, type: "text", value, dataset: {field: id}, oninput: (e) => set(e.target.value)});
+  } else {
+    input = h("code", {}, JSON.stringify(value));  // lists and tables: shown, kept at the default
+  }
+  return h("label", {class: "option" + (flagged ? " unverified" : ""), for: id},
+    h("span", {}, titleCase(name), flagged ? h("span", {class: "flag", title: "unverified"}, " ⚠") : null),
+    input);
+}
+
+function savedGames(app, saved) {
+  const titles = Object.fromEntries(app.state.lobby.games.map((g) => [g.id, g.title]));
+  const rows = saved.map((s) => h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id}},
+    h("div", {},
+      h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
+      h("div", {class: "quiet"}, `${s.players.join(", ")} · ${s.entries} log entries · `
+        + (s.ended ? "ended" : s.current ? "being played" : "paused"))),
+    h("div", {class: "row-buttons"},
+      !s.ended && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
+        onclick: async () => { const a = await app.ask("resume", {row: s.id}); if (a.ok) { app.lobbyOpen = false; app.redraw(); } }},
+        "Resume") : null,
+      s.current ? h("button", {type: "button", onclick: () => { app.lobbyOpen = false; app.redraw(); }},
+        "Back to it") : null,
+      !s.ended ? h("button", {type: "button", class: "danger", dataset: {do: "end"},
+        onclick: () => confirmEnd(app, s)}, "End") : null)));
+  return h("section", {class: "card saved-games"}, h("h2", {}, "Saved games"),
+    rows.length ? h("ul", {class: "plain"}, rows) : h("p", {class: "quiet"}, "None yet."));
+}
+
+function confirmEnd(app, s) {
+  const dialog = document.getElementById("dialog");
+  dialog.replaceChildren(h("form", {method: "dialog"},
+    h("p", {class: "big"}, `End game #${s.id}? It stays saved, read-only.`),
+    h("div", {class: "row-buttons"},
+      h("button", {value: "no"}, "Keep playing"),
+      h("button", {value: "yes", class: "danger", dataset: {do: "confirm-end"}}, "End it"))));
+  dialog.onclose = () => { if (dialog.returnValue === "yes") app.ask("end", {row: s.id}); };
+  dialog.showModal();
+}

@@ -1,0 +1,34 @@
+// Pieces every panel uses: the phase line, the player cards, any JSON value made readable.
+import {h, chip, titleCase} from "../dom.js";
+
+// The phase and whose turn it is, as a line above every panel.
+export function header(view) {
+  return h("div", {class: "phase-line"},
+    h("span", {class: "phase", dataset: {phase: view.phase}}, titleCase(view.phase || "")),
+    view.turn ? h("span", {class: "turn"}, " · ", h("strong", {}, view.turn), "'s turn") : null);
+}
+
+// One card per player in seat order; `body(player)` gives what goes inside.
+export function players(view, ctx, body) {
+  return h("div", {class: "players"}, (view.players || []).map((p) => h("div", {
+      class: "player" + (p.name === view.turn ? " turn" : "") + (p.name === ctx.viewer ? " me" : ""),
+      dataset: {player: p.name, colour: ctx.colours[p.name] || p.colour || ""}},
+    h("div", {class: "name"}, chip(p.name, ctx.colours[p.name] || p.colour)),
+    h("div", {class: "stats"}, body(p)))));
+}
+
+// Any JSON value as readable nested lists and tables (breakdowns, private dicts, extras).
+export function renderValue(value) {
+  if (value === null || value === undefined) return h("span", {class: "quiet"}, "–");
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", {class: "quiet"}, "none");
+    if (value.every((v) => v === null || typeof v !== "object")) return h("span", {}, value.join(", "));
+    return h("ul", {class: "value-list"}, value.map((v) => h("li", {}, renderValue(v))));
+  }
+  if (typeof value === "object") {
+    return h("dl", {class: "value-table"}, Object.entries(value).map(([k, v]) => [
+      h("dt", {}, titleCase(k)), h("dd", {}, renderValue(v))]));
+  }
+  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  return h("span", {}, String(value));
+}

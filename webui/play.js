@@ -1,0 +1,183 @@
+// The play screen: what to do now (prompt, timer, buttons), the game's numbers (its panel), the
+// history with undo and corrections, the end-of-game breakdown, and on the host the camera and links.
+import {h, chip, titleCase} from "./dom.js";
+import {panelFor, renderValue} from "./panels/index.js";
+
+let timerTick = null;
+let cameraUrl = null;
+
+export function renderPlay(app, main) {
+  const s = app.state;
+  const view = s.view || {};
+  const ctx = {colours: s.game.colours || {}, players: s.game.players, viewer: s.player, role: s.role};
+  const over = view.over || s.game.ended;
+  const left = [
+    s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
+    prompts(s),
+    over && view.result ? result(view.result, ctx) : null,
+    h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
+    view.private ? privatePart(view.private) : null,
+  ];
+  const right = [
+    actions(app, s, ctx),
+    history(app, s),
+    s.role === "host" ? hostPart(s) : null,
+  ];
+  main.replaceChildren(h("div", {class: "play"},
+    h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
+  startTimer(s);
+}
+
+function prompts(s) {
+  const list = s.prompts || [];
+  const timer = s.timer ? h("div", {class: "timer", id: "timer", dataset: {seconds: s.timer.seconds}},
+    h("span", {class: "value"}, Math.ceil(s.timer.remaining)), h("span", {class: "label"}, " s · " + s.timer.label))
+    : null;
+  if (!list.length && !timer) return null;
+  return h("section", {class: "card prompt", "aria-live": "polite"},
+    list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
+      p.text, p.rule ? h("span", {class: "rule"}, p.rule) : null)), timer);
+}
+
+function startTimer(s) {
+  clearInterval(timerTick);
+  if (!s.timer) return;
+  const started = s.receivedAt;
+  timerTick = setInterval(() => {
+    const el = document.querySelector("#timer .value");
+    if (!el) return clearInterval(timerTick);
+    const left = Math.max(0, s.timer.remaining - (performance.now() - started) / 1000);
+    el.textContent = Math.ceil(left);
+  }, 200);
+}
+
+// Buttons for every legal action this screen may take, grouped: the table's inputs, then each
+// player's in seat order, then by kind of action. Nothing illegal is ever offered.
+function actions(app, s, ctx) {
+  if (s.role === "spectator") return h("section", {class: "card"},
+    h("p", {class: "quiet"}, "You are watching. Scan the table's QR code to take part."));
+  if (s.game.ended || !(s.actions || []).length && !s.can_undo && !s.can_redo) return null;
+  const groups = new Map();
+  for (const a of s.actions) {
+    const key = a.player === null ? "" : a.player;
+    if (!groups.has(key)) groups.set(key, new Map());
+    const kinds = groups.get(key);
+    if (!kinds.has(a.action.type)) kinds.set(a.action.type, []);
+    kinds.get(a.action.type).push(a);
+  }
+  const sections = [...groups].map(([player, kinds]) => h("div", {class: "actor",
+      dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
+    h("h3", {}, player ? (player === s.player ? "You" : player) : "The table"),
+    [...kinds].map(([type, list]) => h("div", {class: "kind" + (list.length > 8 ? " many" : ""), dataset: {type}},
+      list.length > 1 ? h("div", {class: "kind-name"}, titleCase(type)) : null,
+      h("div", {class: "buttons"}, list.map((a) => h("button", {type: "button", class: "act",
+        dataset: {type: a.action.type, actor: player || "table"},
+        onclick: (e) => send(app, e.currentTarget, a.action)}, shortLabel(a.label, player))))))));
+  return h("section", {class: "card actions"},
+    h("div", {class: "row-buttons undo"},
+      h("h2", {}, "Do"), h("span", {class: "spacer"}),
+      s.role !== "player" ? [
+        h("button", {type: "button", dataset: {do: "undo"}, disabled: !s.can_undo,
+          onclick: () => app.ask("undo")}, "↶ Undo"),
+        h("button", {type: "button", dataset: {do: "redo"}, disabled: !s.can_redo,
+          onclick: () => app.ask("redo")}, "↷ Redo")] : null),
+    sections.length ? sections : h("p", {class: "quiet"}, "Nothing to press now."));
+}
+
+// "Bea: stop the bid" under the heading "Bea" reads as "stop the bid".
+function shortLabel(label, player) {
+  const prefix = (player || "Table") + ": ";
+  return label.startsWith(prefix) ? label.slice(prefix.length) : label;
+}
+
+async function send(app, button, action) {
+  button.disabled = true;  // one press, one action: a double tap must not submit twice
+  await app.ask("act", {action});
+  button.disabled = false;
+}
+
+function history(app, s) {
+  const lines = (s.history || []).slice().reverse();
+  const canFix = s.role === "host" || s.role === "table";
+  return h("section", {class: "card history"},
+    h("details", {open: window.innerWidth > 900},
+      h("summary", {}, h("h2", {}, `History (${lines.length})`)),
+      lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
+        h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
+          h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
+            n.text, n.rule ? h("span", {class: "rule"}, n.rule) : null)) : titleCase(line.type)),
+          h("div", {class: "meta"},
+            chip(line.source, null, "source " + line.source),
+            line.corrected ? chip("corrected", null, "corrected") : null,
+            line.author ? h("span", {class: "quiet"}, " " + line.author) : null,
+            canFix && !s.game.ended ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
+              onclick: () => fix(app, line)}, "Fix") : null)))) :
+        h("p", {class: "quiet"}, "Nothing yet.")));
+}
+
+// A correction: strike the entry, or put another action that was legal at that point in its place.
+async function fix(app, line) {
+  const answer = await app.ask("alternatives", {seq: line.seq});
+  if (!answer.ok) return;
+  const dialog = document.getElementById("dialog");
+  const choose = async (action) => {
+    dialog.close();
+    await app.ask("correct", {seq: line.seq, action});
+  };
+  dialog.replaceChildren(h("div", {class: "fix"},
+    h("h2", {}, `Fix entry ${line.seq}`),
+    h("p", {}, line.notes.map((n) => n.text).join(" ") || titleCase(line.type)),
+    h("p", {class: "quiet"}, "Everything after it is replayed; a fix the rules refuse changes nothing."),
+    h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button", class: "act",
+      onclick: () => choose(a.action)}, a.label))),
+    h("div", {class: "row-buttons"},
+      h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
+        "It did not happen (strike it)"),
+      h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
+  dialog.showModal();
+}
+
+function result(res, ctx) {
+  const ranking = res.ranking || [];
+  return h("section", {class: "card result", dataset: {result: "1"}},
+    h("h2", {}, res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!` : "Game over"),
+    h("table", {class: "ranking"},
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+      h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
+        h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
+        h("td", {class: "num"}, r.score))))),
+    res.breakdown && Object.keys(res.breakdown).length ? h("div", {class: "breakdown"},
+      h("h3", {}, "Why"), renderValue(res.breakdown)) : null);
+}
+
+function privatePart(priv) {
+  return h("section", {class: "card private"}, h("h2", {}, "Only you see this"), renderValue(priv));
+}
+
+function hostPart(s) {
+  const links = s.links;
+  return h("section", {class: "card host"},
+    h("h2", {}, "Camera"),
+    h("div", {class: "camera"},
+      h("img", {id: "camera-img", alt: "camera preview", src: cameraUrl || "", hidden: !cameraUrl}),
+      h("p", {class: "quiet", id: "camera-note"}, s.camera?.notice || "")),
+    links ? h("details", {class: "links"},
+      h("summary", {}, h("h2", {}, "Join and private links")),
+      h("figure", {}, h("img", {src: links.join.qr, alt: "QR code of the table link", class: "qr"}),
+        h("figcaption", {}, "Table link (tablets and phones that help run the game): ",
+          h("code", {}, links.join.url))),
+      Object.entries(links.players).map(([name, l]) => h("figure", {class: "player-link"},
+        h("img", {src: l.qr, alt: `QR code of ${name}'s private link`, class: "qr small"}),
+        h("figcaption", {}, `${name}'s private view (let only ${name} scan it): `, h("code", {}, l.url))))) : null);
+}
+
+export function onCamera(app, frame) {
+  const blob = new Blob([frame.jpeg], {type: "image/jpeg"});
+  const url = URL.createObjectURL(blob);
+  if (cameraUrl) URL.revokeObjectURL(cameraUrl);
+  cameraUrl = url;
+  const img = document.getElementById("camera-img");
+  if (img) { img.src = url; img.hidden = false; }
+  const note = document.getElementById("camera-note");
+  if (note) note.textContent = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen`;
+}
