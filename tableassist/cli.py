@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, str] = {
     "replay": "tableassist.replay",
     "markers": "tableassist.registry",
+    "print": "tableassist.printing",
     "serve": "tableassist.serve_cli",
 }
 

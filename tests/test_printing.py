@@ -1,0 +1,230 @@
+"""The printed sticker sheets (``tableassist print``): rasterised with poppler and read back with OpenCV
+and zbar, every sticker decodes to exactly its registry entry at its exact size, and ``print/`` is current.
+
+Every page of every set is read at a coarse 100 dpi; the first page and the first game page of each A4
+set are also read at 300 dpi, where sizes are measured to 0.1 mm.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tableassist import cli
+from tableassist.printing import CARD, PAPERS, PRINT_DIR, layout, marker_cells, write_sets
+from tableassist.registry import load_registry
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler's pdftoppm")
+
+MM_PER_INCH = 25.4
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return load_registry()
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory, registry):
+    """Every set regenerated from the registry into a temporary folder."""
+    out = tmp_path_factory.mktemp("print")
+    write_sets(out, registry.games(), sorted(PAPERS), registry)
+    return out
+
+
+@pytest.fixture(scope="module")
+def detector(registry):
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, registry.dictionary))
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def rasterise(pdf: Path, dpi: int, out: Path, first: int | None = None, last: int | None = None) -> list[np.ndarray]:
+    """The pages of ``pdf`` as greyscale images (pdftoppm)."""
+    prefix = out / f"{pdf.stem}-{dpi}-{first or 0}"
+    cmd = ["pdftoppm", "-gray", "-r", str(dpi)]
+    if first:
+        cmd += ["-f", str(first), "-l", str(last or first)]
+    subprocess.run(cmd + [str(pdf), str(prefix)], check=True)
+    files = sorted(out.glob(f"{prefix.name}-*.pgm"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    return [cv2.imread(str(f), cv2.IMREAD_GRAYSCALE) for f in files]
+
+
+def read_page(detector, image: np.ndarray, page, dpi: int) -> list[tuple[int, np.ndarray, object]]:
+    """Each detected marker with the sticker laid out where it was found; fails on anything else."""
+    corners, ids, _ = detector.detectMarkers(image)
+    found = []
+    px = dpi / MM_PER_INCH
+    for marker_id, quad in zip([] if ids is None else ids.ravel(), corners):
+        quad = quad.reshape(4, 2)
+        cx, cy = quad.mean(axis=0) / px
+        sticker = next((s for s in page.stickers
+                        if s.x <= cx <= s.x + s.cut and s.y <= cy <= s.y + s.cut), None)
+        assert sticker is not None and sticker.marker is not None, \
+            f"marker {marker_id} read at ({cx:.1f}, {cy:.1f}) mm where no marker sticker is"
+        found.append((int(marker_id), quad / px, sticker))
+    return found
+
+
+def side_mm(quad_mm: np.ndarray) -> list[float]:
+    return [float(np.linalg.norm(quad_mm[i] - quad_mm[(i + 1) % 4])) for i in range(4)]
+
+
+def inked_extent_mm(image: np.ndarray, quad_px: np.ndarray, cells: int, dpi: int) -> tuple[float, float]:
+    """Width and height of the marker's black border, measured from the ink itself.
+
+    Corner detection is only good to a fraction of a pixel (0.085 mm at 300 dpi); the anti-aliased ink is
+    better: across the border's top row of cells (all black) the summed darkness of a pixel row is the
+    inked width to a hundredth of a pixel. The same down the left column gives the height.
+    """
+    ink = (255.0 - image.astype(np.float64)) / 255.0
+    x0, y0 = np.floor(quad_px.min(axis=0)).astype(int) - 3
+    x1, y1 = np.ceil(quad_px.max(axis=0)).astype(int) + 3
+    cell = (x1 - x0 - 6) / cells
+    band = slice(int(y0 + 3 + 0.3 * cell), int(y0 + 3 + 0.7 * cell))
+    width = ink[band, x0:x1].sum(axis=1).mean()
+    band = slice(int(x0 + 3 + 0.3 * cell), int(x0 + 3 + 0.7 * cell))
+    height = ink[y0:y1, band].sum(axis=0).mean()
+    px = dpi / MM_PER_INCH
+    return width / px, height / px
+
+
+# ---- every sticker decodes to exactly its registry entry, and nothing else appears
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_every_sticker_decodes_to_its_registry_entry_at_100_dpi(paper, registry, fresh, detector, tmp_path):
+    for game in registry.games():
+        pages = layout(registry, game, paper)
+        images = rasterise(fresh / f"{game}-{paper}.pdf", 100, tmp_path)
+        assert len(images) == len(pages), game
+        seen: Counter = Counter()
+        for image, page in zip(images, pages):
+            found = read_page(detector, image, page, 100)
+            for marker_id, quad, sticker in found:
+                assert marker_id == sticker.marker.id, f"{sticker.marker.label} read as id {marker_id}"
+                # within one pixel (0.254 mm) at this resolution; 0.1 mm is measured at 300 dpi
+                assert all(abs(s - sticker.marker.size_mm) < 0.3 for s in side_mm(quad)), sticker.marker.label
+            assert len(found) == sum(1 for s in page.stickers if s.marker is not None), game
+            seen.update(marker_id for marker_id, _, _ in found)
+        # each marker of the game and the global ones, as many times as it has copies, nothing else
+        assert seen == Counter({m.id: m.copies for m in registry.markers(game)}), game
+
+
+@pytest.mark.parametrize("game", ["shipwrecked", "abandon_ship", "schmuggler", "wreckers", "shipshape"])
+def test_sizes_measured_at_300_dpi_equal_size_mm(game, registry, fresh, detector, tmp_path):
+    pages = layout(registry, game, "a4")
+    # the first page (corners, seats) for one game, the game's smallest markers' page for every game
+    smallest = min((s.marker.size_mm, i) for i, p in enumerate(pages[1:], 1) for s in p.stickers)[1]
+    wanted = ([0] if game == "shipwrecked" else []) + [smallest]
+    for index in wanted:
+        image = rasterise(fresh / f"{game}-a4.pdf", 300, tmp_path, index + 1)[0]
+        found = read_page(detector, image, pages[index], 300)
+        assert len(found) == sum(1 for s in pages[index].stickers if s.marker is not None)
+        cells = len(marker_cells(registry.dictionary, 0))
+        for marker_id, quad, sticker in found:
+            assert marker_id == sticker.marker.id
+            for side in inked_extent_mm(image, quad * 300 / MM_PER_INCH, cells, 300):
+                assert side == pytest.approx(sticker.marker.size_mm, abs=0.1), sticker.marker.label
+            for side in side_mm(quad):  # the detector's corners agree to within a pixel
+                assert side == pytest.approx(sticker.marker.size_mm, abs=0.1), sticker.marker.label
+            # the code sits in the middle of its cut square: an even quiet zone all round
+            cx, cy = quad.mean(axis=0)
+            assert (cx, cy) == pytest.approx(sticker.centre, abs=0.1)
+
+
+def test_backs_print_the_same_sticker_for_every_card_of_a_colour(registry):
+    pages = layout(registry, "shipshape", "a4")
+    backs = Counter((s.marker.item, s.marker.id) for p in pages for s in p.stickers
+                    if s.marker and s.marker.component == "crew_card" and s.marker.side == "back")
+    assert len(backs) == 6 and set(backs.values()) == {10}
+    assert len({marker_id for _, marker_id in backs}) == 6
+
+
+# ---- the first page: scaling check, corners, seats, QR command cards
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_first_page_holds_corners_seats_and_command_cards(paper, registry):
+    first = layout(registry, "wreckers", paper)[0]
+    on_page = {s.marker.id for s in first.stickers if s.marker}
+    assert on_page == {m.id for m in registry.markers(None)}
+    assert [s.command for s in first.stickers if s.command] == list(registry.commands)
+    assert any("100 %" in t.text and "fit-to-page" in t.text for t in first.texts)
+    assert any("17 mm" in t.text for t in first.texts) and any("28 mm" in t.text for t in first.texts)
+    width, height = PAPERS[paper]
+    for s in first.stickers:
+        assert 0 < s.x and s.x + s.cut < width and 0 < s.y and s.y + s.cut < height
+
+
+def test_command_cards_decode_with_zbar_at_100_and_300_dpi(registry, fresh, tmp_path):
+    from pyzbar import pyzbar
+    for paper, dpi in (("a4", 300), ("letter", 100)):
+        image = rasterise(fresh / f"shipwrecked-{paper}.pdf", dpi, tmp_path, 1)[0]
+        texts = Counter(r.data.decode() for r in pyzbar.decode(image, symbols=[pyzbar.ZBarSymbol.QRCODE]))
+        assert texts == Counter(c.text for c in registry.commands), (paper, dpi)
+
+
+def test_scale_bar_is_100_mm_at_300_dpi(fresh, tmp_path):
+    image = rasterise(fresh / "abandon_ship-a4.pdf", 300, tmp_path, 1)[0]
+    px = 300 / MM_PER_INCH
+    # the bar is the longest horizontal black run on the page
+    longest = 0
+    for row in image[: int(60 * px)] < 128:
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], row.astype(np.int8), [0]])))
+        if len(edges):
+            longest = max(longest, int((edges[1::2] - edges[::2]).max()))
+    assert longest / px == pytest.approx(100.0, abs=0.2)
+    # and the bank-card frame's width, drawn beside it
+    assert CARD == (85.60, 53.98)
+
+
+# ---- the files
+
+def test_pdfs_are_vector_only_and_the_right_paper_size(fresh, registry):
+    for pdf in fresh.glob("*.pdf"):
+        images = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True,
+                                check=True).stdout.splitlines()
+        assert len(images) == 2, f"{pdf.name} embeds raster images: {images[2:]}"  # the header only
+        paper = pdf.stem.rsplit("-", 1)[1]
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        w, h = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
+        assert (w / 72 * MM_PER_INCH, h / 72 * MM_PER_INCH) == pytest.approx(PAPERS[paper], abs=0.01)
+    assert sum(p.stat().st_size for p in fresh.glob("*.pdf")) < 600_000
+
+
+def test_committed_pdfs_are_current(fresh, registry):
+    """print/ must be regenerated (`tableassist print`) whenever the registry or the layout changes."""
+    expected = sorted(p.name for p in fresh.glob("*.pdf"))
+    assert sorted(p.name for p in PRINT_DIR.glob("*.pdf")) == expected
+    stale = [name for name in expected if (PRINT_DIR / name).read_bytes() != (fresh / name).read_bytes()]
+    assert stale == [], "print/ is stale: run `tableassist print`"
+
+
+def test_generation_is_deterministic(registry, tmp_path, fresh):
+    write_sets(tmp_path, ["schmuggler"], ["letter"], registry)
+    assert (tmp_path / "schmuggler-letter.pdf").read_bytes() == (fresh / "schmuggler-letter.pdf").read_bytes()
+
+
+# ---- the command
+
+def test_print_command_writes_one_set(tmp_path, capsys, fresh):
+    assert cli.main(["print", "--game", "wreckers", "--paper", "a4", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "wreckers-a4.pdf")
+    assert (tmp_path / "wreckers-a4.pdf").read_bytes() == (fresh / "wreckers-a4.pdf").read_bytes()
+
+
+def test_print_command_unknown_game_and_unwritable_folder(tmp_path, capsys):
+    assert cli.main(["print", "--game", "chess", "--out", str(tmp_path)]) == 2
+    assert "no markers for game 'chess'" in capsys.readouterr().err
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cli.main(["print", "--game", "wreckers", "--out", str(blocker / "x")]) == 1
+    assert "cannot write to" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [blocker]
