@@ -8,7 +8,7 @@ import socket
 import sys
 from pathlib import Path
 
-from tableassist.server.app import create_app
+from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
 from tableassist.store import Store, StoreError
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
     tserver = create_app(table)
     try:
-        server = make_server(args.host, args.port, tserver.app, threaded=True)
+        server = make_server(args.host, args.port, tserver.app, threaded=True,
+                             request_handler=QuietHandler)
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2

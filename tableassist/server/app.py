@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, send_from_directory
+from werkzeug.serving import WSGIRequestHandler
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
 from tableassist.games.protocol import IllegalAction, SetupError
@@ -49,6 +50,20 @@ MAX_MESSAGE = 16 * 1024
 #: Largest message the transport reads at all; bigger ones close the connection. Kept well above
 #: MAX_MESSAGE so an oversized message normally gets a polite error event instead.
 MAX_TRANSPORT = 1024 * 1024
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Werkzeug's handler without the request log (a table needs no access log, and nothing the
+    server logs should ever hold a token) and without the noise of a WebSocket's last bytes being
+    read as a bad HTTP request once the socket closes."""
+
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if args and "Bad request" in str(args[-1]) or "Bad HTTP" in format % args:
+            return
+        super().log_error(format, *args)
 
 
 class Refused(Exception):

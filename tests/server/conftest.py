@@ -1,0 +1,173 @@
+"""A real table server on 127.0.0.1 (a random port), and python-socketio clients that follow it.
+
+No sleeps: every wait polls a condition until a deadline."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import socketio
+from werkzeug.serving import make_server
+
+from tableassist.server import Table, Tokens, create_app
+from tableassist.server.app import QuietHandler
+from tableassist.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)  # a poll interval, not a wait for the server
+
+
+@dataclass
+class Client:
+    """A Socket.IO client that keeps every ``state`` and ``error`` it receives."""
+
+    url: str
+    token: str | None = None
+    states: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("state", self._state)
+        self.sio.on("error", lambda e: self.errors.append(e))
+
+    def _state(self, payload: dict[str, Any]) -> None:
+        import json
+        self.raw.append(json.dumps(payload))
+        self.states.append(payload)
+
+    def connect(self) -> "Client":
+        auth = {"token": self.token} if self.token is not None else None
+        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
+        wait_until(lambda: self.states, what="the first state")
+        return self
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.states[-1]
+
+    def call(self, event: str, data: Any = None) -> dict[str, Any]:
+        return self.sio.call(event, data, timeout=5)
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        return self.call("act", {"action": action})
+
+    def wait_state(self, predicate: Callable[[dict[str, Any]], Any], what: str = "state",
+                   timeout: float = 5.0) -> dict[str, Any]:
+        wait_until(lambda: self.states and predicate(self.states[-1]), timeout, what)
+        return self.states[-1]
+
+    def close(self) -> None:
+        if self.sio.connected:
+            ws = getattr(self.sio.eio, "ws", None)
+            if ws is not None:
+                # websocket-client waits 3 s for a close echo that its own read thread has
+                # already consumed; the server has closed by then. Don't spend 3 s per client.
+                close = ws.close
+                ws.close = lambda *a, **k: close(timeout=0.05)
+            self.sio.disconnect()
+
+
+@dataclass
+class RunningServer:
+    url: str
+    table: Table
+    tokens: Tokens
+    clients: list[Client] = field(default_factory=list)
+
+    def client(self, token: str | None = None) -> Client:
+        c = Client(self.url, token).connect()
+        self.clients.append(c)
+        return c
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server in a thread of this process, on a fresh database."""
+    store = Store(tmp_path / "table.sqlite3")
+    tokens = Tokens(tmp_path / "table.sqlite3.table.json")
+    table = Table(store, tokens)
+    tserver = create_app(table)
+    http = make_server("127.0.0.1", 0, tserver.app, threaded=True,
+                       request_handler=QuietHandler)
+    url = f"http://127.0.0.1:{http.server_port}/"
+    tserver.public_url = url
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    running = RunningServer(url, table, tokens)
+    try:
+        yield running
+    finally:
+        for c in running.clients:
+            c.close()
+        table.clock.cancel()
+        http.shutdown()
+        http.server_close()
+        store.close()
+
+
+class ServerProcess:
+    """``tableassist serve`` as a child process (so it can be killed with SIGKILL)."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--db", str(db), "--camera", "none"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self._wait_for_url()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:  # type: ignore[union-attr]
+            self.lines.put(line)
+
+    def _wait_for_url(self, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            seen.append(line)
+            if "serving the table at" in line:
+                return line.rsplit(" ", 1)[1].strip()
+        raise AssertionError("the server did not start: " + "".join(seen))
+
+    def kill(self) -> None:
+        self.proc.kill()  # SIGKILL: no clean shutdown, no flush
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()  # type: ignore[union-attr]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout and not self.proc.stdout.closed:
+            self.proc.stdout.close()
