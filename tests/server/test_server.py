@@ -204,6 +204,7 @@ def test_undo_redo_and_correction_replay_the_game(server):
     assert players_of(state)["Bea"]["resources"] == ["FOOD-10"]
     assert players_of(state)["Bea"]["gems"] == 13 - 5 + card("FOOD-10")["income"]
     # A correction the rules refuse changes nothing: without a turned-over card, nobody can lay.
+    seq = state["history"][1]["seq"]  # the correction's own log entry now stands for the step
     bad = table.call("correct", {"seq": seq, "action": None})
     assert not bad["ok"] and "cannot lay a bid card now" in bad["error"]
     assert table.call("sync")["ok"] and players_of(table.state)["Bea"]["resources"] == ["FOOD-10"]
