@@ -1,0 +1,25 @@
+"""Vision: camera frames in, stable table events out. The only package that imports cv2.
+
+The stable public API (used by the table server's camera panel and the camera readers):
+
+- `open_source(spec) -> FrameSource`: "0" (a webcam index), a video file, a folder of images, or "demo"
+  (the synthetic table playing moving components). `read()` gives a BGR frame or None at the end;
+  `close()`. Problems raise `SourceError` with a message a person can act on.
+- `MarkerDetector(dictionary, preset="robust").detect(frame) -> Detections` (`ids`, `corners` N x 4 x 2
+  float32 in OpenCV's order). `QRScanner().scan(frame)` reads QR codes (off the per-frame path).
+- `annotate(frame, detections, registry=..., game=..., warnings=...) -> frame` for display.
+- `TablePipeline(game, registry).update(frame, t) -> list[TableEvent]`: detection, geometry, tracker.
+"""
+
+from .annotate import annotate
+from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
+from .geometry import Layout, LayoutError, Placement, TableGeometry
+from .pipeline import FrameResult, TablePipeline
+from .sources import FrameSource, SourceError, open_source
+from .tracker import TableEvent, Tracker
+
+__all__ = [
+    "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError", "MarkerDetector", "Placement",
+    "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "SourceError", "TableEvent", "TableGeometry",
+    "TablePipeline", "Tracker", "annotate", "open_source",
+]

@@ -1,0 +1,479 @@
+"""Marker and QR detection: a frame in, a `Detections` value out.
+
+`MarkerDetector` wraps one OpenCV `ArucoDetector`, built once (OpenCV 5 has no module-level
+`detectMarkers`). `RegionTracker` makes a video cheap: it rescans only the regions where markers were in the
+previous frame and where the picture changed, and the whole frame every few frames. `QRScanner` reads QR
+codes with pyzbar after a cascade of preprocessing steps; it is kept off the per-frame path because zbar
+costs milliseconds even on a frame without a code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+#: Parameter presets chosen by measurement (docs/vision.md, bench/bench_vision_accuracy.py).
+#: "robust" raises recall on small, blurred markers (20 px at blur sigma 1: 0.83 -> 0.96) for ~1.8x the time.
+PRESETS: dict[str, dict[str, float | int]] = {
+    "default": {},
+    "robust": {
+        "perspectiveRemovePixelPerCell": 8,
+        "perspectiveRemoveIgnoredMarginPerCell": 0.3,
+        "adaptiveThreshWinSizeStep": 4,
+    },
+}
+
+#: A marker whose side is shorter than this many pixels gets a warning: below it recall drops fast
+#: under blur (bench/bench_vision_accuracy.py grid).
+WARN_SIDE_PX = 20.0
+
+
+def dictionary_names() -> list[str]:
+    """Every predefined OpenCV ArUco/AprilTag dictionary name, e.g. ``DICT_5X5_100``."""
+    return sorted(n for n in dir(cv2.aruco) if n.startswith("DICT_") and n.upper() == n)
+
+
+def get_dictionary(name: str) -> cv2.aruco.Dictionary:
+    """The predefined dictionary called `name`; ValueError naming the choices if there is none."""
+    key = name.strip().upper()
+    if not key.startswith("DICT_"):
+        key = "DICT_" + key
+    if key not in dictionary_names():
+        raise ValueError(f"unknown marker dictionary {name!r}; choose one of: {', '.join(dictionary_names())}")
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, key))
+
+
+@dataclass(frozen=True)
+class Detections:
+    """The markers seen in one frame: `ids` (N,) int32 and `corners` (N, 4, 2) float32 in full-frame pixels,
+    each marker's corners clockwise from its own top-left, as OpenCV returns them."""
+
+    ids: np.ndarray
+    corners: np.ndarray
+    frame_size: tuple[int, int] = (0, 0)  # (width, height)
+
+    @classmethod
+    def empty(cls, frame_size: tuple[int, int] = (0, 0)) -> Detections:
+        return cls(np.zeros((0,), np.int32), np.zeros((0, 4, 2), np.float32), frame_size)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def side_px(self) -> np.ndarray:
+        """Mean side length of each marker in pixels."""
+        if not len(self):
+            return np.zeros((0,), np.float32)
+        d = self.corners - np.roll(self.corners, -1, axis=1)
+        return np.linalg.norm(d, axis=2).mean(axis=1)
+
+    def centers(self) -> np.ndarray:
+        return self.corners.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
+
+    def duplicates(self) -> set[int]:
+        """Ids seen more than once in this frame: two copies of one sticker (never guessed between)."""
+        ids, counts = np.unique(self.ids, return_counts=True)
+        return {int(i) for i, c in zip(ids, counts) if c > 1}
+
+    def size_warnings(self, min_side_px: float = WARN_SIDE_PX) -> list[str]:
+        """Warnings a person can act on, one per marker too small to read reliably."""
+        return [f"marker {int(i)} is {s:.0f} px: move the camera closer or print larger"
+                for i, s in zip(self.ids, self.side_px()) if s < min_side_px]
+
+    def to_json(self) -> list[dict]:
+        return [{"id": int(i), "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]}
+                for i, c in zip(self.ids, self.corners)]
+
+
+def _merge(parts: Sequence[Detections], frame_size: tuple[int, int]) -> Detections:
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return Detections.empty(frame_size)
+    return Detections(np.concatenate([p.ids for p in parts]).astype(np.int32),
+                      np.concatenate([p.corners for p in parts]).astype(np.float32), frame_size)
+
+
+def _gray(frame: np.ndarray) -> np.ndarray:
+    if frame is None or frame.size == 0:
+        raise ValueError("empty image")
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+class MarkerDetector:
+    """One `cv2.aruco.ArucoDetector` for one dictionary, built once and reused for every frame.
+
+    `preset` is "default" or "robust" (PRESETS); `subpixel` refines corners to subpixel accuracy;
+    `min_side_px` drops quads smaller than that (small dictionaries see markers in carpet and text).
+    `ids` restricts the dictionary to the ids a table can hold (a game's markers): OpenCV compares each
+    candidate with every dictionary entry, so a smaller dictionary is faster, and an id that cannot be on
+    the table can never be reported. Restricting never adds wrong reads: any other code is at least the
+    full dictionary's minimum distance from every kept one.
+    """
+
+    def __init__(self, dictionary: str, *, preset: str = "robust", subpixel: bool = True,
+                 min_side_px: float = 8.0, ids: Iterable[int] | None = None,
+                 params: cv2.aruco.DetectorParameters | None = None) -> None:
+        self.dictionary_name = dictionary
+        self.full_dictionary = get_dictionary(dictionary)
+        if params is None:
+            if preset not in PRESETS:
+                raise ValueError(f"unknown detector preset {preset!r}; choose one of: {', '.join(PRESETS)}")
+            params = cv2.aruco.DetectorParameters()
+            for key, value in PRESETS[preset].items():
+                setattr(params, key, value)
+            if subpixel:
+                params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self.params = params
+        self.preset = preset
+        self.subpixel = subpixel
+        self.min_side_px = min_side_px
+        size = self.full_dictionary.bytesList.shape[0]
+        if ids is None:
+            self.ids = None
+            self.dictionary = self.full_dictionary
+            self._id_of = None
+        else:
+            self.ids = np.array(sorted({int(i) for i in ids if 0 <= int(i) < size}), np.int32)
+            self.dictionary = cv2.aruco.Dictionary(self.full_dictionary.bytesList[self.ids].copy(),
+                                                   self.full_dictionary.markerSize,
+                                                   self.full_dictionary.maxCorrectionBits)
+            self._id_of = self.ids
+        self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
+        self._subsets: dict[frozenset[int], MarkerDetector] = {}
+
+    def subset(self, ids: Iterable[int] | None, window: int | None = None) -> MarkerDetector:
+        """The same detector restricted to `ids` (None: this detector's ids), and with one adaptive
+        threshold window of `window` px instead of a range (cached). Used to re-find markers of known
+        id and size: one threshold pass instead of several."""
+        key = (frozenset(int(i) for i in ids) if ids is not None else None, window)
+        found = self._subsets.get(key)
+        if found is None:
+            if len(self._subsets) > 512:
+                self._subsets.clear()
+            params = self.params
+            if window is not None:
+                params = cv2.aruco.DetectorParameters()
+                for name in dir(self.params):
+                    if not name.startswith("_") and not callable(getattr(self.params, name)):
+                        setattr(params, name, getattr(self.params, name))
+                params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
+            found = self._subsets[key] = MarkerDetector(
+                self.dictionary_name, params=params, min_side_px=self.min_side_px,
+                ids=key[0] if key[0] is not None else (None if self.ids is None else self.ids.tolist()))
+        return found
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        """Every marker of the dictionary in the whole frame (BGR or grey)."""
+        gray = _gray(frame)
+        return self._detect_gray(gray, (gray.shape[1], gray.shape[0]))
+
+    def detect_regions(self, frame: np.ndarray, boxes: Iterable[tuple[int, int, int, int]],
+                       ids: Sequence[Iterable[int] | None] | None = None) -> Detections:
+        """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
+        restricts box k to those ids. A marker seen in two overlapping boxes is reported once."""
+        gray = _gray(frame)
+        h, w = gray.shape
+        parts = []
+        for k, (x0, y0, x1, y1) in enumerate(boxes):
+            x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            only = ids[k] if ids is not None else None
+            if isinstance(only, tuple):          # (ids, threshold window)
+                detector = self.subset(*only)
+            else:
+                detector = self if only is None else self.subset(only)
+            found = detector._detect_gray(gray[y0:y1, x0:x1], (w, h))
+            if len(found):
+                parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
+        return _dedupe(_merge(parts, (w, h)))
+
+    def _detect_gray(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
+        corners, ids, _ = self._aruco.detectMarkers(gray)
+        if ids is None or not len(ids):
+            return Detections.empty(frame_size)
+        ids = ids.reshape(-1)
+        if self._id_of is not None:
+            ids = self._id_of[ids]
+        found = Detections(ids.astype(np.int32),
+                           np.asarray(corners, np.float32).reshape(-1, 4, 2), frame_size)
+        if self.min_side_px > 0:
+            keep = found.side_px() >= self.min_side_px
+            found = Detections(found.ids[keep], found.corners[keep], frame_size)
+        return found
+
+
+def _dedupe(found: Detections) -> Detections:
+    """Drop the second report of one physical marker (same id, same place: seen in two overlapping boxes).
+    Two copies of one id at different places are both kept, so the tracker can flag them."""
+    if len(found) < 2:
+        return found
+    keep: list[int] = []
+    centers = found.centers()
+    sides = found.side_px()
+    for k in range(len(found)):
+        if not any(found.ids[j] == found.ids[k] and np.linalg.norm(centers[j] - centers[k]) < 0.5 * sides[k]
+                   for j in keep):
+            keep.append(k)
+    return Detections(found.ids[keep], found.corners[keep], found.frame_size)
+
+
+@dataclass
+class RegionTracker:
+    """Cheap per-frame detection for video: reuse what the previous frames found.
+
+    Each frame, only these regions are scanned: a box round every marker seen in the last `keep` frames
+    (grown by `margin` marker sides, so a card nudged by a hand is still inside), looking only for the ids
+    seen there with one threshold window fitted to their size; and the boxes where the picture changed
+    since the previous frame (a card put down, a hand lifted), looking for every id. The whole frame is
+    scanned every `full_every` frames, so nothing is missed for long.
+    """
+
+    detector: MarkerDetector
+    full_every: int = 20
+    margin: float = 0.5
+    keep: int = 20
+    change_threshold: int = 24
+    _prev_small: np.ndarray | None = field(default=None, repr=False)
+    _known: list = field(default_factory=list, repr=False)   # [(box, id, side px, frame number)]
+    _count: int = 0
+    full_scans: int = 0
+
+    #: the change map is computed at 1/SCALE of the frame's size
+    SCALE = 8
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        gray = _gray(frame)
+        h, w = gray.shape
+        small = cv2.resize(gray, (w // self.SCALE, h // self.SCALE), interpolation=cv2.INTER_AREA)
+        full = self._count % self.full_every == 0 or self._prev_small is None or \
+            self._prev_small.shape != small.shape
+        if full:
+            found = self.detector._detect_gray(gray, (w, h))
+            self.full_scans += 1
+        else:
+            changed = self._change_boxes(small)
+            boxes = _union_boxes([b for b, *_ in self._known] + changed)
+            only: list = []
+            for box in boxes:
+                if any(_overlaps(box, c) for c in changed):
+                    only.append(None)
+                else:
+                    inside = [(i, side) for b, i, side, _ in self._known if _overlaps(box, b)]
+                    window = _window(min(side for _, side in inside))
+                    only.append(({i for i, _ in inside}, window))
+            found = self.detector.detect_regions(gray, boxes, only)
+        self._remember(found)
+        self._prev_small = small
+        self._count += 1
+        return found
+
+    def reset(self) -> None:
+        self._known = []
+        self._prev_small = None
+        self._count = 0
+
+    def _remember(self, found: Detections) -> None:
+        fresh = []
+        for mid, c, side in zip(found.ids, found.corners, found.side_px()):
+            pad = self.margin * side + 4
+            x0, y0 = c.min(axis=0) - pad
+            x1, y1 = c.max(axis=0) + pad
+            fresh.append(((int(x0), int(y0), int(x1) + 1, int(y1) + 1), int(mid), float(side), self._count))
+        kept = [k for k in self._known if self._count - k[3] < self.keep
+                and not any(k[1] == f[1] and _overlaps(k[0], f[0]) for f in fresh)]
+        self._known = kept + fresh
+
+    def _change_boxes(self, small: np.ndarray) -> list[tuple[int, int, int, int]]:
+        diff = cv2.absdiff(small, self._prev_small)
+        mask = (diff > self.change_threshold).astype(np.uint8)
+        if not mask.any():
+            return []
+        mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        s = self.SCALE
+        return [(int(x * s - 2 * s), int(y * s - 2 * s), int((x + bw) * s + 2 * s), int((y + bh) * s + 2 * s))
+                for x, y, bw, bh, _ in stats[1:]]
+
+
+def _window(side_px: float) -> int:
+    """One adaptive-threshold window for markers of this side: about two cells of a 7-cell marker."""
+    cell = side_px / 7
+    return int(min(31, max(5, 2 * round(cell) + 1)))
+
+
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _union_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Merge overlapping boxes so that no marker is cut in two and no pixel is scanned twice."""
+    boxes = [list(b) for b in boxes]
+    merged = True
+    while merged:
+        merged = False
+        out: list[list[int]] = []
+        for b in boxes:
+            for o in out:
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    o[0], o[1], o[2], o[3] = min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])
+                    merged = True
+                    break
+            else:
+                out.append(b)
+        boxes = out
+    return [tuple(b) for b in boxes]  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------------------------------- QR codes
+
+class QRUnavailable(RuntimeError):
+    """pyzbar or the zbar shared library is missing."""
+
+
+@dataclass(frozen=True)
+class QRCode:
+    text: str
+    corners: tuple[tuple[float, float], ...]  # as zbar gives them, in full-frame pixels
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
+
+
+def _load_pyzbar():
+    try:
+        from pyzbar import pyzbar
+        from pyzbar.pyzbar import ZBarSymbol
+    except ImportError as exc:  # pyzbar raises ImportError when libzbar.so is missing too
+        raise QRUnavailable("QR codes cannot be read: the zbar library is missing "
+                            "(install it with `apt install libzbar0`, or `brew install zbar` on a Mac) "
+                            f"[{exc}]") from exc
+    return pyzbar, ZBarSymbol
+
+
+class QRScanner:
+    """QR codes with pyzbar, after a cascade of preprocessing steps tried from cheapest to dearest.
+
+    zbar alone misses codes that are small, without a quiet zone, inverted, or seen at a steep angle.
+    The cascade stops at the first step that decodes: the grey image; a white border and 2x upscale;
+    the inverted image; an adaptive threshold; and finally a perspective rectification from the three
+    finder patterns found as nested contours (each choice of corner finder is tried, since perspective
+    can make the longest side lie). zbar's Reed-Solomon check is what accepts a reading, so extra steps
+    add reads, not wrong reads (0 wrong on the realdata set and its 47 negatives).
+    """
+
+    def __init__(self) -> None:
+        self._pyzbar, self._symbols = _load_pyzbar()
+
+    def scan(self, frame: np.ndarray, *, thorough: bool = True) -> list[QRCode]:
+        """QR codes in the frame. `thorough=False` tries only the grey and inverted images (the live
+        path: a command card held up to the camera is large and flat)."""
+        gray = _gray(frame)
+        steps = self._steps(gray) if thorough else iter([(gray, lambda p: p), (255 - gray, lambda p: p)])
+        for image, back in steps:
+            codes = self._decode(image, back)
+            if codes:
+                return codes
+        return []
+
+    def _decode(self, image: np.ndarray, back) -> list[QRCode]:
+        out = []
+        for r in self._pyzbar.decode(image, symbols=[self._symbols.QRCODE]):
+            try:
+                text = r.data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = r.data.decode("latin-1")
+            pts = np.float32([[p.x, p.y] for p in r.polygon]).reshape(-1, 2)
+            pts = back(pts)
+            out.append(QRCode(text, tuple((float(x), float(y)) for x, y in pts)))
+        return out
+
+    def _steps(self, gray: np.ndarray):
+        ident = (lambda p: p)
+        yield gray, ident
+        pad = 40
+        padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+        if max(gray.shape) <= 1400:
+            yield (cv2.resize(padded, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
+                   lambda p: p / 2 - pad)
+        yield 255 - gray, ident
+        yield cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY, 31, 5), ident
+        for binary in (cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1],
+                       cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                             cv2.THRESH_BINARY_INV, 31, 5)):
+            for warped, H in _rectified(gray, _finder_patterns(binary)):
+                yield warped, (lambda p, H=H: cv2.perspectiveTransform(p.reshape(-1, 1, 2), H).reshape(-1, 2))
+
+
+def _finder_patterns(binary: np.ndarray, max_count: int = 6) -> list[np.ndarray]:
+    """Quads (4x2) of QR finder patterns in a binary image (dark = 255): a dark ring holding a dark square,
+    i.e. a contour with two levels of nested contours whose innermost area is about 9/49 of the outer."""
+    contours, hierarchy = cv2.findContours(binary, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    h = hierarchy[0]
+    quads = []
+    for i, c in enumerate(contours):
+        child = h[i][2]
+        grandchild = h[child][2] if child >= 0 else -1
+        if grandchild < 0:
+            continue
+        area = cv2.contourArea(c)
+        if area < 36:
+            continue
+        ratio = cv2.contourArea(contours[grandchild]) / area
+        if not 0.05 < ratio < 0.35:
+            continue
+        q = cv2.approxPolyDP(c, 0.1 * cv2.arcLength(c, True), True)
+        if len(q) == 4 and cv2.isContourConvex(q):
+            quads.append(q.reshape(4, 2).astype(np.float32))
+    distinct: list[np.ndarray] = []
+    for q in sorted(quads, key=lambda q: -cv2.contourArea(q)):
+        c = q.mean(axis=0)
+        if all(np.linalg.norm(c - r.mean(axis=0)) > 0.3 * np.sqrt(cv2.contourArea(r)) for r in distinct):
+            distinct.append(q)
+    return distinct[:max_count]
+
+
+def _rectified(gray: np.ndarray, finders: list[np.ndarray], px_per_module: int = 8, quiet: int = 4):
+    """Yield (front view of the code, homography from that view back to the image) for each plausible
+    assignment of three finder patterns to the code's top-left, top-right and bottom-left corners."""
+    for trio in itertools.combinations(finders, 3):
+        centers = [q.mean(axis=0) for q in trio]
+        sizes = [np.sqrt(cv2.contourArea(q)) for q in trio]
+        if max(sizes) > 3 * min(sizes):
+            continue
+        opposite = [np.linalg.norm(centers[(i + 1) % 3] - centers[(i + 2) % 3]) for i in range(3)]
+        for tl in sorted(range(3), key=lambda i: -opposite[i]):
+            a, b = (tl + 1) % 3, (tl + 2) % 3
+            v1, v2 = centers[a] - centers[tl], centers[b] - centers[tl]
+            if v1[0] * v2[1] - v1[1] * v2[0] < 0:  # image y points down: top-right is clockwise of bottom-left
+                a, b = b, a
+            module = np.mean(sizes) / 7
+            span = (np.linalg.norm(centers[a] - centers[tl]) + np.linalg.norm(centers[b] - centers[tl])) / 2
+            n_guess = 4 * round((span / module + 7 - 17) / 4) + 17
+            for n in (n_guess, n_guess - 4, n_guess + 4):
+                if n < 21:
+                    continue
+                model_c = np.float32([[3.5, 3.5], [n - 3.5, 3.5], [3.5, n - 3.5]])
+                affine = cv2.getAffineTransform(model_c, np.float32([centers[tl], centers[a], centers[b]]))
+                model_pts, image_pts = [], []
+                for q, (ox, oy) in ((trio[tl], (0, 0)), (trio[a], (n - 7, 0)), (trio[b], (0, n - 7))):
+                    corners = np.float32([[ox, oy], [ox + 7, oy], [ox + 7, oy + 7], [ox, oy + 7]])
+                    predicted = corners @ affine[:, :2].T + affine[:, 2]
+                    for p in q:
+                        model_pts.append(corners[int(np.argmin(np.linalg.norm(predicted - p, axis=1)))])
+                        image_pts.append(p)
+                H, _ = cv2.findHomography(np.float32(model_pts), np.float32(image_pts))
+                if H is None:
+                    continue
+                S = np.array([[px_per_module, 0, quiet * px_per_module],
+                              [0, px_per_module, quiet * px_per_module], [0, 0, 1]], np.float64)
+                size = (n + 2 * quiet) * px_per_module
+                view_to_image = H @ np.linalg.inv(S)
+                warped = cv2.warpPerspective(gray, np.linalg.inv(view_to_image), (size, size),
+                                             flags=cv2.INTER_LINEAR, borderValue=255)
+                yield warped, view_to_image

@@ -1,0 +1,345 @@
+"""Table geometry: from marker pixels to table millimetres, zones, seats, rotation and side.
+
+The table's homography comes from the 4 table-corner markers (their centres are the corners of the play
+area). A board (the Shipwrecked bid board, the Abandon Ship board, the Schmuggler track) is located by its
+own 4 corner stickers, so it may lie anywhere and askew. A carrier (a ShipShape hold, the Abandon Ship
+ship) is located by its one sticker and carries its zones with it. Zones are data: one layout per game
+in `layouts/<game>.toml` (see shipwrecked.toml for the conventions).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .detect import Detections
+
+LAYOUTS_DIR = Path(__file__).parent / "layouts"
+CORNERS = ("NW", "NE", "SE", "SW")
+
+
+class LayoutError(ValueError):
+    """A layout file is missing or wrong; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named area: a polygon in its frame's mm, optionally split into rows x cols cells."""
+
+    name: str
+    polygon: np.ndarray          # (K, 2) float32, in the frame's mm
+    rows: int = 1
+    cols: int = 1
+    rows_from: str = "top"
+    labels: tuple[str, ...] = ()
+    numbered: bool = False
+    shared: bool = True
+    rect: tuple[float, float, float, float] | None = None
+
+    def contains(self, p: np.ndarray) -> bool:
+        return cv2.pointPolygonTest(self.polygon.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+
+    def cell(self, p: np.ndarray) -> str | None:
+        """The cell holding point p: a label, a number, or "r<row>c<col>"; None if the zone has no cells."""
+        if self.rect is None or (self.rows == 1 and self.cols == 1 and not self.labels):
+            return None
+        x0, y0, x1, y1 = self.rect
+        c = min(self.cols - 1, max(0, int((p[0] - x0) / (x1 - x0) * self.cols)))
+        r = min(self.rows - 1, max(0, int((p[1] - y0) / (y1 - y0) * self.rows)))
+        if self.rows_from == "bottom":
+            r = self.rows - 1 - r
+        index = r * self.cols + c
+        if self.labels:
+            return self.labels[index] if index < len(self.labels) else None
+        if self.numbered:
+            return str(index + 1)
+        return f"r{r + 1}c{c + 1}"
+
+
+@dataclass(frozen=True)
+class Board:
+    component: str
+    width_mm: float
+    height_mm: float
+    zones: tuple[Zone, ...]
+
+
+@dataclass(frozen=True)
+class Carrier:
+    component: str
+    item: str | None
+    zones: tuple[Zone, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One game's table: the play area's size, fixed zones, boards and carriers."""
+
+    game: str
+    width_mm: float
+    height_mm: float
+    seat_reach_mm: float
+    zones: tuple[Zone, ...] = ()
+    boards: tuple[Board, ...] = ()
+    carriers: tuple[Carrier, ...] = ()
+
+    @classmethod
+    def load(cls, game: str, directory: Path | str | None = None) -> Layout:
+        path = Path(directory or LAYOUTS_DIR) / f"{game}.toml"
+        if not path.exists():
+            known = ", ".join(sorted(p.stem for p in Path(directory or LAYOUTS_DIR).glob("*.toml")))
+            raise LayoutError(f"no table layout for game {game!r} (known: {known})")
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise LayoutError(f"{path.name}: not valid TOML: {exc}") from None
+        return cls.from_dict(doc, path.name)
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any], where: str = "layout") -> Layout:
+        try:
+            table = doc["table"]
+            return cls(
+                game=doc["game"],
+                width_mm=float(table["width_mm"]),
+                height_mm=float(table["height_mm"]),
+                seat_reach_mm=float(table.get("seat_reach_mm", 300)),
+                zones=tuple(_zones(doc.get("zone", []), doc.get("track", []))),
+                boards=tuple(Board(b["component"], float(b["width_mm"]), float(b["height_mm"]),
+                                   tuple(_zones(b.get("zone", []), b.get("track", []))))
+                             for b in doc.get("board", [])),
+                carriers=tuple(Carrier(c["component"], c.get("item"), tuple(_zones(c.get("zone", []), [])))
+                               for c in doc.get("carrier", [])),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LayoutError(f"{where}: missing or wrong key {exc}") from None
+
+    def table_corners_mm(self) -> np.ndarray:
+        w, h = self.width_mm, self.height_mm
+        return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+
+
+def _zones(zones: list[dict], tracks: list[dict]) -> list[Zone]:
+    out = []
+    for z in zones:
+        x0, y0, x1, y1 = (float(v) for v in z["rect"])
+        out.append(Zone(z["name"], np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
+                        int(z.get("rows", 1)), int(z.get("cols", 1)), z.get("rows_from", "top"),
+                        tuple(z.get("labels", ())), bool(z.get("numbered", False)), bool(z.get("shared", True)),
+                        (x0, y0, x1, y1)))
+    for t in tracks:
+        out += _loop_track(t)
+    return out
+
+
+def _loop_track(t: dict) -> list[Zone]:
+    """Spaces evenly spaced clockwise along the edge of `loop`, from its top-left corner; each space is a
+    quadrilateral reaching `depth_mm` into the loop."""
+    x0, y0, x1, y1 = (float(v) for v in t["loop"])
+    labels = list(t["labels"]) if "labels" in t else [str(i + 1) for i in range(int(t["count"]))]
+    n = len(labels)
+    depth = float(t.get("depth_mm", 40))
+    outer = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    inner = np.float32([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
+                        [x0 + depth, y1 - depth]])
+
+    def along(poly: np.ndarray, s: float) -> np.ndarray:
+        edges = [(poly[i], poly[(i + 1) % 4]) for i in range(4)]
+        lengths = [float(np.linalg.norm(b - a)) for a, b in edges]
+        s = s % 1.0 * sum(lengths)
+        for (a, b), length in zip(edges, lengths):
+            if s <= length:
+                return a + (b - a) * (s / length)
+            s -= length
+        return poly[0]
+
+    zones = []
+    for i, label in enumerate(labels):
+        s0, s1 = i / n, (i + 1) / n
+        pts = [along(outer, s0)]
+        # keep the loop's corners inside the space that turns round them
+        for k in range(1, 4):
+            if s0 < k / 4 < s1:
+                pts.append(outer[k])
+        pts += [along(outer, s1), along(inner, s1)]
+        for k in range(3, 0, -1):
+            if s0 < k / 4 < s1:
+                pts.append(inner[k])
+        pts.append(along(inner, s0))
+        zones.append(Zone(f"{t['name']} {label}", np.float32(pts), shared=bool(t.get("shared", True))))
+    return zones
+
+
+# ------------------------------------------------------------------------------------------------ placement
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one marker is on the table: its registry entry, table position, zone, cell, rotation and seat."""
+
+    marker_id: int
+    component: str | None
+    item: str | None
+    side: str | None
+    table_mm: tuple[float, float] | None
+    zone: str | None
+    cell: str | None
+    rotation: int | None         # 0/90/180/270, clockwise, against the table (or the board/carrier it is on)
+    seat: str | None
+
+
+def marker_center(quad: np.ndarray) -> np.ndarray:
+    """The projective centre of a marker: where its diagonals cross (the mean of the corners is not, under
+    perspective)."""
+    p1, p2, p3, p4 = (np.asarray(q, np.float64) for q in quad)
+    d1, d2 = p3 - p1, p4 - p2
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-9:
+        return quad.mean(axis=0)
+    t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / denom
+    return (p1 + t * d1).astype(np.float32)
+
+
+def _map(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
+
+
+def _angle(quad_mm: np.ndarray) -> float:
+    """Direction of a marker's top edge in degrees, clockwise from the frame's +x (y points down)."""
+    d = quad_mm[1] - quad_mm[0]
+    return math.degrees(math.atan2(float(d[1]), float(d[0]))) % 360.0
+
+
+def quarter(angle: float) -> int:
+    return int(round(angle / 90.0)) % 4 * 90
+
+
+@dataclass
+class TableGeometry:
+    """The image-to-table homography and each board's, kept from frame to frame (the camera and the
+    boards rarely move; a hand over a corner must not lose the table)."""
+
+    layout: Layout
+    registry: Any = None
+    game: str | None = None
+    table_h: np.ndarray | None = None                         # image px -> table mm
+    board_h: dict[str, np.ndarray] = field(default_factory=dict)  # component -> image px -> board mm
+    #: where each seat marker and carrier was last seen: a hand over a seat marker must not hand its
+    #: cards to the next seat
+    seats: dict[str, np.ndarray] = field(default_factory=dict)
+    carriers: dict[tuple[str, str], tuple] = field(default_factory=dict)
+
+    def update(self, found: Detections) -> None:
+        """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
+        by_corner: dict[tuple[str, str], list[np.ndarray]] = {}
+        for mid, quad in zip(found.ids, found.corners):
+            m = self._lookup(int(mid))
+            if m is not None and m.item in CORNERS:
+                by_corner.setdefault((m.component, m.item), []).append(quad)
+        table = self._corner_points(by_corner, "table_corner")
+        if table is not None:
+            self.table_h = cv2.getPerspectiveTransform(table, self.layout.table_corners_mm())
+        for board in self.layout.boards:
+            pts = self._corner_points(by_corner, board.component)
+            if pts is not None:
+                w, h = board.width_mm, board.height_mm
+                self.board_h[board.component] = cv2.getPerspectiveTransform(
+                    pts, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+
+    @staticmethod
+    def _corner_points(by_corner: dict, component: str) -> np.ndarray | None:
+        quads = [by_corner.get((component, c), []) for c in CORNERS]
+        if any(len(q) != 1 for q in quads):
+            return None
+        return np.float32([marker_center(q[0]) for q in quads])
+
+    def _lookup(self, marker_id: int):
+        return self.registry.lookup(marker_id, self.game) if self.registry is not None else None
+
+    def to_table(self, pts: np.ndarray) -> np.ndarray | None:
+        return None if self.table_h is None else _map(self.table_h, pts)
+
+    def locate(self, found: Detections) -> list[Placement]:
+        """A placement for every detection, in detection order."""
+        markers = [self._lookup(int(i)) for i in found.ids]
+        table_quads = [self.to_table(q) for q in found.corners]
+        centers = [None if tq is None else marker_center(tq) for tq in table_quads]
+        for m, c in zip(markers, centers):
+            if m is not None and m.component == "seat" and c is not None:
+                self.seats[m.item] = c
+        seats = list(self.seats.items())
+        for frame in self._carrier_frames(markers, table_quads, centers):
+            self.carriers[(frame[0].component, frame[1])] = frame
+        carriers = list(self.carriers.values())
+        out = []
+        for k, mid in enumerate(found.ids):
+            m = markers[k]
+            zone = cell = None
+            rotation = None
+            shared = False
+            center_mm = centers[k]
+            if m is None or m.component not in ("table_corner", "seat") and \
+                    not (m.item in CORNERS and any(b.component == m.component for b in self.layout.boards)):
+                zone, cell, rotation, shared = self._zone(found.corners[k], table_quads[k], carriers, m)
+            elif table_quads[k] is not None:
+                rotation = quarter(_angle(table_quads[k]))
+            seat = None
+            if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
+                    and not shared and seats:
+                name, where = min(seats, key=lambda s: float(np.linalg.norm(s[1] - center_mm)))
+                if np.linalg.norm(where - center_mm) <= self.layout.seat_reach_mm:
+                    seat = name
+            out.append(Placement(int(mid), getattr(m, "component", None), getattr(m, "item", None),
+                                 getattr(m, "side", None),
+                                 None if center_mm is None else (round(float(center_mm[0]), 1),
+                                                                 round(float(center_mm[1]), 1)),
+                                 zone, cell, rotation, seat))
+        return out
+
+    def _carrier_frames(self, markers, table_quads, centers):
+        """(carrier, instance item, centre mm, angle deg) for each carrier marker in view."""
+        frames = []
+        for carrier in self.layout.carriers:
+            for m, tq, c in zip(markers, table_quads, centers):
+                if m is None or tq is None or m.component != carrier.component:
+                    continue
+                if carrier.item is not None and m.item != carrier.item:
+                    continue
+                frames.append((carrier, m.item, c, _angle(tq)))
+        return frames
+
+    def _zone(self, quad_px, quad_mm, carriers, m):
+        # carriers first (a crate in a hold lying on the table), then boards, then the table's own zones
+        if quad_mm is not None:
+            center = marker_center(quad_mm)
+            for carrier, item, origin, angle in carriers:
+                if m is not None and m.component == carrier.component:
+                    continue
+                a = math.radians(angle)
+                rot = np.float32([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table -> carrier
+                local = (center - origin) @ rot.T
+                for z in carrier.zones:
+                    if z.contains(local):
+                        name = z.name if carrier.item is not None else f"{z.name} {item}"
+                        return name, z.cell(local), quarter(_angle(quad_mm) - angle), z.shared
+        for board in self.layout.boards:
+            H = self.board_h.get(board.component)
+            if H is None:
+                continue
+            local_quad = _map(H, quad_px)
+            local = marker_center(local_quad)
+            for z in board.zones:
+                if z.contains(local):
+                    return z.name, z.cell(local), quarter(_angle(local_quad)), z.shared
+        if quad_mm is None:
+            return None, None, None, False
+        center = marker_center(quad_mm)
+        for z in self.layout.zones:
+            if z.contains(center):
+                return z.name, z.cell(center), quarter(_angle(quad_mm)), z.shared
+        return None, None, quarter(_angle(quad_mm)), False
