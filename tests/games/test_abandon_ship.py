@@ -540,3 +540,23 @@ def test_labels_and_prompts_speak_the_tables_words():
     roll(game, {"white": "(2)"})
     labels = [game.label(a) for a in game.legal_actions("Ann")]
     assert "Ann: white die on the green rat" in labels and len(labels) == 7 + 7
+
+
+# -- the documented example game ---------------------------------------------------------------
+
+def test_example_log_replays_to_the_end_through_the_command(capsys):
+    from pathlib import Path
+
+    from tableassist.cli import main
+
+    log = Path(__file__).resolve().parents[2] / "docs/games/abandon_ship.example.jsonl"
+    command = log.read_text(encoding="utf-8").splitlines()[0]
+    assert command.startswith("# tableassist replay --game abandon_ship ")
+    argv = command[2:].split()[1:]
+    argv[-1] = str(log)
+    assert main(argv) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["over"] and view["phase"] == "over" and view["end"] == "fourth_rat"
+    assert view["result"]["winners"] == ["Cy"]
+    assert [(r["player"], r["score"], r["cheese"]) for r in view["result"]["ranking"]] == [
+        ("Cy", 12, 2), ("Ann", 6, 4), ("Bea", 6, 3)]
