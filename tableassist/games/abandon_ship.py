@@ -526,9 +526,12 @@ class AbandonShip(Game):
         return self._after_reveal(owner)
 
     def _set_tile(self, owner: str, action: Action) -> None:
-        colours = self.need(action, "colours", list)
+        colours = action.get("colours")
+        # Before the end these messages never echo the entry: they may reach the shared screen.
+        if not isinstance(colours, list):
+            raise IllegalAction(f"{action['type']} needs 'colours': a list of three rat colours "
+                                "(G-AS-06)")
         tile = frozenset(c for c in colours if isinstance(c, str))
-        # Before the end these messages name no colour: they may be shown on the shared screen.
         if len(colours) != 3 or len(tile) != 3 or not tile <= set(self.ship.colours):
             raise IllegalAction("a tile shows three different rat colours, from "
                                 f"{', '.join(self.ship.colours)} (G-AS-06)")
@@ -662,6 +665,8 @@ class AbandonShip(Game):
             return f"{action['player']}: {action['die']} die on the {action['rat']} rat"
         if kind == "reveal_tile":
             return f"Table: {action['owner']}'s tile {'/'.join(action['colours'])}"
+        if kind == "enter_tile":
+            return f"{action['player']}: enter my tile (private)"
         return super().label(action)
 
     def prompts(self) -> list[Prompt]:

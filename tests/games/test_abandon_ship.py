@@ -506,6 +506,15 @@ def test_tiles_entered_privately_or_revealed_at_the_end():
               "three different rat colours")
     unchanged(game, {"type": "enter_tile", "player": "Adam",
                      "colours": ["red", "blue", "green"]}, "not one of the life-preserver")
+    def refusal(colours):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply({"type": "enter_tile", "player": "Adam", "colours": colours})
+        return str(refused.value)
+    # the message never depends on (nor echoes) the entry
+    assert "red,blue,yellow" not in refusal("red,blue,yellow") == refusal(None)
+    assert refusal(["red", "blue", ["yellow"]]) == refusal(["green", "black", 7])
+    assert game.label({"type": "enter_tile", "player": "Eva",
+                       "colours": ["red", "orange", "purple"]}) == "Eva: enter my tile (private)"
     use(game, "orange", faces={"orange": "4"})
     assert game.state["phase"] == "reveal_tiles"
     assert game.view()["players"][2]["tile"] == ["red", "orange", "purple"]
