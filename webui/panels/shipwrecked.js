@@ -20,7 +20,6 @@ export function shipwrecked(view, ctx) {
         bid.kind === "lot" ? bid.cost : "–", {key: "cost"}) : null),
     view.debt ? h("p", {class: "notice warn big", dataset: {notice: "debt"}},
       `${view.debt.player} still owes ${view.debt.due} gems: sell a card to the bank`) : null,
-    bid ? bidBoard(bid, ctx, view.cost_by_round || []) : lastBid(view.last_bid),
     players(view, ctx, (p) => [
       stat("Gems", p.gems, {key: "gems"}),
       stat("Income", p.income, {key: "income"}),
@@ -30,6 +29,7 @@ export function shipwrecked(view, ctx) {
         chip(`${titleCase(g.toLowerCase())} ${pts}`, GROUP_COLOUR[g]))),
       p.resources.length ? h("div", {class: "extra"}, "Cards: " + p.resources.join(", ")) : null,
     ]),
+    bid ? bidBoard(bid, ctx, view.cost_by_round || []) : lastBid(view.last_bid),
     h("h3", {}, "Bank display"),
     view.bank_display.length ? h("div", {class: "chips", dataset: {list: "bank_display"}},
       view.bank_display.map((c) => chip(c, GROUP_COLOUR[c.split("-")[0]]))) : h("p", {class: "quiet"}, "empty"),

@@ -1,0 +1,193 @@
+"""The real tablet page in headless Chromium (Debian's package, driven by Playwright): set up a game
+by clicks, play it, read the numbers on screen, undo, reload, read them again."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tableassist import catalog
+from tests.server.conftest import RunningServer
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+                 if os.path.exists(p)), None)
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", "--disable-sync"]
+TABLET = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator:
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (scripts/setup --test installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+class Tablet:
+    """The page as the table uses it: press buttons, read the big numbers."""
+
+    def __init__(self, page, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.open()
+
+    def open(self) -> None:
+        self.page.goto(self.url)
+        self.page.wait_for_function("() => window.tableassist && window.tableassist.state")
+
+    def history_length(self) -> int:
+        return self.page.evaluate("() => (window.tableassist.state.history || []).length")
+
+    def _press_and_wait(self, locator) -> None:
+        n = self.history_length()
+        locator.click()
+        self.page.wait_for_function(
+            "n => (window.tableassist.state.history || []).length !== n", arg=n)
+
+    def press(self, actor: str, kind: str, text: str | None = None) -> None:
+        """Press the ``kind`` button in ``actor``'s group (``"table"`` for the table's inputs)."""
+        buttons = self.page.locator(f'.actor[data-actor="{actor}"] button.act[data-type="{kind}"]')
+        if text is not None:
+            buttons = buttons.filter(has_text=text)
+        assert buttons.count() == 1, f"{actor} {kind} {text}: {buttons.count()} buttons"
+        self._press_and_wait(buttons)
+
+    def undo(self) -> None:
+        self._press_and_wait(self.page.locator('[data-do="undo"]'))
+
+    def player_stat(self, player: str, key: str) -> str:
+        return self.page.locator(
+            f'.player[data-player="{player}"] [data-stat="{key}"] .value').inner_text()
+
+    def stat(self, key: str) -> str:
+        return self.page.locator(f'.stats.hero [data-stat="{key}"] .value').inner_text()
+
+    def prompt(self) -> str:
+        return " ".join(self.page.locator(".prompt-text").all_inner_texts())
+
+
+def start_game(tablet: Tablet, game_id: str) -> None:
+    page = tablet.page
+    page.locator(f'button[data-game="{game_id}"]').click()
+    page.locator('[data-do="start"]').click()
+    page.wait_for_function("() => window.tableassist.state.game")
+    page.wait_for_selector(".play")
+
+
+def card(card_id: str) -> dict:
+    cards = catalog.load_components("shipwrecked")["resource_cards"]
+    return next(c for c in cards if c["id"] == card_id)
+
+
+def bid(tablet: Tablet, lot: str, winner: str, players: list[str]) -> None:
+    """One lot: turn over ``lot``, everyone lays, ``winner`` stops in round 1 and shows STOP,
+    the others PASS (R-SW-09 step 3: a single STOP wins)."""
+    tablet.press("table", "turn_over_card", f"Turned over: {lot}")
+    for p in players:
+        tablet.press(p, "lay_bid_card")
+    tablet.press(winner, "announce_stop")
+    row = ", ".join(f"{p} {'STOP' if p == winner else 'PASS'}" for p in players)
+    tablet.press("table", "reveal_row", f"Row: {row}")
+
+
+def test_shipwrecked_played_by_clicks_through_a_forced_sale(chromium, server: RunningServer):
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    start_game(tablet, "shipwrecked")
+    players = ["Ann", "Bea", "Cy"]
+    assert "Who goes first?" in tablet.prompt()
+    assert [tablet.player_stat(p, "gems") for p in players] == ["13", "13", "13"]  # R-SW-01
+    assert tablet.stat("bank_gems") == "26"
+    tablet.press("table", "choose_first_player", "Ann goes first")
+
+    # Lot 1, Ann's turn: Bea wins FOOD-50 in round 1 and pays 5 (R-SW-05); then her turn starts
+    # and she takes its income (R-SW-02).
+    bid(tablet, "FOOD-50", "Bea", players)
+    food50 = card("FOOD-50")
+    bea = 13 - 5 + food50["income"]
+    assert tablet.player_stat("Bea", "gems") == str(bea)
+    assert tablet.player_stat("Bea", "points_total") == "50"
+    assert tablet.player_stat("Bea", "income") == str(food50["income"])
+    assert tablet.stat("bank_gems") == str(26 + 5 - food50["income"])
+    assert tablet.stat("stack_count") == "23"
+
+    # Lot 2, Bea's turn: Bea wins WATER-50 for 5 more. Lot 3, Cy's turn: Bea wins FRIENDS-10.
+    bid(tablet, "WATER-50", "Bea", players)
+    bea -= 5
+    assert tablet.player_stat("Bea", "gems") == str(bea)
+    bid(tablet, "FRIENDS-10", "Bea", players)
+    if bea < 5:
+        # She is short: she must sell a card to the bank first (S10, G-SW-05).
+        assert "Bea: sell a card" in tablet.prompt()
+        assert page.locator('[data-notice="debt"]').is_visible()
+        tablet.press("Bea", "sell_card", "FOOD-50")
+        bea_after = bea + food50["sale_value"] - 5
+        points = 60
+    else:
+        bea_after, points = bea - 5, 110
+    assert tablet.player_stat("Bea", "gems") == str(bea_after)
+    assert tablet.player_stat("Bea", "points_total") == str(points)
+    if bea < 5:
+        assert "FOOD-50" in page.locator('[data-list="bank_display"]').inner_text()
+    shown = {p: tablet.player_stat(p, "gems") for p in players}
+    bank = tablet.stat("bank_gems")
+    assert sum(map(int, shown.values())) + int(bank) == 65 - 0  # I-SW-1 (no extra gems yet)
+
+    # Undo the last action (the sale): Bea owes again, holds FOOD-50 again, and the prize
+    # FRIENDS-10 waits until she has paid.
+    tablet.undo()
+    assert tablet.player_stat("Bea", "gems") == str(bea)
+    assert tablet.player_stat("Bea", "points_total") == "100"
+    if bea < 5:
+        assert "Bea: sell a card" in tablet.prompt()
+
+    # Reload: the server sends everything again; the screen is the same.
+    tablet.open()
+    assert tablet.player_stat("Bea", "gems") == str(bea)
+    assert tablet.player_stat("Bea", "points_total") == "100"
+    assert page.locator('[data-notice="debt"]').is_visible() == (bea < 5)
+    steps = 1 + 3 * 6
+    assert page.locator(".history .line").count() == tablet.history_length() == steps
+    assert page.locator('.history .line[data-source="tablet"]').count() == steps
+    assert page.locator('[data-do="redo"]').is_enabled()
+    assert tablet.errors == []
+    page.close()
+
+
+def test_refused_action_shows_the_engine_message(chromium, server: RunningServer):
+    """A screen whose buttons are stale (another tablet acted first) gets the engine's words."""
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    start_game(tablet, "shipwrecked")
+    stale = page.locator('.actor[data-actor="table"] button.act', has_text="Ann goes first")
+    server.table.current().submit(
+        {"type": "choose_first_player", "player": None, "first_player": "Bea"})
+    page.wait_for_function("() => window.tableassist.state.history.length === 1")
+    # The page redrew without the stale button; send the stale action through its channel anyway.
+    page.evaluate("""() => window.tableassist.ask('act', {action: {type: 'choose_first_player',
+                     player: null, first_player: 'Ann'}})""")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "cannot" in page.locator("#toast").inner_text().lower()
+    assert stale.count() == 0  # the redraw took the stale button away
+    page.close()
+
+
+def test_spectator_sees_numbers_but_no_buttons(chromium, server: RunningServer):
+    server.table.start("shipwrecked", ["Ann", "Bea"], options=None)
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    tablet = Tablet(page, server.url)
+    page.wait_for_selector(".play")
+    assert tablet.player_stat("Ann", "gems") == "11"  # R-SW-01, two players
+    assert page.locator("button.act").count() == 0
+    assert "watching" in page.locator("#who").inner_text()
+    page.close()
