@@ -371,9 +371,15 @@ class AbandonShip(Game):
         start = st["rats"][rat]
         target = self._target(rat, face)
         moved = target is not None and target != start
+        if moved:
+            outcome = f"space {start} → " + (f"{target}" if target < ship.top_deck
+                                              else "the top deck")
+        elif target is None:
+            outcome = f"no rat {'ahead' if face.arrow == 'fwd' else 'behind'}, nothing happens"
+        else:
+            outcome = f"it stays on space {start}"
         notes = [Note(f"{player} uses the {die_id} die ({face.words()}) on the {rat} rat: "
-                      + (f"{start} → {target if target < ship.top_deck else 'top deck'}" if moved
-                         else "no rat to move to, nothing happens"), "R-AS-02")]
+                      + outcome, "R-AS-02")]
         if moved:
             st["rats"][rat] = target
             # S5 in the order of G-AS-13: drowning, cheese, top deck, die disposal, end check.

@@ -341,6 +341,15 @@ def test_T_AS_16_drowning_then_top_deck_then_two_rats_left():
     assert game.rat_points()["green"] == 2 and game.is_over
 
 
+def test_the_water_stops_below_the_top_deck():
+    game = new()
+    arrange(game, rats={"red": 28, "blue": 28, "green": 28}, waterline=28,
+            slots=[["yellow"], ["orange"], [], []], pool=["white"])
+    notes = game.apply({"type": "reveal_sinking_token", "player": None, "value": 4})
+    assert game.state["waterline"] == 29 and "3 lost" in notes[0].text
+    assert sorted(game.state["rats"]) == ["blue", "green", "red"]
+
+
 # -- set-up ---------------------------------------------------------------------------------
 
 def test_setup_rats_dice_water_and_cheese_from_the_table():
