@@ -73,8 +73,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = make_server(args.host, args.port, tserver.app, threaded=True,
                              request_handler=QuietHandler)
-    except OSError as exc:
-        print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
+        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
+        print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
         return 2
     shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     public_url = f"http://{shown_host}:{server.server_port}/"

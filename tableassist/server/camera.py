@@ -8,13 +8,15 @@ screen says why there is no preview.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 #: Preview rate and size: enough to check the framing and the markers, cheap on the network.
 PREVIEW_FPS = 4
-PREVIEW_WIDTH = 640
+PREVIEW_WIDTH = 800
 
 
 class CameraError(Exception):
@@ -39,12 +41,11 @@ class CameraFeed:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop reading and let the source go (the camera is free for other programs)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
-        close = getattr(self.source, "close", None) or getattr(self.source, "release", None)
-        if close is not None:
-            close()
+        self.source.close()
 
     def _loop(self) -> None:
         import cv2
@@ -52,7 +53,8 @@ class CameraFeed:
         from tableassist.registry import load_registry
         from tableassist.vision import MarkerDetector, annotate
 
-        detector = MarkerDetector(load_registry().dictionary)
+        registry = load_registry()
+        detector = MarkerDetector(registry.dictionary)
         period = 1.0 / PREVIEW_FPS
         misses = 0
         while not self._stop.is_set():
@@ -69,7 +71,9 @@ class CameraFeed:
                 self._status("on", f"camera {self.spec}")
             misses = 0
             detections = detector.detect(frame)
-            picture = annotate(frame, detections)
+            session = self.table.session
+            game = None if session is None else session.saved.game
+            picture = annotate(frame, detections, registry=registry, game=game)
             h, w = picture.shape[:2]
             if w > PREVIEW_WIDTH:
                 picture = cv2.resize(picture, (PREVIEW_WIDTH, int(h * PREVIEW_WIDTH / w)),
@@ -103,6 +107,10 @@ def start_camera(spec: str, table: Any) -> CameraFeed | None:
             return None
         raise CameraError("camera support (tableassist.vision) is not part of this "
                           "installation; use --camera none") from None
+    if spec == "auto" and sys.platform.startswith("linux") and not Path("/dev/video0").exists():
+        table.camera_status = {"state": "off", "notice": "no camera found; play by tablet, or "
+                               "restart with --camera INDEX|FILE|DIR|demo"}
+        return None
     try:
         source = open_source("0" if spec == "auto" else spec)
     except SourceError as exc:

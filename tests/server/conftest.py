@@ -93,6 +93,7 @@ class RunningServer:
     url: str
     table: Table
     tokens: Tokens
+    app: Any = None
     clients: list[Client] = field(default_factory=list)
 
     def client(self, token: str | None = None) -> Client:
@@ -114,7 +115,7 @@ def server(tmp_path: Path) -> Iterator[RunningServer]:
     tserver.public_url = url
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
-    running = RunningServer(url, table, tokens)
+    running = RunningServer(url, table, tokens, tserver)
     try:
         yield running
     finally:

@@ -256,3 +256,22 @@ def test_sigkill_mid_game_and_restart_resumes_the_same_state(tmp_path):
         again.close()
     finally:
         proc.stop()
+
+
+def test_camera_preview_goes_to_the_host_screen_only(server):
+    from tableassist.server.camera import start_camera
+    camera = start_camera("demo", server.table)  # the synthetic table, with real markers
+    host, table = Client(server.url, server.tokens.host), Client(server.url, server.tokens.table)
+    frames: dict[str, list] = {"host": [], "table": []}
+    host.sio.on("camera", lambda f: frames["host"].append(f))
+    table.sio.on("camera", lambda f: frames["table"].append(f))
+    server.clients += [host.connect(), table.connect()]
+    camera.attach(server.app)
+    try:
+        wait_until(lambda: len(frames["host"]) >= 2, 20, "two preview frames")
+    finally:
+        camera.stop()
+    frame = frames["host"][-1]
+    assert frame["jpeg"][:2] == b"\xff\xd8" and frame["markers"] > 0  # a JPEG, markers found
+    host.wait_state(lambda s: s["camera"]["state"] == "on")
+    assert frames["table"] == [] and "camera" not in table.state
