@@ -31,7 +31,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 MARGIN = 10.0           # mm; inside every common printer's unprintable border
 GAP = 4.0               # mm between cut squares: room for the crop marks
-LABEL_H = 5.0           # mm under a sticker for its two label lines
+LABEL_H = 6.5           # mm under a sticker: its two label lines, below the crop marks
 HEADING_H = 9.0         # mm for a section heading and its guidance line
 CROP = 1.6              # mm length of a crop mark
 QR_MODULE = 0.8         # mm per QR module: a command card is held up to the camera, ~35 cm away
@@ -279,7 +279,7 @@ def render(registry: Registry, game: str, paper: str, path: Path) -> list[Page]:
                 while size > 3.0 and pdf.stringWidth(text, "Helvetica", size) > room * mm:
                     size -= 0.25
                 pdf.setFont("Helvetica-Bold" if i == 0 else "Helvetica", size)
-                pdf.drawCentredString((s.x + s.cut / 2) * mm, (height - s.y - s.cut - 2.0 - 2.2 * i) * mm,
+                pdf.drawCentredString((s.x + s.cut / 2) * mm, (height - s.y - s.cut - 3.9 - 2.1 * i) * mm,
                                       text)
         pdf.showPage()
     pdf.save()
