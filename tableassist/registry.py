@@ -281,14 +281,14 @@ def run(args) -> int:
     import sys
     try:
         registry = load_registry()
-        games = [args.game] if args.game else [None, *registry.games()]
-        rows = [m for g in games for m in registry.markers(g) if m.game == g]
+        if args.game:
+            rows = registry.markers(args.game)
+        else:  # the global markers once, then each game's own
+            rows = [m for g in [None, *registry.games()] for m in registry.markers(g) if m.game == g]
     except RegistryError as exc:
         print(f"tableassist markers: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        if args.game:
-            rows = registry.markers(args.game)
         print(json.dumps({
             "dictionary": registry.dictionary,
             "markers": [{"id": m.id, "game": m.game, "component": m.component, "item": m.item,
@@ -299,13 +299,11 @@ def run(args) -> int:
                          for c in registry.commands],
         }, ensure_ascii=False, indent=1))
         return 0
-    if args.game:
-        rows = registry.markers(args.game)
     print(f"dictionary {registry.dictionary}; {len(rows)} markers")
-    print(f"{'id':>4}  {'game':<18} {'component':<16} {'item':<26} {'side':<6} {'mm':>5}  copies")
+    print(f"{'id':>4}  {'game':<12} {'component':<16} {'item':<26} {'side':<6} {'mm':>5}  copies")
     for m in rows:
-        print(f"{m.id:>4}  {m.game or '(all)':<18} {m.component:<16} {m.item:<26} {m.side:<6} "
+        print(f"{m.id:>4}  {m.game or '(all)':<12} {m.component:<16} {m.item:<26} {m.side:<6} "
               f"{m.size_mm:>5g}  {m.copies}")
     for c in registry.commands:
-        print(f"   QR  {'(all)':<18} {'command':<16} {c.name:<26} {c.text}")
+        print(f"  QR  {'(all)':<12} {'command':<16} {c.name:<26} {c.text}")
     return 0

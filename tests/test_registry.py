@@ -213,6 +213,17 @@ def test_shipshape_matches_the_engine_data(registry):
         {v: 6 for v in values}
 
 
+def test_schmuggler_goods_match_the_engine_data(registry):
+    goods = [g["id"] for g in data_file("schmuggler")["goods"]]
+    assert items(registry, "schmuggler", "contraband_card") == goods
+
+
+def test_shipwrecked_cards_match_the_engine_data(registry):
+    data = data_file("shipwrecked")
+    assert items(registry, "shipwrecked", "resource_card") == [c["id"] for c in data["resource_cards"]]
+    assert items(registry, "shipwrecked", "hidden_card") == data["hidden_cards"]
+
+
 # ---- the command
 
 def test_markers_json_lists_every_spec_cam_component(capsys):
@@ -312,13 +323,3 @@ def test_unknown_key_and_bad_toml(copy_dir):
     with pytest.raises(RegistryError, match="wreckers.toml: not valid TOML"):
         load_registry(copy_dir)
 
-
-def test_schmuggler_goods_match_the_engine_data(registry):
-    goods = [g["id"] for g in data_file("schmuggler")["goods"]]
-    assert items(registry, "schmuggler", "contraband_card") == goods
-
-
-def test_shipwrecked_cards_match_the_engine_data(registry):
-    data = data_file("shipwrecked")
-    assert items(registry, "shipwrecked", "resource_card") == [c["id"] for c in data["resource_cards"]]
-    assert items(registry, "shipwrecked", "hidden_card") == data["hidden_cards"]
