@@ -38,6 +38,7 @@ NO_CELL = "-"     # not part of the crate (a crate smaller than the hold); see-t
 KINDS = {"G": "gold", "K": "cannons", "X": "contraband", "R": "rats"}
 FACES = ("front", "back")
 ROTATIONS = (0, 90, 180, 270)
+VISIBLE = ("gold", "rats", "cannons", "contraband", "filled", "spaces")
 
 Grid = tuple[tuple[str, ...], ...]
 
@@ -243,6 +244,10 @@ def score_voyage(totals: Mapping[str, Mapping[str, Any]], *, full_ship_bonus: in
     return scores
 
 
+_PARSED: dict[int, tuple[Mapping[str, Any], tuple[dict[str, Hold], dict[str, Crate],
+                                                   list[str]]]] = {}
+
+
 # -- the game ------------------------------------------------------------------------------------
 
 class ShipShape(Game):
@@ -257,15 +262,25 @@ class ShipShape(Game):
 
     @cached_property
     def holds(self) -> dict[str, Hold]:
-        return self._parts[0]
+        return self._parsed[0]
 
     @cached_property
     def crates(self) -> dict[str, Crate]:
-        return self._parts[1]
+        return self._parsed[1]
 
     @cached_property
-    def _parts(self) -> tuple[dict[str, Hold], dict[str, Crate]]:
-        return load_holds_and_crates(self.components)
+    def _parsed(self) -> tuple[dict[str, Hold], dict[str, Crate], list[str]]:
+        # Games made from the same components object (a session's replays, simulations) share
+        # one parse; the cache holds the object itself, so its id cannot be reused meanwhile.
+        cached = _PARSED.get(id(self.components))
+        if cached is None or cached[0] is not self.components:
+            from tableassist.catalog import unverified_values
+            cached = (self.components, (*load_holds_and_crates(self.components),
+                                        unverified_values(self.components)))
+            if len(_PARSED) >= 16:
+                _PARSED.clear()
+            _PARSED[id(self.components)] = cached
+        return cached[1]
 
     @cached_property
     def capn_name(self) -> str:
@@ -273,8 +288,7 @@ class ShipShape(Game):
 
     @cached_property
     def unverified(self) -> list[str]:
-        from tableassist.catalog import unverified_values
-        return unverified_values(self.components)
+        return self._parsed[2]
 
     @cached_property
     def crew_values(self) -> list[int]:
@@ -690,32 +704,45 @@ class ShipShape(Game):
 
     # -- voyage scoring and the next voyage (S9–S11; R-SS-15 … R-SS-18) ---------------------------
 
-    def layers_of(self, name: str) -> list[Layer]:
+    def layers_of(self, placed: Sequence[Mapping[str, Any]]) -> list[Layer]:
+        """The crates of a hold as they lie, from their recorded placements."""
         return [Layer(layer["crate"], orient(self.crates[layer["crate"]], layer["face"],
                                              layer["rotation"]), *layer["offset"])
-                for layer in self.state["participants"][name]["layers"]]
+                for layer in placed]
 
-    def totals_of(self, name: str) -> dict[str, Any]:
-        """The visible totals of ``name``'s hold, cell by cell (R-SS-10)."""
-        layers = self.layers_of(name)
-        hold = self.holds[self.state["participants"][name]["hold"]].grid
-        return hold_totals(visible_grid(hold, layers), layers,
-                           blank_counts_as_filled=self.options["blank_counts_as_filled"])
+    def totals_of(self, hold_id: str, placed: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The visible totals of a hold with these placements, cell by cell (R-SS-10).
+
+        Memoised per game object: a hold changes only when a crate is placed, while views are
+        drawn for every viewer after every action. Callers must not change the result."""
+        key = (hold_id, *((p["crate"], p["face"], p["rotation"], *p["offset"]) for p in placed))
+        memo = self.__dict__.setdefault("_totals_memo", {})
+        totals = memo.get(key)
+        if totals is None:
+            layers = self.layers_of(placed)
+            totals = hold_totals(visible_grid(self.holds[hold_id].grid, layers), layers,
+                                 blank_counts_as_filled=self.options["blank_counts_as_filled"])
+            if len(memo) > 512:
+                memo.clear()
+            memo[key] = totals
+        return totals
 
     def _score_voyage(self) -> list[Note]:
         """All participants of all groups are scored together; coins never go down (R-SS-15)."""
         parts = self.state["participants"]
         seats = self.state["seats"]
-        scores = score_voyage({n: self.totals_of(n) for n in seats},
-                              full_ship_bonus=int(self.components.get("full_ship_bonus", 8)),
-                              negative_netting=self.options["negative_netting"])
+        totals = {n: self.totals_of(parts[n]["hold"], parts[n]["layers"]) for n in seats}
+        scores = self._score(totals)
+        voyage = self.state["voyage"]
+        # The state keeps only what the score sheet is computed from (visible totals, holds and
+        # placements), so every snapshot stays small; voyage_sheets() rebuilds the breakdown.
+        self.state["voyages"].append({
+            "voyage": voyage,
+            "holds": {n: parts[n]["hold"] for n in seats},
+            "layers": {n: [dict(layer) for layer in parts[n]["layers"]] for n in seats},
+            "visible": {n: [totals[n][k] for k in VISIBLE] for n in seats}})
         for name in seats:
             parts[name]["coins"] += scores[name]["gain"]
-            scores[name]["coins_after"] = parts[name]["coins"]
-            scores[name]["hold"] = self._number(parts[name]["hold"])
-            scores[name]["layers"] = [dict(layer) for layer in parts[name]["layers"]]
-        voyage = self.state["voyage"]
-        self.state["voyages"].append({"voyage": voyage, "scores": scores})
         notes = [Note(f"Voyage {voyage} scored: " + ", ".join(
             f"{n} +{scores[n]['gain']}" for n in seats), "R-SS-15")]
         for name in seats:
@@ -734,6 +761,30 @@ class ShipShape(Game):
         self.state["groups"] = []
         return notes + [Note(f"Draw {len(seats)} Voyage-{voyage + 1} holds", "R-SS-16")]
 
+    def _score(self, totals: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+        return score_voyage(totals, full_ship_bonus=int(self.components.get("full_ship_bonus", 8)),
+                            negative_netting=self.options["negative_netting"])
+
+    def voyage_sheets(self, *, cells: str = "last") -> list[dict[str, Any]]:
+        """The score sheet of every scored voyage: each participant's breakdown by category, hold,
+        placements and coins after the voyage; with every cell for the last voyage (or ``"all"``)."""
+        sheets = []
+        coins = dict.fromkeys(self.state["seats"], 0)
+        records = self.state["voyages"]
+        for i, record in enumerate(records):
+            totals = {n: {**dict(zip(VISIBLE, v)), "full": v[4] == v[5]}
+                      for n, v in record["visible"].items()}
+            scores = self._score(totals)
+            for name, sheet in scores.items():
+                coins[name] += sheet["gain"]
+                sheet.update(hold=self._number(record["holds"][name]),
+                             layers=record["layers"][name], coins_after=coins[name])
+                if cells == "all" or i == len(records) - 1:
+                    sheet["cells"] = self.totals_of(record["holds"][name],
+                                                    record["layers"][name])["cells"]
+            sheets.append({"voyage": record["voyage"], "scores": scores})
+        return sheets
+
     @property
     def is_over(self) -> bool:
         return self.state["phase"] == "over"
@@ -748,10 +799,11 @@ class ShipShape(Game):
         ranking = [{"player": n, "score": parts[n]["coins"], "rank": i + 1,
                     "final_hold": self._number(parts[n]["prev_hold"]),
                     "capn": n == self.state["capn"]} for i, n in enumerate(order)]
+        sheets = self.voyage_sheets(cells="none")
         breakdown = {n: [{"voyage": v["voyage"], "gain": v["scores"][n]["gain"],
                           **{c: v["scores"][n][c]["coins"]
                              for c in ("gold", "cannons", "contraband", "full_ship")}}
-                         for v in self.state["voyages"]] for n in order}
+                         for v in sheets] for n in order}
         return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown}
 
     # -- helpers ----------------------------------------------------------------------------
@@ -842,9 +894,12 @@ class ShipShape(Game):
         for g, group in enumerate(self.state["groups"]):
             if group["stage"] == "take" and group["top"] is None:
                 rng = rng or self.rng()
+                crates = self._possible_top_crates(g)
+                turns = rng.getrandbits(3 * len(crates))   # one of 8 orientations per crate
                 out += [{"type": "show_top_crate", "player": None, "group": g, "crate": c,
-                         "face": rng.choice(FACES), "rotation": rng.choice(ROTATIONS)}
-                        for c in self._possible_top_crates(g)]
+                         "face": FACES[turns >> 3 * i & 1],
+                         "rotation": ROTATIONS[turns >> 3 * i + 1 & 3]}
+                        for i, c in enumerate(crates)]
             if capn is None or capn not in group["pool"] and capn not in group["queue"]:
                 continue
             p = self.state["participants"][capn]
@@ -893,7 +948,7 @@ class ShipShape(Game):
                                      "previous_hold": self._number(p["prev_hold"]) or None,
                                      "layers": p["layers"]}
             if p["hold"]:
-                totals = self.totals_of(name)
+                totals = self.totals_of(p["hold"], p["layers"])
                 entry["visible"] = [[cell["shows"] for cell in totals["cells"][r * w:(r + 1) * w]]
                                     for w in [len(self.holds[p["hold"]].grid[0])]
                                     for r in range(len(self.holds[p["hold"]].grid))]
@@ -915,7 +970,7 @@ class ShipShape(Game):
             "voyage": self.state["voyage"], "players": players, "groups": groups,
             "drawn_holds": [self._number(h) for h in self.state["drawn_holds"]],
             "used_crates": len(self.state["used_crates"]),
-            "voyages": self.state["voyages"],
+            "voyages": self.voyage_sheets(),
             "over": self.is_over, "result": self.result(), "unverified": self.unverified}
         if viewer in parts and viewer != self.state["capn"]:
             p = parts[viewer]
@@ -930,7 +985,7 @@ class ShipShape(Game):
     def _preview(self, name: str, crate: str) -> list[dict[str, Any]]:
         """"If I place this crate this way…": own visible totals for each orientation (§5.7)."""
         hold = self.holds[self.state["participants"][name]["hold"]].grid
-        base = self.layers_of(name)
+        base = self.layers_of(self.state["participants"][name]["layers"])
         out = []
         for face in FACES:
             for rotation in ROTATIONS:

@@ -208,7 +208,7 @@ def test_engine_scores_the_visible_grid_cell_by_cell():
         bid(game, {"Ann": ann, "Bea": bea, "Cy": cy})
         for name in takers(game, "Ann"):
             take(game, name)
-    record = game.state["voyages"][0]["scores"]
+    record = game.voyage_sheets()[0]["scores"]
     for name in ("Ann", "Bea", "Cy"):
         s = record[name]
         assert s["gain"] == max(0, sum(s[c]["coins"] for c in
@@ -383,7 +383,7 @@ def test_T_SS_18_coins_never_decrease_even_after_a_bad_voyage():
                 game.apply(game.legal_actions(None)[0])
         for before, after in zip(history, history[1:]):
             assert all(after[n] >= before[n] for n in before)
-        for record in game.state["voyages"]:
+        for record in game.voyage_sheets():
             assert all(s["gain"] >= 0 for s in record["scores"].values())
 
 
@@ -399,7 +399,7 @@ def test_T_SS_19_six_participant_groups_rotate_and_scoring_compares_all_six():
                           3: [["P3", "P4", "P5"], ["P6", "P1", "P2"]]}[voyage]
         assert all(g["stack_left"] == 9 for g in game.state["groups"])
         play_until(game, "draw_holds" if voyage < 3 else "over", voyage)
-        record = game.state["voyages"][-1]["scores"]
+        record = game.voyage_sheets()[-1]["scores"]
         visible = {n: record[n]["cannons"]["visible"] for n in names}
         assert all(record[n]["cannons"]["table_lowest"] == min(visible.values()) for n in names)
         contraband = {n: record[n]["contraband"]["visible"] for n in names}

@@ -1,0 +1,176 @@
+"""ShipShape properties: visibility against a brute-force reference, and 1,000 random legal games
+checked for conservation of crates and coins, three crates per voyage, replay, and secrecy (§5.7)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from tableassist import catalog
+from tableassist.games.protocol import IllegalAction
+from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, mirror, orient,
+                                         visible_grid)
+from tests.games.random_play import random_actions
+
+TOKENS = [".", ".", ".", "#", "-", "G1", "G3", "K2", "X1", "X4", "R1", "R2"]
+HOLD_TOKENS = [".", ".", "G2", "K1", "X3", "R1"]
+
+
+# -- visibility (G-SS-06, G-SS-07) against a reference written the other way round -----------------
+
+def reference_orient(front, face, rotation):
+    """Orientation by moving each cell to where it lands (the engine builds rows instead)."""
+    h, w = len(front), len(front[0])
+    cells = {(r, c): front[r][w - 1 - c] if face == "back" else front[r][c]
+             for r in range(h) for c in range(w)}
+    for _ in range(rotation // 90):
+        cells = {(c, h - 1 - r): token for (r, c), token in cells.items()}
+        h, w = w, h
+    return [[cells[(r, c)] for c in range(w)] for r in range(h)]
+
+
+def reference_visible(hold, stack):
+    """Painter's order: lay each crate in turn from the bottom; any cell that is not see-through
+    covers what was there."""
+    shown = [[(token, -1) for token in row] for row in hold]
+    for i, (grid, row, col) in enumerate(stack):
+        for r, line in enumerate(grid):
+            for c, token in enumerate(line):
+                if token not in (".", "-"):
+                    shown[row + r][col + c] = (token, i)
+    return shown
+
+
+def test_visible_grid_matches_brute_force_over_random_stacks():
+    rng = random.Random(2026)
+    for _ in range(3000):
+        hh, hw = rng.randint(1, 4), rng.randint(1, 4)
+        hold = tuple(tuple(rng.choice(HOLD_TOKENS) for _ in range(hw)) for _ in range(hh))
+        layers, stack = [], []
+        for k in range(rng.randint(0, 4)):
+            side = rng.randint(1, min(hh, hw))
+            ch, cw = side, rng.randint(1, side)        # may be oblong, fits either way round
+            front = tuple(tuple(rng.choice(TOKENS) for _ in range(cw)) for _ in range(ch))
+            crate = Crate(f"C{k}", front, mirror(front))
+            face, rotation = rng.choice(FACES), rng.choice(ROTATIONS)
+            grid = orient(crate, face, rotation)
+            assert [list(r) for r in grid] == reference_orient(front, face, rotation)
+            row = rng.randint(0, hh - len(grid))
+            col = rng.randint(0, hw - len(grid[0]))
+            layers.append(Layer(crate.id, grid, row, col))
+            stack.append((reference_orient(front, face, rotation), row, col))
+        assert visible_grid(hold, layers) == reference_visible(hold, stack)
+
+
+# -- random legal games ----------------------------------------------------------------------------
+
+NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
+VARIANTS = [{}, {"refill_timing": "before_next_commit"}, {"negative_netting": "per_category_floor"},
+            {"blank_counts_as_filled": False}, {"allow_offset": True}]
+COMPONENTS = catalog.load_components("shipshape")
+SECRET_KEYS = {"hand", "discard", "deck", "deck_next", "on_table", "private"}
+
+
+def check_secrecy(game):
+    shared = game.view(None)
+    text = json.dumps(shared)
+    assert not any(f'"{key}"' in text for key in SECRET_KEYS)
+    for group, state in zip(shared["groups"], game.state["groups"]):
+        # no crate below the top, and only the current reveal
+        assert set(group) == {"members", "turn", "stage", "tie_round", "laid", "reveal", "queue",
+                              "placed", "crates_left", "top_crate"}
+        assert group["reveal"] == state["reveal"]
+    public = {k: v for k, v in shared.items() if k != "viewer"}
+    for name in game.players:
+        own = game.view(name)
+        assert {k: v for k, v in own.items() if k not in ("viewer", "private")} == public
+        me = game.state["participants"][name]
+        assert own["private"]["hand"] == me["hand"] and own["private"]["discard"] == me["discard"]
+
+
+def check_crates(game, per_voyage):
+    state = game.state
+    placed = [layer["crate"] for p in state["participants"].values() for layer in p["layers"]]
+    tops = [g["top"]["crate"] for g in state["groups"] if g["top"]]
+    everything = state["used_crates"] + placed + tops
+    assert len(everything) == len(set(everything)), "a crate is in two places"
+    assert not set(tops) & set(placed)
+    if state["phase"] == "play":
+        assert len(placed) + sum(g["stack_left"] for g in state["groups"]) == per_voyage
+    assert len(state["used_crates"]) == per_voyage * len(state["voyages"])
+
+
+def check_crew_cards(game):
+    """Every human's ten crew cards are in the hand, the discard pile, or on the table."""
+    state = game.state
+    on_table = {n: v for g in state["groups"] for n, v in g["on_table"].items()}
+    for name, p in state["participants"].items():
+        cards = p["hand"] + p["discard"] + p.get("deck", []) + ([on_table[name]]
+                                                               if name in on_table else [])
+        assert sorted(cards) == list(range(1, 11)), (name, cards)
+
+
+def test_random_legal_games_keep_the_invariants():
+    played = 0
+    for seed in range(1000):
+        humans = [3, 2, 4, 5, 6, 3, 2, 5][seed % 8]
+        options = dict(VARIANTS[seed % len(VARIANTS)])
+        if humans == 5 and seed % 16 < 8:
+            options["five_player_mode"] = "expert_groups"
+        game = catalog.new_game("shipshape", NAMES[:humans], seed=seed, options=options,
+                                components=COMPONENTS)
+        participants = len(game.state["seats"])
+        coins = {n: 0 for n in game.state["seats"]}
+        log = []
+        rng = random.Random(seed)
+        deep = seed % 50 == 0
+        for action in random_actions(game, rng):
+            log.append(action)
+            now = {n: p["coins"] for n, p in game.state["participants"].items()}
+            assert all(now[n] >= coins[n] for n in coins), "coins went down"
+            coins = now
+            check_crates(game, 3 * participants)
+            if deep or len(log) % 37 == 0:
+                check_secrecy(game)
+                check_crew_cards(game)
+        assert game.is_over
+        for record in game.state["voyages"]:
+            assert all(len(placed) == 3 for placed in record["layers"].values())
+        assert len(game.state["voyages"]) == 3
+        assert [r["player"] for r in game.result()["ranking"]][0] == game.result()["winners"][0]
+        replayed = catalog.new_game("shipshape", NAMES[:humans], seed=seed, options=options,
+                                    components=COMPONENTS)
+        for action in json.loads(json.dumps(log)):
+            replayed.apply(action)
+        assert replayed.state == game.state
+        played += 1
+    assert played == 1000
+
+
+def test_notes_and_refusals_never_name_a_crew_card():
+    """Notes are the public history: they say that a card was laid or turned over, never its
+    value, so no one can read back who played what (§5.7). A refused reading names only the
+    value that was read."""
+    for seed in range(40):
+        game = catalog.new_game("shipshape", NAMES[:2 + seed % 5], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            actions = [a for p in [None, *game.players] for a in game.legal_actions(p)]
+            action = rng.choice(actions)
+            if action["type"] == "reveal_crew_card":
+                owner = game.state["participants"][action["owner"]]
+                absent = [v for v in range(1, 11) if v not in owner["hand"] + owner.get("deck", [])]
+                if absent:
+                    bad = dict(action, value=rng.choice(absent))
+                    try:
+                        game.apply(bad)
+                    except IllegalAction as exc:
+                        text = re.sub(r"[RG]-SS-\d+", "", str(exc))
+                        assert set(re.findall(r"\d+", text)) == {str(bad["value"])}
+                    else:
+                        raise AssertionError("a value not in hand was accepted")
+            notes = game.apply(action)
+            if action["type"] in ("lay_crew_card", "reveal_crew_card"):
+                for note in notes:
+                    assert not re.search(r"\d", note.text), note.text
