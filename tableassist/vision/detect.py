@@ -88,6 +88,15 @@ class Detections:
                 for i, c in zip(self.ids, self.corners)]
 
 
+#: a marker's area against its mean side squared, below which the quad is a sliver, not a square
+MIN_AREA_RATIO = 0.3
+
+
+def _areas(corners: np.ndarray) -> np.ndarray:
+    x, y = corners[:, :, 0], corners[:, :, 1]
+    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+
+
 def _merge(parts: Sequence[Detections], frame_size: tuple[int, int]) -> Detections:
     parts = [p for p in parts if len(p)]
     if not parts:
@@ -200,8 +209,12 @@ class MarkerDetector:
             ids = self._id_of[ids]
         found = Detections(ids.astype(np.int32),
                            np.asarray(corners, np.float32).reshape(-1, 4, 2), frame_size)
-        if self.min_side_px > 0:
-            keep = found.side_px() >= self.min_side_px
+        # drop quads too small to be read, and slivers: a printed square seen even at 70 deg from
+        # straight on keeps a third of its area, while ids read from carpet or text are often flat
+        # (one such in the realdata negatives: 15 px wide, 4 px high)
+        sides = found.side_px()
+        keep = (sides >= self.min_side_px) & (_areas(found.corners) >= MIN_AREA_RATIO * sides ** 2)
+        if not keep.all():
             found = Detections(found.ids[keep], found.corners[keep], frame_size)
         return found
 

@@ -403,14 +403,14 @@ SEAT_IDS = (4, 5, 6, 7)
 
 
 def corner_pieces(width: float = 900.0, height: float = 600.0, ids: Sequence[int] = CORNER_IDS,
-                  size_mm: float = 40.0) -> tuple[Piece, ...]:
+                  size_mm: float = 30.0) -> tuple[Piece, ...]:
     """The 4 table-corner stickers, centred on the play area's corners NW NE SE SW."""
     where = [(0, 0), (width, 0), (width, height), (0, height)]
     return tuple(Piece(i, x, y, 0.0, size_mm, (size_mm + 10, size_mm + 10)) for i, (x, y) in zip(ids, where))
 
 
 def seat_pieces(width: float = 900.0, height: float = 600.0, ids: Sequence[int] = SEAT_IDS,
-                size_mm: float = 30.0) -> tuple[Piece, ...]:
+                size_mm: float = 25.0) -> tuple[Piece, ...]:
     """Seat markers in front of up to 4 players: bottom, left, top, right edge."""
     where = [(width / 2, height - 30, 0), (30, height / 2, 90), (width / 2, 30, 180), (width - 30, height / 2, 270)]
     return tuple(Piece(i, x, y, r, size_mm, (size_mm + 10, size_mm + 10)) for i, (x, y, r) in zip(ids, where))
@@ -449,3 +449,12 @@ def demo_script(seed: int = 0, length: float = 120.0, ids: Sequence[int] = tuple
         t += pass_every
     scene = Scene(width, height, corner_pieces(width, height) + seat_pieces(width, height) + tuple(pieces))
     return Script(scene, moves, passes)
+
+
+def registry_piece(registry, game: str | None, marker_id: int, x: float, y: float,
+                   rotation: float = 0.0) -> Piece:
+    """A piece printed as the registry says: its marker size and its component's size."""
+    m = registry.lookup(marker_id, game)
+    if m is None:
+        raise ValueError(f"marker {marker_id} is not in the registry for {game!r}")
+    return Piece(marker_id, x, y, rotation, m.size_mm, tuple(m.component_size_mm))

@@ -1,0 +1,145 @@
+"""Detect markers and QR codes in images and say what each one is.
+
+    tableassist detect photo.jpg
+    tableassist detect --json --dictionary DICT_6X6_250 sheet1.png sheet2.png
+    tableassist detect --game shipwrecked --annotate out/ table.jpg
+
+Per image: the markers (id, 4 corners in OpenCV's order, the component the registry says it is), the QR
+codes (text, corners) and warnings a person can act on. Exit code 0 when every image was read, 1 when
+one could not be read, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
+    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
+    parser.add_argument("--dictionary", metavar="NAME",
+                        help="any OpenCV predefined dictionary, e.g. DICT_6X6_250 (default: the registry's)")
+    parser.add_argument("--game", help="name components with this game's markers (global markers always)")
+    parser.add_argument("--preset", choices=("robust", "default"), default="robust",
+                        help="detector parameters (default: robust)")
+    parser.add_argument("--no-qr", action="store_true", help="skip QR codes")
+    parser.add_argument("--annotate", metavar="DIR", help="also write each image with its markers drawn")
+
+
+def _registry():
+    try:
+        from tableassist.registry import load_registry
+        return load_registry()
+    except Exception as exc:  # the registry is optional for foreign photos: say so, carry on
+        return exc
+
+
+def run(args: argparse.Namespace) -> int:
+    from tableassist import vision
+    from tableassist.vision.detect import get_dictionary
+
+    registry = _registry()
+    if isinstance(registry, Exception):
+        if not args.dictionary:
+            print(f"tableassist detect: the marker registry cannot be read ({registry}); "
+                  "give --dictionary NAME", file=sys.stderr)
+            return 2
+        registry = None
+    dictionary = args.dictionary or registry.dictionary
+    try:
+        get_dictionary(dictionary)
+    except ValueError as exc:
+        print(f"tableassist detect: {exc}", file=sys.stderr)
+        return 2
+    if args.game and registry is not None and args.game not in registry.games():
+        print(f"tableassist detect: no markers for game {args.game!r}; games: {', '.join(registry.games())}",
+              file=sys.stderr)
+        return 2
+    # a foreign dictionary's ids mean nothing in our registry
+    names = registry if registry is not None and dictionary == registry.dictionary else None
+
+    detector = vision.MarkerDetector(dictionary, preset=args.preset)
+    scanner = None
+    qr_warning = None
+    if not args.no_qr:
+        try:
+            scanner = vision.QRScanner()
+        except vision.QRUnavailable as exc:
+            qr_warning = str(exc)
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+
+    results, failed = [], False
+    for image in args.images:
+        result = _one(image, detector, scanner, names, args.game, qr_warning, out_dir)
+        failed |= result.get("error") is not None
+        results.append(result)
+        if not args.json:
+            _print_text(result)
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 1 if failed else 0
+
+
+def _one(image: str, detector, scanner, registry, game, qr_warning, out_dir) -> dict:
+    import cv2
+
+    from tableassist import vision
+
+    result: dict = {"image": image, "markers": [], "qr": [], "warnings": []}
+    path = Path(image)
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if frame is None or frame.size == 0:
+        why = "no such file" if not path.exists() else "not an image OpenCV can read (empty or damaged?)"
+        result["error"] = f"{image}: {why}"
+        result["warnings"].append(result["error"])
+        return result
+    found = detector.detect(frame)
+    for entry in found.to_json():
+        marker = registry.lookup(entry["id"], game) if registry is not None else None
+        entry["component"] = None if marker is None else marker.component
+        if marker is not None:
+            entry["item"], entry["side"], entry["game"] = marker.item, marker.side, marker.game
+        result["markers"].append(entry)
+    if scanner is not None:
+        result["qr"] = [code.to_json() for code in scanner.scan(frame)]
+    warnings = found.size_warnings()
+    for mid in sorted(found.duplicates()):
+        copies = getattr(registry.lookup(mid, game), "copies", 1) if registry is not None else 1
+        if copies == 1:
+            warnings.append(f"marker {mid} appears twice: two copies of one sticker; remove one")
+    if registry is not None:
+        unknown = sorted({e["id"] for e in result["markers"] if e["component"] is None})
+        if unknown:
+            where = f"game {game!r}" if game else "the global markers (give --game to name game pieces)"
+            warnings.append(f"marker(s) {', '.join(map(str, unknown))} are not in the registry for {where}")
+    if qr_warning:
+        warnings.append(qr_warning)
+    result["warnings"] += warnings
+    if out_dir is not None:
+        drawn = vision.annotate(frame, found, registry=registry, game=game, warnings=warnings)
+        cv2.imwrite(str(out_dir / (path.stem + ".annotated.png")), drawn)
+    return result
+
+
+def _print_text(result: dict) -> None:
+    print(f"{result['image']}:")
+    if result.get("error"):
+        print(f"  error: {result['error']}")
+        return
+    if not result["markers"] and not result["qr"]:
+        print("  nothing found")
+    for m in result["markers"]:
+        corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in m["corners"])
+        what = m["component"] or "-"
+        if m.get("item"):
+            what += f" {m['item']} ({m['side']})"
+        print(f"  marker {m['id']:4d}  {what:40s} {corners}")
+    for q in result["qr"]:
+        print(f"  qr     {q['text']!r}")
+    for w in result["warnings"]:
+        print(f"  warning: {w}")

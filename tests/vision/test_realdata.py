@@ -1,0 +1,80 @@
+"""Target 2 of issue 8: real photos in /work/shared/realdata (see its README) give exactly the ground truth."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tableassist.registry import load_registry
+from tableassist.vision import MarkerDetector, QRScanner
+
+REALDATA = Path(__file__).resolve().parents[3] / "shared" / "realdata"
+if not REALDATA.exists():
+    REALDATA = Path("/work/shared/realdata")
+pytestmark = pytest.mark.skipif(not REALDATA.exists(), reason="realdata set not present")
+
+TRUTH = json.loads((REALDATA / "aruco_opencv" / "ground_truth.json").read_text()) if REALDATA.exists() else {}
+SIX_BY_SIX = [name for name, entry in TRUTH.get("images", {}).items() if entry["dictionary"] == "DICT_6X6_250"]
+
+
+def _images(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+
+
+def test_three_6x6_photos_are_the_ones_the_readme_lists():
+    assert sorted(SIX_BY_SIX) == sorted(["choriginal.jpg", "chocclusion_original.jpg", "singlemarkersoriginal.jpg"])
+
+
+@pytest.mark.parametrize("preset", ["robust", "default"])
+@pytest.mark.parametrize("name", SIX_BY_SIX)
+def test_6x6_photo_gives_exactly_the_listed_ids_with_corners_within_1px(name, preset):
+    entry = TRUTH["images"][name]
+    frame = cv2.imread(str(REALDATA / "aruco_opencv" / name))
+    found = MarkerDetector("DICT_6X6_250", preset=preset).detect(frame)
+    expected = {m["id"]: np.float32(m["corners"]) for m in entry["markers"]}
+    assert sorted(found.ids.tolist()) == sorted(expected)          # no extras, none missing, no repeats
+    for mid, quad in zip(found.ids, found.corners):
+        assert np.abs(quad - expected[int(mid)]).max() <= 1.0, (name, int(mid))
+
+
+def test_ids_under_the_mouse_are_never_reported():
+    frame = cv2.imread(str(REALDATA / "aruco_opencv" / "chocclusion_original.jpg"))
+    found = MarkerDetector("DICT_6X6_250").detect(frame)
+    assert not {11, 13, 14, 16} & set(found.ids.tolist())
+
+
+def test_qr_photos_decode_to_their_exact_text_at_least_78_of_87_and_never_wrong():
+    scanner = QRScanner()
+    right, wrong, missed = 0, [], []
+    photos = _images(REALDATA / "qr_zxing")
+    assert len(photos) == 87
+    for photo in photos:
+        expected = photo.with_suffix(".txt").read_bytes().decode("utf-8")
+        texts = [code.text for code in scanner.scan(cv2.imread(str(photo)))]
+        if expected in texts:
+            right += 1
+        elif texts:
+            wrong.append((photo.name, texts))
+        else:
+            missed.append(photo.name)
+    assert wrong == []
+    assert right >= 78, f"read {right} of 87; missed {missed}"
+
+
+def test_negative_photos_give_no_marker_and_no_qr_code():
+    photos = _images(REALDATA / "negatives_zxing")
+    assert len(photos) == 47
+    scanner = QRScanner()
+    detectors = [MarkerDetector(load_registry().dictionary), MarkerDetector("DICT_6X6_250")]
+    hits = Counter()
+    for photo in photos:
+        frame = cv2.imread(str(photo))
+        for d in detectors:
+            hits[d.dictionary_name] += len(d.detect(frame))
+        hits["qr"] += len(scanner.scan(frame))
+    assert sum(hits.values()) == 0, hits
