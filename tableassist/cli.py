@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "markers": "tableassist.registry",
     "print": "tableassist.printing",
     "serve": "tableassist.serve_cli",
+    "detect": "tableassist.detect_cli",
 }
 
 
