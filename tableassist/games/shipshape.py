@@ -22,6 +22,7 @@ as it lay on the stack (R-SS-19). The table acts for him: his actions have ``pla
 
 from __future__ import annotations
 
+import marshal
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -244,8 +245,7 @@ def score_voyage(totals: Mapping[str, Mapping[str, Any]], *, full_ship_bonus: in
     return scores
 
 
-_PARSED: dict[int, tuple[Mapping[str, Any], tuple[dict[str, Hold], dict[str, Crate],
-                                                   list[str]]]] = {}
+_PARSED: dict[bytes, tuple[dict[str, Hold], dict[str, Crate], list[str]]] = {}
 
 
 # -- the game ------------------------------------------------------------------------------------
@@ -270,17 +270,22 @@ class ShipShape(Game):
 
     @cached_property
     def _parsed(self) -> tuple[dict[str, Hold], dict[str, Crate], list[str]]:
-        # Games made from the same components object (a session's replays, simulations) share
-        # one parse; the cache holds the object itself, so its id cannot be reused meanwhile.
-        cached = _PARSED.get(id(self.components))
-        if cached is None or cached[0] is not self.components:
+        # Games made from the same data (every replay, undo and simulation) share one parse,
+        # keyed by the data's exact content: marshal serialises the parsed TOML in C, far
+        # faster than checking 54 crates again.
+        try:
+            key: bytes | None = marshal.dumps(self.components)
+        except ValueError:   # a value marshal cannot write (a TOML date): parse every time
+            key = None
+        parsed = _PARSED.get(key) if key is not None else None
+        if parsed is None:
             from tableassist.catalog import unverified_values
-            cached = (self.components, (*load_holds_and_crates(self.components),
-                                        unverified_values(self.components)))
-            if len(_PARSED) >= 16:
-                _PARSED.clear()
-            _PARSED[id(self.components)] = cached
-        return cached[1]
+            parsed = (*load_holds_and_crates(self.components), unverified_values(self.components))
+            if key is not None:
+                if len(_PARSED) >= 16:
+                    _PARSED.clear()
+                _PARSED[key] = parsed
+        return parsed
 
     @cached_property
     def capn_name(self) -> str:
@@ -855,10 +860,6 @@ class ShipShape(Game):
         stage = group["stage"]
         if stage == "commit" and player in group["pool"] and player not in group["laid"]:
             return [{"type": "lay_crew_card", "player": player}]
-        if stage == "reveal" and player in group["pool"] and player not in group["reveal"]:
-            # The owner's own buttons: these list the hand, so only the owner sees them.
-            return [{"type": "reveal_crew_card", "player": player, "owner": player, "value": v}
-                    for v in self.state["participants"][player]["hand"]]
         if stage == "take" and group["queue"][0] == player and group["top"] is not None:
             return self._placements(player, group["top"]["crate"])
         return []
@@ -883,15 +884,25 @@ class ShipShape(Game):
         return out
 
     def _table_actions(self) -> list[Action]:
-        """What the table supplies now: top crates to read, and the Cap'n's card and crate.
+        """What the table supplies now: top crates to read, crew cards turned over, and the
+        Cap'n's crate.
 
         A stack's possible top crates are listed once each, in the orientation the simulation's
-        seeded shuffle gives them (the table may report any of the 8). The Cap'n's card is one
-        blind draw from his deck (simulation only; at a table the camera reads it)."""
+        seeded shuffle gives them (the table may report any of the 8). A face-down crew card is
+        offered as ONE reading, a simulated draw from what its owner may hold: listing every
+        possible value would show the hand on the shared screen (§5.7). At a real table the
+        camera, or a keypad on the tablet, supplies the value."""
         out: list[Action] = []
         capn = self.state["capn"]
         rng = None
         for g, group in enumerate(self.state["groups"]):
+            if group["stage"] == "reveal":
+                rng = rng or self.rng()
+                for owner in group["pool"]:
+                    if owner in group["reveal"] or owner == capn:
+                        continue
+                    out.append({"type": "reveal_crew_card", "player": None, "owner": owner,
+                                "value": rng.choice(self.state["participants"][owner]["hand"])})
             if group["stage"] == "take" and group["top"] is None:
                 rng = rng or self.rng()
                 crates = self._possible_top_crates(g)

@@ -81,6 +81,10 @@ def check_secrecy(game):
         assert set(group) == {"members", "turn", "stage", "tie_round", "laid", "reveal", "queue",
                               "placed", "crates_left", "top_crate"}
         assert group["reveal"] == state["reveal"]
+    readings = [a for a in game.legal_actions(None) if a["type"] == "reveal_crew_card"]
+    assert len(readings) == len({a["owner"] for a in readings}), "one reading per card at most"
+    for name in game.players:
+        assert not [a for a in game.legal_actions(name) if a["type"] == "reveal_crew_card"]
     public = {k: v for k, v in shared.items() if k != "viewer"}
     for name in game.players:
         own = game.view(name)
