@@ -17,6 +17,7 @@ from tableassist.games.protocol import Game, SetupError
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
+    "shipwrecked": "tableassist.games.shipwrecked:Shipwrecked",
     "shipshape": "tableassist.games.shipshape:ShipShape",
     "abandon_ship": "tableassist.games.abandon_ship:AbandonShip",
     "wreckers": "tableassist.games.wreckers:Wreckers",

@@ -48,6 +48,15 @@ PAY = "pay"                     # S10: a debtor short of gems sells cards
 OVER = "over"                   # S13
 
 
+def gems(n: int) -> str:
+    return f"{n} gem" if n == 1 else f"{n} gems"
+
+
+def rows_text(last: int) -> str:
+    """``"row 1"`` or ``"rows 1–4"``: the earlier rows a tied STOP player turns over."""
+    return "row 1" if last == 1 else f"rows 1–{last}"
+
+
 @dataclass(frozen=True)
 class ResourceCard:
     """A resource card: its group and points, the income it pays its holder at the start of
@@ -178,16 +187,16 @@ class Shipwrecked(Game):
         if short and self.options["bank_mode"] == "unlimited":
             s["extra_gems"] += short
             s["bank_gems"] += short
-            notes.append(Note(f"the bank is {short} gems short: add {short} substitute tokens",
-                              "G-SW-04"))
+            notes.append(Note(f"the bank is {gems(short)} short: add {short} substitute "
+                              "tokens", "G-SW-04"))
         elif short:
-            notes.append(Note(f"the bank is {short} gems short: {player} gets "
+            notes.append(Note(f"the bank is {gems(short)} short: {player} gets "
                               f"{amount - short} of {amount}", "G-SW-04"))
             amount -= short
         s["bank_gems"] -= amount
         s["players"][player]["gems"] += amount
         rule = "R-SW-02" if why == "income" else "R-SW-11"
-        notes.insert(0, Note(f"{player} takes {amount} gems from the bank ({why})", rule))
+        notes.insert(0, Note(f"{player} takes {gems(amount)} from the bank ({why})", rule))
         return notes
 
     # -- S2 the lot (R-SW-03, R-SW-16, G-SW-11, G-SW-19) -------------------------------------
@@ -392,7 +401,7 @@ class Shipwrecked(Game):
             return self._break_tie(stops, counts)
         bid["tied"] = stops
         self.state["phase"] = TIEBREAK
-        return [Note(f"STOPs by {', '.join(stops)}: each turns over rows 1–{r - 1}; "
+        return [Note(f"STOPs by {', '.join(stops)}: each turns over {rows_text(r - 1)}; "
                      "the most PASS cards wins", "R-SW-09")]
 
     def on_reveal_earlier_rows(self, action: Action) -> list[Note]:
@@ -410,14 +419,14 @@ class Shipwrecked(Game):
             raise IllegalAction(f"{bidder}'s earlier rows are already face up")
         cards = self.need(action, "cards", list)
         if len(cards) != r - 1:
-            raise IllegalAction(f"{bidder} turns over rows 1–{r - 1}: give {r - 1} cards, in row "
-                                f"order, not {len(cards)}")
+            raise IllegalAction(f"{bidder} turns over {rows_text(r - 1)}: give {r - 1} cards, in "
+                                f"row order, not {len(cards)}")
         self._check_fits(bidder, cards + [bid["rows"][-1][bidder]], f"rows 1–{r}")
         for i, card in enumerate(cards):
             bid["rows"][i][bidder] = card
         bid["tiebreak_done"].append(bidder)
         passes = cards.count(PASS)
-        notes = [Note(f"{bidder} turns over rows 1–{r - 1}: {', '.join(cards)} "
+        notes = [Note(f"{bidder} turns over {rows_text(r - 1)}: {', '.join(cards)} "
                       f"({passes} PASS)", "R-SW-09")]
         if len(bid["tiebreak_done"]) < len(bid["tied"]):
             return notes
@@ -496,7 +505,7 @@ class Shipwrecked(Game):
             return [Note(f"{winner} wins the first-player bid with {why}", "G-SW-03"),
                     *self._start_turn(winner)]
         return self._award(winner, cost, Note(
-            f"{winner} wins the lot in round {r} with {why}, for {cost} gems", rule))
+            f"{winner} wins the lot in round {r} with {why}, for {gems(cost)}", rule))
 
     def _award(self, winner: str, cost: int, note: Note) -> list[Note]:
         """The lot is ``winner``'s for ``cost`` gems. A Hidden lot's prize is turned over first,
@@ -519,15 +528,15 @@ class Shipwrecked(Game):
         s = self.state
         cost = self.cost(round_)
         self._finish_bid("bidlock", bidlocked=list(tied), cost=cost if s["lot"] else 0)
-        notes = [Note(f"BIDLOCK in round {round_}: {', '.join(tied)}", "R-SW-10")]
+        notes = [Note(f"BIDLOCK in round {round_}: {', '.join(tied)}"
+                      + (f" each pay {gems(cost)} and rebid" if s["lot"] and cost else
+                         " rebid"), "R-SW-10")]
         if s["lot"] is None:
             # The first-player bid has no lot and no payment (G-SW-03).
             return notes + self._start_bid(tied, reason="bidlock")
         s["bidlocked"] = list(tied)
         s["debts"] = [{"player": p, "due": cost, "reason": "bidlock"} for p in tied if cost]
         s["after_debts"] = "bidlock"
-        if cost:
-            notes.append(Note(f"{', '.join(tied)} each pay {cost} gems penalty", "R-SW-10"))
         return notes + self._settle_debts()
 
     def _after_bidlock(self) -> list[Note]:
@@ -582,8 +591,11 @@ class Shipwrecked(Game):
             if p["gems"] >= debt["due"]:
                 p["gems"] -= debt["due"]
                 s["bank_gems"] += debt["due"]
-                notes.append(Note(f"{debt['player']} pays {debt['due']} gems to the bank",
-                                  "R-SW-10" if debt["reason"] == "bidlock" else "R-SW-11"))
+                if debt["due"]:     # 0 when the sales covered it all
+                    what = "bidlock penalty" if debt["reason"] == "bidlock" else "the lot"
+                    notes.append(Note(f"{debt['player']} pays {gems(debt['due'])} to the bank "
+                                      f"({what})",
+                                      "R-SW-10" if debt["reason"] == "bidlock" else "R-SW-11"))
                 s["debts"].pop(0)
                 continue
             if p["gems"] + sum(self.cards[c].sale_value for c in p["resources"]) < debt["due"]:
@@ -593,7 +605,7 @@ class Shipwrecked(Game):
                     return notes
                 continue
             s["phase"] = PAY
-            notes.append(Note(f"{debt['player']} owes {debt['due']} gems but holds "
+            notes.append(Note(f"{debt['player']} owes {gems(debt['due'])} but holds "
                               f"{p['gems']}: sell a card to the bank", "G-SW-05"))
             return notes
         then, s["after_debts"] = s["after_debts"], None
@@ -608,7 +620,7 @@ class Shipwrecked(Game):
         debt = s["debts"][0]
         player = action["player"]
         if player != debt["player"]:
-            raise IllegalAction(f"only {debt['player']}, who owes {debt['due']} gems, sells cards "
+            raise IllegalAction(f"only {debt['player']}, who owes {gems(debt['due'])}, sells cards "
                                 "now; cards are never sold or traded otherwise (G-SW-05, R-SW-12)")
         card = self.need(action, "card", str)
         holding = s["players"][player]["resources"]
@@ -619,7 +631,7 @@ class Shipwrecked(Game):
         value = self.cards[card].sale_value
         covered = min(value, debt["due"])
         debt["due"] -= covered
-        notes = [Note(f"{player} sells {card} to the bank for {value} gems", "R-SW-11")]
+        notes = [Note(f"{player} sells {card} to the bank for {gems(value)}", "R-SW-11")]
         if value > covered:
             notes += self._bank_pays(player, value - covered, "change")
         return notes + self._settle_debts()
@@ -632,29 +644,34 @@ class Shipwrecked(Game):
         p = s["players"][player]
         s["bank_gems"] += p["gems"]
         s["bank_display"].extend(p["resources"])
-        lost = ", ".join(p["resources"]) or "no cards"
-        gems = p["gems"]
+        lost = list(p["resources"])
+        award = s["award"]
+        if award is not None and award["winner"] == player:
+            # The prize they could not pay for belongs to the bank too (R-SW-11).
+            s["bank_display"].append(s["lot"]["card"])
+            lost.append(s["lot"]["card"] + " (the prize)")
+            s["lot"] = s["award"] = None
+        lost_text = ", ".join(lost) or "no cards"
+        held = p["gems"]
         p.update(status=BANKRUPT, gems=0, resources=[])
         s["bankrupt_order"].append(player)
         s["debts"] = [d for d in s["debts"] if d["player"] != player]
-        notes = [Note(f"{player} cannot pay {due} gems and is BANKRUPT: {gems} gems to the bank, "
-                      f"{lost} to the bank display", "R-SW-11")]
+        notes = [Note(f"{player} cannot pay {gems(due)} and is BANKRUPT: {gems(held)} to the "
+                      f"bank, {lost_text} to the bank display", "R-SW-11")]
         active = self.active_players()
         if len(active) == 1:
             notes += self._end_game(active[0], "last_solvent")
         return notes
 
     def _finish_award(self) -> list[Note]:
-        """The prize goes to the winner, or to the bank display if they went bankrupt paying
-        (R-SW-11); then the win check (S11) and the turn passes (S12)."""
+        """The prize goes to the winner (a winner who went bankrupt paying lost it to the bank
+        display already, R-SW-11); then the win check (S11) and the turn passes (S12)."""
         s = self.state
+        if s["award"] is None:
+            return self._pass_turn()    # the winner went bankrupt; the prize is the bank's
         winner = s["award"]["winner"]
         prize = s["lot"]["card"]
         s["lot"] = s["award"] = None
-        if s["players"][winner]["status"] == BANKRUPT:
-            s["bank_display"].append(prize)
-            notes = [Note(f"{prize} goes to the bank display", "R-SW-11")]
-            return notes + self._pass_turn()
         s["players"][winner]["resources"].append(prize)
         notes = [Note(f"{winner} takes {prize}", "R-SW-11")]
         reason = self.win_reason(winner)
@@ -878,7 +895,7 @@ class Shipwrecked(Game):
                            ("reveal_row",))]
         if phase == TIEBREAK:
             waiting = [p for p in bid["tied"] if p not in bid["tiebreak_done"]]
-            return [Prompt(f"{p}: turn over your rows 1–{bid['round'] - 1}", "R-SW-09", p,
+            return [Prompt(f"{p}: turn over your {rows_text(bid['round'] - 1)}", "R-SW-09", p,
                            ("reveal_earlier_rows",)) for p in waiting]
         if phase == FLIP_PRIZE:
             return [Prompt("Turn over the next stack card: the Hidden lot's prize", "R-SW-16",
@@ -886,7 +903,7 @@ class Shipwrecked(Game):
         if phase == PAY:
             debt = s["debts"][0]
             return [Prompt(f"{debt['player']}: sell a card to the bank to pay the "
-                           f"{debt['due']} gems still owed", "G-SW-05", debt["player"],
+                           f"{gems(debt['due'])} still owed", "G-SW-05", debt["player"],
                            ("sell_card",))]
         return []
 
