@@ -458,3 +458,74 @@ def registry_piece(registry, game: str | None, marker_id: int, x: float, y: floa
     if m is None:
         raise ValueError(f"marker {marker_id} is not in the registry for {game!r}")
     return Piece(marker_id, x, y, rotation, m.size_mm, tuple(m.component_size_mm))
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+def project(scene: Scene, camera: Camera) -> GroundTruth:
+    """The exact image corners of every marker in view, without drawing anything."""
+    H = camera.homography(scene)
+    ids, corners = [], []
+    for piece in scene.pieces:
+        quad = cv2.perspectiveTransform(piece.marker_corners_mm().reshape(-1, 1, 2), H).reshape(-1, 2)
+        if _inside(quad, camera.width, camera.height):
+            ids.append(piece.marker_id)
+            corners.append(quad)
+    return GroundTruth(np.int32(ids), np.float32(corners).reshape(-1, 4, 2))
+
+
+@dataclass
+class EventScore:
+    """How a stream of table events compares with a script: `expected` changes, `matched` ones seen in
+    time, `missed` ones never seen, `spurious` events that match no change."""
+
+    expected: int
+    matched: int
+    missed: list
+    spurious: list
+
+
+def score_events(script: Script, camera: Camera, geometry_factory, events: Sequence, *,
+                 settle: float = 0.0, slack: float = 1.5) -> EventScore:
+    """Compare tracker events with the script's real changes.
+
+    For each move, the truth before and after is located by a fresh geometry (`geometry_factory()`, a
+    `TableGeometry`) from exact corners; a change of zone, cell, seat or rotation (or a flip) must give one
+    event for that marker between the move's start and `slack` seconds after it lands. Events before
+    `settle` (the table's first appearance) are not scored.
+    """
+    from .detect import Detections
+
+    def placements(t: float) -> dict[int, object]:
+        scene, _ = script.state_at(t)
+        truth = project(scene, camera)
+        geometry = geometry_factory()
+        found = Detections(truth.ids, truth.corners, (camera.width, camera.height))
+        geometry.update(found)
+        return {p.marker_id: p for p in geometry.locate(found)}
+
+    expected = []
+    for m in script.moves:
+        before, after = placements(m.t - 1e-3), placements(m.t + m.duration + 1e-3)
+        new_id = m.new_id if m.new_id is not None else m.marker_id
+        old, new = before.get(m.marker_id), after.get(new_id)
+        if m.remove:
+            expected.append((m, "removed", m.marker_id))
+        elif m.new_id is not None:
+            expected.append((m, "flipped", new_id))
+        elif old is not None and new is not None and \
+                (old.zone, old.cell, old.seat, old.rotation) != (new.zone, new.cell, new.seat, new.rotation):
+            expected.append((m, "moved" if (old.zone, old.cell, old.seat) != (new.zone, new.cell, new.seat)
+                             else "rotated", new_id))
+    scored = [e for e in events if e.t >= settle]
+    used: set[int] = set()
+    missed = []
+    for m, kind, mid in expected:
+        hit = next((k for k, e in enumerate(scored) if k not in used and e.marker_id == mid and e.kind == kind
+                    and m.t <= e.t <= m.t + m.duration + slack), None)
+        if hit is None:
+            missed.append((m, kind))
+        else:
+            used.add(hit)
+    spurious = [e for k, e in enumerate(scored) if k not in used]
+    return EventScore(len(expected), len(expected) - len(missed), missed, spurious)

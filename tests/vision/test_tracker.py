@@ -1,0 +1,85 @@
+"""The tracker turns per-frame placements into stable table events (issue 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tableassist.vision import Placement, Tracker
+
+FPS = 10
+
+
+def card(mid, zone="bank", rotation=0, at=(100.0, 100.0), seat=None, component="card", item=None, side="face"):
+    return Placement(mid, component, item or f"item{mid}", side, at, zone, None, rotation, seat)
+
+
+def play(tracker, frames):
+    """Feed frames (lists of placements) at FPS; return [(frame index, kind, id)]."""
+    out = []
+    for k, placements in enumerate(frames):
+        for e in tracker.update(placements, k / FPS):
+            out.append((k, e.kind, e.marker_id))
+    return out
+
+
+def test_a_marker_appears_after_three_sightings_and_a_single_frame_phantom_never_does(registry):
+    events = play(Tracker(), [[card(20), card(99)]] + [[card(20)]] * 20)
+    assert events == [(2, "appeared", 20)]
+
+
+def test_a_hand_over_a_card_for_a_second_changes_nothing_and_a_card_gone_is_removed():
+    frames = [[card(20)]] * 5 + [[]] * 10 + [[card(20)]] * 5 + [[]] * 20
+    events = play(Tracker(lost_after=1.5), frames)
+    assert events == [(2, "appeared", 20), (35, "removed", 20)]   # last seen at 1.9 s, gone > 1.5 s
+
+
+def test_moves_and_rotations_need_three_frames_in_the_new_state():
+    frames = ([[card(20)]] * 5 + [[card(20, zone="lot")]] + [[card(20)]] * 5      # one frame elsewhere: noise
+              + [[card(20, zone="lot")]] * 4 + [[card(20, zone="lot", rotation=90)]] * 4)
+    events = play(Tracker(), frames)
+    assert events == [(2, "appeared", 20), (13, "moved", 20), (17, "rotated", 20)]
+
+
+def test_the_other_side_appearing_where_a_card_was_is_one_flip():
+    back = card(44, component="bid_card", item="red", side="back")
+    face = card(21, component="bid_card", item="red-PASS-2", side="face", at=(105.0, 98.0))
+    tracker = Tracker()
+    events = []
+    for k, ps in enumerate([[back]] * 5 + [[]] * 3 + [[face]] * 25):
+        events += tracker.update(ps, k / FPS)
+    assert [(e.kind, e.marker_id, e.previous_id) for e in events] == [
+        ("appeared", 44, None), ("flipped", 21, 44)]
+    assert [p.marker_id for p in tracker.state()] == [21]
+
+
+def test_two_copies_of_one_sticker_are_reported_once_as_a_problem_never_guessed(registry):
+    a, b = card(20, at=(100.0, 100.0)), card(20, zone="lot", at=(400.0, 300.0))
+    tracker = Tracker(registry, "wreckers")
+    events = []
+    for k, ps in enumerate([[a]] * 4 + [[a, b]] * 10 + [[a]] * 5):
+        events += tracker.update(ps, k / FPS)
+    assert [(e.kind, e.marker_id) for e in events] == [("appeared", 20), ("duplicate", 20)]
+    assert tracker.state()[0].zone == "bank"         # the known copy kept its place; no move guessed
+
+
+def test_stickers_printed_in_copies_are_tracked_one_by_one(registry):
+    # Shipwrecked bid card backs: 6 copies of one id per colour (markers/shipwrecked.toml)
+    def back(x):
+        return card(44, component="bid_card", item="red", side="back", at=(x, 100.0), zone="bid")
+    tracker = Tracker(registry, "shipwrecked")
+    events = []
+    for k, ps in enumerate([[back(100.0)]] * 4 + [[back(100.0), back(300.0)]] * 4 + [[back(300.0)]] * 20):
+        events += tracker.update(ps, k / FPS)
+    assert [(e.kind, e.position_mm) for e in events] == [
+        ("appeared", (100.0, 100.0)), ("appeared", (300.0, 100.0)), ("removed", (100.0, 100.0))]
+
+
+def test_events_carry_what_the_table_needs():
+    tracker = Tracker()
+    for k in range(3):
+        events = tracker.update([card(20, zone="lot", rotation=90, seat="red")], k / FPS)
+    e = events[0]
+    assert (e.kind, e.marker_id, e.component, e.zone, e.seat, e.rotation, e.t) == (
+        "appeared", 20, "card", "lot", "red", 90, pytest.approx(0.2))
+    assert 0 < e.confidence <= 1
+    assert e.to_json()["kind"] == "appeared"
