@@ -202,6 +202,20 @@ def test_orientations_follow_the_convention_of_G_SS_06():
     assert len({orient(crate, f, r) for f in ("front", "back") for r in (0, 90, 180, 270)}) == 8
 
 
+def test_the_worked_crate_of_the_doc():
+    """docs/games/shipshape.md: crate C01 of the data file, its orientations, and on hold H01."""
+    game = catalog.new_game("shipshape", ["A", "B", "C"])
+    c01 = game.crates["C01"]
+    assert orient(c01, "front", 0) == grid("# . G3", "G3 K1 K2", ". . .")
+    assert orient(c01, "back", 0) == grid("G3 . #", "K2 K1 G3", ". . .")
+    assert orient(c01, "front", 90) == grid(". G3 #", ". K1 .", ". K2 G3")
+    assert orient(c01, "back", 90) == grid(". K2 G3", ". K1 .", ". G3 #")
+    layer = Layer("C01", orient(c01, "front", 0))
+    seen = visible_grid(game.holds["H01"].grid, [layer])
+    assert [[t for t, _ in row] for row in seen] == [["#", "R2", "G3"], ["G3", "K1", "K2"],
+                                                     [".", ".", "."]]
+
+
 def test_engine_scores_the_visible_grid_cell_by_cell():
     game = start(["Ann", "Bea", "Cy"])
     for ann, bea, cy in ((10, 5, 1), (9, 4, 2), (8, 3, 7)):
