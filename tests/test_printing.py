@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -138,6 +139,50 @@ def test_sizes_measured_at_300_dpi_equal_size_mm(game, registry, fresh, detector
             # the code sits in the middle of its cut square: an even quiet zone all round
             cx, cy = quad.mean(axis=0)
             assert (cx, cy) == pytest.approx(sticker.centre, abs=0.1)
+
+
+def drawn_rectangles(pdf: Path) -> list[list[tuple[float, float, float, float]]]:
+    """The filled rectangles of each page, in mm from the page's top-left corner (x, y, w, h)."""
+    data = pdf.read_bytes()
+    pages = []
+    height = None
+    for match in re.finditer(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", data):
+        height = float(match.group(2))
+    for stream in re.findall(rb"/FlateDecode[^>]*>>\s*stream\r?\n(.*?)endstream", data, re.S):
+        ops = zlib.decompress(stream)
+        rects = []
+        for x, y, w, h in re.findall(rb"n ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re f\*", ops):
+            x, y, w, h = (float(v) * MM_PER_INCH / 72 for v in (x, y, w, h))
+            rects.append((x, height * MM_PER_INCH / 72 - y - h, w, h))
+        pages.append(rects)
+    return pages
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_every_marker_is_drawn_cell_by_cell_at_its_exact_size(paper, registry, fresh):
+    """From the PDF's drawing operations: each marker's black cells span exactly size_mm, centred in
+    its cut square, and are exactly the cells of its id in the dictionary."""
+    for game in registry.games():
+        pages = layout(registry, game, paper)
+        drawn = drawn_rectangles(fresh / f"{game}-{paper}.pdf")
+        assert len(drawn) == len(pages)
+        for rects, page in zip(drawn, pages):
+            for s in (s for s in page.stickers if s.marker):
+                inside = [r for r in rects if s.x < r[0] + r[2] / 2 < s.x + s.cut
+                          and s.y < r[1] + r[3] / 2 < s.y + s.cut]
+                x0 = min(r[0] for r in inside)
+                y0 = min(r[1] for r in inside)
+                x1 = max(r[0] + r[2] for r in inside)
+                y1 = max(r[1] + r[3] for r in inside)
+                assert (x1 - x0, y1 - y0) == pytest.approx((s.marker.size_mm,) * 2, abs=0.01), s.marker.label
+                assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx(s.centre, abs=0.01)
+                grid = marker_cells(registry.dictionary, s.marker.id)
+                cell = s.marker.size_mm / len(grid)
+                black = np.zeros((len(grid), len(grid)), bool)
+                for x, y, w, h in inside:
+                    r, c = round((y - y0) / cell), round((x - x0) / cell)
+                    black[r, c:c + round(w / cell)] = True
+                assert (black == np.array(grid)).all(), s.marker.label
 
 
 def test_backs_print_the_same_sticker_for_every_card_of_a_colour(registry):
