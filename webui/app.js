@@ -29,8 +29,18 @@ socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
 socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
 socket.on("connect_error", () => setLink("no connection", "bad"));
 socket.on("state", (payload) => {
-  // A full sync every time; an older payload overtaken by a newer one is dropped.
+  // An older payload overtaken by a newer one is dropped.
   if (app.state && payload.version < app.state.version && payload.game?.row === app.state.game?.row) return;
+  const delta = payload.history_delta;
+  if (delta) {
+    // A broadcast carries only the history's change since the state numbered `base`.
+    if (!app.state || app.state.version !== delta.base || !app.state.history) {
+      socket.emit("sync", {});  // missed one (or just connected): ask for everything
+      return;
+    }
+    payload.history = app.state.history.slice(0, delta.from).concat(delta.lines);
+    delete payload.history_delta;
+  }
   payload.receivedAt = performance.now();
   app.state = payload;
   if (!payload.game) app.lobbyOpen = false;

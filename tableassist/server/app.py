@@ -4,7 +4,9 @@ Clients connect with ``auth={"token": …}`` (the token from their link's ``#t=`
 decides the connection's :class:`~tableassist.server.tokens.Grant` and so its room: ``host``,
 ``table``, ``player:<name>`` or ``spectators``. After every change the server builds one payload per
 occupied room from what that room may see (``Table.payload``) and sends it as a ``state`` event; a
-new or reconnecting connection gets its room's payload at once (a full sync, never a diff).
+new or reconnecting connection gets its room's payload at once, in full. Broadcasts carry the
+history as a change (``history_delta``: keep the first ``from`` lines of state ``base``, append
+``lines``); a screen whose state is not ``base`` asks for a ``sync`` and gets everything.
 
 Client events (each answers through its acknowledgement with ``{"ok": true, …}`` or
 ``{"ok": false, "error": "…"}``, and a refusal also sends an ``error`` event):
@@ -202,8 +204,11 @@ class TableServer:
             rooms: dict[str, Grant] = {}
             for _token, grant in self._conns.values():
                 rooms.setdefault(room_of(grant), grant)
+            update = self.table.history_update()
             for room, grant in rooms.items():
-                self.socketio.emit("state", self._payload(grant), to=room)
+                links = self._host_links() if grant.role == HOST else None
+                self.socketio.emit("state", self.table.payload(
+                    grant, links=links, history_update=update), to=room)
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""

@@ -130,6 +130,8 @@ class Table:
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
         self.clock_errors: list[str] = []
+        # (game row, version, public history) as last sent to every room: see history_update.
+        self._sent_history: tuple[int | None, int, list[dict[str, Any]]] = (None, -1, [])
 
     # -- which game ------------------------------------------------------------------------
 
@@ -241,11 +243,39 @@ class Table:
                 out.append({"action": action, "label": game.label(action), "player": actor})
         return out
 
-    def payload(self, grant: Grant, *, links: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Everything one viewer's screen shows, built only from what that viewer may see."""
+    def history_update(self) -> dict[str, Any] | None:
+        """The change in the public history since the last call, for a broadcast to every room:
+        ``{"version", "base", "from", "lines"}`` means "keep your first ``from`` lines (of the
+        state numbered ``base``) and append ``lines``". A game's history only grows by a line or
+        two per action, so a broadcast costs the same at action 5 as at action 500. ``None`` when a
+        different game is on: then everyone gets the whole history."""
         with self._lock:
             session = self.session
-            out: dict[str, Any] = {"version": self.version, "role": grant.role,
+            row = None if session is None else session.saved.id
+            history = [] if session is None else session.history()
+            last_row, last_version, last = self._sent_history
+            self._sent_history = (row, self.version, history)
+            if row != last_row or session is None:
+                return None
+            k = 0
+            for old, new in zip(last, history):
+                if old != new:
+                    break
+                k += 1
+            return {"version": self.version, "base": last_version, "from": k,
+                    "lines": history[k:]}
+
+    def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
+                history_update: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything one viewer's screen shows, built only from what that viewer may see.
+
+        With ``history_update`` (from :meth:`history_update`) the history goes as that change
+        (``"history_delta"``) instead of in full (``"history"``); a new or reconnecting screen
+        always gets it in full."""
+        with self._lock:
+            session = self.session
+            version = self.version if history_update is None else history_update["version"]
+            out: dict[str, Any] = {"version": version, "role": grant.role,
                                    "player": grant.player, "game": None}
             if grant.runs_table:
                 out["lobby"] = self.lobby()
@@ -263,7 +293,10 @@ class Table:
                            "ended": saved.ended, "created": saved.created}
             out["view"] = view
             out["prompts"] = [p.to_json() for p in game.prompts()]
-            out["history"] = session.history()
+            if history_update is None:
+                out["history"] = session.history()
+            else:
+                out["history_delta"] = {k: history_update[k] for k in ("base", "from", "lines")}
             out["actions"] = self.actions_for(grant)
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended

@@ -52,8 +52,16 @@ class Client:
         self.sio.on("error", lambda e: self.errors.append(e))
 
     def _state(self, payload: dict[str, Any]) -> None:
+        """Keep the payload, with a history change merged as the page merges it."""
         import json
         self.raw.append(json.dumps(payload))
+        delta = payload.pop("history_delta", None)
+        if delta is not None:
+            last = self.states[-1] if self.states else None
+            if last is None or last["version"] != delta["base"] or "history" not in last:
+                self.sio.emit("sync", {})
+                return
+            payload["history"] = last["history"][:delta["from"]] + delta["lines"]
         self.states.append(payload)
 
     def connect(self) -> "Client":

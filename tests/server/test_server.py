@@ -160,6 +160,23 @@ def test_reconnecting_client_gets_a_full_sync(server):
     assert again.states[0]["view"]["viewer"] == "Ann"
 
 
+def test_broadcasts_carry_only_the_new_history_lines(server):
+    table = server.client(server.tokens.table)
+    start(table)
+    spectator = server.client()
+    for action in first_lot():
+        assert table.act(action)["ok"]
+    final = spectator.wait_state(lambda s: len(s["history"]) == len(first_lot()))
+    last = json.loads(spectator.raw[-1])
+    assert "history" not in last and len(last["history_delta"]["lines"]) == 1
+    assert last["history_delta"]["from"] == len(first_lot()) - 1
+    assert table.call("undo")["ok"]  # an undo shortens it: "keep the first n-1 lines"
+    spectator.wait_state(lambda s: len(s["history"]) == len(first_lot()) - 1)
+    assert json.loads(spectator.raw[-1])["history_delta"]["lines"] == []
+    fresh = server.client()
+    assert fresh.state["history"] == spectator.state["history"] == final["history"][:-1]
+
+
 def test_clock_closes_the_stop_window(server):
     table = server.client(server.tokens.table)
     start(table, stop_window_s=5)
