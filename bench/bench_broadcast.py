@@ -127,6 +127,14 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def cpu_ms(pid: int) -> float:
+    """User + system CPU time the process has used (a measure the machine's load does not inflate
+    the way it inflates wall-clock latency)."""
+    import os
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(db: Path) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1",
                              "--port", "0", "--db", str(db), "--camera", "none"],
@@ -192,6 +200,7 @@ def main() -> int:
         wait_for(lambda: table.last and table.last["game"], 10, "the game")
         rng = random.Random(1)
         results: dict[str, list[list[float]]] = {"baseline": [], "candidate": []}
+        cpu: dict[str, list[float]] = {"baseline": [], "candidate": []}
         rss_with = 0
         payload = len(json.dumps(table.last))
         for _ in range(args.rounds):
@@ -199,7 +208,10 @@ def main() -> int:
                 crowd = Crowd(url, n, min(n, args.processes))
                 if n > 1:
                     rss_with = max(rss_with, rss_kb(proc.pid))
-                results[name] += play(table, crowd, args.actions, rng)
+                before = cpu_ms(proc.pid)
+                measured = play(table, crowd, args.actions, rng)
+                cpu[name].append((cpu_ms(proc.pid) - before) / max(1, len(measured)))
+                results[name] += measured
                 crowd.close()
         after = rss_kb(proc.pid)
         table.close()
@@ -218,8 +230,13 @@ def main() -> int:
         print(f"{name:9} {n:4} followers: latency p50 {rows[name][0]:6.1f} ms  p99 "
               f"{rows[name][1]:6.1f} ms  median of per-action slowest {rows[name][2]:6.1f} ms "
               f"({len(flat)} deliveries)")
+    for name, n in (("baseline", 1), ("candidate", args.clients)):
+        print(f"{name:9} {n:4} followers: server CPU per action {statistics.median(cpu[name]):6.1f} ms")
     b, c = rows["baseline"], rows["candidate"]
-    print(f"ratio {args.clients} / 1 followers: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}")
+    print(f"ratio {args.clients} / 1 followers: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, "
+          f"server CPU x{statistics.median(cpu['candidate']) / statistics.median(cpu['baseline']):.2f}")
+    print(f"machine load while measuring: {Path('/proc/loadavg').read_text().split()[0]} "
+          f"(1-minute load average) on {__import__('os').cpu_count()} cores")
     print(f"target p99 <= 50 ms with {args.clients} followers: "
           f"{'met' if c[1] <= 50 else 'NOT met'} ({c[1]:.1f} ms)")
     print(f"server memory (VmRSS): idle {idle / 1024:.1f} MiB, with {args.clients} followers "
