@@ -369,11 +369,15 @@ class Shipwrecked(Game):
         notes = [Note(f"Row {r} face up: {shown}", "R-SW-08")]
         stopper = bid["stop_by"]
         if stopper is not None and cards[stopper] != STOP:
-            text = (f"VIOLATION: {stopper} stopped the bid but laid {cards[stopper]} in row {r}; "
-                    "the row is resolved as revealed")
-            self.state["violations"].append({"player": stopper, "round": r, "text": text})
-            notes.append(Note(text, "G-SW-14"))
+            violation = {"player": stopper, "round": r, "card": cards[stopper]}
+            self.state["violations"].append(violation)
+            notes.append(Note(self.violation_text(violation), "G-SW-14"))
         return notes + self._resolve_row()
+
+    @staticmethod
+    def violation_text(v: Mapping[str, Any]) -> str:
+        return (f"VIOLATION: {v['player']} stopped the bid but laid {v['card']} in row "
+                f"{v['round']}; the row is resolved as revealed")
 
     def _resolve_row(self) -> list[Note]:
         """Decide who wins from the revealed last row (R-SW-09, steps 1–4).
@@ -464,11 +468,11 @@ class Shipwrecked(Game):
             if card not in BID_TYPES:
                 raise IllegalAction(f"{card!r} is not a bid card; a bid card is PASS, STOP or "
                                     "STRIKE")
-        bid = self.state["bid"]
-        shown = Counter(cards)
-        shown.update(row[player] for row in bid["rows"][:len(bid["rows"]) - 1]
-                     if row.get(player, FACE_DOWN) != FACE_DOWN)
-        for card, n in shown.items():
+        rows = self.state["bid"]["rows"]
+        shown = list(cards) + [row[player] for row in rows[:len(rows) - 1]
+                               if row.get(player, FACE_DOWN) != FACE_DOWN]
+        for card in BID_TYPES:
+            n = shown.count(card)
             if n > self.bid_set[card]:
                 raise IllegalAction(f"{player} cannot show {n} {card} cards in {where}: a bid set "
                                     f"holds only {self.bid_set[card]} (I-SW-3)")
@@ -954,7 +958,7 @@ class Shipwrecked(Game):
             else None,
             "debt": dict(s["debts"][0]) if s["phase"] == PAY else None,
             "last_bid": s["last_bid"],
-            "violations": [v["text"] for v in s["violations"]],
+            "violations": [self.violation_text(v) for v in s["violations"]],
             "cost_by_round": list(self.costs),
             "options": dict(self.options),
         }

@@ -19,6 +19,7 @@ import random
 from collections import Counter
 
 from tableassist import catalog
+from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import (BID_TYPES, CHOOSE_LOT, FACE_DOWN, FLIP_PRIZE, LAY,
                                            OVER, PAY, REVEAL, STOP, STOP_WINDOW, TIEBREAK,
                                            Shipwrecked)
@@ -242,6 +243,30 @@ def check_secrets(table: TrueTable) -> None:
             assert mine["not_face_up"] == {t: BID_SET[t] - face_up[t] for t in BID_TYPES}
 
 
+def check_messages_hold_no_secret(table: TrueTable) -> None:
+    """A refusal never depends on a face-down card: trying to enter each possible type with a
+    laid card gives one and the same message, which names no type (SPEC §1.7)."""
+    game = table.game
+    bid = game.state["bid"]
+    if bid is None:
+        return
+    for p in bid["participants"]:
+        if not table.board[p]:
+            continue
+        before = json.dumps(game.state, sort_keys=True)
+        messages = set()
+        for t in BID_TYPES:
+            try:
+                game.apply({"type": "lay_bid_card", "player": p, "card": t})
+            except IllegalAction as exc:
+                messages.add(str(exc))
+            else:
+                raise AssertionError("a bid card's type was accepted")
+        (message,) = messages
+        assert not any(t in message for t in BID_TYPES), message
+        assert json.dumps(game.state, sort_keys=True) == before
+
+
 def test_true_tables_never_show_a_secret():
     for seed in range(200):
         n = 2 + seed % 3
@@ -260,4 +285,6 @@ def test_true_tables_never_show_a_secret():
             table.sync()
             check_invariants(game)
             check_secrets(table)
+            if game.actions_applied % 3 == 0:
+                check_messages_hold_no_secret(table)
         assert game.state["phase"] == OVER, f"seed {seed} did not finish"
