@@ -15,7 +15,7 @@ import pytest
 from tableassist import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import (BANKRUPT, CHOOSE_LOT, FACE_DOWN, LAY, PAY, PASS,
-                                           STOP, STOP_WINDOW, TIEBREAK, Shipwrecked,
+                                           STOP_WINDOW, TIEBREAK, Shipwrecked,
                                            earlier_rows_possible)
 
 TYPE = {"P": "PASS", "S": "STOP", "K": "STRIKE"}
