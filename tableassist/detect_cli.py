@@ -86,14 +86,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one(image: str, detector, scanner, registry, game, qr_warning, out_dir) -> dict:
-    import cv2
-
     from tableassist import vision
 
     result: dict = {"image": image, "markers": [], "qr": [], "warnings": []}
     path = Path(image)
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-    if frame is None or frame.size == 0:
+    frame = vision.read_image(path)
+    if frame is None:
         why = "no such file" if not path.exists() else "not an image OpenCV can read (empty or damaged?)"
         result["error"] = f"{image}: {why}"
         result["warnings"].append(result["error"])
@@ -122,7 +120,7 @@ def _one(image: str, detector, scanner, registry, game, qr_warning, out_dir) -> 
     result["warnings"] += warnings
     if out_dir is not None:
         drawn = vision.annotate(frame, found, registry=registry, game=game, warnings=warnings)
-        cv2.imwrite(str(out_dir / (path.stem + ".annotated.png")), drawn)
+        vision.write_image(out_dir / (path.stem + ".annotated.png"), drawn)
     return result
 
 

@@ -8,18 +8,20 @@ The stable public API (used by the table server's camera panel and the camera re
 - `MarkerDetector(dictionary, preset="robust").detect(frame) -> Detections` (`ids`, `corners` N x 4 x 2
   float32 in OpenCV's order). `QRScanner().scan(frame)` reads QR codes (off the per-frame path).
 - `annotate(frame, detections, registry=..., game=..., warnings=...) -> frame` for display.
-- `TablePipeline(game, registry).update(frame, t) -> list[TableEvent]`: detection, geometry, tracker.
+- `TablePipeline(game, registry).update(frame, t) -> list[TableEvent]`: detection, geometry, tracker;
+  `.last` is the last frame's `FrameResult` (detections, placements, events, warnings).
+- `read_image`, `write_image`, `encode_jpeg(frame, quality=70, width=None) -> bytes` (camera panel).
 """
 
 from .annotate import annotate
 from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
 from .geometry import Layout, LayoutError, Placement, TableGeometry
 from .pipeline import FrameResult, TablePipeline
-from .sources import FrameSource, SourceError, open_source
+from .sources import FrameSource, SourceError, encode_jpeg, open_source, read_image, write_image
 from .tracker import TableEvent, Tracker
 
 __all__ = [
     "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError", "MarkerDetector", "Placement",
     "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "SourceError", "TableEvent", "TableGeometry",
-    "TablePipeline", "Tracker", "annotate", "open_source",
+    "TablePipeline", "Tracker", "annotate", "encode_jpeg", "open_source", "read_image", "write_image",
 ]

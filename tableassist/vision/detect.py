@@ -252,6 +252,7 @@ class RegionTracker:
     change_threshold: int = 24
     _prev_small: np.ndarray | None = field(default=None, repr=False)
     _known: list = field(default_factory=list, repr=False)   # [(box, id, side px, frame number)]
+    _last_changed: list = field(default_factory=list, repr=False)
     _count: int = 0
     full_scans: int = 0
 
@@ -268,7 +269,11 @@ class RegionTracker:
             found = self.detector._detect_gray(gray, (w, h))
             self.full_scans += 1
         else:
-            changed = self._change_boxes(small)
+            # this frame's changes and the previous frame's: a card uncovered by a hand over two frames
+            # is whole in the second one's box
+            fresh = self._change_boxes(small)
+            changed = fresh + self._last_changed
+            self._last_changed = fresh
             boxes = _union_boxes([b for b, *_ in self._known] + changed)
             only: list = []
             for box in boxes:
@@ -286,6 +291,7 @@ class RegionTracker:
 
     def reset(self) -> None:
         self._known = []
+        self._last_changed = []
         self._prev_small = None
         self._count = 0
 
@@ -307,8 +313,8 @@ class RegionTracker:
             return []
         mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-        s = self.SCALE
-        return [(int(x * s - 2 * s), int(y * s - 2 * s), int((x + bw) * s + 2 * s), int((y + bh) * s + 2 * s))
+        s, pad = self.SCALE, 4 * self.SCALE
+        return [(int(x * s - pad), int(y * s - pad), int((x + bw) * s + pad), int((y + bh) * s + pad))
                 for x, y, bw, bh, _ in stats[1:]]
 
 

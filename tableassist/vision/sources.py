@@ -159,3 +159,28 @@ class _SingleImage:
 
     def close(self) -> None:
         self._frame = None
+
+
+def read_image(path: str | Path) -> np.ndarray | None:
+    """A BGR image from a file, or None if the file is missing, empty or not an image."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return None if frame is None or frame.size == 0 else frame
+
+
+def write_image(path: str | Path, frame: np.ndarray) -> None:
+    if not cv2.imwrite(str(path), frame):
+        raise SourceError(f"{path}: cannot write an image there")
+
+
+def encode_jpeg(frame: np.ndarray, *, quality: int = 70, width: int | None = None) -> bytes:
+    """The frame as JPEG bytes (for a camera panel), scaled down to `width` px if it is wider."""
+    h, w = frame.shape[:2]
+    if width and w > width:
+        frame = cv2.resize(frame, (width, int(h * width / w)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise SourceError("the frame cannot be encoded as JPEG")
+    return buf.tobytes()

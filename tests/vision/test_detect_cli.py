@@ -1,0 +1,50 @@
+"""`tableassist detect`: markers, QR codes and warnings per image, as text or JSON (issue 8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+
+from tableassist.cli import main
+from tableassist.vision import synthetic as S
+
+REALDATA = Path("/work/shared/realdata")
+
+
+def test_json_lists_markers_with_registry_names_and_qr_and_warnings(tmp_path, capsys, registry, renderer):
+    scene = S.Scene(pieces=S.corner_pieces() + (S.registry_piece(registry, "wreckers", 20, 450, 300, 90),
+                                                S.Piece(21, 300, 300, 0, 8)))
+    frame, _ = renderer.render(scene, S.Camera(1280, 720), S.Effects(blur=0.3))
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), frame)
+    assert main(["detect", "--json", "--game", "wreckers", "--annotate", str(tmp_path / "out"), str(image)]) == 0
+    [result] = json.loads(capsys.readouterr().out)
+    assert result["image"] == str(image) and result["qr"] == []
+    by_id = {m["id"]: m for m in result["markers"]}
+    assert {0, 1, 2, 3, 20} <= set(by_id)
+    assert by_id[0]["component"] == "table_corner" and by_id[20]["component"] == "card"
+    assert len(by_id[20]["corners"]) == 4
+    assert all("move the camera closer or print larger" in w for w in result["warnings"] if w.startswith("marker 21"))
+    assert (tmp_path / "out" / "table.annotated.png").exists()
+
+
+def test_foreign_dictionary_reads_the_opencv_photo(capsys):
+    photo = REALDATA / "aruco_opencv" / "singlemarkersoriginal.jpg"
+    assert main(["detect", "--json", "--no-qr", "--dictionary", "DICT_6X6_250", str(photo)]) == 0
+    [result] = json.loads(capsys.readouterr().out)
+    assert sorted(m["id"] for m in result["markers"]) == [23, 40, 62, 98, 124, 203]
+    assert all(m["component"] is None for m in result["markers"])   # our registry does not name them
+
+
+def test_text_output_and_bad_input(tmp_path, capsys):
+    qr = REALDATA / "qr_zxing" / "qrcode-1" / "1.png"
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    assert main(["detect", str(qr), str(empty), str(tmp_path / "missing.png")]) == 1
+    out = capsys.readouterr().out
+    assert "qr     'MEBKM:URL:" in out
+    assert f"{empty}: not an image OpenCV can read" in out and "missing.png: no such file" in out
+    assert main(["detect", "--dictionary", "DICT_9X9_1", str(qr)]) == 2
+    assert "unknown marker dictionary" in capsys.readouterr().err
