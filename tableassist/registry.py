@@ -43,8 +43,10 @@ REFERENCE_DISTANCE_CM = 70.0
 REFERENCE_PX_PER_MM = 1.8
 RELIABLE_PX = 30.0
 
-#: Sides that show a component's face, and the one side that must not give the face away (SPEC X2).
+#: The side that must not give a secret face away (SPEC X2), and the item of a back shared by every card
+#: of its component (``any``), as opposed to one per owner colour.
 BACK = "back"
+ANY = "any"
 
 _GROUP_KEYS = {"component", "items", "side", "sides", "copies", "secret", "first_id", "size_mm",
                "component_size_mm"}
@@ -251,22 +253,21 @@ def _check_unique(path: Path, markers: list[Marker]) -> None:
 
 
 def _check_backs(path: Path, markers: list[Marker]) -> None:
-    """SPEC X2: the back of a secret component names only its kind or owner, shared by every copy.
+    """SPEC X2: the back of a secret component names only its owner's colour or its kind.
 
-    A back sticker is one id printed on all cards of that colour, so the camera sees the same marker
-    whichever card lies face down: the back item must not be a face item, and ``copies`` must cover
-    every face of that owner.
+    A back sticker is one id printed on every card of that colour (or, item ``any``, on every card of the
+    component), so the camera sees the same marker whichever card lies face down: the back item must not
+    be a face item, and ``copies`` must equal the number of cards it covers.
     """
     for back in (m for m in markers if m.secret and m.side == BACK):
         faces = [m for m in markers if m.component == back.component and m.side != BACK]
         if any(f.item == back.item for f in faces):
             raise RegistryError(f"{path.name}: {back.label} names a face item; a back may name only the "
                                 "owner's colour or the kind of component (SPEC X2)")
-        owned = [f for f in faces if f.item.split("-")[0] == back.item]
-        if len(owned) > back.copies:
-            raise RegistryError(f"{path.name}: {back.label} is printed {back.copies} times but "
-                                f"{len(owned)} faces belong to {back.item!r}: every card of that owner "
-                                "needs the same back (SPEC X2)")
+        covered = faces if back.item == ANY else [f for f in faces if f.item.split("-")[0] == back.item]
+        if not covered or len(covered) != back.copies:
+            raise RegistryError(f"{path.name}: {back.label} is printed {back.copies} times but covers "
+                                f"{len(covered)} cards: every card it covers needs the same back (SPEC X2)")
 
 
 # ---- `tableassist markers`: the registry as a table or as JSON

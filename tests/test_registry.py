@@ -23,12 +23,13 @@ RULES = Path("/work/shared/rules")
 #: SPEC's CAM / CAM? rows, as (game, component, side) -> how many markers. Boards are located by
 #: their 4 corner markers; dice by a marker on every face.
 SPEC_CAM_ROWS = {
-    # §1.1 / §1.3: bid cards face (colour, type) and back (colour); resource and Hidden cards face
+    # §1.1 / §1.3: bid cards face (colour, type) and back (colour); the 20 resource and 4 Hidden cards
+    # face, and one back for the whole stack (its position, CAM?)
     ("shipwrecked", "bid_board", "top"): 4,
     ("shipwrecked", "bid_card", "face"): 24,
     ("shipwrecked", "bid_card", "back"): 4,
-    ("shipwrecked", "resource_card", "face"): 20,
-    ("shipwrecked", "hidden_card", "face"): 4,
+    ("shipwrecked", "resource_card", "face"): 24,
+    ("shipwrecked", "resource_card", "back"): 1,
     # §2.1 / §2.3: every face of the 8 dice, 7 rats, 5 cheese, 8 sinking tokens, 7 tiles, the board
     ("abandon_ship", "board", "top"): 4,
     ("abandon_ship", "ship", "top"): 2,
@@ -37,9 +38,11 @@ SPEC_CAM_ROWS = {
     ("abandon_ship", "cheese_token", "face"): 5,
     ("abandon_ship", "sinking_token", "face"): 8,
     ("abandon_ship", "tile", "face"): 7,
-    # §3.1 / §3.3: 30 contraband cards, the die's faces, the piece, the board (track)
+    # §3.1 / §3.3: 30 contraband cards (face; one shared back: which spaces hold a card), the die's
+    # faces, the piece, the board (track)
     ("schmuggler", "board", "top"): 4,
     ("schmuggler", "contraband_card", "face"): 30,
+    ("schmuggler", "contraband_card", "back"): 1,
     ("schmuggler", "die_face", "top"): 6,
     ("schmuggler", "piece", "top"): 1,
     # §4.1: the 84 cards of the common deck
@@ -53,7 +56,7 @@ SPEC_CAM_ROWS = {
 }
 
 #: SPEC X2: components whose face is hidden information.
-SPEC_X2 = {("shipwrecked", "bid_card"), ("shipwrecked", "resource_card"), ("shipwrecked", "hidden_card"),
+SPEC_X2 = {("shipwrecked", "bid_card"), ("shipwrecked", "resource_card"),
            ("abandon_ship", "tile"), ("abandon_ship", "sinking_token"),
            ("schmuggler", "contraband_card"), ("wreckers", "card"), ("shipshape", "crew_card")}
 
@@ -149,16 +152,15 @@ def test_no_back_encodes_a_face(registry):
         ms = [m for m in registry.markers(game) if m.game == game]
         for back in (m for m in ms if m.side == "back" and m.secret):
             faces = [m for m in ms if m.component == back.component and m.side != "back"]
-            face_items = {f.item for f in faces}
-            owners = {f.item.split("-")[0] for f in faces}
-            assert back.item not in face_items, back.label
-            assert back.item in owners, back.label  # the colour only
-            # one id for every card of that colour: a face-down card never tells which card it is
-            assert back.copies == sum(f.item.split("-")[0] == back.item for f in faces), back.label
+            assert back.item not in {f.item for f in faces}, back.label
+            # the owner's colour, or "any" for a back shared by the whole component; one id printed on
+            # every card it covers, so a face-down card never tells which card it is
+            covered = [f for f in faces if back.item in ("any", f.item.split("-")[0])]
+            assert covered and back.copies == len(covered), back.label
 
 
 def test_secret_components_without_backs_carry_a_face_marker_only(registry):
-    for game, component in SPEC_X2 - {("shipwrecked", "bid_card"), ("shipshape", "crew_card")}:
+    for game, component in [("abandon_ship", "tile"), ("abandon_ship", "sinking_token"), ("wreckers", "card")]:
         assert set(m.side for m in registry.markers(game) if m.component == component) == {"face"}
 
 
@@ -172,9 +174,10 @@ def test_command_cards_are_short_tableassist_texts(registry):
 # ---- aligned with SPEC's names, the rulebooks and the engines' data files
 
 def test_shipwrecked_names_follow_spec(registry):
-    assert items(registry, "shipwrecked", "resource_card") == [
-        f"{g}-{p}" for g in ["FOOD", "SHELTER", "WATER", "FRIENDS"] for p in (10, 20, 30, 40, 50)]
-    assert items(registry, "shipwrecked", "hidden_card") == ["HIDDEN-1", "HIDDEN-2", "HIDDEN-3", "HIDDEN-4"]
+    assert items(registry, "shipwrecked", "resource_card", "face") == [
+        f"{g}-{p}" for g in ["FOOD", "SHELTER", "WATER", "FRIENDS"] for p in (10, 20, 30, 40, 50)] + [
+        "HIDDEN-1", "HIDDEN-2", "HIDDEN-3", "HIDDEN-4"]
+    assert items(registry, "shipwrecked", "resource_card", "back") == ["any"]
     per_colour = Counter(re.sub(r"-\d$", "", i).split("-", 1)[1]
                          for i in items(registry, "shipwrecked", "bid_card", "face"))
     assert per_colour == {"PASS": 12, "STOP": 8, "STRIKE": 4}
@@ -215,13 +218,13 @@ def test_shipshape_matches_the_engine_data(registry):
 
 def test_schmuggler_goods_match_the_engine_data(registry):
     goods = [g["id"] for g in data_file("schmuggler")["goods"]]
-    assert items(registry, "schmuggler", "contraband_card") == goods
+    assert items(registry, "schmuggler", "contraband_card", "face") == goods
 
 
 def test_shipwrecked_cards_match_the_engine_data(registry):
     data = data_file("shipwrecked")
-    assert items(registry, "shipwrecked", "resource_card") == [c["id"] for c in data["resource_cards"]]
-    assert items(registry, "shipwrecked", "hidden_card") == data["hidden_cards"]
+    assert items(registry, "shipwrecked", "resource_card", "face") == \
+        [c["id"] for c in data["resource_cards"]] + data["hidden_cards"]
 
 
 # ---- the command
@@ -299,7 +302,7 @@ def test_back_naming_a_face_is_refused(copy_dir):
 
 def test_back_printed_fewer_times_than_the_cards_it_covers(copy_dir):
     edit(copy_dir / "shipshape.toml", "copies = 10", "copies = 1")
-    with pytest.raises(RegistryError, match="printed 1 times but 10 faces belong to 'red'"):
+    with pytest.raises(RegistryError, match="crew card red · back is printed 1 times but covers 10 cards"):
         load_registry(copy_dir)
 
 
