@@ -39,7 +39,9 @@ NO_CELL = "-"     # not part of the crate (a crate smaller than the hold); see-t
 KINDS = {"G": "gold", "K": "cannons", "X": "contraband", "R": "rats"}
 FACES = ("front", "back")
 ROTATIONS = (0, 90, 180, 270)
-VISIBLE = ("gold", "rats", "cannons", "contraband", "filled", "spaces")
+VISIBLE = ("gold", "rats", "cannons", "contraband", "filled", "spaces", "full")
+#: what the table may correct on the score sheet before it is confirmed (SPEC S9)
+CORRECTABLE = ("gold", "rats", "cannons", "contraband", "full")
 
 Grid = tuple[tuple[str, ...], ...]
 
@@ -599,7 +601,10 @@ class ShipShape(Game):
             return notes
         group["stage"] = "done"
         if all(g["stage"] == "done" for g in self.state["groups"]):
-            notes += self._score_voyage()
+            self.state["phase"] = "scoring"
+            self.state["overrides"] = {}
+            notes.append(Note(f"Voyage {self.state['voyage']} ends: the ships reach port; check "
+                              "the score sheet, then confirm it", "R-SS-10"))
         return notes
 
     # -- crates (S5; R-SS-02, R-SS-05, R-SS-08, R-SS-19, G-SS-06, G-SS-17, G-SS-21) ----------------
@@ -732,11 +737,53 @@ class ShipShape(Game):
             memo[key] = totals
         return totals
 
+    def counted_totals(self) -> dict[str, dict[str, Any]]:
+        """Each hold's visible totals as the engine sees them, with the table's corrections."""
+        parts = self.state["participants"]
+        totals = {}
+        for name in self.state["seats"]:
+            seen = self.totals_of(parts[name]["hold"], parts[name]["layers"])
+            totals[name] = {**seen, **self.state.get("overrides", {}).get(name, {})}
+        return totals
+
+    def on_override_score(self, action: Action) -> list[Note]:
+        """The table corrects one category of a hold's visible totals before the sheet is
+        confirmed, when the camera's top view disagrees with the engine's (SPEC S9, R-SS-10)."""
+        self._table_only(action)
+        if self.state["phase"] != "scoring":
+            raise IllegalAction("a score can be corrected only while the voyage's score sheet "
+                                "waits for confirmation (R-SS-10)")
+        who = self.need(action, "participant", str)
+        if who not in self.state["participants"]:
+            raise IllegalAction(f"{who!r} is not at this table")
+        category = self.need(action, "category", str)
+        if category not in CORRECTABLE:
+            raise IllegalAction(f"category must be one of {', '.join(CORRECTABLE)}, not "
+                                f"{category!r} (R-SS-10)")
+        if category == "full":
+            value: Any = self.need(action, "value", bool)
+        else:
+            value = self.need(action, "value", int)
+            if value < 0:
+                raise IllegalAction(f"a visible {category} total cannot be negative (R-SS-10)")
+        was = self.counted_totals()[who][category]
+        self.state["overrides"].setdefault(who, {})[category] = value
+        return [Note(f"The table corrects {who}'s visible {category}: {was} → {value}",
+                     "R-SS-10")]
+
+    def on_confirm_scoring(self, action: Action) -> list[Note]:
+        """The table confirms the score sheet; the coins are paid (R-SS-11 … R-SS-15)."""
+        self._table_only(action)
+        if self.state["phase"] != "scoring":
+            raise IllegalAction("there is no score sheet to confirm: the voyage is not over "
+                                "(R-SS-08)")
+        return self._score_voyage()
+
     def _score_voyage(self) -> list[Note]:
         """All participants of all groups are scored together; coins never go down (R-SS-15)."""
         parts = self.state["participants"]
         seats = self.state["seats"]
-        totals = {n: self.totals_of(parts[n]["hold"], parts[n]["layers"]) for n in seats}
+        totals = self.counted_totals()
         scores = self._score(totals)
         voyage = self.state["voyage"]
         # The state keeps only what the score sheet is computed from (visible totals, holds and
@@ -745,7 +792,8 @@ class ShipShape(Game):
             "voyage": voyage,
             "holds": {n: parts[n]["hold"] for n in seats},
             "layers": {n: [dict(layer) for layer in parts[n]["layers"]] for n in seats},
-            "visible": {n: [totals[n][k] for k in VISIBLE] for n in seats}})
+            "visible": {n: [int(totals[n][k]) for k in VISIBLE] for n in seats},
+            "corrected": self.state.pop("overrides")})
         for name in seats:
             parts[name]["coins"] += scores[name]["gain"]
         notes = [Note(f"Voyage {voyage} scored: " + ", ".join(
@@ -777,13 +825,14 @@ class ShipShape(Game):
         coins = dict.fromkeys(self.state["seats"], 0)
         records = self.state["voyages"]
         for i, record in enumerate(records):
-            totals = {n: {**dict(zip(VISIBLE, v)), "full": v[4] == v[5]}
+            totals = {n: {**dict(zip(VISIBLE, v)), "full": bool(v[6])}
                       for n, v in record["visible"].items()}
             scores = self._score(totals)
             for name, sheet in scores.items():
                 coins[name] += sheet["gain"]
                 sheet.update(hold=self._number(record["holds"][name]),
-                             layers=record["layers"][name], coins_after=coins[name])
+                             layers=record["layers"][name], coins_after=coins[name],
+                             corrected=record["corrected"].get(name, {}))
                 if cells == "all" or i == len(records) - 1:
                     sheet["cells"] = self.totals_of(record["holds"][name],
                                                     record["layers"][name])["cells"]
@@ -823,6 +872,7 @@ class ShipShape(Game):
             raise IllegalAction("no bidding now: " + {
                 "deal_holds": "the Voyage-1 holds are still being dealt",
                 "draw_holds": "the next voyage's holds are still being drawn",
+                "scoring": "the voyage's score sheet waits for confirmation",
                 "over": "the game is over"}[self.state["phase"]] + " (R-SS-16)")
         return self.state["groups"][self.state["participants"][name]["group"]]
 
@@ -852,6 +902,9 @@ class ShipShape(Game):
             if player is not None:
                 return []
             return [{"type": "draw_hold", "player": None, "hold": h} for h in self._open_holds()]
+        if phase == "scoring":
+            # Corrections take any count, so they are entered, not listed.
+            return [{"type": "confirm_scoring", "player": None}] if player is None else []
         if phase != "play":
             return []
         if player is None:
@@ -943,6 +996,11 @@ class ShipShape(Game):
             return f"Table: deal {action.get('hold')} to {action.get('participant')}"
         if kind == "draw_hold":
             return f"Table: draw hold {action.get('hold')}"
+        if kind == "confirm_scoring":
+            return "Table: confirm the score sheet"
+        if kind == "override_score":
+            return (f"Table: {action.get('participant')}'s {action.get('category')} is "
+                    f"{action.get('value')}")
         return super().label(action)
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
@@ -981,7 +1039,7 @@ class ShipShape(Game):
             "voyage": self.state["voyage"], "players": players, "groups": groups,
             "drawn_holds": [self._number(h) for h in self.state["drawn_holds"]],
             "used_crates": len(self.state["used_crates"]),
-            "voyages": self.voyage_sheets(),
+            "voyages": self.voyage_sheets(), "score_sheet": self._score_sheet(),
             "over": self.is_over, "result": self.result(), "unverified": self.unverified}
         if viewer in parts and viewer != self.state["capn"]:
             p = parts[viewer]
@@ -992,6 +1050,15 @@ class ShipShape(Game):
                 private["preview"] = self._preview(viewer, group["top"]["crate"])
             out["private"] = private
         return out
+
+    def _score_sheet(self) -> dict[str, Any] | None:
+        """The voyage's sheet waiting for confirmation, with every cell and each correction."""
+        if self.state["phase"] != "scoring":
+            return None
+        scores = self._score(self.counted_totals())
+        for name, sheet in scores.items():
+            sheet["corrected"] = self.state["overrides"].get(name, {})
+        return {"voyage": self.state["voyage"], "scores": scores}
 
     def _preview(self, name: str, crate: str) -> list[dict[str, Any]]:
         """"If I place this crate this way…": own visible totals for each orientation (§5.7)."""
@@ -1015,6 +1082,10 @@ class ShipShape(Game):
             missing = [n for n in self.state["seats"] if parts[n]["hold"] is None]
             return [Prompt("Deal a Voyage-1 hold to " + ", ".join(missing), "R-SS-16", None,
                            ("deal_hold",))]
+        if phase == "scoring":
+            return [Prompt("The ships reach port: check each hold's score sheet, correct a "
+                           "category the camera misread, then confirm", "R-SS-10", None,
+                           ("override_score", "confirm_scoring"))]
         if phase == "draw_holds":
             left = len(self.state["seats"]) - len(self.state["drawn_holds"])
             return [Prompt(f"Draw {left} more Voyage-{self.state['voyage']} hold(s); the engine "

@@ -222,6 +222,13 @@ def test_engine_scores_the_visible_grid_cell_by_cell():
         bid(game, {"Ann": ann, "Bea": bea, "Cy": cy})
         for name in takers(game, "Ann"):
             take(game, name)
+    assert game.state["phase"] == "scoring"
+    sheet = game.view()["score_sheet"]["scores"]
+    assert all(game.state["participants"][n]["coins"] == 0 for n in ("Ann", "Bea", "Cy"))
+    game.apply({"type": "confirm_scoring", "player": None})
+    assert game.view()["score_sheet"] is None
+    assert {n: s["gain"] for n, s in game.voyage_sheets()[0]["scores"].items()} == {
+        n: s["gain"] for n, s in sheet.items()}
     record = game.voyage_sheets()[0]["scores"]
     for name in ("Ann", "Bea", "Cy"):
         s = record[name]
@@ -231,6 +238,42 @@ def test_engine_scores_the_visible_grid_cell_by_cell():
         assert s["gold"]["visible_gold"] == sum(c["value"] for c in s["cells"]
                                                 if c["category"] == "gold")
         assert game.state["participants"][name]["coins"] == s["gain"]
+
+
+def finish_voyage(game, values):
+    """Three turns with these bids ({name: [v1, v2, v3]}), each taker placing front up at 0°."""
+    for turn in range(3):
+        bid(game, {n: v[turn] for n, v in values.items()})
+        for name in takers(game, next(iter(values))):
+            take(game, name)
+
+
+def test_the_table_corrects_a_category_before_confirming():
+    game = start(["Ann", "Bea", "Cy"])
+    finish_voyage(game, {"Ann": [10, 9, 8], "Bea": [5, 4, 3], "Cy": [1, 2, 7]})
+    seen = game.counted_totals()
+    game.apply({"type": "override_score", "player": None, "participant": "Ann",
+                "category": "gold", "value": seen["Ann"]["gold"] + 5})
+    game.apply({"type": "override_score", "player": None, "participant": "Bea",
+                "category": "full", "value": True})
+    sheet = game.view()["score_sheet"]["scores"]
+    assert sheet["Ann"]["gold"]["visible_gold"] == seen["Ann"]["gold"] + 5
+    assert sheet["Ann"]["corrected"] == {"gold": seen["Ann"]["gold"] + 5}
+    assert sheet["Bea"]["full_ship"]["coins"] == 8
+    refused(game, {"type": "override_score", "player": None, "participant": "Ann",
+                   "category": "gold", "value": -1}, "cannot be negative")
+    refused(game, {"type": "override_score", "player": None, "participant": "Ann",
+                   "category": "coins", "value": 3}, "category must be one of")
+    refused(game, {"type": "override_score", "player": "Ann", "participant": "Ann",
+                   "category": "gold", "value": 3}, "read from the table")
+    game.apply({"type": "confirm_scoring", "player": None})
+    record = game.voyage_sheets()[0]["scores"]
+    assert record["Ann"]["gold"]["visible_gold"] == seen["Ann"]["gold"] + 5
+    assert record["Bea"]["full_ship"]["coins"] == 8
+    assert game.state["participants"]["Ann"]["coins"] == record["Ann"]["gain"]
+    refused(game, {"type": "override_score", "player": None, "participant": "Ann",
+                   "category": "gold", "value": 3}, "only while the voyage's score sheet")
+    refused(game, {"type": "confirm_scoring", "player": None}, "no score sheet to confirm")
 
 
 # -- crew-card resolution (R-SS-03 … R-SS-09) ----------------------------------------------------
