@@ -353,8 +353,9 @@ class ShipShape(Game):
     @staticmethod
     def _check_schedule(schedule: Any, voyages: int) -> None:
         ok = isinstance(schedule, list) and len(schedule) >= voyages and all(
-            isinstance(groups, list) and all(isinstance(g, list) for g in groups)
-            and sorted(s for g in groups for s in g) == [1, 2, 3, 4, 5, 6]
+            isinstance(groups, list) and all(isinstance(g, list) and g for g in groups)
+            and sorted(str(s) for g in groups for s in g) == ["1", "2", "3", "4", "5", "6"]
+            and all(isinstance(s, int) for g in groups for s in g)
             for groups in schedule[:voyages])
         if not ok:
             raise SetupError("six_player_schedule must give, for each voyage, groups of the seat "
