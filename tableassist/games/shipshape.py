@@ -441,8 +441,8 @@ class ShipShape(Game):
             self.state["groups"].append({
                 "members": members, "turn": 1, "stack_left": per * len(members), "top": None,
                 "placed": [], "stage": "commit", "bid_round": 1, "pool": list(members),
-                "laid": [], "reveal": {}, "on_table": {}, "tied": [], "twice_tied": [],
-                "queue": []})
+                "laid": [], "reveal": {}, "on_table": {}, "tied": [], "tied_on": {},
+                "twice_tied": [], "queue": []})
             self._begin_commit(self.state["groups"][g])
         groups = " and ".join("{" + ", ".join(g) + "}" for g in self._groups_for(
             self.state["voyage"]))
@@ -545,12 +545,22 @@ class ShipShape(Game):
         """Matching values are discarded at once and their players are tied; the rest take crates
         from the highest card down (R-SS-04, R-SS-05, R-SS-06)."""
         shown = group["reveal"]
-        count = Counter(shown.values())
-        tied = [n for n in group["pool"] if count[shown[n]] > 1]
+        if group["bid_round"] == 2 and self.options["tie_pool"] == "per_value":
+            # G-SS-11's other reading: a value repeats only among the players who tied together
+            # in the first reveal; equal values of different ties go by the first tie's value.
+            first = group["tied_on"]
+            count = Counter((first[n], shown[n]) for n in group["pool"])
+            tied = [n for n in group["pool"] if count[first[n], shown[n]] > 1]
+            order = sorted(group["pool"], key=lambda n: (-shown[n], -first[n]))
+        else:
+            count = Counter(shown.values())
+            tied = [n for n in group["pool"] if count[shown[n]] > 1]
+            order = sorted(group["pool"], key=lambda n: -shown[n])
+        if group["bid_round"] == 1:
+            group["tied_on"] = {n: shown[n] for n in tied}
         for name in tied:
             self._discard(name, group)
-        group["queue"] = sorted((n for n in group["pool"] if n not in tied),
-                                key=lambda n: -shown[n])
+        group["queue"] = [n for n in order if n not in tied]
         notes = []
         if tied:
             group["tied" if group["bid_round"] == 1 else "twice_tied"] = tied
@@ -576,7 +586,7 @@ class ShipShape(Game):
         parts = self.state["participants"]
         if group["bid_round"] == 1 and group["tied"]:
             group["bid_round"] = 2
-            group["pool"] = list(group["tied"])   # one pool of every tied player (G-SS-11)
+            group["pool"] = list(group["tied"])   # every tied player rebids now (G-SS-11)
             self._begin_commit(group)
             return [Note(", ".join(group["pool"]) + ": lay a new crew card", "R-SS-06")]
         if group["bid_round"] == 2 and group["twice_tied"]:
@@ -594,6 +604,7 @@ class ShipShape(Game):
         group["turn"] += 1
         group["placed"] = []
         group["tied"] = []
+        group["tied_on"] = {}
         group["twice_tied"] = []
         group["bid_round"] = 1
         group["pool"] = list(group["members"])

@@ -330,6 +330,30 @@ def test_T_SS_13_two_separate_ties_rebid_as_one_pool():
     assert takers(game, "A") == ["C", "D", "B", "A"]
 
 
+def test_T_SS_13_single_pool_ties_across_first_values():
+    game = start(["A", "B", "C", "D"], holds={"A": "H01", "B": "H02", "C": "H03", "D": "H04"})
+    bid(game, {"A": 7, "B": 7, "C": 3, "D": 3})
+    bid(game, {"A": 5, "B": 2, "C": 5, "D": 1})
+    assert takers(game, "A") == ["B", "D"]
+    take(game, "B")
+    take(game, "D")
+    assert takers(game, "A") == ["C", "A"]   # tied twice: hold #3 before hold #1
+
+
+def test_T_SS_13_option_per_value_ties_only_within_each_first_tie():
+    game = start(["A", "B", "C", "D"], options={"tie_pool": "per_value"})
+    bid(game, {"A": 7, "B": 7, "C": 3, "D": 3})
+    bid(game, {"A": 5, "B": 2, "C": 5, "D": 1})
+    assert takers(game, "A") == ["A", "C", "B", "D"]
+    for name in takers(game, "A"):
+        take(game, name)
+    game2 = start(["A", "B", "C", "D"], options={"tie_pool": "per_value"})
+    bid(game2, {"A": 7, "B": 7, "C": 3, "D": 3})
+    bid(game2, {"A": 5, "B": 5, "C": 2, "D": 1})
+    assert takers(game2, "A") == ["C", "D"]
+    assert group_of(game2, "A")["twice_tied"] == ["A", "B"]
+
+
 def _down_to_two(game, name="A"):
     game.state["participants"][name]["hand"] = [3, 8]
     game.state["participants"][name]["discard"] = [1, 2, 4, 5, 6, 7, 9, 10]

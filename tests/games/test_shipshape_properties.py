@@ -67,7 +67,7 @@ def test_visible_grid_matches_brute_force_over_random_stacks():
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 VARIANTS = [{}, {"refill_timing": "before_next_commit"}, {"negative_netting": "per_category_floor"},
-            {"blank_counts_as_filled": False}, {"allow_offset": True}]
+            {"blank_counts_as_filled": False}, {"allow_offset": True}, {"tie_pool": "per_value"}]
 COMPONENTS = catalog.load_components("shipshape")
 SECRET_KEYS = {"hand", "discard", "deck", "deck_next", "on_table", "private"}
 
