@@ -530,6 +530,32 @@ def test_the_reveal_is_public_only_while_it_is_current():
     assert game.view()["groups"][0]["reveal"] == {}
 
 
+def test_private_preview_of_the_crate_to_take_matches_the_placement():
+    game = start(["A", "B", "C"])
+    bid(game, {"A": 7, "B": 3, "C": 2})
+    game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C01",
+                "face": "front", "rotation": 0})
+    preview = game.view("A")["private"]["preview"]
+    assert len(preview) == 8 and "preview" not in game.view("B")["private"]
+    choice = next(p for p in preview if p["face"] == "back" and p["rotation"] == 90)
+    game.apply({"type": "place_crate", "player": "A", "crate": "C01", "face": "back",
+                "rotation": 90})
+    totals = game.view()["players"][0]["totals"]
+    assert {k: totals[k] for k in ("gold", "rats", "cannons", "contraband", "full")} == {
+        k: choice[k] for k in ("gold", "rats", "cannons", "contraband", "full")}
+
+
+def test_prompts_say_who_does_what():
+    game = start(["A", "B"])
+    assert [p.player for p in game.prompts()] == ["A", "B"]
+    bid(game, {"A": 2, "B": 1, CAPN: 10})
+    assert game.prompts()[0].actions == ("show_top_crate",)
+    game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C05",
+                "face": "back", "rotation": 270})
+    prompt = game.prompts()[0]
+    assert prompt.rule == "R-SS-19" and "back up, turned 270°" in prompt.text
+
+
 # -- illegal actions: refused with a message, nothing changes ------------------------------------
 
 def refused(game, action, match):
