@@ -1,0 +1,173 @@
+"""Abandon Ship: what the camera reads (SPEC §2.3 input summary).
+
+| SPEC input | camera sees | reading |
+| --- | --- | --- |
+| cheese placement and values (CAM) | a cheese token on a cheese space of the ship | ``place_cheese`` |
+| sinking token revealed (CAM) | a sinking-token face turned up | ``reveal_sinking_token`` |
+| dice faces after a roll (CAM) | a die face newly up in the pool | ``roll_die`` |
+| die and rat chosen (CAM?) | a rat on a new space | ``use_die`` if one die of the roll explains the move; else a confirmation of the dice that do |
+| rat positions, rat and die to the box (CAM) | checked against the engine | a mismatch when they differ |
+| final tile reveal (CAM) | a tile face turned up at a seat, after the end | ``reveal_tile`` for that seat's player |
+
+Tiles are never read before the end (SPEC §2.7): a tile face seen earlier is dropped on arrival.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tableassist.games.protocol import Game
+from tableassist.readers.base import Reader, Reading, Seen, expected_text, try_action
+
+
+def _index(item: str | None) -> int | None:
+    """"cheese-3" -> 2, "red:face-4" -> 3 (the n-th entry of the data file's list, from 0)."""
+    if not item or "-" not in item:
+        return None
+    try:
+        return int(item.rsplit("-", 1)[1]) - 1
+    except ValueError:
+        return None
+
+
+class AbandonShipReader(Reader):
+    game_id = "abandon_ship"
+
+    def may_read_face(self, event: Any, game: Game) -> bool:
+        if event.component == "tile":
+            return game.state["phase"] in ("reveal_tiles", "over")
+        return True
+
+    def feed(self, events, game: Game) -> None:
+        super().feed(events, game)
+        # Dice lying in the pool at set-up show no roll: the first roll is a new face.
+        if game.state["phase"] == "place_cheese":
+            self.picture.use(k for k, _ in self.picture.items("die_face"))
+
+    # -- the readings ------------------------------------------------------------------------
+
+    def read(self, game: Game) -> list[Reading]:
+        phase = game.state["phase"]
+        if phase == "place_cheese":
+            return self._cheese(game)
+        if phase == "water":
+            return self._token(game)
+        if phase == "roll":
+            return self._roll(game)
+        if phase == "choose":
+            return self._move(game)
+        if phase == "reveal_tiles":
+            return self._tiles(game)
+        return []
+
+    def _space(self, s: Seen) -> int | None:
+        if s.zone != "space" or s.cell is None:
+            return None
+        try:
+            return int(s.cell)
+        except ValueError:
+            return None
+
+    def _cheese(self, game: Game) -> list[Reading]:
+        values = game.ship.cheese_tokens
+        spaces = game.ship.cheese_spaces
+        placed = game.state["cheese_on_board"]
+        out = []
+        for key, s in self.picture.items("cheese_token"):
+            space, i = self._space(s), _index(s.item)
+            if space is None or i is None or not 0 <= i < len(values):
+                continue
+            if space in spaces and placed[spaces.index(space)] is not None:
+                continue
+            out.append(Reading(f"cheese {values[i]} on space {space}",
+                               {"type": "place_cheese", "player": None, "space": space,
+                                "value": values[i]}, key=(key,)))
+        # the engine asks space by space: offer the one it waits for first
+        nxt = spaces[placed.index(None)]
+        return sorted(out, key=lambda r: r.action["space"] != nxt)
+
+    def _token(self, game: Game) -> list[Reading]:
+        values = game.components["sinking_tokens"]["values"]
+        for key, s in self.picture.items("sinking_token"):
+            i = _index(s.item)
+            if self.picture.is_fresh(key) and i is not None and 0 <= i < len(values):
+                return [Reading(f"sinking token {values[i]} turned up",
+                                {"type": "reveal_sinking_token", "player": None,
+                                 "value": values[i]}, key=(key,))]
+        return []
+
+    @staticmethod
+    def _die_face(game: Game, s: Seen) -> tuple[str, str] | None:
+        """(die id, face label) for a die-face marker: "red:face-3" is the red die's 3rd face."""
+        if not s.item or ":" not in s.item:
+            return None
+        die_id = s.item.split(":", 1)[0]
+        faces = next((d["faces"] for d in game.components["dice"] if d["id"] == die_id), None)
+        i = _index(s.item)
+        if faces is None or i is None or not 0 <= i < len(faces):
+            return None
+        return die_id, faces[i]
+
+    def _roll(self, game: Game) -> list[Reading]:
+        st = game.state
+        pool = [d for d, where in st["dice"].items() if where == "pool"]
+        out = []
+        for key, s in self.picture.items("die_face"):
+            read = self._die_face(game, s)
+            if read is None or not self.picture.is_fresh(key):
+                continue
+            die, face = read
+            if die in pool and die not in st["faces"]:
+                out.append(Reading(f"the {die} die shows {face}",
+                                   {"type": "roll_die", "player": None, "die": die, "face": face},
+                                   key=(key,)))
+        return out
+
+    def _move(self, game: Game) -> list[Reading]:
+        """A rat on a space other than the engine's: find the dice of the roll that explain it."""
+        st = game.state
+        turn = st["turn"]
+        for key, s in self.picture.items("rat"):
+            rat = s.item
+            if rat not in st["rats"]:
+                continue
+            where = self._space(s)
+            on_slot = s.zone == "scoring"
+            if where == st["rats"][rat] or (where is None and not on_slot and s.zone != "box"):
+                continue
+            sees = f"the {rat} rat " + (f"on space {where}" if where is not None else
+                                       "on a scoring space" if on_slot else "in the box")
+            fits = []
+            for action in game.legal_actions(turn):
+                after = try_action(game, action)
+                if after is None:
+                    continue
+                rats = after.state["rats"]
+                if where is not None and rats.get(rat) == where or \
+                        on_slot and any(rat in occ for occ in after.state["slots"]) or \
+                        s.zone == "box" and rat in after.state["washed"]:
+                    fits.append(action)
+            dice = {a["die"] for a in fits}
+            if len(fits) == 1 or (len(dice) == 1 and all(a["rat"] == rat for a in fits)):
+                return [Reading(sees, fits[0], key=(key,))]
+            if fits:
+                return [Reading(sees, confirm=tuple(fits), key=(key,))]
+            return [Reading(sees, expects=f"no die of this roll moves the {rat} rat there; "
+                                         f"{expected_text(game)}", key=(key,))]
+        return []
+
+    def _tiles(self, game: Game) -> list[Reading]:
+        sets = [list(t) for t in game.components["tiles"]["sets"]]
+        out = []
+        for key, s in self.picture.items("tile"):
+            owner, i = self.player_at(s), _index(s.item)
+            if owner is None or i is None or not 0 <= i < len(sets):
+                continue
+            if game.state["tiles"].get(owner) is not None and not self.picture.is_fresh(key):
+                continue
+            if game.state["tiles"].get(owner) and sorted(game.state["tiles"][owner]) == sorted(sets[i]):
+                continue
+            out.append(Reading(f"{owner}'s tile turned up", {
+                "type": "reveal_tile", "player": None, "owner": owner, "colours": sets[i]},
+                key=(key,)))
+        return out

@@ -1,0 +1,229 @@
+"""What every camera reader shares: the table picture, readings, and the reader protocol.
+
+A reader turns the tracker's stable table events plus the game's current state into *readings*:
+
+* an action read without a tap (SPEC's CAM rows: a card turned over, a die's face, a rat moved);
+* a confirmation: one or more actions the camera proposes and the tablet confirms with one tap
+  (SPEC's CAM? rows: which die moved the rat when two explain it, which card went to the bank);
+* a mismatch: the camera sees something the game does not expect ("out of sync"), said in the
+  table's words, with what the engine expects instead.
+
+A reader is pure: it never submits anything itself and never touches a clock, a camera or a socket.
+The camera loop (``tableassist.camera_loop``) feeds it events, asks it for readings, submits them
+through the session and tells it which were accepted (so a face shown once is read once).
+
+Secrecy (SPEC X2, §1.7, §2.7): a reader reads a secret component's face only at the moment the
+game reveals it. Until then a face it sees is not turned into an action, not named in any text, and
+not kept: the picture drops it at once (:meth:`TablePicture.apply` with ``reveal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tableassist.games.protocol import Game
+
+#: The seat colours in the order the synthetic table and a new table hand them out.
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One marker on the table as the tracker last confirmed it."""
+
+    marker_id: int
+    component: str | None
+    item: str | None
+    side: str | None
+    zone: str | None
+    cell: str | None
+    seat: str | None
+    rotation: int | None
+    position_mm: tuple[float, float] | None
+    since: float          # when it appeared (or was last turned over) on the table
+    changed: float        # when it last appeared, moved, turned or flipped
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reader makes of the table now.
+
+    ``sees`` says what the camera sees, in the table's words and without secrets ("the red rat on
+    space 9"). ``action``: submit it without a tap. ``confirm``: the tablet offers these actions,
+    one tap each. ``expects``: the camera and the game disagree and no action would fix it; the
+    text says what the game expects. ``key`` names the observation the reading uses up once an
+    action from it is accepted (see :meth:`Reader.accepted`)."""
+
+    sees: str
+    action: dict[str, Any] | None = None
+    confirm: tuple[dict[str, Any], ...] = ()
+    expects: str | None = None
+    key: tuple = ()
+
+    @property
+    def kind(self) -> str:
+        if self.action is not None:
+            return "action"
+        return "confirm" if self.confirm else "mismatch"
+
+
+@dataclass
+class TablePicture:
+    """The stable table, folded from tracker events: each marker's last confirmed placement.
+
+    Markers printed in several copies (bid card backs, crew card backs) are kept per copy, told
+    apart by position, as the tracker does. ``fresh`` holds the markers that appeared (or were
+    turned face up) and have not been used by an accepted reading yet."""
+
+    seen: dict[tuple[int, int], Seen] = field(default_factory=dict)
+    fresh: dict[tuple[int, int], float] = field(default_factory=dict)
+    _copies: int = 0
+
+    def apply(self, event: Any, *, keep_face: Callable[[Any], bool] = lambda e: True) -> None:
+        """Fold one tracker event in. ``keep_face(event)`` False drops a face the game does not
+        reveal now (a secret read out of turn): it is neither kept nor remembered as fresh."""
+        kind = event.kind
+        if kind in ("duplicate", "qr"):
+            return
+        if kind == "removed":
+            key = self._key_of(event)
+            if key is not None:
+                self.seen.pop(key, None)
+                self.fresh.pop(key, None)
+            return
+        if kind == "flipped" and event.previous_id is not None:
+            old = self._nearest(event.previous_id, event.position_mm)
+            if old is not None:
+                self.seen.pop(old, None)
+                self.fresh.pop(old, None)
+        if not keep_face(event):
+            return
+        key = self._key_of(event) if kind in ("moved", "rotated") else None
+        if key is None:
+            key = self._new_key(event)
+        old = self.seen.get(key)
+        since = old.since if old is not None and kind in ("moved", "rotated") else event.t
+        self.seen[key] = Seen(event.marker_id, event.component, event.item, event.side, event.zone,
+                              event.cell, event.seat, event.rotation, event.position_mm, since,
+                              event.t)
+        if kind in ("appeared", "flipped"):
+            self.fresh[key] = event.t
+
+    def _new_key(self, event: Any) -> tuple[int, int]:
+        key = (event.marker_id, 0)
+        if key in self.seen:     # a second copy of a multi-copy sticker
+            self._copies += 1
+            key = (event.marker_id, self._copies)
+        return key
+
+    def _key_of(self, event: Any) -> tuple[int, int] | None:
+        return self._nearest(event.marker_id, event.position_mm)
+
+    def _nearest(self, marker_id: int, where: tuple[float, float] | None) -> tuple[int, int] | None:
+        keys = [k for k in self.seen if k[0] == marker_id]
+        if len(keys) <= 1 or where is None:
+            return keys[0] if keys else None
+
+        def dist(k: tuple[int, int]) -> float:
+            p = self.seen[k].position_mm
+            return 1e12 if p is None else (p[0] - where[0]) ** 2 + (p[1] - where[1]) ** 2
+        return min(keys, key=dist)
+
+    def items(self, component: str | None = None, *, side: str | None = None,
+              zone: str | None = None) -> list[tuple[tuple[int, int], Seen]]:
+        """The markers on the table, oldest first, filtered by component, side and zone."""
+        out = [(k, s) for k, s in self.seen.items()
+               if (component is None or s.component == component)
+               and (side is None or s.side == side) and (zone is None or s.zone == zone)]
+        return sorted(out, key=lambda ks: (ks[1].changed, ks[0]))
+
+    def is_fresh(self, key: tuple[int, int]) -> bool:
+        return key in self.fresh
+
+    def use(self, keys: Iterable[tuple[int, int]]) -> None:
+        for k in keys:
+            self.fresh.pop(k, None)
+
+
+class Reader:
+    """The protocol of a per-game reader. Subclasses set ``game_id`` and implement ``read``.
+
+    ``players`` are the game's players in seat order; ``colours`` maps a player to their seat
+    colour (the seat marker in front of them and the colour of their bid or crew card backs);
+    players without one get the next free colour of :data:`SEAT_COLOURS` in seat order."""
+
+    game_id = ""
+
+    def __init__(self, players: Sequence[str], colours: Mapping[str, str] | None = None,
+                 components: Mapping[str, Any] | None = None) -> None:
+        self.players = list(players)
+        given = dict(colours or {})
+        free = [c for c in SEAT_COLOURS if c not in given.values()]
+        self.colours = {p: given.get(p) or free.pop(0) for p in self.players}
+        self.by_colour = {c: p for p, c in self.colours.items()}
+        self.components = components
+        self.picture = TablePicture()
+
+    # -- feeding -----------------------------------------------------------------------------
+
+    def feed(self, events: Iterable[Any], game: Game) -> None:
+        """Fold the tracker's events into the picture. A secret face the game does not reveal
+        now is dropped on arrival (see :meth:`may_read_face`)."""
+        for e in events:
+            self.picture.apply(e, keep_face=lambda ev: self.may_read_face(ev, game))
+
+    def may_read_face(self, event: Any, game: Game) -> bool:
+        """Whether the face this event shows may be read now. The default keeps every marker;
+        a game with secret faces allows each only at its reveal."""
+        return True
+
+    def player_at(self, seen: Seen) -> str | None:
+        """The player whose seat the component lies at (by seat marker colour)."""
+        return self.by_colour.get(seen.seat) if seen.seat else None
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def read(self, game: Game) -> list[Reading]:
+        """The readings for the table now, most urgent first."""
+        raise NotImplementedError
+
+    def accepted(self, reading: Reading) -> None:
+        """The session accepted an action from ``reading``: its observation is used up."""
+        self.picture.use(k for k in reading.key if isinstance(k, tuple))
+
+
+# -- small helpers shared by the readers ----------------------------------------------------------
+
+def expects(game: Game, kind: str, player: str | None = None) -> bool:
+    """Whether ``player`` (None: the table) may now supply an action of type ``kind``."""
+    return any(a.get("type") == kind for a in game.legal_actions(player))
+
+
+def expected_text(game: Game) -> str:
+    """What the game waits for, from its public prompts."""
+    return "; ".join(p.text for p in game.prompts()) or "nothing: the game is over"
+
+
+def try_action(game: Game, action: Mapping[str, Any]) -> Game | None:
+    """The game after ``action`` on a copy, or None if the engine refuses it. The live game is
+    never touched."""
+    from tableassist.games.protocol import IllegalAction
+    copy = type(game).from_json(game.to_json(), game.components)
+    try:
+        copy.apply(dict(action))
+    except IllegalAction:
+        return None
+    return copy
+
+
+def cell_row_col(cell: str | None) -> tuple[int, int] | None:
+    """"r3c2" -> (3, 2); None for anything else."""
+    if not cell or not cell.startswith("r") or "c" not in cell:
+        return None
+    try:
+        r, c = cell[1:].split("c", 1)
+        return int(r), int(c)
+    except ValueError:
+        return None

@@ -1,0 +1,118 @@
+"""ShipShape: what the camera reads (SPEC §5.3 input summary).
+
+| SPEC input | camera sees | reading |
+| --- | --- | --- |
+| hold dealt / drawn (CAM) | a hold marker newly on the table | ``deal_hold`` to the seat it lies at (the Cap'n's lies at no seat), or ``draw_hold`` |
+| crew card committed (CAM, presence and colour of the back) | a crew card back newly in the bid spot | ``lay_crew_card`` for that colour's player |
+| crew values revealed; Cap'n's card (CAM) | a crew card face up in the bid spot | ``reveal_crew_card`` (a colour no player has is the Cap'n's) |
+| crate taken: id, face, stack orientation (CAM) | the crate face up on the offer spot | ``show_top_crate`` |
+| crate placed (CAM with TAB "placed") | a crate in a hold: face, rotation | a confirmation of ``place_crate`` |
+
+The 5-player mode and the score overrides are the tablet's (SPEC §6.3). A crew card's face is read
+only while its group reveals (SPEC §5.7); crates below the top of a stack carry no visible marker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tableassist.games.protocol import Game
+from tableassist.readers.base import Reader, Reading
+
+
+class ShipShapeReader(Reader):
+    game_id = "shipshape"
+
+    def _owner(self, game: Game, colour: str) -> str | None:
+        return self.by_colour.get(colour) or game.state["capn"]
+
+    def _group(self, game: Game, who: str | None) -> dict | None:
+        for g in game.state["groups"]:
+            if who in g["pool"] or who in g["queue"]:
+                return g
+        return None
+
+    def may_read_face(self, event: Any, game: Game) -> bool:
+        if event.component != "crew_card" or event.side != "face":
+            return True
+        if game.state["phase"] != "play" or event.zone != "bids":
+            return False
+        owner = self._owner(game, (event.item or "").rsplit("-", 1)[0])
+        group = self._group(game, owner)
+        return group is not None and group["stage"] == "reveal" and owner not in group["reveal"]
+
+    def read(self, game: Game) -> list[Reading]:
+        st = game.state
+        phase = st["phase"]
+        if phase in ("deal_holds", "draw_holds"):
+            return self._holds(game)
+        if phase != "play":
+            return []
+        out: list[Reading] = []
+        for key, s in self.picture.items("crew_card", zone="bids"):
+            if not self.picture.is_fresh(key):
+                continue
+            if s.side == "back":
+                player = self.by_colour.get(s.item or "")
+                if player:
+                    out.append(Reading(f"{player} laid a crew card face down",
+                                       {"type": "lay_crew_card", "player": player}, key=(key,)))
+            else:
+                colour, _, value = (s.item or "").rpartition("-")
+                owner = self._owner(game, colour)
+                if owner and value.isdigit():
+                    out.append(Reading(f"{owner}'s crew card shows {value}", {
+                        "type": "reveal_crew_card", "player": None, "owner": owner,
+                        "value": int(value)}, key=(key,)))
+        out += self._crates(game)
+        return out
+
+    def _holds(self, game: Game) -> list[Reading]:
+        st = game.state
+        out = []
+        for key, s in self.picture.items("hold"):
+            if not self.picture.is_fresh(key):
+                continue
+            if st["phase"] == "draw_holds":
+                out.append(Reading(f"hold {s.item} drawn", {"type": "draw_hold", "player": None,
+                                                            "hold": s.item}, key=(key,)))
+                continue
+            who = self.player_at(s) or st["capn"]
+            if who is not None:
+                out.append(Reading(f"hold {s.item} dealt to {who}", {
+                    "type": "deal_hold", "player": None, "participant": who, "hold": s.item},
+                    key=(key,)))
+        return out
+
+    def _crates(self, game: Game) -> list[Reading]:
+        st = game.state
+        placed = {layer["crate"] for p in st["participants"].values()
+                  for layer in p.get("layers", [])}
+        holder = {p["hold"]: name for name, p in st["participants"].items()}
+        out = []
+        for key, s in self.picture.items("crate"):
+            if s.item in placed:
+                continue
+            if s.zone == "offer":
+                for g, group in enumerate(st["groups"]):
+                    if group["stage"] == "take" and group["top"] is None:
+                        out.append(Reading(f"crate {s.item} on top of the stack", {
+                            "type": "show_top_crate", "player": None, "group": g,
+                            "crate": s.item, "face": s.side, "rotation": s.rotation or 0},
+                            key=(key,)))
+                        break
+            elif s.zone and s.zone.startswith("hold "):
+                who = holder.get(s.zone[5:])
+                group = self._group(game, who)
+                if who is None or group is None or group["top"] is None \
+                        or group["top"]["crate"] != s.item:
+                    continue
+                action = {"type": "place_crate", "player": None if who == st["capn"] else who,
+                          "crate": s.item, "face": s.side, "rotation": s.rotation or 0,
+                          "offset": [0, 0]}
+                if who == st["capn"]:
+                    out.append(Reading(f"the Cap'n placed crate {s.item}", action, key=(key,)))
+                else:
+                    out.append(Reading(f"{who} placed crate {s.item} in their hold",
+                                       confirm=(action,), key=(key,)))
+        return out

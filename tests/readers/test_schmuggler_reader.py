@@ -1,0 +1,53 @@
+"""The Schmuggler an Bord reader on hand-built table events (SPEC §3.3)."""
+
+from __future__ import annotations
+
+from tableassist.readers import reader_for
+from tests.readers.table import Table, new, run
+
+PLAYERS = ("Ann", "Bea", "Cy")
+
+
+def drafted():
+    game, table = new("schmuggler", PLAYERS, seed=1), Table("schmuggler")
+    reader = reader_for("schmuggler", PLAYERS)
+    pool = game.track[-game._by_count("draft_cards_per_player") * len(PLAYERS):]
+    shown = [table.appear("contraband_card", g, "face", pos=(450.0, 500.0)) for g in pool]
+    # a shown card goes face down in front of its drafter: its face leaves the view
+    events = []
+    for e in shown:
+        events += [e, table.remove("contraband_card", e.item, "face", pos=(450.0, 500.0))]
+    applied, _, _ = run(reader, game, events)
+    return game, table, reader, applied, pool
+
+
+def test_each_card_shown_in_the_draft_is_read():
+    game, _, _, applied, pool = drafted()
+    assert [a["good"] for a in applied] == pool
+    assert game.state["phase"] == "board"
+
+
+def test_the_first_roll_lays_out_the_board_and_moves_the_piece():
+    game, table, reader, _, _ = drafted()
+    applied, _, mismatch = run(reader, game, [table.appear("die_face", "die:face-3")])
+    assert [a["type"] for a in applied] == ["lay_out_board", "roll_die"]
+    assert applied[1]["face"] == 3 and game.state["piece"] == 3
+    # the piece put on the right space is in sync; on a wrong one it is not
+    _, _, mismatch = run(reader, game, [table.appear("piece", "piece", zone=f"space {game.track[3]}")])
+    assert mismatch == []
+    _, _, mismatch = run(reader, game, [table.move("piece", "piece", zone=f"space {game.track[4]}")])
+    assert mismatch and mismatch[0].expects == f"the piece on the {game.goods[game.track[3]].name} space"
+
+
+def test_a_card_taken_from_the_space_and_shown_is_taken_by_the_roller():
+    game, table, reader, _, pool = drafted()
+    face = next(i for i in range(1, 7) if game.track[i] not in pool)
+    run(reader, game, [table.appear("die_face", f"die:face-{face}")])
+    assert game.state["phase"] == "take"
+    roller = game.state["turn"]
+    wrong = next(g for g in game.track[1:] if g != game.track[face])
+    _, _, mismatch = run(reader, game, [table.appear("contraband_card", wrong, "face")])
+    assert mismatch and game.state["phase"] == "take"
+    applied, _, _ = run(reader, game, [table.appear("contraband_card", game.track[face], "face",
+                                                    pos=(300.0, 300.0))])
+    assert applied == [{"type": "take_card", "player": roller}]

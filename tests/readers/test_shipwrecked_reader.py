@@ -1,0 +1,76 @@
+"""The Shipwrecked reader on hand-built table events (SPEC §1.3, §1.7)."""
+
+from __future__ import annotations
+
+from tableassist.readers import reader_for
+from tests.readers.table import Table, new, run
+
+PLAYERS = ("Ann", "Bea", "Cy")
+COLOURS = {"Ann": "red", "Bea": "blue", "Cy": "green"}
+X = {"Ann": 30.0, "Bea": 80.0, "Cy": 130.0}   # each bidder's column on the board (mm)
+
+
+def lot_turned_over():
+    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    reader = reader_for("shipwrecked", PLAYERS, COLOURS)
+    applied, _, _ = run(reader, game, [table.appear("resource_card", "FOOD-30", zone="lot")])
+    return game, table, reader, applied
+
+
+def lay_row(table, row):
+    return [table.appear("bid_card", COLOURS[p], "back", zone="bid", cell=f"r{row}c{i + 1}",
+                         pos=(X[p], 400.0 - 60 * row)) for i, p in enumerate(PLAYERS)]
+
+
+def flip(table, player, card, row):
+    i = PLAYERS.index(player)
+    return table.flip("bid_card", f"{COLOURS[player]}-{card}", "face", zone="bid",
+                      cell=f"r{row}c{i + 1}", pos=(X[player], 400.0 - 60 * row),
+                      previous=(COLOURS[player], "back"))
+
+
+def test_the_top_card_turned_over_is_the_lot():
+    game, _, _, applied = lot_turned_over()
+    assert applied == [{"type": "turn_over_card", "player": None, "card": "FOOD-30"}]
+    assert game.state["phase"] == "lay"
+
+
+def test_card_backs_in_the_row_are_read_as_laid_by_their_colour():
+    game, table, reader, _ = lot_turned_over()
+    applied, _, _ = run(reader, game, lay_row(table, 1))
+    assert applied == [{"type": "lay_bid_card", "player": p} for p in PLAYERS]
+    assert game.state["phase"] == "stop_window"
+
+
+def test_a_single_stop_is_read_from_the_revealed_row():
+    game, table, reader, _ = lot_turned_over()
+    run(reader, game, lay_row(table, 1))
+    game.apply({"type": "announce_stop", "player": "Cy"})      # the tablet: verbal
+    applied, _, _ = run(reader, game, [flip(table, "Ann", "PASS-1", 1), flip(table, "Bea", "PASS-1", 1),
+                                       flip(table, "Cy", "STOP-1", 1)])
+    assert applied == [{"type": "reveal_row", "player": None,
+                        "cards": {"Ann": "PASS", "Bea": "PASS", "Cy": "STOP"}}]
+    assert game.view()["players"][2]["resources"] == ["FOOD-30"]
+    assert game.view()["players"][2]["gems"] == 13 - 5   # 3 players start with 13 gems; round 1 costs 5
+
+
+def test_a_face_turned_up_before_the_reveal_is_dropped_unread():
+    game, table, reader, _ = lot_turned_over()
+    run(reader, game, lay_row(table, 1))
+    assert game.state["phase"] == "stop_window"
+    applied, confirm, mismatch = run(reader, game, [flip(table, "Ann", "STRIKE", 1)])
+    assert applied == [] and confirm == [] and mismatch == []
+    assert all(s.side != "face" for _, s in reader.picture.items("bid_card"))
+    assert "STRIKE" not in repr(reader.picture)
+
+
+def test_a_bank_card_on_the_lot_spot_asks_for_a_tap():
+    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    game.state["bank_display"] = ["WATER-20"]
+    reader = reader_for("shipwrecked", PLAYERS, COLOURS)
+    applied, confirm, _ = run(reader, game, [table.appear("resource_card", "WATER-20", zone="bank"),
+                                             table.move("resource_card", "WATER-20", zone="lot")])
+    assert applied == []
+    assert confirm[0].confirm == ({"type": "choose_bank_lot", "player": "Ann", "card": "WATER-20"},)
