@@ -23,8 +23,10 @@ export function renderPlay(app, main) {
     history(app, s),
     s.role === "host" ? hostPart(s) : null,
   ];
+  const focused = document.activeElement?.dataset?.field;  // a filter being typed in survives
   main.replaceChildren(h("div", {class: "play"},
     h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
+  if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
   startTimer(s);
 }
 
@@ -68,11 +70,7 @@ function actions(app, s, ctx) {
   const sections = [...groups].map(([player, kinds]) => h("div", {class: "actor",
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
     h("h3", {}, player ? (player === s.player ? "You" : player) : "The table"),
-    [...kinds].map(([type, list]) => h("div", {class: "kind" + (list.length > 8 ? " many" : ""), dataset: {type}},
-      list.length > 1 ? h("div", {class: "kind-name"}, titleCase(type)) : null,
-      h("div", {class: "buttons"}, list.map((a) => h("button", {type: "button", class: "act",
-        dataset: {type: a.action.type, actor: player || "table"},
-        onclick: (e) => send(app, e.currentTarget, a.action)}, shortLabel(a.label, player))))))));
+    [...kinds].map(([type, list]) => kind(app, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
       h("h2", {}, "Do"), h("span", {class: "spacer"}),
@@ -82,6 +80,28 @@ function actions(app, s, ctx) {
         h("button", {type: "button", dataset: {do: "redo"}, disabled: !s.can_redo,
           onclick: () => app.ask("redo")}, "↷ Redo")] : null),
     sections.length ? sections : h("p", {class: "quiet"}, "Nothing to press now."));
+}
+
+// One kind of action: its buttons. A long list (a card from the whole deck) gets compact buttons
+// and a filter box, so the rest of the screen stays within reach on a phone.
+const filters = {};
+function kind(app, type, list, player) {
+  const many = list.length > 8;
+  const buttons = list.map((a) => h("button", {type: "button", class: "act",
+    dataset: {type: a.action.type, actor: player || "table"},
+    onclick: (e) => send(app, e.currentTarget, a.action)}, shortLabel(a.label, player)));
+  const key = `${player}/${type}`;
+  const apply = () => {
+    const words = (filters[key] || "").toLowerCase();
+    for (const b of buttons) b.hidden = words !== "" && !b.textContent.toLowerCase().includes(words);
+  };
+  const filter = list.length > 16 ? h("input", {type: "search", class: "filter", value: filters[key] || "",
+    placeholder: `Find one of ${list.length}…`, "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
+    dataset: {field: `filter-${key}`}, oninput: (e) => { filters[key] = e.target.value; apply(); }}) : null;
+  apply();
+  return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
+    list.length > 1 ? h("div", {class: "kind-name"}, titleCase(type)) : null,
+    filter, h("div", {class: "buttons"}, buttons));
 }
 
 // "Bea: stop the bid" under the heading "Bea" reads as "stop the bid".

@@ -4,10 +4,16 @@ import {h, stat, titleCase} from "../dom.js";
 import {header, players, renderValue} from "./common.js";
 import {abandonShip} from "./abandon_ship.js";
 import {shipwrecked} from "./shipwrecked.js";
+import {shipshape} from "./shipshape.js";
+import {wreckers} from "./wreckers.js";
+import {schmuggler} from "./schmuggler.js";
 
 const PANELS = {
   abandon_ship: abandonShip,
   shipwrecked,
+  shipshape,
+  wreckers,
+  schmuggler,
 };
 
 export function panelFor(gameId) {
