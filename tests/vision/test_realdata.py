@@ -70,11 +70,12 @@ def test_negative_photos_give_no_marker_and_no_qr_code():
     photos = _images(REALDATA / "negatives_zxing")
     assert len(photos) == 47
     scanner = QRScanner()
-    detectors = [MarkerDetector(load_registry().dictionary), MarkerDetector("DICT_6X6_250")]
+    detectors = [MarkerDetector(load_registry().dictionary), MarkerDetector("DICT_6X6_250"),
+                 MarkerDetector(load_registry().dictionary, preset="sharp")]
     hits = Counter()
     for photo in photos:
         frame = cv2.imread(str(photo))
         for d in detectors:
-            hits[d.dictionary_name] += len(d.detect(frame))
+            hits[(d.dictionary_name, d.preset)] += len(d.detect(frame))
         hits["qr"] += len(scanner.scan(frame))
     assert sum(hits.values()) == 0, hits
