@@ -382,6 +382,18 @@ def test_T_SW_21_hidden_lot_chain():
     assert view["turn"] == "B"
 
 
+def test_G_SW_12_a_hidden_prize_is_turned_over_before_a_bankrupt_winner_loses_it():
+    game = new("ABC")
+    gems(game, B=1)
+    game.apply({"type": "turn_over_card", "player": None, "card": "HIDDEN-1"})
+    bid(game, ["A:P B:S C:P"], stop_by="B", lot=None)
+    assert game.state["phase"] == "flip_prize" and player(game, "B")["status"] == "ACTIVE"
+    game.apply({"type": "turn_over_card", "player": None, "card": "WATER-40"})
+    assert player(game, "B")["status"] == BANKRUPT
+    assert game.view()["bank_display"] == ["WATER-40"]
+    assert game.view()["set_aside_hidden"] == ["HIDDEN-1"] and game.view()["turn"] == "C"
+
+
 def test_T_SW_22_option_2_is_forced_when_the_stack_is_empty():
     game = new("AB")
     hold(game, "A", "FOOD-10", "SHELTER-10", "WATER-10")
