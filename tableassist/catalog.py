@@ -13,7 +13,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from tableassist.games.protocol import Game, SetupError
+from tableassist.games.protocol import Game, SetupError, unverified_values
+
+__all__ = ["ENGINES", "engine_class", "game_ids", "load_components", "new_game", "restore",
+           "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
@@ -77,22 +80,3 @@ def restore(snapshot: Mapping[str, Any], components: Mapping[str, Any] | None = 
     if components is None:
         components = load_components(cls.game_id)
     return cls.from_json(snapshot, components)
-
-
-def unverified_values(components: Mapping[str, Any]) -> list[str]:
-    """Paths of data entries marked ``verified = false`` (SPEC X5), for the on-screen banner."""
-    found: list[str] = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, Mapping):
-            if node.get("verified") is False:
-                found.append(path or "(top)")
-            for key, value in node.items():
-                walk(value, f"{path}.{key}" if path else str(key))
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                label = value.get("id", i) if isinstance(value, Mapping) else i
-                walk(value, f"{path}[{label}]")
-
-    walk(components, "")
-    return found

@@ -121,8 +121,8 @@ class TableSession:
         :class:`StoreError` (the game is put back as the log has it)."""
         with self._lock:
             self._check_open()
+            notes = self.game.apply(action)  # refuses non-objects before we copy it
             action = dict(action)
-            notes = self.game.apply(action)
             try:
                 entry = self.store.append(self.saved.id, "action", action=action, source=source,
                                           author=author)

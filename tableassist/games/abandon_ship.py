@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping
 
-from tableassist.catalog import unverified_values
+from tableassist.games.protocol import unverified_values
 from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
 
 NEUTRAL = "neutral"

@@ -95,6 +95,25 @@ def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
     return options
 
 
+def unverified_values(components: Mapping[str, Any]) -> list[str]:
+    """Paths of data entries marked ``verified = false`` (SPEC X5), for the on-screen banner."""
+    found: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, Mapping):
+            if node.get("verified") is False:
+                found.append(path or "(top)")
+            for key, value in node.items():
+                walk(value, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                label = value.get("id", i) if isinstance(value, Mapping) else i
+                walk(value, f"{path}[{label}]")
+
+    walk(components, "")
+    return found
+
+
 class Game:
     """Base class of the five rules engines. See the module docstring for the contract."""
 

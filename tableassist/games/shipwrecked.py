@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from tableassist.catalog import unverified_values
+from tableassist.games.protocol import unverified_values
 from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
