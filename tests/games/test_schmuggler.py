@@ -541,3 +541,90 @@ def test_the_game_over_refuses_everything():
     refused(game, {"type": "roll_die", "player": None, "face": 1}, "over")
     assert all(game.legal_actions(p) == [] for p in [None, *game.players])
     assert game.prompts() == []
+
+
+# -- the memory game: the sealed audit, the reveal at the end, assist mode (G-SB-12, SPEC §3.7) ---
+
+def no_view_mentions_the_audit(game: Schmuggler) -> bool:
+    return all("audit" not in game.view(v) and "record" not in json.dumps(game.view(v))
+               for v in [None, *game.players])
+
+
+def test_G_SB_12_a_not_found_against_the_record_is_sealed_until_the_end():
+    game = start(draft={"A": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "B")
+    notes = look(game, "A-")                # A holds the gold but says "not found"
+    assert paid({"A": 15, "B": 15, "C": 15, "D": 15}, game) == {"A": 1}
+    assert holders(game, "gold") == ["A"]   # the card stays; the flow followed the table
+    assert len(game.state["audit"]) == 1
+    assert no_view_mentions_the_audit(game)
+    assert not any("record" in n.text for n in notes)
+    game.state["chips"]["B"], game.state["kitty"] = 1, 15
+    land_on(game, "gold")                   # B's turn: B claims it, C objects, B has not got it
+    say(game, "B>B")
+    object_(game, "C")
+    look(game, "B-")
+    assert game.is_over
+    view = game.view(None)
+    assert view["audit"] == [{"turn": 1, "player": "A", "good": "gold", "answer": "not found",
+                              "record": "A", "finding": "said not found, but the record has the "
+                                                       "card with them"}]
+    assert view["holdings"]["A"] == ["gold", "coffee"]
+
+
+def test_G_SB_12_the_audit_stays_sealed_with_audit_reveal_at_end_off():
+    game = start(draft={"A": "gold coffee"}, audit_reveal_at_end=False)
+    game.state["chips"]["A"], game.state["kitty"] = 1, 14
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "B")
+    look(game, "A-")
+    assert game.is_over and game.state["audit"]
+    assert "audit" not in game.view(None) and "holdings" in game.view(None)
+
+
+def test_G_SB_12_a_found_where_the_record_had_it_elsewhere_follows_the_table():
+    game = start(draft={"D": "gold coffee", "B": "furs good_20"})
+    land_on(game, "gold")
+    say(game, "A>B B>B")
+    look(game, "B+")                        # the table saw B show the gold
+    assert holders(game, "gold") == ["A"]
+    assert [game.card_count(p) for p in "ABCD"] == [3, 1, 2, 2]
+    assert sorted(game.state["holdings"]["D"]) == ["coffee", "good_20"]
+    assert game.state["audit"][0]["exchanged"] == "good_20"
+    assert no_view_mentions_the_audit(game)
+
+
+def test_the_flow_asks_every_looker_even_when_the_record_says_who_has_it():
+    game = start(draft={"B": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>B B>C C>D D>D")
+    for looker in "DCB":                    # the record knows it is B; the table is asked anyway
+        assert game.prompts()[0].player == looker
+        assert {a["found"] for a in game.legal_actions(looker)} == {True, False}
+        if looker != "B":
+            look(game, looker + "-")
+    look(game, "B+")
+    assert holders(game, "gold") == ["A"]   # A named B; the looking just took longer
+
+
+def test_no_private_view_of_ones_own_goods_unless_assist_mode():
+    game = start(draft={"A": "gold coffee"})
+    assert game.view("A")["private"] == {}
+    assisted = start(draft={"A": "gold coffee"}, assist_mode=True)
+    assert assisted.view("A")["private"] == {"goods": ["gold", "coffee"]}
+    assert "gold" not in json.dumps(assisted.view("B")["private"])
+    assert assisted.view(None) == game.view(None)
+
+
+def test_notes_never_name_a_good_or_a_die_face():
+    game = start(draft={"B": "gold coffee"})
+    game.state["piece"] = 2
+    notes = game.apply({"type": "roll_die", "player": None, "face": 1})
+    say(game, "A>B B>B")
+    notes += look(game, "B+")
+    text = " ".join(n.text for n in notes).lower()
+    assert "gold" not in text and "1" not in text and "space 3" not in text
+    assert game.view(None)["last_roll"] == 1   # the die on the table: shown while it lies there
