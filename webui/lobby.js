@@ -13,7 +13,7 @@ function defaultsFor(game, colours) {
 
 export function renderLobby(app, main) {
   const lobby = app.state.lobby;
-  const games = lobby.games;
+  const games = lobby.games.filter((g) => !g.broken);
   if (!games.length) {
     main.replaceChildren(h("p", {class: "big"}, "No game engine is installed yet."));
     return;
@@ -24,8 +24,11 @@ export function renderLobby(app, main) {
   }
   // Keep the focused input across redraws (a payload may arrive while someone types a name).
   const focused = document.activeElement?.dataset?.field;
+  const broken = lobby.games.filter((g) => g.broken);
   main.replaceChildren(h("div", {class: "lobby"},
-    newGame(app, games, lobby.colours), savedGames(app, lobby.saved)));
+    newGame(app, games, lobby.colours), savedGames(app, lobby.saved),
+    broken.length ? h("section", {class: "card notice warn"}, "Cannot be played in this installation: ",
+      broken.map((g) => h("div", {}, `${g.id}: ${g.broken}`))) : null));
   if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
 }
 

@@ -167,7 +167,33 @@ function result(res, ctx) {
         h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
         h("td", {class: "num"}, r.score))))),
     res.breakdown && Object.keys(res.breakdown).length ? h("div", {class: "breakdown"},
-      h("h3", {}, "Why"), renderValue(res.breakdown)) : null);
+      h("h3", {}, "Why"), breakdown(res.breakdown, ctx)) : null);
+}
+
+const flat = (o) => o && typeof o === "object" && !Array.isArray(o)
+  && Object.values(o).every((v) => v === null || typeof v !== "object");
+
+// The score's breakdown as tables: {player: {category: n}} becomes one row per category and one
+// column per player; {player: [{…}, …]} (say, one line per voyage) becomes a table per player.
+function breakdown(b, ctx) {
+  const names = Object.keys(b);
+  if (names.every((n) => flat(b[n]))) {
+    const cats = [...new Set(names.flatMap((n) => Object.keys(b[n])))];
+    return h("div", {class: "table-scroll"}, h("table", {class: "breakdown-table"},
+      h("thead", {}, h("tr", {}, h("th", {}), names.map((n) => h("th", {}, chip(n, ctx.colours[n]))))),
+      h("tbody", {}, cats.map((c) => h("tr", {dataset: {category: c}}, h("th", {}, titleCase(c)),
+        names.map((n) => h("td", {class: "num"}, b[n][c] ?? "–")))))));
+  }
+  if (names.every((n) => Array.isArray(b[n]) && b[n].every(flat))) {
+    return names.map((n) => {
+      const cols = [...new Set(b[n].flatMap((r) => Object.keys(r)))];
+      return h("div", {class: "table-scroll"}, h("h4", {}, chip(n, ctx.colours[n])),
+        h("table", {class: "breakdown-table"},
+          h("thead", {}, h("tr", {}, cols.map((c) => h("th", {}, titleCase(c))))),
+          h("tbody", {}, b[n].map((r) => h("tr", {}, cols.map((c) => h("td", {class: "num"}, r[c] ?? "–")))))));
+    });
+  }
+  return renderValue(b);
 }
 
 function privatePart(priv) {

@@ -140,7 +140,12 @@ class TableServer:
                 emit("error", {"event": "connect", "message":
                                "this link's key is not valid at this table (an old game's link?); "
                                "you are watching read-only"})
-            emit("state", self._payload(grant))
+            try:
+                emit("state", self._payload(grant))
+            except Exception:  # noqa: BLE001 - say so on the screen rather than hang it
+                log.exception("cannot build the state for a new connection")
+                emit("error", {"event": "connect", "message": "the server cannot show this game "
+                               "(an internal error; see its console)"})
 
         @sio.on("disconnect")
         def disconnect(*_args):

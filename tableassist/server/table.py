@@ -30,8 +30,14 @@ def game_catalog() -> list[dict[str, Any]]:
     """What the setup screen needs to know of each registered game (public data only)."""
     out = []
     for game_id in catalog.game_ids():
-        cls = catalog.engine_class(game_id)
-        comps = catalog.load_components(game_id)
+        try:
+            cls = catalog.engine_class(game_id)
+            comps = catalog.load_components(game_id)
+        except Exception as exc:  # noqa: BLE001 - one broken engine must not close the lobby
+            out.append({"id": game_id, "title": game_id, "broken": f"{type(exc).__name__}: {exc}",
+                        "min_players": 0, "max_players": 0, "options": {}, "choices": {},
+                        "unverified_options": [], "unverified": []})
+            continue
         unverified = catalog.unverified_values(comps)
         options = comps.get("options", {})
         out.append({
