@@ -628,3 +628,22 @@ def test_notes_never_name_a_good_or_a_die_face():
     text = " ".join(n.text for n in notes).lower()
     assert "gold" not in text and "1" not in text and "space 3" not in text
     assert game.view(None)["last_roll"] == 1   # the die on the table: shown while it lies there
+
+
+# -- the documented example game --------------------------------------------------------------
+
+def test_the_example_game_replays_to_the_end_through_the_command(capsys):
+    from pathlib import Path
+    import shlex
+
+    from tableassist.cli import main
+
+    log = Path(__file__).parents[2] / "docs" / "games" / "schmuggler.example.jsonl"
+    command = shlex.split(log.read_text(encoding="utf-8").splitlines()[0].lstrip("# "))
+    assert command[:2] == ["tableassist", "replay"]
+    args = [str(log) if a.endswith("schmuggler.example.jsonl") else a for a in command[1:]]
+    assert main(args) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["over"] and view["result"]["winners"] == ["Ann"]
+    assert view["end"] == {"no_chips": [], "enough_cards": ["Ann"]}
+    assert sum(p["chips"] for p in view["players"]) + view["kitty"] == 60
