@@ -458,14 +458,14 @@ class Schmuggler(Game):
                 good = self.track[self.state["piece"]]
                 self.state["holdings"][finder].remove(good)
                 self.state["holdings"][settlement.recipient].append(good)
+        owed = dict(settlement.owed)
         for look in rnd["looked"]:
             if look["looked_at_all"]:
-                owed = settlement.owed
                 owed[look["player"]] = owed.get(look["player"], 0) + \
                     self.components["penalties"]["show_at_once"]
                 notes.append(Note(f"{look['player']} looked at all their cards before showing "
                                   f"it: one chip more", "R-SB-13"))
-        return notes + self._settle(settlement)
+        return notes + self._settle(Settlement(owed, settlement.finder, settlement.recipient))
 
     # -- S9 settle and check the end (G-SB-06, G-SB-07, R-SB-14) --------------------------------
 

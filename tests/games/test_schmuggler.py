@@ -10,10 +10,13 @@ the table's answers ("-" not found, "+" found, "*" found after looking at all ca
 from __future__ import annotations
 
 import json
+import shlex
+from pathlib import Path
 
 import pytest
 
 from tableassist import catalog
+from tableassist.cli import main
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler, Suspicion, look_order, settle_guessing_round
 
@@ -633,11 +636,6 @@ def test_notes_never_name_a_good_or_a_die_face():
 # -- the documented example game --------------------------------------------------------------
 
 def test_the_example_game_replays_to_the_end_through_the_command(capsys):
-    from pathlib import Path
-    import shlex
-
-    from tableassist.cli import main
-
     log = Path(__file__).parents[2] / "docs" / "games" / "schmuggler.example.jsonl"
     command = shlex.split(log.read_text(encoding="utf-8").splitlines()[0].lstrip("# "))
     assert command[:2] == ["tableassist", "replay"]
