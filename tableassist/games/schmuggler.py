@@ -303,19 +303,18 @@ class Schmuggler(Game):
             if any(link.player == player for link in chain):
                 raise IllegalAction(f"{player} has already said whom they suspect; now {speaker} "
                                     f"must say (R-SB-09)")
-            if not any(link.suspects == player for link in chain):
-                raise IllegalAction(f"{player} has not been named, so may not say "
-                                    f"whom they suspect; {speaker} must say (R-SB-08)")
-            raise IllegalAction(f"it is {speaker}'s turn to say whom they suspect (R-SB-09)")
+            # Everyone named has spoken except the speaker, so anyone else is not named yet.
+            raise IllegalAction(f"{player} has not been named, so may not say whom they "
+                                f"suspect; {speaker} must say (R-SB-08)")
         rnd = self.state["round"]
         if self.state["phase"] == "declare":
             return self._declare(player, suspects)
         rnd["chain"].append({"player": player, "suspects": suspects})
-        named_before = [link["player"] for link in rnd["chain"][:-1]]
+        already_suspected = [link["player"] for link in rnd["chain"][:-1]]
         if suspects == player:
             note = Note(f'{player}: "I have it myself." The guessing round ends; {player} looks',
                         "R-SB-09")
-        elif suspects in named_before:
+        elif suspects in already_suspected:
             note = Note(f'{player} to {suspects}: "You have it." {suspects} has already made a '
                         f"suspicion, so the guessing round ends and {suspects} looks at once",
                         "R-SB-09")
@@ -683,7 +682,7 @@ class Schmuggler(Game):
                         for i, p in enumerate(self.players)],
             "over": self.is_over,
             "result": self.result(),
-            "unverified": self.unverified,
+            "unverified": list(self.unverified),
             "kitty": st["kitty"],
             "piece": {"space": piece, "good": None if piece == 0 else space,
                       "card": piece != 0 and st["on_board"][space]},
