@@ -135,7 +135,7 @@ class CameraTable:
         before = (self._notice_key(), [r.confirm for r in self.confirmations])
         confirm, mismatches, refused = settle(self.reader, lambda: self.session.game,
                                               lambda a: self._submit(a, started), stats=self.stats)
-        offered = {r.confirm for r in self.confirmations}
+        offered = [r.confirm for r in self.confirmations]
         self.stats.offered += sum(1 for r in confirm if r.confirm not in offered)
         self.confirmations = confirm
         notice = None
