@@ -19,6 +19,8 @@ from tableassist import catalog
 from tableassist.cli import main
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler, Suspicion, look_order, settle_guessing_round
+from tableassist.session import TableSession
+from tableassist.store import Store
 
 GOODS = [g["id"] for g in catalog.load_components("schmuggler")["goods"]]
 
@@ -645,3 +647,20 @@ def test_the_example_game_replays_to_the_end_through_the_command(capsys):
     assert view["over"] and view["result"]["winners"] == ["Ann"]
     assert view["end"] == {"no_chips": [], "enough_cards": ["Ann"]}
     assert sum(p["chips"] for p in view["players"]) + view["kitty"] == 60
+
+
+def test_the_session_history_of_the_example_game_names_no_good(tmp_path):
+    """The browsable history (SPEC X6) follows the same rule as the shared screen: until the
+    end, no line of it names a good, so it cannot become a list of who took what."""
+    log = Path(__file__).parents[2] / "docs" / "games" / "schmuggler.example.jsonl"
+    actions = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()
+               if line and not line.startswith("#")]
+    session = TableSession.create(Store(tmp_path / "t.sqlite"), "schmuggler",
+                                  ["Ann", "Bea", "Cy", "Dee"])
+    for action in actions[:-1]:
+        session.submit(action)
+    history = json.dumps(session.history()).lower()
+    assert not [g for g in GOODS if g in history]
+    assert "holdings" not in json.dumps(session.game.view(None))
+    session.submit(actions[-1])
+    assert session.game.is_over and "holdings" in session.game.view(None)
