@@ -634,18 +634,19 @@ class Schmuggler(Game):
         return super().label(action)
 
     def prompts(self) -> list[Prompt]:
-        """Who must do what next. Built from public facts only."""
+        """Who must do what next. Built from public facts only. A prompt answered by a table
+        input (the card shown, the die) has no ``player``; its text names who handles it."""
         phase = self.state["phase"]
         turn = self.state["turn"]
         if phase == "draft":
             p = self.drafter()
             return [Prompt(f"{p}: take any face-down card, show it, say its name and lay it face "
-                           f"down in front of you", "G-SB-02", p, ("draft_card",))]
+                           f"down in front of you", "G-SB-02", None, ("draft_card",))]
         if phase == "board":
             return [Prompt("Lay the remaining cards face down on their spaces", "R-SB-01", None,
                            ("lay_out_board",))]
         if phase == "roll":
-            return [Prompt(f"{turn}: roll the die and move the piece clockwise", "G-SB-13", turn,
+            return [Prompt(f"{turn}: roll the die and move the piece clockwise", "G-SB-13", None,
                            ("roll_die",))]
         if phase == "take":
             return [Prompt(f"{turn}: take the card from the space, show it, say its name and lay "
