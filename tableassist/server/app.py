@@ -197,6 +197,11 @@ class TableServer:
 
         self.socketio.on_event(name, handler)
 
+    def host_watching(self) -> bool:
+        """Is a host screen connected (the only one that gets the camera preview)?"""
+        with self._lock:
+            return any(grant.role == HOST for _token, grant in self._conns.values())
+
     def _payload(self, grant: Grant) -> dict[str, Any]:
         links = self._host_links() if grant.role == HOST else None
         return self.table.payload(grant, links=links)

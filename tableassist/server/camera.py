@@ -70,6 +70,11 @@ class CameraFeed:
             if misses >= 20 or self.frames == 0:
                 self._status("on", f"camera {self.spec}")
             misses = 0
+            if self.server is None or not self.server.host_watching():
+                # Frames are still read (so a camera's buffer never serves a stale picture), but
+                # nobody is looking: no detection, no JPEG.
+                self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+                continue
             detections = detector.detect(frame)
             session = self.table.session
             game = None if session is None else session.saved.game

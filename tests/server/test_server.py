@@ -259,10 +259,15 @@ def test_sigkill_mid_game_and_restart_resumes_the_same_state(tmp_path):
         for action in first_lot():
             assert table.act(action)["ok"]  # acknowledged = durable
         before = table.wait_state(lambda s: len(s["history"]) == 7)
+        players = json.loads((tmp_path / "table.sqlite3.table.json").read_text())["players"]
         table.close()
         proc.kill()
     finally:
         proc.stop()
+    # The console shows the host's link (by design), and never the table's or a player's key.
+    output = "".join(list(proc.lines.queue))
+    secrets_ = [tokens["table"], *players[str(before["game"]["row"])].values()]
+    assert "Open the host screen" in output and not any(t in output for t in secrets_)
     proc = ServerProcess(db)
     try:
         again = Client(proc.url, tokens["table"]).connect()
@@ -292,3 +297,34 @@ def test_camera_preview_goes_to_the_host_screen_only(server):
     assert frame["jpeg"][:2] == b"\xff\xd8" and frame["markers"] > 0  # a JPEG, markers found
     host.wait_state(lambda s: s["camera"]["state"] == "on")
     assert frames["table"] == [] and "camera" not in table.state
+
+
+@pytest.mark.parametrize("game_id", catalog.game_ids())
+def test_random_play_every_room_sees_exactly_its_view(server, game_id):
+    """Seeded random legal play through the table's screen, for every registered game: after each
+    action every room's payload equals the engine's view for that room, and no secret leaks."""
+    import random
+    cls = catalog.engine_class(game_id)
+    names = ["Ann", "Bea", "Cy", "Dee"][:max(cls.min_players, 3)]
+    table = server.client(server.tokens.table)
+    answer = table.call("start", {"game": game_id, "players": [{"name": n} for n in names]})
+    assert answer["ok"], answer
+    tokens = server.tokens.players(answer["row"], names)
+    ann, bea, spectator = (server.client(tokens["Ann"]), server.client(tokens["Bea"]),
+                           server.client())
+    session = server.table.current()
+    rng = random.Random(game_id)
+    for _ in range(60):
+        state = table.wait_state(lambda s: s["game"] and len(s["history"]) == len(session.steps))
+        if not state["actions"]:
+            break
+        assert table.act(rng.choice(state["actions"])["action"])["ok"]
+        n = len(session.steps)
+        for c, viewer in ((ann, "Ann"), (bea, "Bea"), (spectator, None), (table, None)):
+            got = c.wait_state(lambda s: len(s.get("history", [])) == n, f"{viewer}'s state")
+            assert got["view"] == json.loads(json.dumps(session.game.view(viewer)))
+    for c in (spectator, table):
+        assert all('"private"' not in raw for raw in c.raw)
+    assert all(s["view"]["viewer"] == "Ann" for s in ann.states if s.get("view"))
+    assert all(t not in raw for c in (spectator, table, ann) for raw in c.raw
+               for t in (tokens["Bea"], tokens.get("Cy")))
