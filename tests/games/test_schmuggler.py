@@ -152,6 +152,14 @@ def test_G_SB_01_landing_on_the_start_space_does_nothing():
     assert game.view(None)["turn"] == "B" and game.view(None)["phase"] == "roll"
 
 
+def test_G_SB_01_the_piece_goes_round_the_loop_past_the_start_space():
+    game = start()
+    game.state["piece"] = 29                 # good_29; then good_30, start, coffee, watches
+    game.apply({"type": "roll_die", "player": None, "face": 4})
+    assert game.view(None)["piece"]["space"] == 2
+    assert game.view(None)["piece"]["good"] == game.track[2] == "watches"
+
+
 # -- suspecting oneself (R-SB-04 to R-SB-06) ----------------------------------------------------
 
 def test_T_SB_02a_self_objected_found_each_objector_pays_one():
