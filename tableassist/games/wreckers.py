@@ -16,7 +16,6 @@ Cards are named by their printed name; a name with several copies (G-WR-01) is c
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -115,6 +114,7 @@ class Wreckers(Game):
             "cuts": [],               # every cut of this round: {"cutter", "card"}
             "cut_pass": [],           # who still cuts in the current pass, in order
             "cut_pass_cards": {},     # cutter -> card, this pass
+            "cut_passes": 0,          # passes of this round's cut that decided nothing
             "start_player": None,
             "current": None,
             "target": None,
@@ -171,30 +171,34 @@ class Wreckers(Game):
 
     # -- where a card can be: counting what has been seen ------------------------------------
 
-    def _in_victory_piles(self) -> Counter:
-        return Counter(c for n in self.players for c in self._p(n)["victory_pile"])
-
-    def _face_up(self) -> Counter:
-        """Copies of each card seen outside the deck and the hands: in a victory pile or on the
-        discard pile."""
-        seen = self._in_victory_piles()
-        seen.update(self.state["discards"])
+    def _face_up(self) -> dict[str, int]:
+        """Copies of each card seen outside the deck and the hands: in a victory pile or on this
+        round's discard pile."""
+        seen: dict[str, int] = {}
+        for p in self.state["players"].values():
+            for name in p["victory_pile"]:
+                seen[name] = seen.get(name, 0) + 1
+        for name in self.state["discards"]:
+            seen[name] = seen.get(name, 0) + 1
         return seen
 
-    def _not_in_hands(self) -> Counter:
-        """Copies of each card known not to be in any hand: face up, or shown at this round's cut
-        (a cut card lies in the undealt deck; at least one copy of it)."""
+    def _cut_candidates(self) -> list[Card]:
+        """The cards that can be in this round's undealt deck: a copy not face up, and, once the
+        cuts have shown as many different cards as that deck holds, only those."""
         seen = self._face_up()
-        seen.update({c["card"] for c in self.state["cuts"]})
-        return seen
+        shown = {c["card"] for c in self.state["cuts"]}
+        full = len(shown) >= self.state["deck_count"]
+        return [c for c in self.deck.values()
+                if c.count > seen.get(c.name, 0) and (not full or c.name in shown)]
 
-    def _could_be_cut(self, card: Card, seen: Counter | None = None) -> bool:
-        """A card can be in this round's deck unless every copy is face up."""
-        return card.count - (self._face_up() if seen is None else seen)[card.name] >= 1
-
-    def _could_be_in_a_hand(self, card: Card, seen: Counter | None = None) -> bool:
-        """A card can be in a hand unless every copy is known to be elsewhere."""
-        return card.count - (self._not_in_hands() if seen is None else seen)[card.name] >= 1
+    def _hand_candidates(self, kind: str | None = None) -> list[Card]:
+        """The cards that can be in a hand: a copy not face up and not known to lie in the undealt
+        deck (a card shown at this round's cut is there; at least one copy of it)."""
+        seen = self._face_up()
+        for name in {c["card"] for c in self.state["cuts"]}:
+            seen[name] = seen.get(name, 0) + 1
+        return [c for c in self.deck.values()
+                if c.count > seen.get(c.name, 0) and (kind is None or c.type == kind)]
 
     # -- the Draw phase (R-WR-02, R-WR-03) -----------------------------------------------------
 
@@ -283,7 +287,7 @@ class Wreckers(Game):
         if short:
             notes.append(Note("The deck ran short: " + ", ".join(short) + " dealt fewer cards",
                               "G-WR-12"))
-        s["phase"], s["cuts"] = "cut", []
+        s["phase"], s["cuts"], s["cut_passes"] = "cut", [], 0
         return notes + self._start_cut_pass(order)
 
     def _seat_order_from(self, first: str) -> list[str]:
@@ -298,9 +302,7 @@ class Wreckers(Game):
         cutter starts."""
         s = self.state
         s["cut_pass"], s["cut_pass_cards"] = list(cutters), {}
-        seen = self._face_up()
-        if len(cutters) <= 1 or not any(self._could_be_cut(c, seen) for c in self.deck.values()
-                                        if c.is_wreck):
+        if len(cutters) <= 1 or not any(c.is_wreck for c in self._cut_candidates()):
             return self._begin_search(cutters[0] if cutters else None)
         return [Note("Cut the deck: " + ", ".join(cutters), "G-WR-10")]
 
@@ -316,8 +318,9 @@ class Wreckers(Game):
         expected = s["cut_pass"][0]
         if cutter != expected:
             raise IllegalAction(f"{expected} cuts next, not {cutter} (G-WR-10)")
-        if not self._could_be_cut(card):
-            raise IllegalAction(f"{card.name} cannot be in the deck: it is face up on the table "
+        if card.name not in {c.name for c in self._cut_candidates()}:
+            raise IllegalAction(f"{card.name} cannot be in the undealt deck: it is face up on the "
+                                f"table, or the cuts have shown all {s['deck_count']} cards left "
                                 "(G-WR-10)")
         s["cut_pass"].pop(0)
         s["cut_pass_cards"][cutter] = card.name
@@ -339,6 +342,12 @@ class Wreckers(Game):
             return self._begin_search(leaders[0])
         again = leaders if best[0] else list(cards)
         why = "tie" if best[0] else "no wreck was cut"
+        self.state["cut_passes"] += 1
+        if self.state["cut_passes"] >= self.components["cut"]["max_passes"]:
+            # The undealt deck may hold no wreck at all (they can all be in hands), so cutting
+            # could go on for ever: after a few passes the first of those still cutting starts.
+            return [Note(f"No decision after {self.state['cut_passes']} cuts ({why}): "
+                         f"{again[0]} starts", "G-WR-10"), *self._begin_search(again[0])]
         return [Note(f"Cut again ({why}): " + ", ".join(again), "G-WR-10"),
                 *self._start_cut_pass(again)]
 
@@ -403,7 +412,7 @@ class Wreckers(Game):
         if card.type != "S":
             raise IllegalAction(f"{card.name} is a {self.effects[card.type].name}, not a Search "
                                 "card: searching needs a Search card discarded (R-WR-04)")
-        if not self._could_be_in_a_hand(card):
+        if card.name not in {c.name for c in self._hand_candidates("S")}:
             raise IllegalAction(f"{card.name} cannot be in {name}'s hand: it is face up on the "
                                 "table or was cut from the deck this round (R-WR-04)")
         self._p(name)["hand_count"] -= 1
@@ -446,7 +455,7 @@ class Wreckers(Game):
             raise IllegalAction("no card is being picked now (R-WR-04)")
         card = self._card(action)
         picker, target = s["current"], s["target"]
-        if not self._could_be_in_a_hand(card):
+        if card.name not in {c.name for c in self._hand_candidates()}:
             raise IllegalAction(f"{card.name} cannot be in {target}'s hand: it is face up on the "
                                 "table or was cut from the deck this round (R-WR-04)")
         self._p(target)["hand_count"] -= 1
@@ -655,12 +664,14 @@ class Wreckers(Game):
         return f"{card.name} ({self.effects[card.type].name})"
 
     def _seen_counts(self) -> dict[str, int]:
-        """Cards of each type not seen face up this round (§4.7, off by default)."""
-        seen = self._not_in_hands()
-        left: Counter = Counter()
+        """Cards of each type not seen this round, cuts included (§4.7, off by default)."""
+        seen = self._face_up()
+        for name in {c["card"] for c in self.state["cuts"]}:
+            seen[name] = seen.get(name, 0) + 1
+        left = dict.fromkeys((self.effects[t].name for t in TYPE_ORDER), 0)
         for card in self.deck.values():
-            left[self.effects[card.type].name] += max(0, card.count - seen[card.name])
-        return dict(left)
+            left[self.effects[card.type].name] += max(0, card.count - seen.get(card.name, 0))
+        return left
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
         s = self.state
@@ -708,13 +719,11 @@ class Wreckers(Game):
                 return [{"type": "deal", "player": None}]
             if phase == "cut":
                 cutter = s["cut_pass"][0]
-                seen = self._face_up()
                 return [{"type": "cut_card", "player": None, "cutter": cutter, "card": c.name}
-                        for c in self.deck.values() if self._could_be_cut(c, seen)]
+                        for c in self._cut_candidates()]
             if s["step"] == "pick":
-                seen = self._not_in_hands()
                 return [{"type": "pick_card", "player": None, "card": c.name}
-                        for c in self.deck.values() if self._could_be_in_a_hand(c, seen)]
+                        for c in self._hand_candidates()]
             return []
         if phase == "draw":
             out = []
@@ -730,9 +739,8 @@ class Wreckers(Game):
             return [{"type": "choose_target", "player": player, "target": t}
                     for t in self._targets(player)]
         if step in ("turn", "go_again"):
-            seen = self._not_in_hands()
             out = [{"type": "discard_search", "player": player, "card": c.name}
-                   for c in self.deck.values() if c.type == "S" and self._could_be_in_a_hand(c, seen)]
+                   for c in self._hand_candidates("S")]
             out.append({"type": "pass_search", "player": player})
             if step == "go_again":
                 out.append({"type": "end_turn", "player": player})
