@@ -97,11 +97,6 @@ def qr_cells(text: str) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(bool(v) for v in row) for row in segno.make(text, error="m", micro=False).matrix)
 
 
-def cut_side(marker: Marker, cells: int) -> float:
-    """The sticker to cut: the marker plus a white quiet zone one cell wide on each side."""
-    return marker.size_mm * (cells + 2) / cells
-
-
 def _qr_cut(command: Command) -> float:
     return (len(qr_cells(command.text)) + 8) * QR_MODULE
 
@@ -180,16 +175,16 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     flow = _Flow(paper, pages)
     flow.y = top + CARD[1] + 3
     globals_ = registry.markers(None)
-    cells = len(marker_cells(registry.dictionary, globals_[0].id))
+    cut_side = registry.sticker_mm
     corners = [m for m in globals_ if m.component == "table_corner"]
     seats = [m for m in globals_ if m.component == "seat"]
     flow.heading("Table corners and seats (every game)",
                  f"Corners: {_guidance(corners[0], 'table_corner')} Seats: {seats[0].size_mm:g} mm, up to "
-                 f"{reliable_distance_cm(seats[0].size_mm):.0f} cm.", cut_side(corners[0], cells))
+                 f"{reliable_distance_cm(seats[0].size_mm):.0f} cm.", cut_side(corners[0]))
     for group in (corners, seats):
         flow.new_row()
         for m in group:
-            flow.tile(cut_side(m, cells), marker=m)
+            flow.tile(cut_side(m), marker=m)
     flow.heading("QR command cards (every game)",
                  f"Hold up to the camera. {QR_MODULE} mm modules: read within about 35 cm.",
                  _qr_cut(registry.commands[0]) if registry.commands else 0)
@@ -204,10 +199,10 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     for (component, side), ms in sections.items():
         copies = f", {ms[0].copies} of each" if ms[0].copies > 1 else ""
         flow.heading(f"{title}: {component.replace('_', ' ')}, {side} ({len(ms)} markers{copies})",
-                     _guidance(ms[0], component), cut_side(ms[0], cells) + LABEL_H)
+                     _guidance(ms[0], component), cut_side(ms[0]) + LABEL_H)
         for m in ms:
             for _ in range(m.copies):
-                flow.tile(cut_side(m, cells), marker=m)
+                flow.tile(cut_side(m), marker=m)
     return pages
 
 

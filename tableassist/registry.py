@@ -37,6 +37,13 @@ DICTIONARY_SIZES: dict[str, int] = {
     "DICT_ARUCO_MIP_36h12": 250,
 }
 
+#: Cells across a marker of each dictionary, its one-cell black border included.
+DICTIONARY_CELLS: dict[str, int] = {
+    **{name: int(name[5]) + 2 for name in DICTIONARY_SIZES if name[5].isdigit()},
+    "DICT_ARUCO_ORIGINAL": 7, "DICT_APRILTAG_16h5": 6, "DICT_APRILTAG_25h9": 7,
+    "DICT_APRILTAG_36h10": 8, "DICT_APRILTAG_36h11": 8, "DICT_ARUCO_MIP_36h12": 8,
+}
+
 #: The camera geometry the sizes are chosen for (issue 7): a 1080p webcam ~70 cm above a 90 x 60 cm
 #: table sees ~1.8 px per mm; 30 px across a marker reads reliably at mild blur.
 REFERENCE_DISTANCE_CM = 70.0
@@ -83,6 +90,12 @@ class Command:
     text: str
 
 
+def sticker_mm(size_mm: float, dictionary: str) -> float:
+    """Side of a ``size_mm`` marker's sticker: one quiet-zone cell added on each side."""
+    cells = DICTIONARY_CELLS[dictionary]
+    return size_mm * (cells + 2) / cells
+
+
 def reliable_distance_cm(size_mm: float) -> float:
     """Camera distance (1080p, typical webcam lens) at which a ``size_mm`` marker spans 30 px."""
     return REFERENCE_DISTANCE_CM * REFERENCE_PX_PER_MM * size_mm / RELIABLE_PX
@@ -103,6 +116,10 @@ class Registry:
 
     def games(self) -> list[str]:
         return list(self.titles)
+
+    def sticker_mm(self, marker: Marker) -> float:
+        """Side of the sticker to cut out: the marker plus a white quiet zone one cell wide all round."""
+        return sticker_mm(marker.size_mm, self.dictionary)
 
     def markers(self, game: str | None = None) -> list[Marker]:
         """The global markers plus, if ``game`` is given, that game's markers, by id."""
@@ -209,9 +226,10 @@ def _groups(path: Path, doc: dict[str, Any], game: str | None, title: str,
         if size <= 0 or min(comp) <= 0:
             raise RegistryError(f"{where}: sizes must be positive (size_mm {size}, "
                                 f"component_size_mm {comp})")
-        if size > min(comp):
-            raise RegistryError(f"{where}: a {size} mm marker does not fit on a {comp[0]} x {comp[1]} "
-                                "mm component")
+        if sticker_mm(size, dictionary) > min(comp) + 1e-9:
+            raise RegistryError(f"{where}: a {size:g} mm marker with its quiet zone "
+                                f"({sticker_mm(size, dictionary):.1f} mm) does not fit on a "
+                                f"{comp[0]:g} x {comp[1]:g} mm component")
         last = first_id + len(items) * len(sides) - 1
         if first_id < 0 or last >= capacity:
             raise RegistryError(f"{where}: ids {first_id}..{last} are outside {dictionary} "

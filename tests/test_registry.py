@@ -101,9 +101,12 @@ def test_ids_unique_within_every_game_including_the_global_markers(registry):
         assert [i for i, n in ids.items() if n > 1] == [], game
 
 
-def test_sizes_positive_and_the_marker_fits_its_component(registry):
+def test_sizes_positive_and_the_sticker_fits_its_component(registry):
     for m in registry.all_markers:
-        assert 0 < m.size_mm <= min(m.component_size_mm), m.label
+        # the marker and its one-cell quiet zone: 12 mm on a 16 mm die face is 15.4 mm
+        assert 0 < m.size_mm < registry.sticker_mm(m) <= min(m.component_size_mm), m.label
+    die = next(m for m in registry.all_markers if m.component == "die_face")
+    assert registry.sticker_mm(die) == pytest.approx(die.size_mm * 9 / 7)
 
 
 def test_every_spec_cam_row_has_its_markers(registry):
@@ -289,7 +292,8 @@ def test_non_positive_size(copy_dir):
 
 def test_marker_larger_than_its_component(copy_dir):
     edit(copy_dir / "abandon_ship.toml", "size_mm = 12", "size_mm = 20")
-    with pytest.raises(RegistryError, match="does not fit on a 16.0 x 16.0 mm component|does not fit"):
+    with pytest.raises(RegistryError, match=r"die_face\): a 20 mm marker with its quiet zone \(25.7 mm\) "
+                                            "does not fit on a 16 x 16 mm component"):
         load_registry(copy_dir)
 
 
