@@ -289,21 +289,20 @@ def test_T_WR_13_bankrupt_company_reenters_two_rounds_later():
     assert game.view()["round"] == 4
     start_search(game, "Bea")
     set_money(game, Bea=1)
-    search(game, "Bea", "Ann", "Research Vessel")  # go-again, then:
-    search(game, "Bea", "Cy", "Gold Coins")
-    search(game, "Cy", "Bea", "Inspections")    # Bea's Gold Coins bring 300M; not broke yet
-    set_money(game, Bea=1)
-    game.state["current"] = "Bea"               # Bea's turn again (a position, not a rule)
-    search(game, "Bea", "Dee", "Ship Detained")
+    search(game, "Bea", "Ann", "German U-Boat")   # a war grave: 0M, 3 Discovery
+    search(game, "Cy", "Dee", "Politicians")
+    search(game, "Dee", "Ann", "Nationalist Fury")
+    search(game, "Ann", "Cy", "Museum Directors")
+    search(game, "Bea", "Dee", "Ship Detained")   # 1M - 1M = 0: bankrupt
     bea = player(game, "Bea")
     assert bea["status"] == "bankrupt" and bea["reentry_round"] == 6
     assert bea["hand_count"] == 0 and bea["victory_pile"] == [] and bea["discovery"] == 0
-    assert "Gold Coins" in game.view()["discards"]   # the old pile goes back to the deck
+    assert "German U-Boat" in game.view()["discards"]  # the old pile goes back to the deck
     assert game.view()["turn"] == "Cy"
     game.apply({"type": "discard_search", "player": "Cy", "card": unused_search(game)})
     refused(game, {"type": "choose_target", "player": "Cy", "target": "Bea"}, "bankrupt")
     game.apply({"type": "choose_target", "player": "Cy", "target": "Dee"})
-    game.apply({"type": "pick_card", "player": None, "card": "Politicians"})
+    game.apply({"type": "pick_card", "player": None, "card": "Sovereignty Claims"})
     pass_all(game)                                  # round 5
     assert game.view()["round"] == 5
     refused(game, {"type": "reenter", "player": "Bea"}, "round 6")
