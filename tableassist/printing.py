@@ -53,13 +53,6 @@ class Sticker:
     command: Command | None = None
 
     @property
-    def code_side(self) -> float:
-        """Side of the printed code: the marker with its black border, or the QR without its quiet zone."""
-        if self.marker is not None:
-            return self.marker.size_mm
-        return self.cut - 2 * 4 * QR_MODULE
-
-    @property
     def centre(self) -> tuple[float, float]:
         return (self.x + self.cut / 2, self.y + self.cut / 2)
 
@@ -77,7 +70,7 @@ class Text:
 class Page:
     stickers: list[Sticker]
     texts: list[Text]
-    calibration: tuple[float, float] | None = None   # top-left of the scale bar block, first page only
+    calibration: tuple[float, float] | None = None   # top-left of the bank-card frame (first page)
 
 
 @cache
@@ -166,8 +159,8 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
         "30 px (reliable with mild blur) and about 28 mm for 50 px. Small parts (dice",
         "faces) get the largest marker their face allows; each section says how close",
         "the camera must be for its size. Cut along the crop marks, keep the white",
-        "border around each marker. Backs of secret cards carry only the owner's",
-        "colour: every back of one colour is the same sticker (SPEC X2).",
+        "border around each marker. A back never tells which card it is: every back",
+        "of one colour, or of one kind of card, is the same sticker (SPEC X2).",
     ]
     for i, line in enumerate(guidance):
         first.texts.append(Text(MARGIN + CARD[0] + 4, top + 20 + 4.6 * i, line, 7))
@@ -193,10 +186,10 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
 
     flow.new_page()
     own = [m for m in registry.markers(game) if m.game == game]
-    sections: dict[tuple[str, str], list[Marker]] = {}
-    for m in own:
-        sections.setdefault((m.component, m.side), []).append(m)
-    for (component, side), ms in sections.items():
+    sections: dict[tuple[str, str, float, int], list[Marker]] = {}
+    for m in own:  # one section per kind of sticker: its heading states one size and one copy count
+        sections.setdefault((m.component, m.side, m.size_mm, m.copies), []).append(m)
+    for (component, side, _, _), ms in sections.items():
         copies = f", {ms[0].copies} of each" if ms[0].copies > 1 else ""
         flow.heading(f"{title}: {component.replace('_', ' ')}, {side} ({len(ms)} markers{copies})",
                      _guidance(ms[0], component), cut_side(ms[0]) + LABEL_H)
