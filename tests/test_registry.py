@@ -167,6 +167,13 @@ def test_secret_components_without_backs_carry_a_face_marker_only(registry):
         assert set(m.side for m in registry.markers(game) if m.component == component) == {"face"}
 
 
+
+def test_owner_colours_on_backs_are_seat_colours(registry):
+    """A face-down card is matched to its owner by colour, so each back colour has a seat marker."""
+    seats = {m.item for m in registry.markers(None) if m.component == "seat"}
+    backs = {m.item for m in registry.all_markers if m.side == "back" and m.secret and m.item != "any"}
+    assert backs and backs <= seats
+
 def test_command_cards_are_short_tableassist_texts(registry):
     names = {c.name for c in registry.commands}
     assert {"new_game", "undo", "redo", "confirm"} <= names
