@@ -12,7 +12,8 @@ same scenes are rendered (same seed, interleaved, so the machine's load does not
 Printed: recall by size band, wrong ids (a marker read as another id), phantoms (a detection where no
 marker is) and false detections per 1,000 junk grids, as raw counts and restricted to the ids in use.
 
-    .venv/bin/python bench/marker_dictionaries.py [--frames 250] [--seed 7]
+    .venv/bin/python bench/marker_dictionaries.py [--frames 250] [--junk-frames 420] [--seed 7]
+        [--dictionaries DICT_5X5_250 DICT_6X6_250]
 """
 
 from __future__ import annotations
@@ -122,10 +123,12 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=250, help="marker frames per dictionary (12 markers each)")
     ap.add_argument("--junk-frames", type=int, default=420, help="junk frames per dictionary (12 grids each)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--dictionaries", nargs="+", default=CANDIDATES, choices=CANDIDATES, metavar="NAME",
+                    help=f"dictionaries to compare (default: {' '.join(CANDIDATES)})")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     params = parameter_sets()
-    dicts = {name: cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name)) for name in CANDIDATES}
+    dicts = {name: cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name)) for name in args.dictionaries}
     detectors = {(d, p): cv2.aruco.ArucoDetector(dicts[d], params[p]) for d in dicts for p in params}
     stats = {key: {"found": np.zeros(len(BANDS)), "total": np.zeros(len(BANDS)), "wrong": 0, "phantom": 0,
                    "junk": 0, "junk_used": 0, "junk_grids": 0, "ms": []} for key in detectors}
@@ -169,10 +172,12 @@ def main() -> None:
     base = None
     for (dname, pname), st in stats.items():
         recall = st["found"] / np.maximum(st["total"], 1)
+        if not st["total"].sum():  # a junk-only run
+            recall[:] = np.nan
         ms = float(np.median(st["ms"]))
         base = base or ms
         print(f"{dname:14} {pname:8} " + " ".join(f"{r:14.3f}" for r in recall) +
-              f"  {st['found'].sum() / st['total'].sum():6.3f} {st['wrong']:6d} {st['phantom']:8d}"
+              f"  {st['found'].sum() / max(st['total'].sum(), 1):6.3f} {st['wrong']:6d} {st['phantom']:8d}"
               f" {1000 * st['junk'] / max(st['junk_grids'], 1):10.2f} {1000 * st['junk_used'] / max(st['junk_grids'], 1):17.2f}"
               f"  {ms:6.1f} ({ms / base:.2f}x)")
 
