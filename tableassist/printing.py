@@ -1,4 +1,4 @@
-"""Print the marker sheets: vector PDFs of every sticker at its exact size (``tableassist print``).
+"""Print the marker sheets: vector PDFs of every sticker at its exact size, for every game and paper.
 
 Each ArUco marker is drawn as black rectangles, cell by cell (runs of black cells in a row merged into one
 rectangle), inside a white quiet zone one cell wide, with crop marks at the corners of the square to cut
