@@ -14,6 +14,7 @@ export function renderPlay(app, main) {
   const left = [
     s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
     prompts(s),
+    cameraReadings(app, s),
     over && view.result ? result(view.result, ctx) : null,
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
     view.private ? privatePart(view.private) : null,
@@ -39,6 +40,21 @@ function prompts(s) {
   return h("section", {class: "card prompt", "aria-live": "polite"},
     list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
       p.text, p.rule ? h("span", {class: "rule"}, p.rule) : null)), timer);
+}
+
+// What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
+// (two dice explain the same move; a crate placed — confirm it).
+function cameraReadings(app, s) {
+  const cam = s.camera_reader;
+  if (!cam || (!cam.notice && !cam.confirm.length)) return null;
+  return h("section", {class: "card camera-reader"},
+    cam.notice ? h("p", {class: "notice warn big", dataset: {notice: "out-of-sync"}}, cam.notice.text,
+      h("span", {class: "quiet"}, " — put the table right, or fix the game with Undo or Fix.")) : null,
+    cam.confirm.map((row) => h("div", {class: "confirm-row"},
+      h("p", {}, `The camera sees ${row.sees}. Which is it?`),
+      h("div", {class: "buttons"}, row.options.map((o) => h("button", {type: "button", class: "act",
+        dataset: {do: "confirm"}, onclick: (e) => { e.currentTarget.disabled = true; app.ask("confirm", {action: o.action}); }},
+        o.label))))));
 }
 
 function startTimer(s) {

@@ -22,6 +22,7 @@ event              data                                                       wh
 ``resume``         ``{"row": n}``                                             host, table
 ``end``            ``{"row": n}`` (omit for the current game)                 host, table
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
+``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``sync``           ``{}`` (send my payload again)                             anyone
 =================  =========================================================  ============
 """
@@ -163,6 +164,7 @@ class TableServer:
         self._on("resume", self._resume)
         self._on("end", self._end)
         self._on("close", lambda g, d: (self.table.close_game(), {})[1])
+        self._on("confirm", self._confirm)
 
     def _on(self, name: str, fn: Callable[[Grant, dict[str, Any]], dict[str, Any] | None], *,
             table_only: bool = True) -> None:
@@ -271,6 +273,12 @@ class TableServer:
                 "; it is read-only (scan the table's QR code to join)"))
         notes = self.table.current().submit(action, source="tablet", author=self._author(grant))
         return {"notes": [n.to_json() for n in notes]}
+
+    def _confirm(self, grant: Grant, data: dict[str, Any]) -> None:
+        action = data.get("action")
+        if not isinstance(action, dict):
+            raise Refused("'confirm' needs {\"action\": {…}}: one of the camera's proposals")
+        self.table.confirm_camera(action, self._author(grant))
 
     @staticmethod
     def _author(grant: Grant) -> str:

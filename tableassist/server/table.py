@@ -136,6 +136,9 @@ class Table:
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
         self.clock_errors: list[str] = []
+        #: The camera playing along (``camera_loop.CameraTable``), when one is attached.
+        self.camera_reader: Any = None
+        self._rechecking = threading.local()
         # (game row, version, public history) as last sent to every room: see history_update.
         self._sent_history: tuple[int | None, int, list[dict[str, Any]]] = (None, -1, [])
 
@@ -198,12 +201,42 @@ class Table:
                 self._unsubscribe = session.subscribe(lambda _s: self._changed())
         self._changed()
 
+    def attach_camera(self, camera: Any) -> None:
+        """Let the camera play along (a ``camera_loop.CameraTable`` on the current session): its
+        out-of-sync notice and one-tap confirmations go to the screens, taps come back through
+        :meth:`confirm_camera`, and a change made elsewhere makes it read the table again."""
+        self.camera_reader = camera
+        self._changed()
+
+    def _camera_for(self, session: TableSession | None) -> Any:
+        camera = self.camera_reader
+        return camera if camera is not None and session is not None and \
+            camera.session is session else None
+
+    def confirm_camera(self, action: Mapping[str, Any], author: str) -> None:
+        camera = self._camera_for(self.session)
+        if camera is None:
+            raise IllegalAction("no camera is reading this game")
+        camera.confirm(action, author=author)
+        # The camera drops the tapped row only after its submission was broadcast: send again.
+        self.on_change()
+
     def _changed(self) -> None:
         with self._lock:
             self.version += 1
             session = self.session
             shared = None if session is None or session.saved.ended else session.game.view(None)
         self.clock.update(None if shared is None else shared.get("timer"))
+        camera = self._camera_for(session)
+        if camera is not None and not getattr(self._rechecking, "on", False) and \
+                (not session.steps or session.steps[-1].source != "camera"):
+            # The tablet, the clock or an undo changed the game: a reading that waited for that
+            # may go in now. The camera's own submissions come back here; they need no recheck.
+            self._rechecking.on = True
+            try:
+                camera.recheck()
+            finally:
+                self._rechecking.on = False
         self.on_change()
 
     def _clock_fired(self, action: dict[str, Any]) -> None:
@@ -306,6 +339,11 @@ class Table:
             out["actions"] = self.actions_for(grant)
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
+            camera = self._camera_for(session)
+            if camera is not None:
+                status = camera.status()  # built from readings only: no unrevealed secret
+                out["camera_reader"] = {"notice": status["notice"],
+                                        "confirm": status["confirm"] if grant.runs_table else []}
             remaining = self.clock.remaining()
             timer = view.get("timer") if isinstance(view, dict) else None
             spec = _timer_spec(timer)

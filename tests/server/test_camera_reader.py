@@ -1,0 +1,57 @@
+"""The camera playing along through the server (a real CameraTable and Abandon Ship reader fed
+hand-built table events): its readings reach every screen as camera entries, a one-tap
+confirmation goes to the table's screens only and is answered from them, and an out-of-sync
+notice is shown to everyone."""
+
+from __future__ import annotations
+
+from tableassist.camera_loop import CameraTable
+from tests.readers.table import Table as TableEvents
+from tests.readers.test_abandon_ship_reader import ALL_ONES, cheese_events, roll
+
+DICE = ("red", "blue", "green", "yellow", "orange", "purple", "black", "white")
+
+
+def set_up(events: TableEvents) -> list:
+    return ([events.appear("die_face", f"{d}:face-1", zone="pool") for d in DICE]
+            + [events.appear("rat", c, zone="space", cell="1") for c in DICE[:-1]]
+            + cheese_events(events))
+
+
+def test_camera_readings_confirmations_and_notices_reach_the_right_screens(server):
+    session = server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None)
+    camera = CameraTable(session, None, grace=0.0, on_change=server.app.broadcast)
+    server.table.attach_camera(camera)
+    table, spectator = server.client(server.tokens.table), server.client()
+    events = TableEvents("abandon_ship")
+
+    camera.feed(set_up(events), events.t)
+    state = table.wait_state(lambda s: s["view"]["phase"] == "roll", "the cheese read")
+    assert {line["source"] for line in state["history"]} == {"camera"}
+    assert [c["space"] for c in state["view"]["cheese_on_board"]] == [6, 10, 14, 18, 22]
+
+    # The blue die shows 2 and the neutral die (2): both move the blue rat to space 3.
+    camera.feed(roll(events, {**ALL_ONES, "blue": 2, "white": 2}), events.t)
+    camera.feed([events.move("rat", "blue", zone="space", cell="3")], events.t)
+    state = table.wait_state(lambda s: s["camera_reader"]["confirm"], "a one-tap confirmation")
+    options = state["camera_reader"]["confirm"][0]["options"]
+    assert {o["action"]["die"] for o in options} == {"blue", "white"}
+    assert spectator.wait_state(lambda s: "camera_reader" in s)["camera_reader"]["confirm"] == []
+    refused = spectator.call("confirm", {"action": options[0]["action"]})
+    assert not refused["ok"] and "only the table's own screens" in refused["error"]
+
+    assert table.call("confirm", {"action": options[0]["action"]})["ok"]
+    state = table.wait_state(lambda s: not s["camera_reader"]["confirm"], "the tap taken")
+    assert state["history"][-1]["source"] == "camera" and state["view"]["rats"][1]["space"] == 3
+    stale = table.call("confirm", {"action": options[1]["action"]})
+    assert not stale["ok"] and "no longer proposes" in stale["error"]
+
+    # Cy rolls the rest, all ones; then a rat turns up where no die of this roll can have put it:
+    # everyone is told, nothing is guessed.
+    camera.feed(roll(events, {d: 1 for d in DICE if d != "blue"}), events.t)
+    state = table.wait_state(lambda s: s["view"]["phase"] == "choose", "Cy's roll")
+    before = len(state["history"])
+    camera.feed([events.move("rat", "green", zone="space", cell="9")], events.t)
+    seen = spectator.wait_state(lambda s: s["camera_reader"]["notice"], "the out-of-sync notice")
+    assert "the green rat on space 9" in seen["camera_reader"]["notice"]["text"]
+    assert len(table.state["history"]) == before
