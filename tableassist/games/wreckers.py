@@ -691,7 +691,8 @@ class Wreckers(Game):
             "result": self.result(), "unverified": self.unverified,
             "round": s["round"], "rounds": self.rounds, "deck_count": s["deck_count"],
             "discards": list(s["discards"]), "discarded_face_down": s["discarded_face_down"],
-            "cuts": [dict(c) for c in s["cuts"]], "cutting": s["cut_pass"][:1] or None,
+            "cuts": [dict(c) for c in s["cuts"]],
+            "cutting": s["cut_pass"][0] if s["cut_pass"] else None,
             "start_player": s["start_player"], "target": s["target"],
             "last_pick": s["last_pick"]}
         if self.options["show_seen_counts"]:
