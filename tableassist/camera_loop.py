@@ -12,8 +12,8 @@ makes is handled at once:
   out-of-sync :attr:`CameraTable.notice` ("the camera sees …; the game expects …"). It stays until
   the table matches again or someone corrects the game on the tablet; nothing is guessed.
 
-A mismatch must persist for ``grace`` seconds before it is shown: a rolled die lies still a moment
-before the piece is moved, and that is not a disagreement.
+A mismatch the reader finds must persist for ``grace`` seconds (3 by default) before it is shown:
+a rolled die lies still a moment before the piece is moved, and that is not a disagreement.
 
 :meth:`CameraTable.run` reads a capture source in a thread; tests call :meth:`process` directly.
 Each accepted camera action records its latency: from the frame time at which the tracker
@@ -89,7 +89,7 @@ class CameraTable:
     """The camera's side of one table session (see the module docstring)."""
 
     def __init__(self, session: Any, pipeline: Any, reader: Reader | None = None, *,
-                 colours: Mapping[str, str] | None = None, grace: float = 1.5,
+                 colours: Mapping[str, str] | None = None, grace: float = 3.0,
                  on_change: Callable[[], None] = lambda: None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.session = session

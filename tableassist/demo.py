@@ -33,6 +33,7 @@ class TabletScript:
     def __init__(self, inputs: list[tuple[float, dict[str, Any]]]) -> None:
         self.pending = sorted(inputs, key=lambda ta: ta[0])
         self.done: list[dict[str, Any]] = []
+        self.tapped: list[dict[str, Any]] = []     # given as a tap on a camera confirmation
 
     def play(self, t: float, camera: CameraTable) -> None:
         while self.pending and self.pending[0][0] <= t:
@@ -40,6 +41,7 @@ class TabletScript:
             try:
                 if any(action in r.confirm for r in camera.confirmations):
                     camera.confirm(action, author="tablet")
+                    self.tapped.append(action)
                 else:
                     camera.session.submit(action, source="tablet", author="tablet")
             except IllegalAction:

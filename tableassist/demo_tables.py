@@ -265,7 +265,233 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
                         expected, S.Camera(1600, 900, tilt=0), fps=5.0, duration=duration)
 
 
+# -- Shipwrecked ---------------------------------------------------------------------------------
+
+SW_BOARD = ((560, 90), (860, 90), (860, 510), (560, 510))   # the bid board's corner stickers
+SW_LOT = (450.0, 300.0)
+
+
+def sw_bid_spot(column: int, row: int) -> tuple[float, float]:
+    """The middle of the bid board's cell for seat column ``column`` (from 1) and ``row``."""
+    x0, y0 = SW_BOARD[0]
+    return x0 + 15 + 67.5 * (column - 0.5), y0 + 405 - 65 * (row - 0.5)
+
+
+def shipwrecked(*, wrong_move: bool = False, registry: Registry | None = None) -> ScriptedGame:
+    """One lot of Shipwrecked: Ann goes first (the tablet), the top card turned over, a row of bid
+    cards laid face down, Cy's STOP (the tablet), the row turned up, Cy wins and pays; then Bea
+    turns over the next lot. With ``wrong_move`` Bea turns over the card Cy just won."""
+    players, colours, seed = DEMO_PLAYERS, dict(DEMO_COLOURS), 2
+    b = Builder("shipwrecked", registry)
+    b.fixed(*(b.piece("bid_board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SW_BOARD)))
+    small = (50.0, 55.0)      # drawn smaller than a card, so a row does not cover the next one
+    tablet = [(1.0, {"type": "choose_first_player", "player": None, "first_player": "Ann"})]
+    expected: list[dict[str, Any]] = [tablet[0][1]]
+    b.lay("lot", replace(b.piece("resource_card", "FOOD-30", *SW_LOT), card_mm=(63, 88)), 3.0)
+    expected.append({"type": "turn_over_card", "player": None, "card": "FOOD-30"})
+    for k, p in enumerate(players):
+        piece = replace(b.piece("bid_card", colours[p], *sw_bid_spot(k + 1, 1), side="back"),
+                        card_mm=small)
+        b.lay(f"bid {p} 1", piece, 5.0 + k)
+        expected.append({"type": "lay_bid_card", "player": p})
+    tablet.append((9.5, {"type": "announce_stop", "player": "Cy"}))
+    expected.append(tablet[-1][1])
+    row = {"Ann": "PASS-1", "Bea": "PASS-1", "Cy": "STOP-1"}
+    for k, p in enumerate(players):
+        b.move(11.0 + 0.8 * k, f"bid {p} 1",
+               marker_id=b.marker("bid_card", f"{colours[p]}-{row[p]}", "face"))
+    expected.append({"type": "reveal_row", "player": None,
+                     "cards": {p: t.split("-")[0] for p, t in row.items()}})
+    # Cy takes the lot; everyone takes their bid cards back
+    b.move(15.0, "lot", 300.0, 90.0)
+    for k, p in enumerate(players):
+        b.remove(16.0 + 0.3 * k, f"bid {p} 1")
+    if wrong_move:
+        # Bea, whose turn it is, turns over Cy's card instead of the top of the stack
+        b.remove(19.0, "lot")
+        b.lay("lot again", b.piece("resource_card", "FOOD-30", *SW_LOT), 21.5)
+    else:
+        b.lay("lot 2", b.piece("resource_card", "WATER-20", *SW_LOT), 19.0)
+        expected.append({"type": "turn_over_card", "player": None, "card": "WATER-20"})
+    return ScriptedGame("shipwrecked", players, colours, seed, b.build(), tablet, expected,
+                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=25.0)
+
+
+# -- Wreckers ------------------------------------------------------------------------------------
+
+WR_CUT = (450.0, 450.0)
+WR_DISCARD = (525.0, 300.0)
+WR_SEAT = {"Ann": (700.0, 520.0), "Bea": (120.0, 300.0), "Cy": (450.0, 110.0)}
+
+
+def wreckers(*, wrong_move: bool = False, registry: Registry | None = None) -> ScriptedGame:
+    """The cut and two search turns of a Wreckers round: each player cuts (Cy cuts the best
+    wreck and starts), Cy discards a Search card, picks from Ann (a one-tap target), turns up an
+    Investor and ends the turn (the tablet); Ann discards a Search card, picks from Bea (a tap) and
+    turns up a wreck. With ``wrong_move`` Cy discards a wreck instead of a Search card."""
+    players, seed = DEMO_PLAYERS, 3
+    deck = catalog.new_game("wreckers", list(players), seed=seed).deck
+    wrecks = sorted((c for c in deck.values() if c.type == "W"), key=lambda c: (c.millions, c.discovery))
+    searches = [c.name for c in deck.values() if c.type == "S"]
+    investor = next(c.name for c in deck.values() if c.type == "I")
+    b = Builder("wreckers", registry)
+    expected: list[dict[str, Any]] = [{"type": "deal", "player": None}]
+    cuts = {"Ann": wrecks[0].name, "Bea": wrecks[1].name, "Cy": wrecks[-1].name}
+    t = 2.0
+    for p, card in cuts.items():
+        b.lay(f"cut {p}", b.piece("card", card, *WR_CUT), t)
+        b.remove(t + 2.0, f"cut {p}")          # back into the deck
+        expected.append({"type": "cut_card", "player": None, "cutter": p, "card": card})
+        t += 3.0
+    tablet: list[tuple[float, dict[str, Any]]] = []
+    if wrong_move:
+        b.lay("discard Cy", b.piece("card", wrecks[2].name, *WR_DISCARD), 12.0)
+        return ScriptedGame("wreckers", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
+                            expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=16.0)
+    b.lay("discard Cy", b.piece("card", searches[0], *WR_DISCARD), 12.0)
+    expected.append({"type": "discard_search", "player": "Cy", "card": searches[0]})
+    b.lay("pick Cy", b.piece("card", investor, *WR_SEAT["Cy"]), 14.0)
+    tablet.append((15.5, {"type": "choose_target", "player": "Cy", "target": "Ann"}))
+    expected += [tablet[-1][1], {"type": "pick_card", "player": None, "card": investor}]
+    b.move(17.0, "pick Cy", *WR_DISCARD)       # not a wreck: to the discard pile
+    tablet.append((18.0, {"type": "end_turn", "player": "Cy"}))
+    expected.append(tablet[-1][1])
+    b.lay("discard Ann", b.piece("card", searches[1], *WR_DISCARD), 20.0)
+    expected.append({"type": "discard_search", "player": "Ann", "card": searches[1]})
+    b.lay("pick Ann", b.piece("card", wrecks[3].name, *WR_SEAT["Ann"]), 22.0)
+    tablet.append((23.5, {"type": "choose_target", "player": "Ann", "target": "Bea"}))
+    expected += [tablet[-1][1], {"type": "pick_card", "player": None, "card": wrecks[3].name}]
+    return ScriptedGame("wreckers", players, dict(DEMO_COLOURS), seed, b.build(), tablet, expected,
+                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=26.0)
+
+
+# -- Schmuggler an Bord --------------------------------------------------------------------------
+
+SB_BOARD = ((240, 90), (660, 90), (660, 510), (240, 510))
+SB_SHOW = (780.0, 300.0)       # where a card is shown to the table
+SB_DIE = (120.0, 450.0)
+
+
+def sb_space(index: int) -> tuple[float, float]:
+    """The middle of track space ``index`` (0 = start): the 31 spaces run clockwise round the
+    board's loop from its top-left corner, each reaching 50 mm into the board (the layout)."""
+    x0, y0 = SB_BOARD[0]
+    lo, hi, side, depth = 20.0, 400.0, 380.0, 50.0
+    s = (index + 0.5) / 31 * 4 * side
+    edge, d = int(s // side), s % side
+    half = depth / 2
+    x, y = [(lo + d, lo + half), (hi - half, lo + d), (hi - d, hi - half), (lo + half, hi - d)][edge]
+    return x0 + x, y0 + y
+
+
+def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) -> ScriptedGame:
+    """The draft and two turns of Schmuggler: 9 cards shown in the draft, the first roll (the
+    board is laid), the piece moved, the card taken and shown; then a roll onto a drafted good,
+    the roller's "I have it myself" and no objection (the tablet). With ``wrong_move`` the piece
+    is moved one space too far."""
+    players, seed = DEMO_PLAYERS, 1
+    game = catalog.new_game("schmuggler", list(players), seed=seed)
+    track = game.track
+    b = Builder("schmuggler", registry, min_marker_mm=20)
+    b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SB_BOARD)))
+    youngest = game.state["youngest"]
+    order = [players[(players.index(youngest) + k) % 3] for k in range(3)]
+    drafted = [track[k] for k in (3, 5, 8, 10, 12, 15, 18, 21, 24)]  # space 3 and 5 will be empty
+    expected: list[dict[str, Any]] = []
+    t = 1.5
+    for good in drafted:
+        b.lay(f"shown {good}", b.piece("contraband_card", good, *SB_SHOW, side="face"), t)
+        b.remove(t + 1.2, f"shown {good}")
+        expected.append({"type": "draft_card", "player": None, "good": good})
+        t += 1.6
+    b.lay("piece", b.piece("piece", "piece", *sb_space(0)))
+    b.lay("die", b.piece("die_face", "die:face-1", *SB_DIE))
+    expected.append({"type": "lay_out_board", "player": None})
+    t += 1.0
+    tablet: list[tuple[float, dict[str, Any]]] = []
+    # the youngest rolls 2: the piece goes to space 2, whose card lies there
+    b.move(t, "die", *SB_DIE, marker_id=b.marker("die_face", "die:face-2"), duration=0.8)
+    expected.append({"type": "roll_die", "player": None, "face": 2})
+    b.move(t + 1.5, "piece", *sb_space(3 if wrong_move else 2))
+    if wrong_move:
+        return ScriptedGame("schmuggler", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
+                            expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
+    b.lay("taken", b.piece("contraband_card", track[2], *SB_SHOW, side="face"), t + 4.0)
+    b.remove(t + 5.5, "taken")
+    expected.append({"type": "take_card", "player": order[0]})
+    # the next player rolls 1: space 3, whose card was drafted
+    b.move(t + 7.0, "die", *SB_DIE, marker_id=b.marker("die_face", "die:face-1"), duration=0.8)
+    expected.append({"type": "roll_die", "player": None, "face": 1})
+    b.move(t + 8.5, "piece", *sb_space(3))
+    tablet += [(t + 11.0, {"type": "suspect", "player": order[1], "suspects": order[1]}),
+               (t + 12.0, {"type": "close_objections", "player": None})]
+    expected += [a for _, a in tablet]
+    return ScriptedGame("schmuggler", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
+                        expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 14.0)
+
+
+# -- ShipShape -----------------------------------------------------------------------------------
+
+SS_HOLDS = {"Ann": (650.0, 420.0), "Bea": (120.0, 120.0), "Cy": (450.0, 60.0)}
+SS_OFFER = (450.0, 300.0)
+
+
+def ss_bid_spot(k: int) -> tuple[float, float]:
+    return 350.0 + 100 * k, 420.0
+
+
+def shipshape(*, wrong_move: bool = False, registry: Registry | None = None) -> ScriptedGame:
+    """The first turn of a ShipShape voyage: holds dealt at the seats, a crew card laid and turned
+    up by each player, and the three crates of the stack read on top and placed by the highest
+    bidder first (each placement confirmed "placed" on the tablet with one tap). With
+    ``wrong_move`` the first crate goes into Bea's hold, though Ann bid highest."""
+    players, colours, seed = DEMO_PLAYERS, dict(DEMO_COLOURS), 1
+    b = Builder("shipshape", registry, min_marker_mm=20)
+    holds = {"Ann": "H01", "Bea": "H02", "Cy": "H03"}
+    expected: list[dict[str, Any]] = []
+    for k, (p, h) in enumerate(holds.items()):
+        b.lay(f"hold {p}", b.piece("hold", h, *SS_HOLDS[p]), 1.5 + k)
+        expected.append({"type": "deal_hold", "player": None, "participant": p, "hold": h})
+    values = {"Ann": 9, "Bea": 4, "Cy": 7}
+    for k, p in enumerate(players):
+        b.lay(f"crew {p}", replace(b.piece("crew_card", colours[p], *ss_bid_spot(k), side="back"),
+                                   card_mm=(44, 60)), 6.0 + k)
+        expected.append({"type": "lay_crew_card", "player": p})
+    for k, p in enumerate(players):
+        b.move(10.0 + 0.8 * k, f"crew {p}",
+               marker_id=b.marker("crew_card", f"{colours[p]}-{values[p]}", "face"))
+        expected.append({"type": "reveal_crew_card", "player": None, "owner": p, "value": values[p]})
+    game = catalog.new_game("shipshape", list(players), seed=seed)
+    for a in expected:
+        game.apply(a)
+    crates = [a["crate"] for a in game.legal_actions(None) if a["type"] == "show_top_crate"][:3]
+    tablet: list[tuple[float, dict[str, Any]]] = []
+    t = 14.0
+    takers = ["Bea" if wrong_move else "Ann", "Cy", "Bea"]
+    for k, (crate, taker) in enumerate(zip(crates, takers)):
+        face, rotation = ("front", "back")[k % 2], (0, 90, 180)[k]
+        b.lay(f"crate {crate}", b.piece("crate", crate, *SS_OFFER, rotation, side=face), t)
+        expected.append({"type": "show_top_crate", "player": None, "group": 0, "crate": crate,
+                         "face": face, "rotation": rotation})
+        hx, hy = SS_HOLDS[taker]
+        b.move(t + 2.0, f"crate {crate}", hx - 60 + 60 * k, hy + 90, rotation)
+        if wrong_move:
+            return ScriptedGame("shipshape", players, colours, seed, b.build(), tablet, expected,
+                                S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
+        place = {"type": "place_crate", "player": taker, "crate": crate, "face": face,
+                 "rotation": rotation, "offset": [0, 0]}
+        tablet.append((t + 4.0, place))
+        expected.append(place)
+        t += 5.5
+    return ScriptedGame("shipshape", players, colours, seed, b.build(), tablet, expected,
+                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 1.0)
+
+
 #: game id -> the scripted game the demo plays and the end-to-end tests read.
 SCRIPTS: dict[str, Callable[..., ScriptedGame]] = {
     "abandon_ship": abandon_ship,
+    "shipwrecked": shipwrecked,
+    "wreckers": wreckers,
+    "schmuggler": schmuggler,
+    "shipshape": shipshape,
 }

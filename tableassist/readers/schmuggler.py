@@ -22,6 +22,12 @@ from tableassist.readers.base import Reader, Reading
 class SchmugglerReader(Reader):
     game_id = "schmuggler"
 
+    def feed(self, events, game: Game) -> None:
+        super().feed(events, game)
+        # the die lying on the table during the draft shows no roll: the first roll is a new face
+        if game.state["phase"] == "draft":
+            self.picture.use(k for k, _ in self.picture.items("die_face"))
+
     def _shown(self, game: Game) -> list:
         return [(k, s) for k, s in self.picture.items("contraband_card", side="face")
                 if self.picture.is_fresh(k) and s.item in game.goods]

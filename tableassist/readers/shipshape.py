@@ -107,6 +107,11 @@ class ShipShapeReader(Reader):
                 if who is None or group is None or group["top"] is None \
                         or group["top"]["crate"] != s.item:
                     continue
+                taker = group["queue"][0]
+                if who != taker:
+                    out.append(Reading(f"crate {s.item} in {who}'s hold", key=(key,),
+                                       expects=f"{taker} takes crate {s.item} into their hold"))
+                    continue
                 action = {"type": "place_crate", "player": None if who == st["capn"] else who,
                           "crate": s.item, "face": s.side, "rotation": s.rotation or 0,
                           "offset": [0, 0]}
