@@ -71,8 +71,8 @@ class Detections:
         """Mean side length of each marker in pixels."""
         if not len(self):
             return np.zeros((0,), np.float32)
-        d = self.corners - np.roll(self.corners, -1, axis=1)
-        return np.linalg.norm(d, axis=2).mean(axis=1)
+        d = self.corners - self.corners[:, _NEXT]
+        return np.sqrt((d * d).sum(axis=2)).mean(axis=1)
 
     def centers(self) -> np.ndarray:
         return self.corners.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
@@ -92,13 +92,15 @@ class Detections:
                 for i, c in zip(self.ids, self.corners)]
 
 
+_NEXT = [1, 2, 3, 0]   # each corner's successor, clockwise
+
 #: a marker's area against its mean side squared, below which the quad is a sliver, not a square
 MIN_AREA_RATIO = 0.3
 
 
 def _areas(corners: np.ndarray) -> np.ndarray:
     x, y = corners[:, :, 0], corners[:, :, 1]
-    return 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    return 0.5 * np.abs((x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1))
 
 
 def _merge(parts: Sequence[Detections], frame_size: tuple[int, int]) -> Detections:
@@ -188,22 +190,55 @@ class MarkerDetector:
                        ids: Sequence[Iterable[int] | None] | None = None) -> Detections:
         """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
         restricts box k to those ids. A marker seen in two overlapping boxes is reported once."""
-        gray = _gray(frame)
-        h, w = gray.shape
+        if frame is None or frame.size == 0:
+            raise ValueError("empty image")
+        h, w = frame.shape[:2]
         parts = []
+        packed: list[tuple[np.ndarray, int, int]] = []     # crops re-found together in one mosaic
+        packed_ids: set[int] = set()
+        windows: list[int] = []
         for k, (x0, y0, x1, y1) in enumerate(boxes):
             x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
             only = ids[k] if ids is not None else None
-            if isinstance(only, tuple):          # (ids, threshold window)
-                detector = self.subset(*only)
-            else:
-                detector = self if only is None else self.subset(only)
-            found = detector._detect_gray(gray[y0:y1, x0:x1], (w, h))
+            crop = _gray(frame[y0:y1, x0:x1])
+            if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
+                found = self.subset(None, only[1])._detect_gray(crop, (w, h))
+                if len(found):
+                    parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
+                continue
+            if isinstance(only, tuple):          # (ids, threshold window): known markers, one mosaic
+                packed.append((crop, x0, y0))
+                packed_ids |= set(only[0])
+                windows.append(only[1])
+                continue
+            detector = self if only is None else self.subset(only)
+            found = detector._detect_gray(crop, (w, h))
             if len(found):
                 parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
+        if packed:
+            parts.append(self._detect_mosaic(packed, packed_ids, min(windows), (w, h)))
         return _dedupe(_merge(parts, (w, h)))
+
+    def _detect_mosaic(self, crops: list[tuple[np.ndarray, int, int]], ids: set[int], window: int,
+                       frame_size: tuple[int, int]) -> Detections:
+        """Re-find known markers in many small crops with one detector call: the crops are packed side by
+        side on a white canvas (OpenCV's cost per call is large next to a small crop's)."""
+        canvas, where = _pack([c for c, _, _ in crops])
+        found = self.subset(ids, window)._detect_gray(canvas, frame_size)
+        if not len(found):
+            return found
+        centres = found.corners.mean(axis=1)
+        shift = np.zeros((len(found), 2), np.float32)
+        keep = np.zeros(len(found), bool)
+        for k, (cx, cy) in enumerate(centres):
+            for (px, py, pw, ph), (_, x0, y0) in zip(where, crops):
+                if px <= cx < px + pw and py <= cy < py + ph:
+                    shift[k] = (x0 - px, y0 - py)
+                    keep[k] = True
+                    break
+        return Detections(found.ids[keep], found.corners[keep] + shift[keep][:, None, :], frame_size)
 
     def _detect_gray(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
         if self.sharpen:
@@ -245,11 +280,12 @@ def _dedupe(found: Detections) -> Detections:
 class RegionTracker:
     """Cheap per-frame detection for video: reuse what the previous frames found.
 
-    Each frame, only these regions are scanned: a box round every marker seen in the last `keep` frames
-    (grown by `margin` marker sides, so a card nudged by a hand is still inside), looking only for the ids
-    seen there with one threshold window fitted to their size; and the boxes where the picture changed
-    since the previous frame (a card put down, a hand lifted), looking for every id. The whole frame is
-    scanned every `full_every` frames, so nothing is missed for long.
+    A coarse change map (every 8th pixel, compared with the previous frame) says where the picture
+    changed. A marker found in the previous frame whose box did not change is reused as it was. Scanned
+    are only: the boxes of markers seen in the last `keep` frames that changed or were missed (grown by
+    `margin` marker sides, looking only for the ids seen there, with one threshold window fitted to their
+    size, all packed into one image), and the boxes where the picture changed (a card put down, a hand
+    lifted), looking for every id. The whole frame is scanned every `full_every` frames.
     """
 
     detector: MarkerDetector
@@ -258,22 +294,30 @@ class RegionTracker:
     keep: int = 20
     change_threshold: int = 24
     _prev_small: np.ndarray | None = field(default=None, repr=False)
-    _known: list = field(default_factory=list, repr=False)   # [(box, id, side px, frame number)]
+    _known: list = field(default_factory=list, repr=False)  # [(box, id, side px, frame seen, corners)]
     _last_changed: list = field(default_factory=list, repr=False)
     _count: int = 0
     full_scans: int = 0
+    reused: int = 0
 
     #: the change map is computed at 1/SCALE of the frame's size
     SCALE = 8
 
     def detect(self, frame: np.ndarray) -> Detections:
-        gray = _gray(frame)
-        h, w = gray.shape
-        small = cv2.resize(gray, (w // self.SCALE, h // self.SCALE), interpolation=cv2.INTER_AREA)
+        if frame is None or frame.size == 0:
+            raise ValueError("empty image")
+        h, w = frame.shape[:2]
+        s = self.SCALE
+        # the change map: every 8th pixel of every 8th row, enough to see a hand or a card arrive, and
+        # ~100x cheaper than converting and shrinking the whole frame
+        small = np.ascontiguousarray(frame[s // 2::s, s // 2::s])
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        small = cv2.blur(small, (3, 3))
         full = self._count % self.full_every == 0 or self._prev_small is None or \
             self._prev_small.shape != small.shape
         if full:
-            found = self.detector._detect_gray(gray, (w, h))
+            found = self.detector._detect_gray(_gray(frame), (w, h))
             self.full_scans += 1
         else:
             # this frame's changes and the previous frame's: a card uncovered by a hand over two frames
@@ -281,16 +325,33 @@ class RegionTracker:
             fresh = self._change_boxes(small)
             changed = fresh + self._last_changed
             self._last_changed = fresh
-            boxes = _union_boxes([b for b, *_ in self._known] + changed)
+            # a marker seen in the previous frame whose box has not changed since is where it was:
+            # reuse it without looking again (most of a table is still most of the time)
+            still, moving = [], []
+            for entry in self._known:
+                box, _, _, seen, _ = entry
+                if seen == self._count - 1 and not any(_overlaps(box, c) for c in changed):
+                    still.append(entry)
+                else:
+                    moving.append(entry)
+            boxes = _union_boxes([b for b, *_ in moving] + changed)
+            # where the picture changed, look for any id with one window fitted to the markers known
+            # (the table's stickers are of a few sizes); a full scan with all windows comes soon anyway
+            sides = sorted(e[2] for e in self._known)
+            typical = (None, _window(sides[len(sides) // 4])) if sides else None
             only: list = []
             for box in boxes:
                 if any(_overlaps(box, c) for c in changed):
-                    only.append(None)
+                    only.append(typical)
                 else:
-                    inside = [(i, side) for b, i, side, _ in self._known if _overlaps(box, b)]
+                    inside = [(i, side) for b, i, side, _, _ in moving if _overlaps(box, b)]
                     window = _window(min(side for _, side in inside))
                     only.append(({i for i, _ in inside}, window))
-            found = self.detector.detect_regions(gray, boxes, only)
+            found = self.detector.detect_regions(frame, boxes, only) if boxes else Detections.empty((w, h))
+            if still:
+                reused = Detections(np.int32([e[1] for e in still]), np.float32([e[4] for e in still]), (w, h))
+                found = _dedupe(_merge([reused, found], (w, h)))
+                self.reused += len(still)
         self._remember(found)
         self._prev_small = small
         self._count += 1
@@ -308,7 +369,7 @@ class RegionTracker:
             pad = self.margin * side + 4
             x0, y0 = c.min(axis=0) - pad
             x1, y1 = c.max(axis=0) + pad
-            fresh.append(((int(x0), int(y0), int(x1) + 1, int(y1) + 1), int(mid), float(side), self._count))
+            fresh.append(((int(x0), int(y0), int(x1) + 1, int(y1) + 1), int(mid), float(side), self._count, c))
         kept = [k for k in self._known if self._count - k[3] < self.keep
                 and not any(k[1] == f[1] and _overlaps(k[0], f[0]) for f in fresh)]
         self._known = kept + fresh
@@ -323,6 +384,27 @@ class RegionTracker:
         s, pad = self.SCALE, 4 * self.SCALE
         return [(int(x * s - pad), int(y * s - pad), int((x + bw) * s + pad), int((y + bh) * s + pad))
                 for x, y, bw, bh, _ in stats[1:]]
+
+
+def _pack(crops: list[np.ndarray], gap: int = 12) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """Shelf-pack grey crops on a white canvas with `gap` px between them; (canvas, [(x, y, w, h)])."""
+    order = sorted(range(len(crops)), key=lambda k: -crops[k].shape[0])
+    area = sum((c.shape[0] + gap) * (c.shape[1] + gap) for c in crops)
+    width = max(max(c.shape[1] for c in crops) + 2 * gap, int(np.sqrt(area) * 1.2))
+    where: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * len(crops)
+    x = y = gap
+    shelf = 0
+    for k in order:
+        ch, cw = crops[k].shape[:2]
+        if x + cw + gap > width:
+            x, y, shelf = gap, y + shelf + gap, 0
+        where[k] = (x, y, cw, ch)
+        x += cw + gap
+        shelf = max(shelf, ch)
+    canvas = np.full((y + shelf + gap, width), 255, np.uint8)
+    for k, (x, y, cw, ch) in enumerate(where):
+        canvas[y:y + ch, x:x + cw] = crops[k]
+    return canvas, where
 
 
 def _window(side_px: float) -> int:

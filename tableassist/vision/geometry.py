@@ -233,6 +233,11 @@ class TableGeometry:
     #: cards to the next seat
     seats: dict[str, np.ndarray] = field(default_factory=dict)
     carriers: dict[tuple[str, str], tuple] = field(default_factory=dict)
+    #: placements by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
+    #: a marker that has not moved is not located again
+    _cache: dict = field(default_factory=dict, repr=False)
+    _last_seat: dict = field(default_factory=dict, repr=False)
+    _cache_key: bytes = b""
 
     def update(self, found: Detections) -> None:
         """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
@@ -266,6 +271,24 @@ class TableGeometry:
 
     def locate(self, found: Detections) -> list[Placement]:
         """A placement for every detection, in detection order."""
+        state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
+                         + [h.tobytes() for _, h in sorted(self.board_h.items())])
+        keys = [(int(i), q.tobytes()) for i, q in zip(found.ids, found.corners)]
+        if state == self._cache_key and all(k in self._cache for k in keys):
+            return [self._cache[k] for k in keys]
+        placements = self._locate(found)
+        state_after = state + b"".join(c.tobytes() for _, c in sorted(self.seats.items())) + \
+            b"".join(repr((k, f[1], f[2].tobytes(), f[3])).encode() for k, f in sorted(self.carriers.items()))
+        if state_after != getattr(self, "_full_state", None):
+            self._cache = {}
+            self._full_state = state_after
+        if len(self._cache) > 4096:
+            self._cache = {}
+        self._cache_key = state
+        self._cache.update(zip(keys, placements))
+        return placements
+
+    def _locate(self, found: Detections) -> list[Placement]:
         markers = [self._lookup(int(i)) for i in found.ids]
         table_quads = [self.to_table(q) for q in found.corners]
         centers = [None if tq is None else marker_center(tq) for tq in table_quads]
@@ -291,15 +314,29 @@ class TableGeometry:
             seat = None
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
-                name, where = min(seats, key=lambda s: float(np.linalg.norm(s[1] - center_mm)))
-                if np.linalg.norm(where - center_mm) <= self.layout.seat_reach_mm:
-                    seat = name
+                seat = self._seat(int(mid), center_mm, seats)
             out.append(Placement(int(mid), getattr(m, "component", None), getattr(m, "item", None),
                                  getattr(m, "side", None),
                                  None if center_mm is None else (round(float(center_mm[0]), 1),
                                                                  round(float(center_mm[1]), 1)),
                                  zone, cell, rotation, seat))
         return out
+
+    #: a component keeps its seat until another seat is this much nearer: a card halfway between two
+    #: players must not change hands with every frame's pixel noise
+    SEAT_HYSTERESIS_MM = 30.0
+
+    def _seat(self, marker_id: int, center: np.ndarray, seats: list) -> str | None:
+        distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
+        name = min(distance, key=distance.get)
+        previous = self._last_seat.get(marker_id)
+        if previous in distance and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
+                and distance[previous] <= self.layout.seat_reach_mm:
+            name = previous
+        if distance[name] > self.layout.seat_reach_mm:
+            name = None
+        self._last_seat[marker_id] = name
+        return name
 
     def _carrier_frames(self, markers, table_quads, centers):
         """(carrier, instance item, centre mm, angle deg) for each carrier marker in view."""

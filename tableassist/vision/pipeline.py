@@ -33,7 +33,7 @@ class TablePipeline:
     """
 
     def __init__(self, game: str | None, registry: Any = None, *, layout: Layout | None = None,
-                 dictionary: str | None = None, preset: str = "robust", full_every: int = 20,
+                 dictionary: str | None = None, preset: str = "robust", full_every: int = 30,
                  qr_every: float | None = 1.0, tracker: Tracker | None = None) -> None:
         if registry is None and dictionary is None:
             from tableassist.registry import load_registry
