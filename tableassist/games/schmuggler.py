@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tableassist.catalog import unverified_values
+from tableassist.games.protocol import unverified_values
 from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
 
 

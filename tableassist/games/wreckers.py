@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tableassist.catalog import unverified_values
+from tableassist.games.protocol import unverified_values
 from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
 
 TYPE_ORDER = "WLSCEDI"
