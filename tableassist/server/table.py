@@ -304,13 +304,24 @@ class Table:
             return {"version": self.version, "base": last_version, "from": k,
                     "lines": history[k:]}
 
+    def camera_status(self) -> dict[str, Any] | None:
+        """The attached camera's notice and confirmations, or ``None``. Taken before any of the
+        table's or server's locks: the camera holds its own lock while it submits, and the
+        submission's broadcast takes those."""
+        camera = self._camera_for(self.session)
+        return None if camera is None else camera.status()
+
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
-                history_update: dict[str, Any] | None = None) -> dict[str, Any]:
+                history_update: dict[str, Any] | None = None,
+                camera_status: dict[str, Any] | None = None) -> dict[str, Any]:
         """Everything one viewer's screen shows, built only from what that viewer may see.
 
         With ``history_update`` (from :meth:`history_update`) the history goes as that change
         (``"history_delta"``) instead of in full (``"history"``); a new or reconnecting screen
-        always gets it in full."""
+        always gets it in full. ``camera_status`` is :meth:`camera_status`, taken once per
+        broadcast (and here when not given)."""
+        if camera_status is None:
+            camera_status = self.camera_status()
         with self._lock:
             session = self.session
             version = self.version if history_update is None else history_update["version"]
@@ -339,11 +350,10 @@ class Table:
             out["actions"] = self.actions_for(grant)
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
-            camera = self._camera_for(session)
-            if camera is not None:
-                status = camera.status()  # built from readings only: no unrevealed secret
-                out["camera_reader"] = {"notice": status["notice"],
-                                        "confirm": status["confirm"] if grant.runs_table else []}
+            if camera_status is not None:  # built from readings only: no unrevealed secret
+                out["camera_reader"] = {
+                    "notice": camera_status["notice"],
+                    "confirm": camera_status["confirm"] if grant.runs_table else []}
             remaining = self.clock.remaining()
             timer = view.get("timer") if isinstance(view, dict) else None
             spec = _timer_spec(timer)
