@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
+                                        unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
 
@@ -281,7 +282,6 @@ class ShipShape(Game):
             key = None
         parsed = _PARSED.get(key) if key is not None else None
         if parsed is None:
-            from tableassist.catalog import unverified_values
             parsed = (*load_holds_and_crates(self.components), unverified_values(self.components))
             if key is not None:
                 if len(_PARSED) >= 16:
