@@ -210,7 +210,7 @@ class TableServer:
 
     def broadcast(self) -> None:
         """Send each occupied room its payload (called after every change of the table)."""
-        camera_status = self.table.camera_status()  # before our lock: see Table.camera_status
+        camera_status = self.table.reader_status()  # before our lock: see Table.reader_status
         with self._lock:
             if self.table.game_row != self._granted_row:
                 self._regrant()

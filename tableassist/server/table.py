@@ -304,7 +304,7 @@ class Table:
             return {"version": self.version, "base": last_version, "from": k,
                     "lines": history[k:]}
 
-    def camera_status(self) -> dict[str, Any] | None:
+    def reader_status(self) -> dict[str, Any] | None:
         """The attached camera's notice and confirmations, or ``None``. Taken before any of the
         table's or server's locks: the camera holds its own lock while it submits, and the
         submission's broadcast takes those."""
@@ -318,10 +318,10 @@ class Table:
 
         With ``history_update`` (from :meth:`history_update`) the history goes as that change
         (``"history_delta"``) instead of in full (``"history"``); a new or reconnecting screen
-        always gets it in full. ``camera_status`` is :meth:`camera_status`, taken once per
+        always gets it in full. ``camera_status`` is :meth:`reader_status`, taken once per
         broadcast (and here when not given)."""
         if camera_status is None:
-            camera_status = self.camera_status()
+            camera_status = self.reader_status()
         with self._lock:
             session = self.session
             version = self.version if history_update is None else history_update["version"]
