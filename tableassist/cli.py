@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "print": "tableassist.printing",
     "serve": "tableassist.serve_cli",
     "detect": "tableassist.detect_cli",
+    "demo": "tableassist.demo",
 }
 
 

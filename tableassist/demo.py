@@ -85,6 +85,79 @@ def measure(game: str, stats: Stats) -> dict[str, Any]:
             "latency_median_ms": round(statistics.median(lat) * 1000, 1) if lat else None}
 
 
+class Demo:
+    """A table server whose game is played by the synthetic table's camera.
+
+    ``start()`` opens the server (``url``, ``host_link``) and starts the scripted game;
+    ``play()`` runs the video through the camera (in real time by default); ``close()`` stops
+    the server. Everything between frame and page is the real thing."""
+
+    def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
+                 db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
+        from tableassist.registry import load_registry
+        from tableassist.server.table import Table
+        from tableassist.server.tokens import Tokens
+        from tableassist.store import Store
+
+        self.scripted = SCRIPTS[game]()
+        self._tmp = None
+        if db is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
+            db = Path(self._tmp.name) / "demo.sqlite3"
+        self.tokens = Tokens(db.with_name(db.name + ".table.json"))
+        self.table = Table(Store(db), self.tokens)
+        self.registry = load_registry()
+        self.host, self.port = host, port
+        self.hands, self.flicker = hands, flicker
+        self.server: Any = None
+        self.camera: CameraTable | None = None
+        self.url = ""
+
+    @property
+    def host_link(self) -> str:
+        return f"{self.url}#t={self.tokens.host}"
+
+    def start(self) -> None:
+        from werkzeug.serving import make_server
+
+        from tableassist.server.app import QuietHandler, create_app
+        from tableassist.vision import TablePipeline
+
+        s = self.scripted
+        session = self.table.start(s.game, list(s.players), options=s.options, seed=s.seed,
+                                   colours=s.colours)
+        self.tserver = create_app(self.table)
+        self.server = make_server(self.host, self.port, self.tserver.app, threaded=True,
+                                  request_handler=QuietHandler)
+        self.url = f"http://{self.host}:{self.server.server_port}/"
+        self.tserver.public_url = self.url
+        self.camera = CameraTable(session, TablePipeline(s.game, self.registry, qr_every=None),
+                                  colours=s.colours, on_change=self.tserver.broadcast)
+        self.table.attach_camera(self.camera)
+        threading.Thread(target=self.server.serve_forever, name="demo-server",
+                         daemon=True).start()
+
+    def play(self, *, realtime: bool = True, stop: threading.Event | None = None) -> TabletScript:
+        from tableassist.vision.synthetic import Renderer
+
+        assert self.camera is not None, "start() the demo first"
+        video = self.scripted.video(Renderer(self.registry.dictionary), hands=self.hands,
+                                    flicker=self.flicker)
+        return play(self.scripted, self.camera, video, realtime=realtime, stop=stop)
+
+    def measure(self) -> dict[str, Any]:
+        assert self.camera is not None
+        return measure(self.scripted.game, self.camera.stats)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+        self.table.clock.cancel()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
                         help="which game the synthetic table plays (default abandon_ship)")
@@ -95,69 +168,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="database for the demo game (default: a temporary file)")
     parser.add_argument("--once", action="store_true",
                         help="play the script once and exit (default: keep serving after it)")
+    parser.add_argument("--fast", action="store_true",
+                        help="do not wait for each frame's time (for tests and benchmarks)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
-    from tableassist.registry import load_registry
-    from tableassist.server.app import QuietHandler, create_app
-    from tableassist.server.table import Table
-    from tableassist.server.tokens import Tokens
-    from tableassist.store import Store
-    from tableassist.vision import TablePipeline
-    from tableassist.vision.synthetic import Renderer
-
-    scripted = SCRIPTS[args.game]()
-    tmp = None
-    if args.db is None:
-        tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
-        db = Path(tmp.name) / "demo.sqlite3"
-    else:
-        db = args.db
-    store = Store(db)
-    tokens = Tokens(db.with_name(db.name + ".table.json"))
-    table = Table(store, tokens)
-    session = table.start(scripted.game, list(scripted.players), options=scripted.options,
-                          seed=scripted.seed, colours=scripted.colours)
-    registry = load_registry()
-    tserver = create_app(table)
+    demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
     try:
-        server = make_server(args.host, args.port, tserver.app, threaded=True,
-                             request_handler=QuietHandler)
-    except (OSError, SystemExit) as exc:
+        demo.start()
+    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
         reason = getattr(exc, "strerror", None) or "the address is in use or not available"
         print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        demo.close()
         return 2
-    url = f"http://{args.host}:{server.server_port}/"
-    tserver.public_url = url
-    camera = CameraTable(session, TablePipeline(scripted.game, registry, qr_every=None),
-                         colours=scripted.colours, on_change=tserver.broadcast)
-    attach = getattr(table, "attach_camera", None)
-    if attach is not None:
-        attach(camera)
-    table.camera_status = {"state": "on", "notice": f"synthetic table: a scripted game of "
-                                                    f"{scripted.game}"}
-    threading.Thread(target=server.serve_forever, name="demo-server", daemon=True).start()
-    print(f"tableassist demo: {scripted.game}, played by the synthetic table's camera")
-    print(f"Open the host screen to watch:\n  {url}#t={tokens.host}", flush=True)
-    video = scripted.video(Renderer(registry.dictionary), hands=True, flicker=0.02)
+    print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's camera")
+    print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
     try:
-        play(scripted, camera, video, realtime=True)
-        m = measure(scripted.game, camera.stats)
-        print(f"the script is over: {len(session.steps)} actions, "
-              f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap, "
-              f"{m['confirmations']} one-tap confirmations, "
+        tablet = demo.play(realtime=not args.fast)
+        m = demo.measure()
+        session = demo.table.session
+        print(f"the script is over: {len(session.steps) if session else 0} actions; "
+              f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap; "
+              f"{len(tablet.tapped)} one-tap confirmations and "
+              f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
               f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
         if not args.once:
             print("Still serving the table; press Ctrl+C to stop.", flush=True)
-            while True:
-                time.sleep(1)
+            threading.Event().wait()
     except KeyboardInterrupt:
         pass
     finally:
-        server.shutdown()
-        table.clock.cancel()
-        if tmp is not None:
-            tmp.cleanup()
+        demo.close()
     return 0

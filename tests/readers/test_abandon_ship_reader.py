@@ -98,3 +98,22 @@ def test_the_sinking_token_turned_up_raises_the_water():
     assert game.state["phase"] == "water"
     applied, _, _ = run(reader, game, [table.appear("sinking_token", "token-8", zone="sinking_tokens")])
     assert applied == [{"type": "reveal_sinking_token", "player": None, "value": 5}]
+
+
+def test_after_the_end_each_tile_turned_up_at_a_seat_is_revealed_for_that_player():
+    import random
+
+    from tests.games.random_play import random_actions
+    game, table = new("abandon_ship", PLAYERS, seed=4), Table("abandon_ship")
+    rng = random.Random(4)
+    for _ in random_actions(game, rng):   # stops when the ship's game ends, tiles unknown
+        pass
+    assert game.state["phase"] == "reveal_tiles"
+    reader = reader_for("abandon_ship", PLAYERS)
+    sets = game.components["tiles"]["sets"]
+    seats = {"Ann": "red", "Bea": "blue", "Cy": "green"}
+    events = [table.appear("tile", f"tile-{k + 1}", seat=seats[p]) for k, p in enumerate(PLAYERS)]
+    applied, _, _ = run(reader, game, events)
+    assert applied == [{"type": "reveal_tile", "player": None, "owner": p, "colours": list(sets[k])}
+                       for k, p in enumerate(PLAYERS)]
+    assert game.state["phase"] == "over" and game.result() is not None
