@@ -50,12 +50,12 @@ def detector(registry):
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-def rasterise(pdf: Path, dpi: int, out: Path, first: int | None = None, last: int | None = None) -> list[np.ndarray]:
-    """The pages of ``pdf`` as greyscale images (pdftoppm)."""
-    prefix = out / f"{pdf.stem}-{dpi}-{first or 0}"
+def rasterise(pdf: Path, dpi: int, out: Path, page: int | None = None) -> list[np.ndarray]:
+    """The pages of ``pdf`` (or only page number ``page``) as greyscale images, with poppler's pdftoppm."""
+    prefix = out / f"{pdf.stem}-{dpi}-{page or 0}"
     cmd = ["pdftoppm", "-gray", "-r", str(dpi)]
-    if first:
-        cmd += ["-f", str(first), "-l", str(last or first)]
+    if page:
+        cmd += ["-f", str(page), "-l", str(page)]
     subprocess.run(cmd + [str(pdf), str(prefix)], check=True)
     files = sorted(out.glob(f"{prefix.name}-*.pgm"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
     return [cv2.imread(str(f), cv2.IMREAD_GRAYSCALE) for f in files]
