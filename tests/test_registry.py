@@ -226,9 +226,11 @@ def test_shipshape_matches_the_engine_data(registry):
         {v: 6 for v in values}
 
 
-def test_schmuggler_goods_match_the_engine_data(registry):
-    goods = [g["id"] for g in data_file("schmuggler")["goods"]]
-    assert items(registry, "schmuggler", "contraband_card", "face") == goods
+def test_schmuggler_goods_and_die_match_the_engine_data(registry):
+    data = data_file("schmuggler")
+    assert items(registry, "schmuggler", "contraband_card", "face") == [g["id"] for g in data["goods"]]
+    assert items(registry, "schmuggler", "die_face") == [
+        f"die:face-{n}" for n in range(1, len(data["die"]["faces"]) + 1)]
 
 
 def test_shipwrecked_cards_match_the_engine_data(registry):
