@@ -322,20 +322,25 @@ class TableGeometry:
                                  zone, cell, rotation, seat))
         return out
 
-    #: a component keeps its seat until another seat is this much nearer: a card halfway between two
-    #: players must not change hands with every frame's pixel noise
+    #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is
+    #: SEAT_HYSTERESIS_MM nearer: a card halfway between two players must not change hands with every
+    #: frame's pixel noise, while a card really moved is given to the nearest seat at once
     SEAT_HYSTERESIS_MM = 30.0
+    JITTER_MM = 15.0
 
     def _seat(self, marker_id: int, center: np.ndarray, seats: list) -> str | None:
         distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
         name = min(distance, key=distance.get)
-        previous = self._last_seat.get(marker_id)
-        if previous in distance and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
+        previous, at = self._last_seat.get(marker_id, (None, None))
+        if previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
+                and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
                 and distance[previous] <= self.layout.seat_reach_mm:
             name = previous
+        else:
+            at = center
         if distance[name] > self.layout.seat_reach_mm:
             name = None
-        self._last_seat[marker_id] = name
+        self._last_seat[marker_id] = (name, at)
         return name
 
     def _carrier_frames(self, markers, table_quads, centers):

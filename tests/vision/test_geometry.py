@@ -83,3 +83,22 @@ def test_projective_centre_is_where_the_diagonals_cross():
     assert marker_center(trapezoid) == pytest.approx((5, 3.75))
     square = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
     assert marker_center(square) == pytest.approx((2, 2))
+
+
+def test_a_card_halfway_between_two_seats_does_not_change_hands_with_pixel_noise(registry):
+    from tableassist.vision import Detections
+    camera = S.Camera(1280, 720, tilt=20)
+    geometry = TableGeometry(Layout.load("wreckers"), registry, "wreckers")
+
+    def seat_at(x, y):
+        scene = table(registry, "wreckers", [(20, x, y, 0)])
+        truth = S.project(scene, camera)
+        found = Detections(truth.ids, truth.corners, (1280, 720))
+        geometry.update(found)
+        return {p.marker_id: p for p in geometry.locate(found)}[20].seat
+
+    # red sits at (450, 570), blue at (30, 300): (240, 435) is as far from both; (243, 437) is 7 mm nearer
+    # to red, (237, 433) 7 mm nearer to blue
+    seats = [seat_at(x, y) for x, y in [(243, 437), (237, 433), (245, 438), (236, 432), (240, 435)]]
+    assert seats == ["red"] * 5
+    assert seat_at(120, 330) == "blue"           # really moved: the nearest seat at once
