@@ -4,6 +4,7 @@ import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 
 let timerTick = null;
+let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
 let cameraUrl = null;
 
 export function renderPlay(app, main) {
@@ -136,7 +137,8 @@ function history(app, s) {
   const lines = (s.history || []).slice().reverse();
   const canFix = s.role === "host" || s.role === "table";
   return h("section", {class: "card history"},
-    h("details", {open: window.innerWidth > 900},
+    h("details", {open: historyOpen ?? window.innerWidth > 900,
+      ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
       h("summary", {}, h("h2", {}, `History (${lines.length})`)),
       lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
         h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},

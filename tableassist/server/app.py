@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, send_from_directory
+from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
-from flask_socketio import SocketIO, emit, join_room, leave_room
 
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server.table import Table
@@ -64,7 +64,8 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
     def log_error(self, format: str, *args: Any) -> None:
-        if args and "Bad request" in str(args[-1]) or "Bad HTTP" in format % args:
+        message = format % args if args else format
+        if "Bad request" in message or "Bad HTTP" in message:
             return
         super().log_error(format, *args)
 

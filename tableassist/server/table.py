@@ -271,7 +271,7 @@ class Table:
 
         The table's own inputs come first, then each player's, in seat order."""
         session = self.session
-        if session is None or session.saved.ended or grant.role not in (HOST, "table", PLAYER):
+        if session is None or session.saved.ended or not (grant.runs_table or grant.role == PLAYER):
             return []
         game = session.game
         actors: list[str | None] = [grant.player] if grant.role == PLAYER else \
