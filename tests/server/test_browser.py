@@ -255,3 +255,31 @@ def test_game_played_by_clicks_then_undo_and_reload(chromium, server: RunningSer
     assert page.locator(".history .line").count() == len(session.steps)
     assert tablet.errors == []
     page.close()
+
+
+def test_fix_replaces_a_reading_and_the_host_screen_shows_the_links(chromium, server):
+    """The camera (or a finger) turned over the wrong card: Fix puts the right one in its place,
+    and the game after it is replayed. The host screen carries the join and private QR codes."""
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.host}")
+    start_game(tablet, "shipwrecked")
+    tablet.press("table", "choose_first_player", "Ann goes first")
+    tablet.press("table", "turn_over_card", "Turned over: FOOD-50")
+    tablet.press("Ann", "lay_bid_card")
+    page.locator(".history summary").click()
+    page.locator('.history .line[data-seq="2"] [data-do="fix"]').click()
+    page.wait_for_selector("dialog[open]")
+    page.locator("dialog button.act", has_text="Turned over: FOOD-10").click()
+    page.wait_for_function("() => window.tableassist.state.history[1].corrected")
+    assert server.table.current().game.view(None)["lot"]["card"] == "FOOD-10"
+    assert page.locator('.stats.hero [data-stat="lot"] .value').inner_text() == "FOOD-10"
+    assert page.locator(".history .line").count() == 3  # Ann's card is still laid
+    assert "corrected" in page.locator(".history .line").nth(1).inner_text()
+
+    page.locator(".links summary").click()
+    assert page.locator("img.qr").count() == 4  # the table's link and three private ones
+    join = page.locator(".links figure").first.inner_text()
+    assert f"#t={server.tokens.table}" in join
+    assert page.locator('[data-notice="camera"]').is_visible()  # no camera: the host is told
+    assert tablet.errors == []
+    page.close()
