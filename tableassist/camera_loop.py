@@ -69,7 +69,7 @@ def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict], An
     Returns (confirmations waiting, mismatches, the refusal if the last action was refused with
     its reading's ``sees`` in ``args[1]``)."""
     for _ in range(MAX_ACTIONS_PER_FRAME):
-        readings = reader.read(game())
+        readings = reader.read(game()) + reader.early_faces()
         action = next((r for r in readings if r.action is not None), None)
         if action is None:
             return ([r for r in readings if r.confirm], [r for r in readings if r.expects], None)

@@ -165,6 +165,10 @@ class Reader:
         self.by_colour = {c: p for p, c in self.colours.items()}
         self.components = components
         self.picture = TablePicture()
+        #: secret faces seen before their reveal: marker id -> (component, when). Only the kind
+        #: of component is kept, never which card it is, so the table can be told to turn it
+        #: down again (the reveal reads it when it comes up again).
+        self.early: dict[int, tuple[str, float]] = {}
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -172,7 +176,27 @@ class Reader:
         """Fold the tracker's events into the picture. A secret face the game does not reveal
         now is dropped on arrival (see :meth:`may_read_face`)."""
         for e in events:
-            self.picture.apply(e, keep_face=lambda ev: self.may_read_face(ev, game))
+            if e.kind == "removed":
+                self.early.pop(e.marker_id, None)
+            if e.kind == "flipped" and e.previous_id is not None:
+                self.early.pop(e.previous_id, None)
+            if e.kind in ("appeared", "moved", "rotated", "flipped") and e.component \
+                    and not self.may_read_face(e, game):
+                if e.kind in ("appeared", "flipped"):
+                    self.early[e.marker_id] = (e.component, e.t)
+                # dropped: a flip still ends the track of the side that was up
+                self.picture.apply(e, keep_face=lambda ev: False)
+                continue
+            self.early.pop(e.marker_id, None)
+            self.picture.apply(e)
+
+    def early_faces(self) -> list[Reading]:
+        """A mismatch for each secret face up before its reveal, naming only the component."""
+        return [Reading(f"a {component.replace('_', ' ')} face up before its reveal",
+                        expects="it face down until the game asks for it: turn it down again "
+                                "(the camera reads it when it is turned up for its reveal)",
+                        key=("early", mid))
+                for mid, (component, _t) in sorted(self.early.items())]
 
     def may_read_face(self, event: Any, game: Game) -> bool:
         """Whether the face this event shows may be read now. The default keeps every marker;

@@ -59,8 +59,8 @@ def test_a_face_turned_up_before_the_reveal_is_dropped_unread():
     game, table, reader, _ = lot_turned_over()
     run(reader, game, lay_row(table, 1))
     assert game.state["phase"] == "stop_window"
-    applied, confirm, mismatch = run(reader, game, [flip(table, "Ann", "STRIKE", 1)])
-    assert applied == [] and confirm == [] and mismatch == []
+    applied, confirm, _ = run(reader, game, [flip(table, "Ann", "STRIKE", 1)])
+    assert applied == [] and confirm == []
     assert all(s.side != "face" for _, s in reader.picture.items("bid_card"))
     assert "STRIKE" not in repr(reader.picture)
 
@@ -74,3 +74,20 @@ def test_a_bank_card_on_the_lot_spot_asks_for_a_tap():
                                              table.move("resource_card", "WATER-20", zone="lot")])
     assert applied == []
     assert confirm[0].confirm == ({"type": "choose_bank_lot", "player": "Ann", "card": "WATER-20"},)
+
+
+def test_a_face_turned_up_early_asks_the_table_to_turn_it_down_without_naming_it():
+    game, table, reader, _ = lot_turned_over()
+    run(reader, game, lay_row(table, 1))
+    _, _, mismatch = run(reader, game, [flip(table, "Ann", "STRIKE", 1)])
+    assert [m.sees for m in mismatch] == ["a bid card face up before its reveal"]
+    assert "STRIKE" not in repr(mismatch) and "Ann" not in repr(mismatch)
+    # turned down again: the notice goes; turned up at the reveal: it is read
+    back = table.flip("bid_card", "red", "back", zone="bid", cell="r1c1", pos=(X["Ann"], 340.0),
+                      previous=("red-STRIKE", "face"))
+    _, _, mismatch = run(reader, game, [back])
+    assert mismatch == []
+    game.apply({"type": "announce_stop", "player": "Bea"})
+    applied, _, _ = run(reader, game, [flip(table, "Ann", "STRIKE", 1), flip(table, "Bea", "STOP-1", 1),
+                                       flip(table, "Cy", "PASS-1", 1)])
+    assert applied[0]["cards"] == {"Ann": "STRIKE", "Bea": "STOP", "Cy": "PASS"}
