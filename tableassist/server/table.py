@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import deque
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -135,7 +136,7 @@ class Table:
         self.clock = StopClock(self._clock_fired)
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
-        self.clock_errors: list[str] = []
+        self.clock_errors: deque[str] = deque(maxlen=20)
         #: The camera playing along (``camera_loop.CameraTable``), when one is attached.
         self.camera_reader: Any = None
         self._rechecking = threading.local()
@@ -180,8 +181,8 @@ class Table:
         if game_row is None or (session is not None and game_row == session.saved.id):
             if session is None:
                 raise SetupError("no game is being played")
+            session.end()  # first, so the lobby sent next lists it as ended
             self._use(None)
-            session.end()
         else:
             self.store.game(game_row)  # a clear error for an unknown row
             self.store.end_game(game_row)

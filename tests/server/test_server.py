@@ -245,7 +245,8 @@ def test_end_resume_and_old_private_links(server):
         lambda s: any(x["ended"] for x in s["lobby"]["saved"]))["lobby"]["saved"]}
     assert saved[second]["ended"] and not saved[first]["ended"] and saved[first]["current"]
     assert table.call("end", {})["ok"]
-    table.wait_state(lambda s: s["game"] is None)
+    lobby = table.wait_state(lambda s: s["game"] is None)["lobby"]
+    assert all(s["ended"] for s in lobby["saved"] if s["id"] == first)
     assert not table.call("resume", {"row": 999})["ok"]
 
 
