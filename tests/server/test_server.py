@@ -329,3 +329,24 @@ def test_random_play_every_room_sees_exactly_its_view(server, game_id):
     assert all(s["view"]["viewer"] == "Ann" for s in ann.states if s.get("view"))
     assert all(t not in raw for c in (spectator, table, ann) for raw in c.raw
                for t in (tokens["Bea"], tokens.get("Cy")))
+
+
+def test_the_page_loads_nothing_from_elsewhere(server):
+    """The table has no internet: every file of the page is served here, the policy forbids
+    anything else, and no file names a remote address."""
+    import re
+    import urllib.request
+    from pathlib import Path
+
+    with urllib.request.urlopen(server.url) as response:
+        policy = response.headers["Content-Security-Policy"]
+        html = response.read().decode()
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    for src in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert not re.match(r"[a-z]+:|//", src), src
+        with urllib.request.urlopen(server.url + src) as response:
+            assert response.status == 200
+    webui = Path(__file__).resolve().parents[2] / "webui"
+    for path in webui.rglob("*"):
+        if path.suffix in (".html", ".js", ".css") and "vendor" not in path.parts:
+            assert not re.search(r"https?://", path.read_text()), path
