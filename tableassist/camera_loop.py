@@ -182,11 +182,17 @@ class CameraTable:
             reading = next((r for r in self.confirmations if dict(action) in r.confirm), None)
             if reading is None:
                 raise IllegalAction("the camera no longer proposes that; look at the table again")
-            self.session.submit(dict(action), source="camera", author=author or "tablet")
+            # the row goes before the submission, whose broadcast must not show it any more
+            rows = self.confirmations
+            self.confirmations = [r for r in rows if r is not reading]
+            try:
+                self.session.submit(dict(action), source="camera", author=author or "tablet")
+            except Exception:
+                self.confirmations = rows
+                raise
             self.reader.accepted(reading)
             kind = action["type"]
             self.stats.confirmed[kind] = self.stats.confirmed.get(kind, 0) + 1
-            self.confirmations = [r for r in self.confirmations if r is not reading]
             self._sync(self.pipeline.last.t if getattr(self.pipeline, "last", None) else 0.0,
                        self.clock())
 

@@ -35,6 +35,10 @@ def test_the_demo_game_reaches_a_table_screen_live(tmp_path):
         sources = [line["source"] for line in state["history"]]
         assert sources.count("camera") == len(demo.scripted.expected) - 1   # end_turn is typed
         assert len(tablet.tapped) == 2 and seen_confirm                  # two targets, tapped
+        # once a target is tapped the row goes: no screen shows it while a card is being picked
+        stale = [st for st in screen.states if st.get("view", {}).get("step") == "pick"
+                 and st["camera_reader"]["confirm"]]
+        assert stale == []
         m = demo.measure()
         assert m["share"] == 1.0 and m["notices"] == 0
         screen.close()
