@@ -120,7 +120,7 @@ def main() -> int:
                 cam += times
                 lat += camera.stats.latency
                 deb += d
-            m = measure(game, camera.stats)
+            m = measure(game, camera.stats, scripted.expected)
             c = scripted.camera
             print(f"\n{game}: {c.width}x{c.height} at {scripted.fps:g} fps, {scripted.duration:g} s; "
                   f"final state as scripted: {'yes' if ok else 'NO'}")
