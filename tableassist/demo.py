@@ -51,7 +51,7 @@ class TabletScript:
 
 
 def play(scripted: ScriptedGame, camera: CameraTable, video: Any, *, realtime: bool = False,
-         on_frame: Callable[[float], None] | None = None,
+         on_frame: Callable[[float, Any], None] | None = None,
          stop: threading.Event | None = None) -> TabletScript:
     """Feed ``video`` through ``camera`` and play the tablet's inputs. With ``realtime`` each
     frame is shown at its time, as a camera would deliver it."""
@@ -67,7 +67,7 @@ def play(scripted: ScriptedGame, camera: CameraTable, video: Any, *, realtime: b
         camera.process(frame, t)
         tablet.play(t, camera)
         if on_frame is not None:
-            on_frame(t)
+            on_frame(t, frame)
     return tablet
 
 
@@ -117,6 +117,7 @@ class Demo:
         self.server: Any = None
         self.camera: CameraTable | None = None
         self.url = ""
+        self._previewed = -1e9
 
     @property
     def host_link(self) -> str:
@@ -148,7 +149,34 @@ class Demo:
         assert self.camera is not None, "start() the demo first"
         video = self.scripted.video(Renderer(self.registry.dictionary), hands=self.hands,
                                     flicker=self.flicker)
-        return play(self.scripted, self.camera, video, realtime=realtime, stop=stop)
+        self.table.camera_status = {"state": "on", "notice": "synthetic table: a scripted game "
+                                                            f"of {self.scripted.game}"}
+        return play(self.scripted, self.camera, video, realtime=realtime, stop=stop,
+                    on_frame=self._preview if realtime else None)
+
+    def _preview(self, t: float, frame: Any) -> None:
+        """The host screen's camera picture, as ``tableassist serve`` sends a webcam's: the
+        synthetic frame with the markers found, a few times a second, to the host room only."""
+        import cv2
+
+        from tableassist.server.camera import PREVIEW_FPS, PREVIEW_WIDTH
+        from tableassist.vision import annotate
+
+        last = self.camera.pipeline.last if self.camera is not None else None
+        if last is None or t - self._previewed < 1.0 / PREVIEW_FPS:
+            return
+        self._previewed = t
+        picture = annotate(frame, last.detections, registry=self.registry,
+                           game=self.scripted.game)
+        h, w = picture.shape[:2]
+        if w > PREVIEW_WIDTH:
+            picture = cv2.resize(picture, (PREVIEW_WIDTH, int(h * PREVIEW_WIDTH / w)),
+                                 interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        if ok:
+            self.tserver.socketio.emit("camera", {"jpeg": jpeg.tobytes(),
+                                                  "markers": len(last.detections),
+                                                  "size": [int(w), int(h)]}, to="host")
 
     def measure(self) -> dict[str, Any]:
         assert self.camera is not None
