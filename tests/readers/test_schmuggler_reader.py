@@ -11,7 +11,8 @@ PLAYERS = ("Ann", "Bea", "Cy")
 def drafted():
     game, table = new("schmuggler", PLAYERS, seed=1), Table("schmuggler")
     reader = reader_for("schmuggler", PLAYERS)
-    pool = game.track[-game._by_count("draft_cards_per_player") * len(PLAYERS):]
+    n = game._by_count("draft_cards_per_player") * len(PLAYERS)
+    pool = [game.track[2]] + game.track[-(n - 1):]     # space 2's card is drafted; 1, 3.. are not
     shown = [table.appear("contraband_card", g, "face", pos=(450.0, 500.0)) for g in pool]
     # a shown card goes face down in front of its drafter: its face leaves the view
     events = []
@@ -51,3 +52,19 @@ def test_a_card_taken_from_the_space_and_shown_is_taken_by_the_roller():
     applied, _, _ = run(reader, game, [table.appear("contraband_card", game.track[face], "face",
                                                     pos=(300.0, 300.0))])
     assert applied == [{"type": "take_card", "player": roller}]
+
+
+def test_the_missing_card_shown_while_someone_looks_is_a_one_tap_found():
+    game, table, reader, _, pool = drafted()
+    face = next(i for i in range(1, 7) if game.track[i] in pool)
+    run(reader, game, [table.appear("die_face", f"die:face-{face}")])
+    assert game.state["phase"] == "declare"
+    roller = game.state["turn"]
+    game.apply({"type": "suspect", "player": roller, "suspects": roller})      # the tablet
+    other = next(p for p in PLAYERS if p != roller)
+    game.apply({"type": "object", "player": other})
+    game.apply({"type": "close_objections", "player": None})
+    assert game.looker() == roller
+    applied, confirm, _ = run(reader, game, [table.appear("contraband_card", game.track[face], "face")])
+    assert applied == []
+    assert confirm[0].confirm == ({"type": "look", "player": roller, "found": True},)

@@ -91,3 +91,26 @@ def test_a_face_turned_up_early_asks_the_table_to_turn_it_down_without_naming_it
     applied, _, _ = run(reader, game, [flip(table, "Ann", "STRIKE", 1), flip(table, "Bea", "STOP-1", 1),
                                        flip(table, "Cy", "PASS-1", 1)])
     assert applied[0]["cards"] == {"Ann": "STRIKE", "Bea": "STOP", "Cy": "PASS"}
+
+
+def test_two_stops_are_broken_by_the_earlier_rows_turned_up():
+    """Two rows (two backs of each colour on the board at once), two STOPs in row 2: the tied
+    players turn up row 1 and the one with more PASS cards wins (R-SW-09 step 4)."""
+    game, table, reader, _ = lot_turned_over()
+    run(reader, game, lay_row(table, 1))
+    game.apply({"type": "close_stop_window", "player": None, "round": 1})     # the clock
+    applied, _, _ = run(reader, game, lay_row(table, 2))
+    assert applied == [{"type": "lay_bid_card", "player": p} for p in PLAYERS]
+    game.apply({"type": "announce_stop", "player": "Ann"})
+    applied, _, _ = run(reader, game, [flip(table, "Ann", "STOP-1", 2), flip(table, "Bea", "STOP-1", 2),
+                                       flip(table, "Cy", "PASS-1", 2)])
+    assert applied[0]["cards"] == {"Ann": "STOP", "Bea": "STOP", "Cy": "PASS"}
+    assert game.state["phase"] == "tiebreak"
+    # Cy was not tied: a face of Cy's row 1 turned up now is not read
+    applied, _, _ = run(reader, game, [flip(table, "Cy", "STRIKE", 1), flip(table, "Ann", "PASS-2", 1),
+                                       flip(table, "Bea", "STRIKE", 1)])
+    assert applied == [
+        {"type": "reveal_earlier_rows", "player": None, "bidder": "Ann", "cards": ["PASS"]},
+        {"type": "reveal_earlier_rows", "player": None, "bidder": "Bea", "cards": ["STRIKE"]}]
+    assert game.view()["players"][0]["resources"] == ["FOOD-30"]
+    assert reader.early and "STRIKE" not in repr(reader.early)
