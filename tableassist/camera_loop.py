@@ -225,3 +225,39 @@ class CameraTable:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=3)
+
+
+class PlayAlong:
+    """The camera of a served table (``tableassist serve --camera …``): whatever game the table
+    is playing, a :class:`CameraTable` for it reads the frames. A new game (or a resumed one)
+    gets a new pipeline and reader, attached to the table so its notice and one-tap rows reach
+    the screens; with no game, or a game without a reader, frames are only detected."""
+
+    def __init__(self, table: Any, registry: Any = None, *,
+                 on_change: Callable[[], None] = lambda: None) -> None:
+        if registry is None:
+            from tableassist.registry import load_registry
+            registry = load_registry()
+        self.table = table
+        self.registry = registry
+        self.on_change = on_change
+        self.camera: CameraTable | None = None
+
+    def process(self, frame: Any, t: float) -> Any:
+        """Run one frame; returns the pipeline's ``FrameResult`` (for the preview), or None when
+        no game with a reader is being played."""
+        from tableassist.readers import READERS
+        from tableassist.vision import TablePipeline
+
+        session = self.table.session
+        if session is None or session.saved.ended or session.saved.game not in READERS:
+            self.camera = None
+            return None
+        if self.camera is None or self.camera.session is not session:
+            colours = self.table.tokens.colours(session.saved.id)
+            self.camera = CameraTable(session, TablePipeline(session.saved.game, self.registry,
+                                                             qr_every=None),
+                                      colours=colours, on_change=self.on_change)
+            self.table.attach_camera(self.camera)
+        self.camera.process(frame, t)
+        return self.camera.pipeline.last
