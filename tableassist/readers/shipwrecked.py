@@ -2,7 +2,7 @@
 
 | SPEC input | camera sees | reading |
 | --- | --- | --- |
-| top card flipped; Hidden-prize flips (CAM) | a resource or Hidden face newly up in the lot spot | ``turn_over_card`` |
+| top card flipped; Hidden-prize flips (CAM) | a resource or Hidden face newly up on the lot spot or the stack (a Hidden card stays on the stack) | ``turn_over_card`` |
 | bid card placed face down (CAM, presence only) | a card back of a bidder's colour newly in the bid row | ``lay_bid_card`` for that colour's player |
 | row reveal (CAM) | every bidder's card face up in the last row | ``reveal_row`` |
 | tie-break reveal of earlier rows (CAM) | a tied player's earlier rows all face up | ``reveal_earlier_rows`` |
@@ -66,14 +66,14 @@ class ShipwreckedReader(Reader):
     def _lot(self, game: Game) -> list[Reading]:
         st = game.state
         out = []
-        for key, s in self.picture.items(zone="lot"):
-            if s.component not in LOT_CARDS:
+        for key, s in self.picture.items():
+            if s.component not in LOT_CARDS or s.zone not in ("lot", "stack"):
                 continue
-            if s.item in st["bank_display"] and st["phase"] == "choose_lot":
+            if s.zone == "lot" and s.item in st["bank_display"] and st["phase"] == "choose_lot":
                 out.append(Reading(f"{s.item} from the bank display on the lot spot", confirm=(
                     {"type": "choose_bank_lot", "player": st["turn"], "card": s.item},), key=(key,)))
             elif self.picture.is_fresh(key):
-                out.append(Reading(f"{s.item} turned over on the lot spot",
+                out.append(Reading(f"{s.item} turned over on the {s.zone} spot",
                                    {"type": "turn_over_card", "player": None, "card": s.item},
                                    key=(key,)))
         return out

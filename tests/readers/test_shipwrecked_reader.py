@@ -114,3 +114,21 @@ def test_two_stops_are_broken_by_the_earlier_rows_turned_up():
         {"type": "reveal_earlier_rows", "player": None, "bidder": "Bea", "cards": ["STRIKE"]}]
     assert game.view()["players"][0]["resources"] == ["FOOD-30"]
     assert reader.early and "STRIKE" not in repr(reader.early)
+
+
+def test_a_hidden_lot_and_its_prize_are_turned_over_on_the_stack():
+    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    reader = reader_for("shipwrecked", PLAYERS, COLOURS)
+    applied, _, _ = run(reader, game, [table.appear("resource_card", "HIDDEN-2", zone="stack")] + lay_row(table, 1))
+    assert applied[0] == {"type": "turn_over_card", "player": None, "card": "HIDDEN-2"}
+    game.apply({"type": "announce_stop", "player": "Bea"})
+    run(reader, game, [flip(table, "Ann", "PASS-1", 1), flip(table, "Bea", "STOP-1", 1),
+                       flip(table, "Cy", "PASS-1", 1)])
+    assert game.state["phase"] == "flip_prize"
+    # the Hidden card goes to the set-aside pile; the next card of the stack is turned over
+    applied, _, _ = run(reader, game, [table.move("resource_card", "HIDDEN-2", zone="set_aside"),
+                                       table.appear("resource_card", "SHELTER-20", zone="stack",
+                                                    pos=(110.0, 300.0))])
+    assert applied == [{"type": "turn_over_card", "player": None, "card": "SHELTER-20"}]
+    assert game.view()["players"][1]["resources"] == ["SHELTER-20"]
