@@ -45,6 +45,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=9, help="frames per grid cell (24 markers each)")
     ap.add_argument("--preset", default="robust")
+    ap.add_argument("--max-blur", type=float, default=3.0, help="leave out the columns of larger blur")
     args = ap.parse_args()
     dictionary = load_registry().dictionary
     renderer = S.Renderer(dictionary)
@@ -58,7 +59,7 @@ def main() -> None:
     t0 = time.perf_counter()
     for tilt in TILTS:
         camera = S.Camera(1280, 720, tilt=tilt)
-        for blur in BLURS:
+        for blur in [b for b in BLURS if b <= args.max_blur]:
             row = []
             for px in SIZES:
                 readable = found = wrong = 0

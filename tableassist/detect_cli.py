@@ -23,8 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dictionary", metavar="NAME",
                         help="any OpenCV predefined dictionary, e.g. DICT_6X6_250 (default: the registry's)")
     parser.add_argument("--game", help="name components with this game's markers (global markers always)")
-    parser.add_argument("--preset", choices=("robust", "default", "sharp"), default="robust",
-                        help="detector parameters (default: robust)")
+    parser.add_argument("--preset", choices=("second-look", "robust", "default", "sharp"),
+                        default="second-look",
+                        help="detector parameters (default: second-look, robust then a sharpened look "
+                             "for what it missed; docs/vision.md)")
     parser.add_argument("--no-qr", action="store_true", help="skip QR codes")
     parser.add_argument("--annotate", metavar="DIR", help="also write each image with its markers drawn")
 

@@ -30,7 +30,8 @@ def annotate(frame: np.ndarray, detections: Detections, *, registry: Any = None,
     corners_seen: set[str] = set()
     for mid, quad, side in zip(detections.ids, detections.corners, sides):
         marker = registry.lookup(int(mid), game) if registry is not None else None
-        colour = RED if int(mid) in dupes else (ORANGE if side < WARN_SIDE_PX else GREEN)
+        single = marker is None or getattr(marker, "copies", 1) == 1     # bid card backs come in copies
+        colour = RED if int(mid) in dupes and single else (ORANGE if side < WARN_SIDE_PX else GREEN)
         pts = np.round(quad).astype(np.int32)
         cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
         cv2.circle(out, tuple(int(v) for v in pts[0]), 3, RED, -1)

@@ -30,6 +30,9 @@ PRESETS: dict[str, dict[str, float | int]] = {
 #: sigma 1.5 recall rose from 49 % to 96 % (bench/bench_vision_accuracy.py), for one Gaussian blur more.
 PRESETS["sharp"] = dict(PRESETS["robust"])
 SHARPEN = {"sharp": 2.0}
+#: "second-look" = "robust", then the "sharp" pass for the ids the first pass did not find (corners of
+#: the markers found first stay as they were); twice the time of a full scan.
+PRESETS["second-look"] = dict(PRESETS["robust"])
 
 #: A marker whose side is shorter than this many pixels gets a warning: below it recall drops fast
 #: under blur (bench/bench_vision_accuracy.py grid).
@@ -130,7 +133,8 @@ class MarkerDetector:
 
     def __init__(self, dictionary: str, *, preset: str = "robust", subpixel: bool = True,
                  min_side_px: float = 8.0, ids: Iterable[int] | None = None,
-                 params: cv2.aruco.DetectorParameters | None = None, sharpen: float | None = None) -> None:
+                 params: cv2.aruco.DetectorParameters | None = None, sharpen: float | None = None,
+                 second_look: bool | None = None) -> None:
         self.dictionary_name = dictionary
         self.full_dictionary = get_dictionary(dictionary)
         if params is None:
@@ -144,6 +148,10 @@ class MarkerDetector:
         self.params = params
         self.preset = preset
         self.sharpen = SHARPEN.get(preset, 0.0) if sharpen is None else sharpen
+        self.second_look = preset == "second-look" if second_look is None else second_look
+        #: ids that only the second look found lately (blurred or small): re-finding them needs it too.
+        #: Shared with the subsets, so the full scan teaches the region scans.
+        self.sharp_ids: set[int] = set()
         self.subpixel = subpixel
         self.min_side_px = min_side_px
         size = self.full_dictionary.bytesList.shape[0]
@@ -178,7 +186,9 @@ class MarkerDetector:
                 params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
             found = self._subsets[key] = MarkerDetector(
                 self.dictionary_name, params=params, min_side_px=self.min_side_px, sharpen=self.sharpen,
+                second_look=self.second_look,
                 ids=key[0] if key[0] is not None else (None if self.ids is None else self.ids.tolist()))
+            found.sharp_ids = self.sharp_ids
         return found
 
     def detect(self, frame: np.ndarray) -> Detections:
@@ -204,7 +214,8 @@ class MarkerDetector:
             only = ids[k] if ids is not None else None
             crop = _gray(frame[y0:y1, x0:x1])
             if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
-                found = self.subset(None, only[1])._detect_gray(crop, (w, h))
+                # one quick look where the picture changed: what it misses, the next full scan finds
+                found = self.subset(None, only[1])._detect_once(crop, (w, h), self.sharpen)
                 if len(found):
                     parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
                 continue
@@ -241,8 +252,27 @@ class MarkerDetector:
         return Detections(found.ids[keep], found.corners[keep] + shift[keep][:, None, :], frame_size)
 
     def _detect_gray(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
-        if self.sharpen:
-            gray = cv2.addWeighted(gray, 1 + self.sharpen, cv2.GaussianBlur(gray, (0, 0), 1.5), -self.sharpen, 0)
+        found = self._detect_once(gray, frame_size, self.sharpen)
+        if not self.second_look:
+            return found
+        # a second, sharpened look for what the first missed: always on a scan for any id; on a re-find
+        # of known ids only when one that needed it before is missing
+        if self.ids is not None and len(self.ids) <= 64:
+            missing = set(self.ids.tolist()) - set(found.ids.tolist())
+            if not missing & self.sharp_ids:
+                return found
+        more = self._detect_once(gray, frame_size, SHARPEN["sharp"])
+        new = ~np.isin(more.ids, found.ids)
+        if new.any():
+            self.sharp_ids |= set(more.ids[new].tolist())
+            found = _merge([found, Detections(more.ids[new], more.corners[new], frame_size)], frame_size)
+        if len(self.sharp_ids) > 1024:
+            self.sharp_ids.clear()
+        return found
+
+    def _detect_once(self, gray: np.ndarray, frame_size: tuple[int, int], sharpen: float) -> Detections:
+        if sharpen:
+            gray = cv2.addWeighted(gray, 1 + sharpen, cv2.GaussianBlur(gray, (0, 0), 1.5), -sharpen, 0)
         corners, ids, _ = self._aruco.detectMarkers(gray)
         if ids is None or not len(ids):
             return Detections.empty(frame_size)

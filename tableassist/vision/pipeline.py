@@ -33,7 +33,7 @@ class TablePipeline:
     """
 
     def __init__(self, game: str | None, registry: Any = None, *, layout: Layout | None = None,
-                 dictionary: str | None = None, preset: str = "robust", full_every: int = 30,
+                 dictionary: str | None = None, preset: str = "second-look", full_every: int = 50,
                  qr_every: float | None = 1.0, tracker: Tracker | None = None) -> None:
         if registry is None and dictionary is None:
             from tableassist.registry import load_registry
@@ -41,7 +41,9 @@ class TablePipeline:
         self.game = game
         self.registry = registry
         self.dictionary = dictionary or registry.dictionary
-        self.detector = MarkerDetector(self.dictionary, preset=preset)
+        # only the ids this game's table can hold: faster, and no other id can ever be reported
+        ids = [m.id for m in registry.markers(game)] if registry is not None and game else None
+        self.detector = MarkerDetector(self.dictionary, preset=preset, ids=ids)
         self.regions = RegionTracker(self.detector, full_every=full_every)
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)

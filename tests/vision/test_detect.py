@@ -106,6 +106,19 @@ def test_only_the_vision_package_imports_cv2_and_printing_only_to_draw():
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                    if "import cv2" in p.read_text(encoding="utf-8") and "vision" not in p.parts
                    and "printing" not in p.parts and not p.name.startswith("print"))
-    # server/camera.py (issue 9) encodes the camera panel's JPEG with cv2 directly; reported to its owner:
-    # tableassist.vision.encode_jpeg does it from inside the vision package
-    assert [u for u in users if u != "server/camera.py"] == []
+    # server/camera.py (issue 9) and demo.py (issue 10) encode the camera preview's JPEG with cv2
+    # directly; reported to their owners: tableassist.vision.encode_jpeg does it inside the vision package
+    assert [u for u in users if u not in ("server/camera.py", "demo.py")] == []
+
+
+def test_annotate_draws_on_a_copy_with_labels_corner_status_and_warnings(registry, renderer):
+    from tableassist.vision import annotate
+    scene = S.Scene(pieces=S.corner_pieces()[:3] + (S.Piece(30, 450, 300, 0, 25),))
+    frame, _ = renderer.render(scene, S.Camera(1280, 720), S.Effects())
+    before = frame.copy()
+    found = MarkerDetector(registry.dictionary).detect(frame)
+    drawn = annotate(frame, found, registry=registry, game="wreckers", warnings=["show the SW corner"])
+    assert np.array_equal(frame, before)                       # the input is left alone
+    assert drawn.shape == frame.shape and not np.array_equal(drawn, frame)
+    q = np.round(found.corners[list(found.ids).index(30)]).astype(int)
+    assert (drawn[q[0][1], q[0][0]] != frame[q[0][1], q[0][0]]).any()   # the outline is on the marker

@@ -30,7 +30,7 @@ def test_three_6x6_photos_are_the_ones_the_readme_lists():
     assert sorted(SIX_BY_SIX) == sorted(["choriginal.jpg", "chocclusion_original.jpg", "singlemarkersoriginal.jpg"])
 
 
-@pytest.mark.parametrize("preset", ["robust", "default"])
+@pytest.mark.parametrize("preset", ["robust", "default", "second-look"])
 @pytest.mark.parametrize("name", SIX_BY_SIX)
 def test_6x6_photo_gives_exactly_the_listed_ids_with_corners_within_1px(name, preset):
     entry = TRUTH["images"][name]
@@ -71,7 +71,8 @@ def test_negative_photos_give_no_marker_and_no_qr_code():
     assert len(photos) == 47
     scanner = QRScanner()
     detectors = [MarkerDetector(load_registry().dictionary), MarkerDetector("DICT_6X6_250"),
-                 MarkerDetector(load_registry().dictionary, preset="sharp")]
+                 MarkerDetector(load_registry().dictionary, preset="sharp"),
+                 MarkerDetector(load_registry().dictionary, preset="second-look")]
     hits = Counter()
     for photo in photos:
         frame = cv2.imread(str(photo))
