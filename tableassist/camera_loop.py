@@ -150,11 +150,10 @@ class CameraTable:
             if notice is None and t - since >= self.grace:
                 notice = Notice(m.sees, m.expects or "", since)
         self._mismatch_since = {k: v for k, v in self._mismatch_since.items() if k in live}
-        if notice is not None and (self.notice is None or self._notice_key() != (notice.sees, notice.expects)):
+        if notice is not None and (notice.sees, notice.expects) == self._notice_key():
+            notice = self.notice          # the same notice goes on: keep when it began
+        elif notice is not None:
             self.stats.notices += 1
-        if notice is not None and self.notice is not None and \
-                (notice.sees, notice.expects) == self._notice_key():
-            notice = self.notice
         self.notice = notice
         if before != (self._notice_key(), [r.confirm for r in self.confirmations]):
             self.on_change()
