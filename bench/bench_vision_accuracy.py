@@ -6,7 +6,7 @@ lighting gradient, JPEG q85, and hands over 25 % of frames. Per cell: recall of 
 not touched by a hand), wrong ids (an id that is not on the table) per 10,000 markers, and the summary over
 the target region (side >= 20 px, blur <= 1.5, tilt <= 50, readable).
 
-    .venv/bin/python bench/bench_vision_accuracy.py [--frames 9] [--preset robust]
+    .venv/bin/python bench/bench_vision_accuracy.py [--frames 9] [--preset second-look|robust|default]
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def scene_for(px: float, camera: S.Camera, rng: np.random.Generator, ids: np.nda
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=9, help="frames per grid cell (24 markers each)")
-    ap.add_argument("--preset", default="robust")
+    ap.add_argument("--preset", default="second-look")
     ap.add_argument("--max-blur", type=float, default=3.0, help="leave out the columns of larger blur")
     args = ap.parse_args()
     dictionary = load_registry().dictionary
