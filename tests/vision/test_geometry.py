@@ -102,3 +102,15 @@ def test_a_card_halfway_between_two_seats_does_not_change_hands_with_pixel_noise
     seats = [seat_at(x, y) for x, y in [(243, 437), (237, 433), (245, 438), (236, 432), (240, 435)]]
     assert seats == ["red"] * 5
     assert seat_at(120, 330) == "blue"           # really moved: the nearest seat at once
+
+
+def test_abandon_ship_waterline_from_the_ships_bow_and_a_rat_on_its_space(registry, renderer):
+    board = [(16, 200, 100, 0), (17, 760, 100, 0), (18, 760, 480, 0), (19, 200, 480, 0)]
+    # the bow sticker in the 3rd of 10 cells of the waterline strip [20, 20, 60, 360] of the board; the
+    # ship's spaces hang off the bow: space 12 is row 2 from the bottom, column 2, 40 mm cells
+    bow_x, bow_y = 200 + 40, 100 + 20 + 34 * 2.5
+    rat = (70, bow_x - 20 + 40 * 1.5, bow_y - 30 - 90 * 1.5, 0)
+    placed = locate(registry, renderer, "abandon_ship",
+                    table(registry, "abandon_ship", board + [(20, bow_x, bow_y, 0), rat]), tilt=15)
+    assert (placed[20].item, placed[20].zone, placed[20].cell) == ("bow", "waterline", "3")
+    assert (placed[70].component, placed[70].item, placed[70].zone, placed[70].cell) == ("rat", "red", "space", "12")
