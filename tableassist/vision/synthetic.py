@@ -148,6 +148,8 @@ class Renderer:
         return img
 
     def render(self, scene: Scene, camera: Camera, effects: Effects = Effects()) -> tuple[np.ndarray, GroundTruth]:
+        """One BGR frame and its ground truth. A marker whose bounding box a hand touches is `hidden`
+        (neither expected nor counted against the detector if it is still read)."""
         H = camera.homography(scene)
         frame = self._table(scene, camera, H).copy()
         ids, corners = [], []

@@ -66,6 +66,10 @@ def _state(p: Placement) -> tuple:
 
 
 class Tracker:
+    """Per-marker temporal filter: `update(placements, t)` with each frame's placements returns the events
+    confirmed in that frame; `state()` is the stable table. Defaults: 3 sightings within 1 s to appear or
+    to change, 1.5 s unseen to be removed, a flip when the other side shows within 60 mm."""
+
     def __init__(self, registry: Any = None, game: str | None = None, *, confirm_frames: int = 3,
                  confirm_window: float = 1.0, lost_after: float = 1.5, flip_radius_mm: float = 60.0,
                  match_radius_mm: float = 80.0) -> None:
