@@ -48,10 +48,8 @@ class CameraFeed:
         self.source.close()
 
     def _loop(self) -> None:
-        import cv2
-
         from tableassist.registry import load_registry
-        from tableassist.vision import MarkerDetector, annotate
+        from tableassist.vision import MarkerDetector, SourceError, annotate, encode_jpeg
 
         registry = load_registry()
         detector = MarkerDetector(registry.dictionary)
@@ -80,14 +78,14 @@ class CameraFeed:
             game = None if session is None else session.saved.game
             picture = annotate(frame, detections, registry=registry, game=game)
             h, w = picture.shape[:2]
-            if w > PREVIEW_WIDTH:
-                picture = cv2.resize(picture, (PREVIEW_WIDTH, int(h * PREVIEW_WIDTH / w)),
-                                     interpolation=cv2.INTER_AREA)
-            ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
-            if ok and self.server is not None:
+            try:
+                jpeg = encode_jpeg(picture, quality=70, width=PREVIEW_WIDTH)
+            except SourceError:
+                jpeg = None
+            if jpeg is not None and self.server is not None:
                 self.frames += 1
                 self.server.socketio.emit(
-                    "camera", {"jpeg": jpeg.tobytes(), "markers": len(detections),
+                    "camera", {"jpeg": jpeg, "markers": len(detections),
                                "size": [int(w), int(h)]}, to="host")
             self._stop.wait(max(0.0, period - (time.monotonic() - started)))
 
