@@ -38,9 +38,12 @@ def parameter_sets() -> dict[str, cv2.aruco.DetectorParameters]:
     robust.perspectiveRemovePixelPerCell = 8
     robust.perspectiveRemoveIgnoredMarginPerCell = 0.3
     robust.adaptiveThreshWinSizeStep = 4
-    for p in (default, robust):
+    # "strict": default, but a code must match exactly (no bit corrected): fewer junk reads, at what recall?
+    strict = cv2.aruco.DetectorParameters()
+    strict.errorCorrectionRate = 0.0
+    for p in (default, robust, strict):
         p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    return {"default": default, "robust": robust}
+    return {"default": default, "robust": robust, "strict": strict}
 
 
 def bits_image(bits: np.ndarray, px_per_cell: int = 16) -> np.ndarray:
@@ -125,9 +128,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dictionaries", nargs="+", default=CANDIDATES, choices=CANDIDATES, metavar="NAME",
                     help=f"dictionaries to compare (default: {' '.join(CANDIDATES)})")
+    ap.add_argument("--params", nargs="+", default=["default", "robust"],
+                    choices=["default", "robust", "strict"], help="detector parameter sets")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    params = parameter_sets()
+    params = {name: p for name, p in parameter_sets().items() if name in args.params}
     dicts = {name: cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name)) for name in args.dictionaries}
     detectors = {(d, p): cv2.aruco.ArucoDetector(dicts[d], params[p]) for d in dicts for p in params}
     stats = {key: {"found": np.zeros(len(BANDS)), "total": np.zeros(len(BANDS)), "wrong": 0, "phantom": 0,
