@@ -157,26 +157,18 @@ class Demo:
     def _preview(self, t: float, frame: Any) -> None:
         """The host screen's camera picture, as ``tableassist serve`` sends a webcam's: the
         synthetic frame with the markers found, a few times a second, to the host room only."""
-        import cv2
-
         from tableassist.server.camera import PREVIEW_FPS, PREVIEW_WIDTH
-        from tableassist.vision import annotate
+        from tableassist.vision import annotate, encode_jpeg
 
         last = self.camera.pipeline.last if self.camera is not None else None
         if last is None or t - self._previewed < 1.0 / PREVIEW_FPS:
             return
         self._previewed = t
-        picture = annotate(frame, last.detections, registry=self.registry,
-                           game=self.scripted.game)
+        picture = annotate(frame, last.detections, registry=self.registry, game=self.scripted.game)
         h, w = picture.shape[:2]
-        if w > PREVIEW_WIDTH:
-            picture = cv2.resize(picture, (PREVIEW_WIDTH, int(h * PREVIEW_WIDTH / w)),
-                                 interpolation=cv2.INTER_AREA)
-        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
-        if ok:
-            self.tserver.socketio.emit("camera", {"jpeg": jpeg.tobytes(),
-                                                  "markers": len(last.detections),
-                                                  "size": [int(w), int(h)]}, to="host")
+        self.tserver.socketio.emit("camera", {
+            "jpeg": encode_jpeg(picture, quality=70, width=PREVIEW_WIDTH),
+            "markers": len(last.detections), "size": [int(w), int(h)]}, to="host")
 
     def measure(self) -> dict[str, Any]:
         assert self.camera is not None
