@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -121,6 +122,24 @@ def scene(dictionary, rng: np.random.Generator, junk: bool):
     return degrade(frame, rng), truths
 
 
+def realdata(root: Path, dicts: dict, params: dict) -> None:
+    """False reads on real photos: every image of ``root`` (shared/realdata) that holds no marker of the
+    dictionary (negatives, QR photos, AprilTag cubes, and the DICT_6X6_250 sheets for other dictionaries)."""
+    images = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".png", ".jpg", ".jpeg"))
+    print(f"# real photos from {root}: {len(images)} images")
+    for dname, dictionary in dicts.items():
+        for pname, p in params.items():
+            detector = cv2.aruco.ArucoDetector(dictionary, p)
+            used = [i for i in images if not (dname.startswith("DICT_6X6") and "aruco_opencv" in i.parts)]
+            false = {}
+            for path in used:
+                _, ids, _ = detector.detectMarkers(cv2.imread(str(path), cv2.IMREAD_GRAYSCALE))
+                if ids is not None:
+                    false[str(path.relative_to(root))] = ids.ravel().tolist()
+            print(f"{dname:14} {pname:8} {len(used):4d} photos without its markers: "
+                  f"{sum(map(len, false.values()))} false reads {false or ''}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=250, help="marker frames per dictionary (12 markers each)")
@@ -130,6 +149,8 @@ def main() -> None:
                     help=f"dictionaries to compare (default: {' '.join(CANDIDATES)})")
     ap.add_argument("--params", nargs="+", default=["default", "robust"],
                     choices=["default", "robust", "strict"], help="detector parameter sets")
+    ap.add_argument("--realdata", type=Path, metavar="DIR",
+                    help="also count false reads on real photos (../shared/realdata)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     params = {name: p for name, p in parameter_sets().items() if name in args.params}
@@ -185,6 +206,8 @@ def main() -> None:
               f"  {st['found'].sum() / max(st['total'].sum(), 1):6.3f} {st['wrong']:6d} {st['phantom']:8d}"
               f" {1000 * st['junk'] / max(st['junk_grids'], 1):10.2f} {1000 * st['junk_used'] / max(st['junk_grids'], 1):17.2f}"
               f"  {ms:6.1f} ({ms / base:.2f}x)")
+    if args.realdata:
+        realdata(args.realdata, dicts, params)
 
 
 if __name__ == "__main__":
