@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping
 
-from tableassist.games.protocol import unverified_values
-from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
+                                        competition_ranks, unverified_values)
 
 NEUTRAL = "neutral"
 """The colour of the eighth die, which belongs to no rat and never leaves the game (G-AS-11)."""
@@ -612,11 +612,9 @@ class AbandonShip(Game):
             breakdown[player] = {"rats": rats, "cheese": cheese, "total": score}
             rows.append({"player": player, "score": score, "cheese": cheese,
                          "tile": list(st["tiles"][player])})
-        rows.sort(key=lambda r: (-r["score"], -r["cheese"]))
-        for i, row in enumerate(rows):
-            earlier = rows[i - 1] if i else None
-            same = earlier and (earlier["score"], earlier["cheese"]) == (row["score"], row["cheese"])
-            row["rank"] = earlier["rank"] if same else i + 1
+        by_player = {r["player"]: r for r in rows}
+        rows = [{**by_player[p], "rank": rank} for p, rank in competition_ranks(
+            self.players, lambda p: (-by_player[p]["score"], -by_player[p]["cheese"]))]
         winners = [r["player"] for r in rows if r["rank"] == 1]
         return {"winners": winners, "draw": len(winners) > 1, "ranking": rows,
                 "breakdown": breakdown}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import marshal
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -112,6 +112,17 @@ def unverified_values(components: Mapping[str, Any]) -> list[str]:
 
     walk(components, "")
     return found
+
+
+def competition_ranks(players: Sequence[str], key: Callable[[str], Any]) -> list[tuple[str, int]]:
+    """``players`` best first by ``key`` (smaller is better), each with its place; equal keys
+    share a place and the next place is skipped (1, 1, 3), as a shared win reads at the table."""
+    order = sorted(players, key=key)
+    ranked: list[tuple[str, int]] = []
+    for i, player in enumerate(order):
+        same = i > 0 and key(player) == key(order[i - 1])
+        ranked.append((player, ranked[-1][1] if same else i + 1))
+    return ranked
 
 
 class Game:

@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tableassist.games.protocol import unverified_values
-from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
+                                        competition_ranks, unverified_values)
 
 
 # -- the game's nouns ------------------------------------------------------------------------
@@ -534,12 +534,11 @@ class Schmuggler(Game):
                          "chips": points["chip"] * self.state["chips"][p]}
                      for p in self.players}
         scores = {p: sum(b.values()) for p, b in breakdown.items()}
-        ranked = sorted(self.players, key=lambda p: -scores[p])
-        ranking = [{"player": p, "score": scores[p],
-                    "rank": 1 + sum(1 for q in self.players if scores[q] > scores[p]),
+        ranked = competition_ranks(self.players, lambda p: -scores[p])
+        ranking = [{"player": p, "score": scores[p], "rank": rank,
                     "cards": self.card_count(p), "chips": self.state["chips"][p]}
-                   for p in ranked]
-        best = scores[ranked[0]]
+                   for p, rank in ranked]
+        best = scores[ranked[0][0]]
         return {"winners": [p for p in self.players if scores[p] == best], "ranking": ranking,
                 "breakdown": breakdown}
 

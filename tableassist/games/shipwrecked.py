@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from tableassist.games.protocol import unverified_values
-from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt,
+                                        competition_ranks, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
 PASS, STOP, STRIKE = "PASS", "STOP", "STRIKE"
@@ -742,11 +742,8 @@ class Shipwrecked(Game):
                 return (1, -b["total"], -b["gems"])
             return (2, -s["bankrupt_order"].index(p), 0)
 
-        order = sorted(self.players, key=key)
-        ranking, rank = [], 0
-        for i, p in enumerate(order):
-            if i == 0 or key(p) != key(order[i - 1]):
-                rank = i + 1
+        ranking = []
+        for p, rank in competition_ranks(self.players, key):
             ranking.append({"player": p, "score": breakdown[p]["total"], "rank": rank,
                             "status": breakdown[p]["status"], "gems": breakdown[p]["gems"]})
         return {"winners": [s["winner"]], "reason": s["win_reason"], "ranking": ranking,

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tableassist.games.protocol import unverified_values
-from tableassist.games.protocol import Action, Game, IllegalAction, Note, Prompt, SetupError
+from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
+                                        competition_ranks, unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 
@@ -629,11 +629,9 @@ class Wreckers(Game):
                 return (standing, 0, 0)
             return (standing, p["money"], p["discovery"])
 
-        order = sorted(self.players, key=key, reverse=True)
-        ranking, rank = [], 0
-        for i, name in enumerate(order):
-            if i == 0 or key(name) != key(order[i - 1]):
-                rank = i + 1
+        ranking = []
+        for name, rank in competition_ranks(self.players,
+                                            lambda n: tuple(-k for k in key(n))):
             p = self._p(name)
             ranking.append({"player": name, "score": p["money"], "discovery": p["discovery"],
                             "status": p["status"], "rank": rank})

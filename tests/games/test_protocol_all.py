@@ -120,3 +120,10 @@ def test_prompts_and_views_are_json(game_id):
         for prompt in game.prompts():
             assert prompt.text and prompt.rule.startswith("R-") or prompt.rule.startswith("G-")
         play_random_game(game, 5, max_actions=20)
+
+
+def test_competition_ranks_share_places_and_skip_the_next():
+    from tableassist.games.protocol import competition_ranks
+    score = {"Ann": 5, "Bea": 9, "Cy": 5, "Dee": 1}
+    assert competition_ranks(list(score), lambda p: -score[p]) == \
+        [("Bea", 1), ("Ann", 2), ("Cy", 2), ("Dee", 4)]
