@@ -167,7 +167,12 @@ class Game:
     def legal_actions(self, player: str | None) -> list[Action]:
         """Every action ``player`` may take now, fully specified. ``None`` asks for the inputs the
         table supplies (chance outcomes, reveals, the stop-window timer); engines keep that list
-        small by taking simultaneous chance one item at a time (one die, one card)."""
+        small by taking simultaneous chance one item at a time (one die, one card).
+
+        The list may be shown on the shared screen, so it never depends on a secret: where only
+        some outcomes are possible and which ones is hidden (the values left in a player's hand),
+        it lists every publicly possible outcome, :meth:`apply` refuses the impossible ones, and
+        :meth:`chance_action` draws only possible ones."""
         raise NotImplementedError
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
@@ -239,7 +244,8 @@ class Game:
     def chance_action(self) -> Action | None:
         """A random legal table input, drawn from the seed kept in the state (simulation and
         demo only; at a real table the outcome comes from the table). ``None`` if the table has
-        nothing to supply now."""
+        nothing to supply now. Engines whose table list holds outcomes a secret makes
+        impossible override it to draw from what is really possible."""
         options = self.legal_actions(None)
         if not options:
             return None

@@ -25,6 +25,8 @@ def random_actions(game: Game, rng: random.Random, *, max_actions: int = 5000,
                    | None = None) -> Iterator[dict[str, Any]]:
     """Play ``game`` forward with random legal actions, yielding each action after applying it.
 
+    A table input is drawn by the engine's :meth:`Game.chance_action` (seeded by the state).
+
     Stops when the game is over or after ``max_actions``. Raises ``AssertionError`` if the game
     is not over but nobody has a legal action (a stuck engine is a bug)."""
     for _ in range(max_actions):
@@ -33,6 +35,11 @@ def random_actions(game: Game, rng: random.Random, *, max_actions: int = 5000,
         options = all_legal_actions(game)
         assert options, f"game stuck: not over, but no legal action; prompts={game.prompts()}"
         action = (choose or random.Random.choice)(rng, options)
+        if action["player"] is None:
+            # The table's turn: the engine's own draw, which only yields possible outcomes even
+            # where legal_actions(None) lists every publicly possible one (ShipShape's crew
+            # values: listing only the possible ones would show a hand on the shared screen).
+            action = game.chance_action() or action
         game.apply(action)
         yield action
 

@@ -50,7 +50,8 @@ def test_engines_are_pure():
                 acts = list(game.legal_actions(None))
                 for p in game.players:
                     acts += game.legal_actions(p)
-                game.apply(rng.choice(acts))
+                act = rng.choice(acts)
+                game.apply(game.chance_action() if act['player'] is None else act)
                 game.view(None); game.prompts()
         print('ok')
     """)
