@@ -29,17 +29,22 @@ socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
 socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
 socket.on("connect_error", () => setLink("no connection", "bad"));
 socket.on("state", (payload) => {
-  // An older payload overtaken by a newer one is dropped.
-  if (app.state && payload.version < app.state.version && payload.game?.row === app.state.game?.row) return;
+  // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
+  // the same game).
+  const sameGame = (payload.unchanged || []).includes("game") || payload.game?.row === app.state?.game?.row;
+  if (app.state && payload.version < app.state.version && sameGame) return;
   const delta = payload.history_delta;
   if (delta) {
-    // A broadcast carries only the history's change since the state numbered `base`.
+    // A broadcast carries only the history's change since the state numbered `base`, and leaves
+    // out the parts that did not change since then (`unchanged`: game, lobby, links).
     if (!app.state || app.state.version !== delta.base || !app.state.history) {
       socket.emit("sync", {});  // missed one (or just connected): ask for everything
       return;
     }
     payload.history = app.state.history.slice(0, delta.from).concat(delta.lines);
+    for (const key of payload.unchanged || []) payload[key] = app.state[key];
     delete payload.history_delta;
+    delete payload.unchanged;
   }
   payload.receivedAt = performance.now();
   app.state = payload;

@@ -130,8 +130,9 @@ function savedGames(app, saved) {
   const rows = saved.map((s) => h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id}},
     h("div", {},
       h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
-      h("div", {class: "quiet"}, `${s.players.join(", ")} · ${s.entries} log entries · `
-        + (s.ended ? "ended" : s.current ? "being played" : "paused"))),
+      // The game being played has no count (`entries` null): its log grows with every action.
+      h("div", {class: "quiet"}, `${s.players.join(", ")} · `
+        + (s.current ? "being played" : `${s.entries} log entries · ${s.ended ? "ended" : "paused"}`))),
     h("div", {class: "row-buttons"},
       !s.ended && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
         onclick: async () => { const a = await app.ask("resume", {row: s.id}); if (a.ok) { app.lobbyOpen = false; app.redraw(); } }},

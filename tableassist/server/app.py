@@ -6,7 +6,9 @@ decides the connection's :class:`~tableassist.server.tokens.Grant` and so its ro
 occupied room from what that room may see (``Table.payload``) and sends it as a ``state`` event; a
 new or reconnecting connection gets its room's payload at once, in full. Broadcasts carry the
 history as a change (``history_delta``: keep the first ``from`` lines of state ``base``, append
-``lines``); a screen whose state is not ``base`` asks for a ``sync`` and gets everything.
+``lines``) and leave out the parts that change only with the game (``unchanged``: ``game``,
+``lobby``, ``links``; the screen keeps its own); a screen whose state is not ``base`` asks for a
+``sync`` and gets everything.
 
 Client events (each answers through its acknowledgement with ``{"ok": true, …}`` or
 ``{"ok": false, "error": "…"}``, and a refusal also sends an ``error`` event):
@@ -219,11 +221,12 @@ class TableServer:
             for _token, grant in self._conns.values():
                 rooms.setdefault(room_of(grant), grant)
             update = self.table.history_update()
+            shared: dict[Any, Any] = {}  # what the rooms have in common, built once
             for room, grant in rooms.items():
                 links = self._host_links() if grant.role == HOST else None
                 self.socketio.emit("state", self.table.payload(
-                    grant, links=links, history_update=update, camera_status=camera_status),
-                    to=room)
+                    grant, links=links, history_update=update, camera_status=camera_status,
+                    shared=shared), to=room)
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""

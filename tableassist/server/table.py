@@ -142,6 +142,12 @@ class Table:
         self._rechecking = threading.local()
         # (game row, version, public history) as last sent to every room: see history_update.
         self._sent_history: tuple[int | None, int, list[dict[str, Any]]] = (None, -1, [])
+        # The parts that change only when a game is started, resumed, closed or ended, as the
+        # last broadcast had them: see broadcast_parts.
+        self._sent_static: dict[str, Any] = {}
+        # The saved games as the lobby lists them, read from the store once per change of the
+        # games table (start, resume, close, end), not once per action and screen.
+        self._saved_games: list[dict[str, Any]] | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -186,6 +192,7 @@ class Table:
         else:
             self.store.game(game_row)  # a clear error for an unknown row
             self.store.end_game(game_row)
+            self._saved_games = None
             self._changed()
 
     def close_game(self) -> None:
@@ -194,6 +201,7 @@ class Table:
 
     def _use(self, session: TableSession | None) -> None:
         with self._lock:
+            self._saved_games = None  # a game was created, opened, closed or ended
             if self._unsubscribe is not None:
                 self._unsubscribe()
                 self._unsubscribe = None
@@ -259,12 +267,22 @@ class Table:
         return self.session
 
     def lobby(self) -> dict[str, Any]:
-        saved = []
-        for s in self.store.games()[:50]:
-            saved.append({"id": s.id, "game": s.game, "players": list(s.players),
-                          "created": s.created, "ended": s.ended, "entries": s.entries,
-                          "playable": s.game in catalog.ENGINES,
-                          "current": s.id == self.game_row})
+        """The games screen: the catalog, the seat colours and the 50 newest saved games.
+
+        It changes only when a game is started, resumed, closed or ended, so broadcasts can leave
+        it out while a game is played. For that, the game being played has ``"entries": null``
+        (its log grows with every action; the page says "being played")."""
+        with self._lock:
+            row = self.game_row
+            if self._saved_games is None:
+                self._saved_games = [
+                    {"id": s.id, "game": s.game, "players": list(s.players),
+                     "created": s.created, "ended": s.ended, "entries": s.entries,
+                     "playable": s.game in catalog.ENGINES}
+                    for s in self.store.games()[:50]]
+            saved = [{**s, "current": s["id"] == row,
+                      "entries": None if s["id"] == row else s["entries"]}
+                     for s in self._saved_games]
         return {"games": game_catalog(), "saved": saved, "colours": list(COLOURS)}
 
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
@@ -284,17 +302,25 @@ class Table:
         return out
 
     def history_update(self) -> dict[str, Any] | None:
-        """The change in the public history since the last call, for a broadcast to every room:
-        ``{"version", "base", "from", "lines"}`` means "keep your first ``from`` lines (of the
-        state numbered ``base``) and append ``lines``". A game's history only grows by a line or
-        two per action, so a broadcast costs the same at action 5 as at action 500. ``None`` when a
-        different game is on: then everyone gets the whole history."""
+        """What changed since the last call, for a broadcast to every room.
+
+        ``{"version", "base", "from", "lines"}`` means "keep your first ``from`` lines of the
+        history (of the state numbered ``base``) and append ``lines``". A game's history only grows
+        by a line or two per action, so a broadcast costs the same at action 5 as at action 500.
+        ``"unchanged"`` names the parts that change only when a game is started, resumed, closed or
+        ended (``game``, ``lobby``) and are equal to what the last broadcast sent: a broadcast
+        leaves them out, and a screen at ``base`` keeps its own. ``None`` when a different game is
+        on: then everyone gets everything."""
         with self._lock:
             session = self.session
             row = None if session is None else session.saved.id
             history = [] if session is None else session.history()
             last_row, last_version, last = self._sent_history
             self._sent_history = (row, self.version, history)
+            static = {"game": self._game_meta(session), "lobby": self.lobby()}
+            unchanged = [k for k, v in static.items()
+                         if k in self._sent_static and self._sent_static[k] == v]
+            self._sent_static = static
             if row != last_row or session is None:
                 return None
             k = 0
@@ -303,7 +329,17 @@ class Table:
                     break
                 k += 1
             return {"version": self.version, "base": last_version, "from": k,
-                    "lines": history[k:]}
+                    "lines": history[k:], "unchanged": unchanged, "static": static}
+
+    def _game_meta(self, session: TableSession | None) -> dict[str, Any] | None:
+        """The payload's ``game``: what the game is (it changes only when it starts or ends)."""
+        if session is None:
+            return None
+        saved = session.saved
+        return {"row": saved.id, "id": saved.game, "title": session.game.title or saved.game,
+                "players": list(saved.players), "options": dict(session.game.options),
+                "colours": self.tokens.colours(saved.id), "ended": saved.ended,
+                "created": saved.created}
 
     def reader_status(self) -> dict[str, Any] | None:
         """The attached camera's notice and confirmations, or ``None``. Taken before any of the
@@ -314,41 +350,68 @@ class Table:
 
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
-                camera_status: dict[str, Any] | None = None) -> dict[str, Any]:
+                camera_status: dict[str, Any] | None = None,
+                shared: dict[Any, Any] | None = None) -> dict[str, Any]:
         """Everything one viewer's screen shows, built only from what that viewer may see.
 
-        With ``history_update`` (from :meth:`history_update`) the history goes as that change
-        (``"history_delta"``) instead of in full (``"history"``); a new or reconnecting screen
-        always gets it in full. ``camera_status`` is :meth:`reader_status`, taken once per
-        broadcast (and here when not given)."""
+        With ``history_update`` (from :meth:`history_update`) the payload is a change: the history
+        goes as ``"history_delta"`` instead of in full (``"history"``), and the parts the update
+        names ``unchanged`` are left out and listed in ``"unchanged"`` (the host's ``links``, which
+        depend only on the game, too). A new or reconnecting screen always gets everything.
+        ``camera_status`` is :meth:`reader_status`, taken once per broadcast (and here when not
+        given). ``shared`` is a dict one broadcast passes to every room's payload, so what rooms
+        have in common (the shared view, the prompts) is built once per change, not once per
+        room."""
         if camera_status is None:
             camera_status = self.reader_status()
+        memo = {} if shared is None else shared
+
+        def once(key: Any, build: Callable[[], Any]) -> Any:
+            if key not in memo:
+                memo[key] = build()
+            return memo[key]
+
         with self._lock:
             session = self.session
-            version = self.version if history_update is None else history_update["version"]
+            change = history_update
+            version = self.version if change is None else change["version"]
             out: dict[str, Any] = {"version": version, "role": grant.role,
-                                   "player": grant.player, "game": None}
+                                   "player": grant.player}
+            unchanged = []
+
+            def part(key: str, build: Callable[[], Any]) -> None:
+                if change is None:
+                    out[key] = build()
+                elif key in change["unchanged"]:
+                    unchanged.append(key)
+                else:
+                    out[key] = change["static"][key]
+
+            part("game", lambda: self._game_meta(session))
             if grant.runs_table:
-                out["lobby"] = self.lobby()
+                part("lobby", self.lobby)
             if grant.role == HOST:
-                out["links"] = links
+                if change is None:
+                    out["links"] = links
+                else:  # a change within one game: the links are that game's, as before
+                    unchanged.append("links")
                 out["camera"] = dict(self.camera_status)
+            if unchanged:
+                out["unchanged"] = unchanged
             if session is None:
                 return out
             game = session.game
             saved = session.saved
-            view = game.view(grant.player if grant.role == PLAYER else None)
-            out["game"] = {"row": saved.id, "id": saved.game, "title": game.title or saved.game,
-                           "players": list(saved.players), "options": dict(game.options),
-                           "colours": self.tokens.colours(saved.id),
-                           "ended": saved.ended, "created": saved.created}
+            viewer = grant.player if grant.role == PLAYER else None
+            view = once(("view", viewer), lambda: game.view(viewer))
             out["view"] = view
-            out["prompts"] = [p.to_json() for p in game.prompts()]
-            if history_update is None:
+            out["prompts"] = once("prompts", lambda: [p.to_json() for p in game.prompts()])
+            if change is None:
                 out["history"] = session.history()
             else:
-                out["history_delta"] = {k: history_update[k] for k in ("base", "from", "lines")}
-            out["actions"] = self.actions_for(grant)
+                out["history_delta"] = {k: change[k] for k in ("base", "from", "lines")}
+            out["actions"] = once(("actions", grant.role, grant.player),
+                                  lambda: self.actions_for(grant))
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
             if camera_status is not None:  # built from readings only: no unrevealed secret

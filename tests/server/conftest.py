@@ -52,7 +52,8 @@ class Client:
         self.sio.on("error", lambda e: self.errors.append(e))
 
     def _state(self, payload: dict[str, Any]) -> None:
-        """Keep the payload, with a history change merged as the page merges it."""
+        """Keep the payload, with a change merged as the page merges it (the history's delta, and
+        the parts it left out as ``unchanged``)."""
         import json
         self.raw.append(json.dumps(payload))
         delta = payload.pop("history_delta", None)
@@ -62,6 +63,8 @@ class Client:
                 self.sio.emit("sync", {})
                 return
             payload["history"] = last["history"][:delta["from"]] + delta["lines"]
+            for key in payload.pop("unchanged", []):
+                payload[key] = last[key]
         self.states.append(payload)
 
     def connect(self) -> "Client":

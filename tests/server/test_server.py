@@ -177,6 +177,38 @@ def test_broadcasts_carry_only_the_new_history_lines(server):
     assert fresh.state["history"] == spectator.state["history"] == final["history"][:-1]
 
 
+def test_broadcasts_leave_out_what_only_changes_with_the_game(server):
+    """The game's description, the lobby and the host's links go in full on connect, sync and a
+    change of game; an action's broadcast names them ``unchanged`` instead, and a screen that
+    keeps its own ends up exactly where a full sync puts it."""
+    table, host = server.client(server.tokens.table), server.client(server.tokens.host)
+    start(table)
+    spectator = server.client()
+    for action in first_lot()[:3]:
+        assert table.act(action)["ok"]
+    spectator.wait_state(lambda s: len(s["history"]) == 3)
+    host.wait_state(lambda s: len(s["history"]) == 3)
+    raw = {"table": json.loads(table.raw[-1]), "host": json.loads(host.raw[-1]),
+           "spectator": json.loads(spectator.raw[-1])}
+    assert sorted(raw["table"]["unchanged"]) == ["game", "lobby"]
+    assert sorted(raw["host"]["unchanged"]) == ["game", "links", "lobby"]
+    assert raw["spectator"]["unchanged"] == ["game"]
+    for payload in raw.values():
+        assert not {"game", "lobby", "links"} & payload.keys()
+    assert host.state["links"]["join"]["url"].startswith(server.url)
+    for client in (table, host, spectator):
+        merged = client.state
+        n = len(client.states)
+        assert client.call("sync")["ok"]
+        full = client.wait_state(lambda s: len(client.states) > n)
+        assert json.loads(client.raw[-1]).keys() >= {"game", "history"}
+        assert full == merged
+    # A new game changes them: the next broadcast sends them again.
+    assert table.call("end", {})["ok"]
+    start(table)
+    assert json.loads(table.raw[-1])["lobby"]["saved"][0]["current"]
+
+
 def test_clock_closes_the_stop_window(server):
     table = server.client(server.tokens.table)
     start(table, stop_window_s=5)
