@@ -23,6 +23,7 @@ as it lay on the stack (R-SS-19). The table acts for him: his actions have ``pla
 from __future__ import annotations
 
 import marshal
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -948,26 +949,44 @@ class ShipShape(Game):
                          "rotation": rotation, "offset": [r, c]} for r, c in offsets]
         return out
 
-    def _table_actions(self) -> list[Action]:
+    def _table_actions(self, draw: random.Random | None = None) -> list[Action]:
         """What the table supplies now: top crates to read, crew cards turned over, and the
         Cap'n's crate.
 
         A stack's possible top crates are listed once each, in the orientation the simulation's
-        seeded shuffle gives them (the table may report any of the 8). A face-down crew card is
-        offered as ONE reading, a simulated draw from what its owner may hold: listing every
-        possible value would show the hand on the shared screen (§5.7). At a real table the
-        camera, or a keypad on the tablet, supplies the value."""
+        seeded shuffle gives them (the table may report any of the 8; nobody knows the stack's
+        order, so this shows no secret).
+
+        Without ``draw`` this is the list the shared screen shows, so it never depends on a
+        secret (§5.7, docs/protocol.md "Secrets in the table's list"): each face-down crew card
+        is offered once per value a crew card shows — the starting values of the data file,
+        public knowledge, for a human and for the Cap'n's deck alike — sorted, a keypad row
+        that is the same whatever the hand or the deck holds. Only listing what the owner still
+        holds would put the hand on the screen; :meth:`on_reveal_crew_card` refuses the rest.
+
+        With ``draw`` (:meth:`chance_action`: simulation and demo) each face-down card gets one
+        reading that can really happen: a value drawn from what its owner holds, for the Cap'n
+        the real next card of his deck."""
         out: list[Action] = []
         capn = self.state["capn"]
-        rng = None
+        parts = self.state["participants"]
+        keypad = sorted(set(self.crew_values))
+        rng = draw
         for g, group in enumerate(self.state["groups"]):
             if group["stage"] == "reveal":
-                rng = rng or self.rng()
                 for owner in group["pool"]:
-                    if owner in group["reveal"] or owner == capn:
+                    if owner in group["reveal"]:
                         continue
-                    out.append({"type": "reveal_crew_card", "player": None, "owner": owner,
-                                "value": rng.choice(self.state["participants"][owner]["hand"])})
+                    if draw is None:
+                        values = keypad
+                    elif owner == capn:
+                        p = parts[owner]
+                        values = [p["deck_next"] if p["deck_next"] is not None
+                                  else draw.choice(p["deck"])]
+                    else:
+                        values = [draw.choice(parts[owner]["hand"])]
+                    out += [{"type": "reveal_crew_card", "player": None, "owner": owner,
+                             "value": v} for v in values]
             if group["stage"] == "take" and group["top"] is None:
                 rng = rng or self.rng()
                 crates = self._possible_top_crates(g)
@@ -976,19 +995,22 @@ class ShipShape(Game):
                          "face": FACES[turns >> 3 * i & 1],
                          "rotation": ROTATIONS[turns >> 3 * i + 1 & 3]}
                         for i, c in enumerate(crates)]
-            if capn is None or capn not in group["pool"] and capn not in group["queue"]:
-                continue
-            p = self.state["participants"][capn]
-            if group["stage"] == "reveal" and capn not in group["reveal"]:
-                rng = rng or self.rng()
-                value = p["deck_next"] if p["deck_next"] is not None else rng.choice(p["deck"])
-                out.append({"type": "reveal_crew_card", "player": None, "owner": capn,
-                            "value": value})
-            if group["stage"] == "take" and group["queue"][0] == capn and group["top"]:
+            if group["stage"] == "take" and group["top"] and group["queue"][0] == capn:
                 top = group["top"]
                 out.append({"type": "place_crate", "player": None, "crate": top["crate"],
                             "face": top["face"], "rotation": top["rotation"], "offset": [0, 0]})
         return out
+
+    def chance_action(self) -> Action | None:
+        """A table input that can really happen, drawn from the seed kept in the state
+        (simulation and demo only): a face-down crew card shows a value its owner still holds,
+        the Cap'n's his real next card — never one of the impossible values that
+        ``legal_actions(None)`` lists to keep the hands off the shared screen."""
+        if self.state["phase"] != "play":
+            return super().chance_action()
+        rng = self.rng()
+        options = self._table_actions(draw=rng)
+        return rng.choice(options) if options else None
 
     def label(self, action: Mapping[str, Any]) -> str:
         who = action.get("player") or "Table"

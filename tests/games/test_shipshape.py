@@ -95,7 +95,9 @@ def play_until(game, phase, seed=1):
     """Random legal play until the game reaches ``phase``."""
     rng = random.Random(seed)
     while game.state["phase"] != phase:
-        game.apply(rng.choice(all_legal_actions(game)))
+        action = rng.choice(all_legal_actions(game))
+        # the table's inputs come from the engine's draw, which yields only possible readings
+        game.apply(game.chance_action() if action["player"] is None else action)
 
 
 def frozen(game):
@@ -528,6 +530,88 @@ def test_the_reveal_is_public_only_while_it_is_current():
     for name in takers(game, "A"):
         take(game, name)
     assert game.view()["groups"][0]["reveal"] == {}
+
+
+def readings(game, owner=None):
+    """The crew-card readings the shared screen offers (for ``owner``, or all), as (owner, value)."""
+    return [(a["owner"], a["value"]) for a in game.legal_actions(None)
+            if a["type"] == "reveal_crew_card" and owner in (None, a["owner"])]
+
+
+def first_turn_then_lay(values):
+    """Three players bid ``values`` in turn 1 (no tie), take their crates the same way, then all
+    lay a card: the public table is the same whatever ``values`` were, the hands are not."""
+    game = start(["A", "B", "C"])
+    bid(game, values)
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in "ABC":
+        game.apply({"type": "lay_crew_card", "player": name})
+    return game
+
+
+def test_table_readings_are_the_same_whatever_the_hands_hold():
+    """§5.7: two games that differ only in what was played before (so in the hidden hands) show
+    the shared screen the same list, labels and view; each card gets a keypad row of all ten
+    values, so the list never hints at a hand."""
+    game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
+    twin = first_turn_then_lay({"A": 3, "B": 2, "C": 1})
+    assert game.state["participants"]["A"]["hand"] != twin.state["participants"]["A"]["hand"]
+    assert game.view(None) == twin.view(None)
+    assert game.legal_actions(None) == twin.legal_actions(None)
+    assert [game.label(a) for a in game.legal_actions(None)] == \
+        [twin.label(a) for a in twin.legal_actions(None)]
+    assert readings(game) == [(n, v) for n in "ABC" for v in range(1, 11)]
+    assert game.label({"type": "reveal_crew_card", "player": None, "owner": "A", "value": 7}) \
+        == "Table: A's card shows 7"
+
+
+def test_the_capn_card_offers_his_whole_starting_deck():
+    """His deck is blind: even the card known to be on top after a refill (G-SS-12) is not
+    singled out on the shared screen."""
+    game = start(["A", "B"])
+    capn = game.state["participants"][CAPN]
+    capn["deck"] = [9, 10]
+    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    bid(game, {"A": 1, "B": 2, CAPN: 9})
+    assert capn["deck_next"] == 10
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in ("A", "B"):
+        game.apply({"type": "lay_crew_card", "player": name})
+    assert readings(game, CAPN) == [(CAPN, v) for v in range(1, 11)]
+    assert game.chance_action() in [
+        {"type": "reveal_crew_card", "player": None, "owner": owner, "value": value}
+        for owner in ("A", "B") for value in game.state["participants"][owner]["hand"]] + [
+        {"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10}]
+
+
+def test_every_listed_reading_applies_if_possible_and_is_refused_unchanged_if_not():
+    game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
+    before = frozen(game)
+    for owner, value in readings(game):
+        trial = catalog.restore(json.loads(before))
+        action = {"type": "reveal_crew_card", "player": None, "owner": owner, "value": value}
+        if value in game.state["participants"][owner]["hand"]:
+            trial.apply(action)
+            assert trial.state["groups"][0]["reveal"] == {owner: value}
+        else:
+            refused(trial, action, rf"^{owner}'s card cannot be a {value}: check the reading "
+                                   r"\(R-SS-03\)$")
+    assert frozen(game) == before
+
+
+def test_chance_action_draws_only_what_can_happen_and_is_seeded():
+    game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
+    parts = game.state["participants"]
+    seen = set()
+    while game.state["groups"][0]["stage"] == "reveal":
+        action = game.chance_action()
+        assert action == catalog.restore(game.to_json()).chance_action() == game.chance_action()
+        assert action["value"] in parts[action["owner"]]["hand"]
+        seen.add(action["owner"])
+        game.apply(action)
+    assert seen == {"A", "B", "C"}
 
 
 def test_private_preview_of_the_crate_to_take_matches_the_placement():
