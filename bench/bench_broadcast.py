@@ -20,6 +20,9 @@ import argparse
 import json
 import multiprocessing as mp
 import random
+import selectors
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +31,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import socketio
 
@@ -36,9 +41,11 @@ PLAYERS = [{"name": n} for n in ("Ann", "Bea", "Cy", "Dee")]
 
 
 class Follower:
-    def __init__(self, url: str, token: str | None = None) -> None:
+    def __init__(self, url: str, token: str | None = None,
+                 arrived: threading.Condition | None = None) -> None:
         self.arrivals: list[float] = []
         self.last: dict | None = None
+        self.arrived = arrived
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("state", self._state)
         self.sio.connect(url, auth={"token": token} if token else None,
@@ -47,6 +54,9 @@ class Follower:
     def _state(self, payload: dict) -> None:
         self.arrivals.append(time.perf_counter())
         self.last = payload
+        if self.arrived is not None:
+            with self.arrived:
+                self.arrived.notify_all()
 
     def close(self) -> None:
         ws = getattr(self.sio.eio, "ws", None)
@@ -56,22 +66,130 @@ class Follower:
         self.sio.disconnect()
 
 
-def _worker(url: str, n: int, conn) -> None:
+class LeanFollowers:
+    """``n`` spectators served by one thread: the Engine.IO 4 / Socket.IO 5 text protocol spoken
+    by hand over wsproto (the WebSocket library under the server's simple-websocket), each state
+    parsed with ``json.loads``. A browser tab does this work in native code; python-socketio's
+    client starts a thread per message, which on two cores costs far more than the server's
+    sending. These followers show what the server can do when its clients are cheap."""
+
+    class _Conn:
+        def __init__(self, sock: socket.socket, ws: Any) -> None:
+            self.sock, self.ws = sock, ws
+            self.arrivals: list[float] = []
+            self.parts: list[str] = []
+
+    def __init__(self, url: str, n: int, arrived: threading.Condition) -> None:
+        from wsproto import ConnectionType, WSConnection
+        from wsproto.events import Request
+        parts = urlsplit(url)
+        self.arrived = arrived
+        self.sel = selectors.DefaultSelector()
+        self.conns = []
+        for _ in range(n):
+            sock = socket.create_connection((parts.hostname, parts.port))
+            ws = WSConnection(ConnectionType.CLIENT)
+            sock.sendall(ws.send(Request(host=parts.netloc,
+                                         target="/socket.io/?EIO=4&transport=websocket")))
+            conn = self._Conn(sock, ws)
+            self.sel.register(sock, selectors.EVENT_READ, conn)
+            self.conns.append(conn)
+        self.running = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _send(self, conn: "_Conn", text: str) -> None:
+        from wsproto.events import TextMessage
+        conn.sock.sendall(conn.ws.send(TextMessage(data=text)))
+
+    def _loop(self) -> None:
+        from wsproto.events import CloseConnection, Ping, TextMessage
+        while self.running:
+            for key, _mask in self.sel.select(0.2):
+                conn = key.data
+                try:
+                    data = conn.sock.recv(1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.sel.unregister(conn.sock)
+                    continue
+                conn.ws.receive_data(data)
+                for event in conn.ws.events():
+                    if isinstance(event, TextMessage):
+                        conn.parts.append(event.data)
+                        if event.message_finished:
+                            self._packet(conn, "".join(conn.parts))
+                            conn.parts = []
+                    elif isinstance(event, Ping):
+                        conn.sock.sendall(conn.ws.send(event.response()))
+                    elif isinstance(event, CloseConnection):
+                        self.sel.unregister(conn.sock)
+                        break
+
+    def _packet(self, conn: "_Conn", text: str) -> None:
+        if text.startswith("0"):     # Engine.IO open: join the default namespace (no token)
+            self._send(conn, "40")
+        elif text == "2":            # Engine.IO ping
+            self._send(conn, "3")
+        elif text.startswith("42"):  # a Socket.IO event
+            event, payload = json.loads(text[2:])
+            if event == "state" and isinstance(payload, dict):
+                conn.arrivals.append(time.perf_counter())
+                with self.arrived:
+                    self.arrived.notify_all()
+
+    @property
+    def followers(self) -> list["_Conn"]:
+        return self.conns
+
+    def close(self) -> None:
+        from wsproto.events import CloseConnection
+        self.running = False
+        self.thread.join(timeout=5)
+        for conn in self.conns:
+            try:
+                conn.sock.sendall(conn.ws.send(CloseConnection(code=1000)))
+            except Exception:  # noqa: BLE001 - already closed by the server
+                pass
+            conn.sock.close()
+
+
+def _worker(url: str, n: int, conn, kind: str = "socketio") -> None:
     """A process holding ``n`` followers (a room of tablets and phones is many devices, not one
     Python interpreter: keeping the followers out of the benchmark's process keeps their JSON
     parsing and threads from slowing the table client and each other)."""
-    with ThreadPoolExecutor(8) as pool:
-        followers = list(pool.map(lambda _: Follower(url), range(n)))
+    arrived = threading.Condition()
+    if kind == "lean":
+        lean = LeanFollowers(url, n, arrived)
+        followers: list[Any] = lean.followers
+        with arrived:  # each has its state from connecting before the first action is sent
+            if not arrived.wait_for(lambda: all(f.arrivals for f in followers), 20):
+                raise SystemExit("a lean follower got no state on connecting")
+    else:
+        with ThreadPoolExecutor(8) as pool:
+            followers = list(pool.map(lambda _: Follower(url, arrived=arrived), range(n)))
     conn.send("ready")
     while True:
         command = conn.recv()
         if command == "counts":
             conn.send([len(f.arrivals) for f in followers])
+        elif isinstance(command, tuple) and command[0] == "wait":
+            # Block (no polling: a poll loop would take CPU from the followers and the server)
+            # until every follower has more states than it had before the action.
+            seen = command[1]
+            with arrived:
+                done = arrived.wait_for(lambda: all(len(f.arrivals) > k
+                                                    for f, k in zip(followers, seen)), 10)
+            conn.send(done)
         elif command == "arrivals":
             conn.send([list(f.arrivals) for f in followers])
         elif command == "close":
-            with ThreadPoolExecutor(8) as pool:
-                list(pool.map(Follower.close, followers))
+            if kind == "lean":
+                lean.close()
+            else:
+                with ThreadPoolExecutor(8) as pool:
+                    list(pool.map(Follower.close, followers))
             conn.send("closed")
             return
 
@@ -79,14 +197,15 @@ def _worker(url: str, n: int, conn) -> None:
 class Crowd:
     """``n`` followers spread over ``processes`` worker processes."""
 
-    def __init__(self, url: str, n: int, processes: int) -> None:
+    def __init__(self, url: str, n: int, processes: int, kind: str = "socketio") -> None:
         ctx = mp.get_context("spawn")
         self.links = []
         self.procs = []
         sizes = [n // processes + (1 if i < n % processes else 0) for i in range(processes)]
-        for size in (s for s in sizes if s):
+        self.sizes = [s for s in sizes if s]
+        for size in self.sizes:
             mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(url, size, theirs), daemon=True)
+            proc = ctx.Process(target=_worker, args=(url, size, theirs, kind), daemon=True)
             proc.start()
             self.links.append(mine)
             self.procs.append(proc)
@@ -101,8 +220,25 @@ class Crowd:
     def counts(self) -> list[int]:
         return self._ask("counts")
 
+    def wait_past(self, seen: list[int]) -> bool:
+        """Block until every follower has more states than ``seen`` says (False on timeout)."""
+        for link, proc_seen in zip(self.links, self._split(seen)):
+            link.send(("wait", proc_seen))
+        return all([link.recv() for link in self.links])
+
+    def _split(self, values: list) -> list[list]:
+        out, i = [], 0
+        for size in self.sizes:
+            out.append(values[i:i + size])
+            i += size
+        return out
+
     def arrivals(self) -> list[list[float]]:
         return self._ask("arrivals")
+
+    def cpu_ms(self) -> float:
+        """CPU time the followers' processes have used so far."""
+        return sum(cpu_ms(proc.pid) for proc in self.procs)
 
     def close(self) -> None:
         for link in self.links:
@@ -135,9 +271,47 @@ def cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--db", str(db), "--camera", "none"],
+def serve_traced(trace: str, argv: list[str]) -> int:
+    """Run ``tableassist <argv>`` (the server) noting, on the shared monotonic clock, when each
+    ``act`` reached its handler, when its broadcast had queued every room's state, and when each
+    ``state`` message was handed to the kernel; written to ``trace`` as JSON on Ctrl-C. The notes
+    cost a ``perf_counter`` call and a list append each; they let the benchmark tell the server's
+    time from the followers' (which share the machine's cores with it)."""
+    import simple_websocket.ws
+    from tableassist import cli
+    from tableassist.server.app import TableServer
+
+    marks: list[tuple[str, float]] = []
+
+    def timed(fn, kind: str, after: bool):
+        def wrapper(*args, **kwargs):
+            if not after:
+                marks.append((kind, time.perf_counter()))
+            out = fn(*args, **kwargs)
+            if after:
+                marks.append((kind, time.perf_counter()))
+            return out
+        return wrapper
+
+    TableServer._act = timed(TableServer._act, "act", after=False)
+    TableServer.broadcast = timed(TableServer.broadcast, "queued", after=True)
+    send = simple_websocket.ws.Base.send
+
+    def traced_send(self, data):
+        send(self, data)
+        if isinstance(data, str) and data.startswith('42["state"'):
+            marks.append(("sent", time.perf_counter()))
+
+    simple_websocket.ws.Base.send = traced_send
+    code = cli.main(argv)
+    Path(trace).write_text(json.dumps(marks))
+    return code
+
+
+def start_server(db: Path, trace: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, __file__, "--serve-traced", str(trace), "serve",
+                             "--host", "127.0.0.1", "--port", "0", "--db", str(db),
+                             "--camera", "none"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in proc.stdout:  # type: ignore[union-attr]
         if "serving the table at" in line:
@@ -146,9 +320,11 @@ def start_server(db: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
-def play(table: Follower, crowd: Crowd, n_actions: int, rng: random.Random) -> list[list[float]]:
-    """Send ``n_actions`` random legal actions; per action, every follower's latency (ms)."""
-    sent: list[tuple[float, list[int]]] = []
+def play(table: Follower, crowd: Crowd, n_actions: int,
+         rng: random.Random) -> list[tuple[float, float, list[float]]]:
+    """Send ``n_actions`` random legal actions; per action, when it was sent, when the last
+    follower had it (both on the monotonic clock) and every follower's latency (ms)."""
+    sent: list[tuple[float, float, list[int]]] = []
     for _ in range(n_actions):
         state = table.last
         choices = [a["action"] for a in state["actions"]]
@@ -161,17 +337,28 @@ def play(table: Follower, crowd: Crowd, n_actions: int, rng: random.Random) -> l
         t0 = time.perf_counter()
         answer = table.sio.call("act", {"action": rng.choice(choices)}, timeout=10)
         assert answer["ok"], answer
-        deadline = time.monotonic() + 10
-        while True:
-            counts = crowd.counts()
-            if all(c > n for c, n in zip(counts, seen)):
-                break
-            if time.monotonic() > deadline:
-                raise SystemExit("a follower did not get the new state")
-        sent.append((t0, seen))
+        if not crowd.wait_past(seen):
+            raise SystemExit("a follower did not get the new state")
+        sent.append((t0, time.perf_counter(), seen))
     arrivals = crowd.arrivals()
     # perf_counter is CLOCK_MONOTONIC: one clock for every process on the machine.
-    return [[(arr[n] - t0) * 1000 for arr, n in zip(arrivals, seen)] for t0, seen in sent]
+    return [(t0, done, [(arr[n] - t0) * 1000 for arr, n in zip(arrivals, seen)])
+            for t0, done, seen in sent]
+
+
+def server_times(marks: list[tuple[str, float]],
+                 actions: list[tuple[float, float, list[float]]]) -> dict[str, list[float]]:
+    """Per action, from the trace of the server (see ``serve_traced``), in ms after the action was
+    sent: ``act`` (its handler started), ``queued`` (every room's state built and queued) and
+    ``sent`` (the last follower's state handed to the kernel)."""
+    out: dict[str, list[float]] = {"act": [], "queued": [], "sent": []}
+    for t0, done, _lat in actions:
+        inside = [(k, t) for k, t in marks if t0 <= t <= done]
+        for kind in out:
+            times = [t for k, t in inside if k == kind]
+            if times:
+                out[kind].append(((max if kind == "sent" else min)(times) - t0) * 1000)
+    return out
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -180,16 +367,22 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--serve-traced"]:
+        return serve_traced(sys.argv[2], sys.argv[3:])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--actions", type=int, default=40, help="actions per round and setting")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--processes", type=int, default=4, help="worker processes for the followers")
     args = ap.parse_args()
+    # (name, followers, kind): the baseline, then the candidate with each kind of follower.
+    settings = [("baseline", 1, "socketio"), ("candidate", args.clients, "socketio"),
+                ("lean", args.clients, "lean")]
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-broadcast-"))
     db = tmp / "table.sqlite3"
-    proc, url = start_server(db)
+    trace = tmp / "trace.json"
+    proc, url = start_server(db, trace)
     try:
         tokens = json.loads((tmp / "table.sqlite3.table.json").read_text())
         idle = rss_kb(proc.pid)
@@ -199,46 +392,81 @@ def main() -> int:
         assert answer["ok"], answer
         wait_for(lambda: table.last and table.last["game"], 10, "the game")
         rng = random.Random(1)
-        results: dict[str, list[list[float]]] = {"baseline": [], "candidate": []}
-        cpu: dict[str, list[float]] = {"baseline": [], "candidate": []}
+        results: dict[str, list[tuple[float, float, list[float]]]] = {s[0]: [] for s in settings}
+        cpu: dict[str, list[float]] = {s[0]: [] for s in settings}
+        client_cpu: dict[str, list[float]] = {s[0]: [] for s in settings}
         rss_with = 0
         payload = len(json.dumps(table.last))
+        spectator = Follower(url)
+        wait_for(lambda: spectator.last and spectator.last["game"], 10, "a spectator's state")
+        full_payload = len(json.dumps(spectator.last))
+        # One action (not measured) to see a broadcast's size: a change, not the full state.
+        version = spectator.last["version"]
+        assert table.sio.call("act", {"action": table.last["actions"][0]["action"]},
+                              timeout=10)["ok"]
+        wait_for(lambda: spectator.last["version"] > version, 10, "a broadcast")
+        spectator_payload = len(json.dumps(spectator.last))
+        spectator.close()
         for _ in range(args.rounds):
-            for name, n in (("baseline", 1), ("candidate", args.clients)):
-                crowd = Crowd(url, n, min(n, args.processes))
+            for name, n, kind in settings:
+                crowd = Crowd(url, n, min(n, args.processes), kind)
                 if n > 1:
                     rss_with = max(rss_with, rss_kb(proc.pid))
-                before = cpu_ms(proc.pid)
+                before, clients_before = cpu_ms(proc.pid), crowd.cpu_ms()
                 measured = play(table, crowd, args.actions, rng)
                 cpu[name].append((cpu_ms(proc.pid) - before) / max(1, len(measured)))
+                client_cpu[name].append((crowd.cpu_ms() - clients_before) / max(1, len(measured)))
                 results[name] += measured
                 crowd.close()
         after = rss_kb(proc.pid)
         table.close()
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        proc.send_signal(signal.SIGINT)  # the traced server writes its trace, then exits
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    marks = json.loads(trace.read_text()) if trace.exists() else []
 
     print(f"input: one Shipwrecked table (4 players, random legal actions), {args.rounds} rounds x "
-          f"{args.actions} actions per setting, WebSocket transport on loopback, a state payload "
-          f"of about {payload} bytes, SQLite synchronous=FULL")
+          f"{args.actions} actions per setting, settings interleaved; WebSocket on loopback; "
+          f"followers are spectators in {args.processes} worker processes on this machine "
+          f"(baseline: 1 python-socketio client; candidate: {args.clients} python-socketio "
+          f"clients; lean: {args.clients} hand-rolled clients, one thread per process); a "
+          f"broadcast to a follower is about {spectator_payload} bytes of JSON (its full state "
+          f"on connect: {full_payload}; the table's screen: {payload}); SQLite synchronous=FULL")
     rows = {}
-    for name, n in (("baseline", 1), ("candidate", args.clients)):
-        flat = [x for per in results[name] for x in per]
-        worst = [max(per) for per in results[name]]
+    for name, n, _kind in settings:
+        flat = [x for _t0, _done, per in results[name] for x in per]
+        worst = [max(per) for _t0, _done, per in results[name]]
         rows[name] = (quantile(flat, 0.5), quantile(flat, 0.99), statistics.median(worst))
         print(f"{name:9} {n:4} followers: latency p50 {rows[name][0]:6.1f} ms  p99 "
               f"{rows[name][1]:6.1f} ms  median of per-action slowest {rows[name][2]:6.1f} ms "
               f"({len(flat)} deliveries)")
-    for name, n in (("baseline", 1), ("candidate", args.clients)):
-        print(f"{name:9} {n:4} followers: server CPU per action {statistics.median(cpu[name]):6.1f} ms")
-    b, c = rows["baseline"], rows["candidate"]
-    print(f"ratio {args.clients} / 1 followers: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, "
-          f"server CPU x{statistics.median(cpu['candidate']) / statistics.median(cpu['baseline']):.2f}")
+    for name, n, _kind in settings:
+        print(f"{name:9} {n:4} followers: CPU per action: server {statistics.median(cpu[name]):5.1f}"
+              f" ms, followers' processes {statistics.median(client_cpu[name]):6.1f} ms")
+    for name, n, _kind in settings:
+        st = server_times(marks, results[name])
+        if not st["sent"]:
+            print(f"{name:9} {n:4} followers: no server trace")
+            continue
+        print(f"{name:9} {n:4} followers: ms after the action was sent, server: handler starts "
+              f"p50 {quantile(st['act'], 0.5):4.1f}; every room's state queued p50 "
+              f"{quantile(st['queued'], 0.5):5.1f} p99 {quantile(st['queued'], 0.99):5.1f}; "
+              f"last state handed to the kernel p50 {quantile(st['sent'], 0.5):5.1f} "
+              f"p99 {quantile(st['sent'], 0.99):5.1f}")
+    b = rows["baseline"]
+    for name, n, _kind in settings[1:]:
+        c = rows[name]
+        print(f"ratio {name} / baseline: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, server "
+              f"CPU x{statistics.median(cpu[name]) / statistics.median(cpu['baseline']):.2f}")
     print(f"machine load while measuring: {Path('/proc/loadavg').read_text().split()[0]} "
           f"(1-minute load average) on {__import__('os').cpu_count()} cores")
-    print(f"target p99 <= 50 ms with {args.clients} followers: "
-          f"{'met' if c[1] <= 50 else 'NOT met'} ({c[1]:.1f} ms)")
+    for name, n, _kind in settings[1:]:
+        c = rows[name]
+        print(f"target p99 <= 50 ms with {n} followers ({name}): "
+              f"{'met' if c[1] <= 50 else 'NOT met'} ({c[1]:.1f} ms)")
     print(f"server memory (VmRSS): idle {idle / 1024:.1f} MiB, with {args.clients} followers "
           f"{rss_with / 1024:.1f} MiB (+{(rss_with - idle) / args.clients:.0f} KiB each), "
           f"after the actions {after / 1024:.1f} MiB")

@@ -1,0 +1,144 @@
+"""The server's own work per broadcast, without sockets: build every room's payload and encode it.
+
+Input: a Shipwrecked table (4 players) with 50 saved games in its database, one screen in each
+room a table has (host, table, spectators, each of the 4 players), random legal actions (seed 1).
+Per action it times ``TableServer.broadcast`` (rooms' payloads built and JSON-encoded once per room
+by python-socketio; the rooms have no real connections, so nothing is sent) and adds up the bytes
+each room would get. The baseline is the server code of an older git revision (``--baseline-rev``,
+exported with ``git archive``), run in a child process, interleaved round by round with this
+tree's code in another child process.
+
+    .venv/bin/python bench/bench_broadcast_build.py [--baseline-rev f5ecaf4~1] [--rounds 3]
+                                                    [--actions 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ["Ann", "Bea", "Cy", "Dee"]
+
+
+def measure(actions: int) -> dict:
+    """In this process, with whichever ``tableassist`` is first on the path."""
+    from tableassist.server import Table, Tokens, create_app
+    from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
+    from tableassist.store import Store
+
+    holder = tempfile.TemporaryDirectory(prefix="bench-build-")
+    tmp = Path(holder.name)
+    table = Table(Store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
+    for seed in range(49):
+        table.start("shipwrecked", PLAYERS, options={}, seed=seed)
+        table.end()
+    table.start("shipwrecked", PLAYERS, options={"stop_window_s": 10}, seed=49)
+    server = create_app(table, public_url="http://127.0.0.1:8765/")
+    grants = [Grant(HOST), Grant(TABLE), Grant(SPECTATOR),
+              *(Grant(PLAYER, name) for name in PLAYERS)]
+    for i, grant in enumerate(grants):  # one screen per room (the app's own bookkeeping)
+        server._conns[f"sid{i}"] = (None, grant)
+    sent: list[int] = []
+    emit = server.socketio.emit
+
+    def counting_emit(event, data, **kwargs):
+        sent.append(len(json.dumps(data, separators=(",", ":"))))
+        return emit(event, data, **kwargs)
+
+    times: list[float] = []
+    broadcast = server.broadcast
+
+    def timed_broadcast():
+        t = time.perf_counter()
+        broadcast()
+        times.append((time.perf_counter() - t) * 1000)
+
+    table.on_change = timed_broadcast
+    server.socketio.emit = counting_emit
+    rng = random.Random(1)
+    table_grant = grants[1]
+    per_action: list[float] = []
+    action_bytes = 0
+    while len(per_action) < actions:
+        choices = table.actions_for(table_grant)
+        if not choices:  # the game is over: another (its broadcasts are not counted)
+            table.end()
+            table.start("shipwrecked", PLAYERS, options={"stop_window_s": 10}, seed=len(sent))
+            continue
+        n_times, n_sent = len(times), len(sent)
+        table.current().submit(rng.choice(choices)["action"], source="tablet", author="table")
+        per_action += times[n_times:]
+        action_bytes += sum(sent[n_sent:])
+    server.socketio.emit = emit
+    table.clock.cancel()
+    table.store.close()
+    holder.cleanup()
+    return {"ms": per_action, "bytes": action_bytes / len(per_action)}
+
+
+def run_tree(tree: Path, actions: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure",
+                          str(actions)], cwd=tree, env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--measure"]:
+        print(json.dumps(measure(int(sys.argv[2]))))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # The default is the server before broadcasts left out unchanged parts (commit f5ecaf4).
+    ap.add_argument("--baseline-rev", default="f5ecaf4~1")
+    ap.add_argument("--candidate-rev", default=None,
+                    help="a git revision for the candidate too (default: this work tree as it is)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--actions", type=int, default=100)
+    args = ap.parse_args()
+    holder = tempfile.TemporaryDirectory(prefix="bench-build-base-")
+
+    def export(rev: str, name: str) -> Path:
+        tree = Path(holder.name) / name
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+        tarfile.open(fileobj=BytesIO(archive)).extractall(tree)
+        return tree
+
+    base = export(args.baseline_rev, "baseline")
+    candidate = ROOT if args.candidate_rev is None else export(args.candidate_rev, "candidate")
+    runs: dict[str, list[dict]] = {"baseline": [], "candidate": []}
+    for _ in range(args.rounds):
+        runs["baseline"].append(run_tree(base, args.actions))
+        runs["candidate"].append(run_tree(candidate, args.actions))
+    print(f"input: Shipwrecked, 4 players, 50 saved games, one screen per room (host, table, "
+          f"spectators, 4 players), {args.rounds} rounds x {args.actions} random legal actions "
+          f"(seed 1); baseline = the code of {args.baseline_rev}, candidate = "
+          f"{args.candidate_rev or 'this work tree'}; interleaved")
+    rows = {}
+    for name, rs in runs.items():
+        ms = [x for r in rs for x in r["ms"]]
+        rows[name] = (statistics.median(ms), sorted(ms)[int(0.99 * (len(ms) - 1))],
+                      statistics.mean(r["bytes"] for r in rs))
+        print(f"{name:9}: broadcast (build + encode, 7 rooms) p50 {rows[name][0]:6.2f} ms  "
+              f"p99 {rows[name][1]:6.2f} ms  bytes to all rooms per action {rows[name][2]:8.0f}")
+    b, c = rows["baseline"], rows["candidate"]
+    print(f"ratio candidate / baseline: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, "
+          f"bytes x{c[2] / b[2]:.2f}")
+    holder.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
