@@ -1,6 +1,10 @@
 """The host screen's camera preview: frames read in a thread, markers found and outlined, a small
 JPEG sent a few times a second to the ``host`` room only (other screens never get the picture).
 
+While a game is played the same frames go to the camera playing along
+(``tableassist.camera_loop.PlayAlong``: pipeline, the game's reader, the session), at
+``READ_FPS`` whether or not a host screen watches; the preview reuses what it found.
+
 The vision package (``tableassist.vision``) does the work; this module only paces it and ships
 the result. Without the vision package, or without a camera, the server runs on and the host
 screen says why there is no preview.
@@ -17,6 +21,9 @@ from typing import Any
 #: Preview rate and size: enough to check the framing and the markers, cheap on the network.
 PREVIEW_FPS = 4
 PREVIEW_WIDTH = 800
+#: Frames read per second for the camera playing along: the tracker confirms a change after 3
+#: frames seen within a second (docs/readers.md).
+READ_FPS = 8
 
 
 class CameraError(Exception):
@@ -51,9 +58,15 @@ class CameraFeed:
         from tableassist.registry import load_registry
         from tableassist.vision import MarkerDetector, SourceError, annotate, encode_jpeg
 
+        from tableassist.camera_loop import PlayAlong
+
         registry = load_registry()
         detector = MarkerDetector(registry.dictionary)
-        period = 1.0 / PREVIEW_FPS
+        along = PlayAlong(self.table, registry,
+                          on_change=lambda: self.server is not None and self.server.broadcast())
+        period = 1.0 / READ_FPS
+        t0 = time.monotonic()
+        previewed = -1e9
         misses = 0
         while not self._stop.is_set():
             started = time.monotonic()
@@ -68,12 +81,16 @@ class CameraFeed:
             if misses >= 20 or self.frames == 0:
                 self._status("on", f"camera {self.spec}")
             misses = 0
-            if self.server is None or not self.server.host_watching():
+            # the camera plays along whenever a game with a reader is on
+            seen = along.process(frame, started - t0)
+            if self.server is None or not self.server.host_watching() or \
+                    started - previewed < 1.0 / PREVIEW_FPS:
                 # Frames are still read (so a camera's buffer never serves a stale picture), but
-                # nobody is looking: no detection, no JPEG.
+                # nobody is looking: no preview detection, no JPEG.
                 self._stop.wait(max(0.0, period - (time.monotonic() - started)))
                 continue
-            detections = detector.detect(frame)
+            previewed = started
+            detections = seen.detections if seen is not None else detector.detect(frame)
             session = self.table.session
             game = None if session is None else session.saved.game
             picture = annotate(frame, detections, registry=registry, game=game)
