@@ -67,7 +67,9 @@ class ShipwreckedReader(Reader):
         st = game.state
         out = []
         for key, s in self.picture.items():
-            if s.component not in LOT_CARDS or s.zone not in ("lot", "stack"):
+            # Only a face names a card: the stack's shared back (item "any") shows where the
+            # stack lies, never which card is on top (SPEC X2).
+            if s.component not in LOT_CARDS or s.side != "face" or s.zone not in ("lot", "stack"):
                 continue
             if s.zone == "lot" and s.item in st["bank_display"] and st["phase"] == "choose_lot":
                 out.append(Reading(f"{s.item} from the bank display on the lot spot", confirm=(

@@ -132,3 +132,15 @@ def test_a_hidden_lot_and_its_prize_are_turned_over_on_the_stack():
                                                     pos=(110.0, 300.0))])
     assert applied == [{"type": "turn_over_card", "player": None, "card": "SHELTER-20"}]
     assert game.view()["players"][1]["resources"] == ["SHELTER-20"]
+
+
+def test_the_stack_back_on_the_stack_or_lot_spot_is_never_read_as_a_card():
+    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    reader = reader_for("shipwrecked", PLAYERS, COLOURS)
+    before = game.state["phase"]
+    applied, confirm, mismatch = run(reader, game, [
+        table.appear("resource_card", "any", "back", zone="stack"),
+        table.appear("resource_card", "any", "back", zone="lot")])
+    assert (applied, confirm, mismatch) == ([], [], [])   # no action, no tap, no false notice
+    assert game.state["phase"] == before
