@@ -20,7 +20,7 @@ export function renderLobby(app, main) {
   }
   if (!setup.game || !games.find((g) => g.id === setup.game)) {
     setup.game = games[0].id;
-    defaultsFor(games[0], lobby.colours);
+    defaultsFor(games[0], games[0].colours || lobby.colours);
   }
   // Keep the focused input across redraws (a payload may arrive while someone types a name).
   const focused = document.activeElement?.dataset?.field;
@@ -32,13 +32,15 @@ export function renderLobby(app, main) {
   if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
 }
 
-function newGame(app, games, colours) {
+function newGame(app, games, allColours) {
   const game = games.find((g) => g.id === setup.game);
+  // A game with coloured card sets offers only their colours: the camera reads a back's colour.
+  const colours = game.colours || allColours;
   const redraw = () => app.redraw();
   const pick = h("div", {class: "choices", role: "radiogroup"}, games.map((g) =>
     h("button", {type: "button", class: "choice" + (g.id === setup.game ? " on" : ""),
       "aria-pressed": g.id === setup.game ? "true" : "false", dataset: {game: g.id},
-      onclick: () => { setup.game = g.id; defaultsFor(g, colours); redraw(); }},
+      onclick: () => { setup.game = g.id; defaultsFor(g, g.colours || allColours); redraw(); }},
     g.title, h("small", {}, ` ${g.min_players}–${g.max_players} players`))));
 
   const seats = h("ol", {class: "seats"}, setup.players.map((p, i) => h("li", {class: "seat"},

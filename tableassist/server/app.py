@@ -43,7 +43,8 @@ from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist.server.table import Table
+from tableassist import catalog
+from tableassist.server.table import Table, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.store import StoreError
 
@@ -324,6 +325,14 @@ class TableServer:
             raise Refused("keep each name to 24 letters or fewer")
         colours = {n: str(p.get("colour", ""))[:20] for n, p in zip(names, seats)
                    if p.get("colour")}
+        allowed = seat_colours(game_id) if game_id in catalog.game_ids() else []
+        for name, colour in colours.items():
+            if allowed and colour not in allowed:
+                raise Refused(f"{name or 'a seat'} cannot be {colour}: this game's cards come in "
+                              + ", ".join(allowed))
+        taken = list(colours.values())
+        if len(set(taken)) != len(taken):
+            raise Refused("two seats have the same colour: each player needs their own")
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise Refused("options are a JSON object")

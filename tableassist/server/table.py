@@ -27,6 +27,20 @@ COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white
 
 
 @cache
+def seat_colours(game_id: str) -> list[str]:
+    """The colours a seat may take in ``game_id``: the page's seat colours, narrowed to the
+    colours of the game's own back stickers where it has colour sets (Shipwrecked bid cards,
+    ShipShape crew cards), since the camera tells whose card a back is by its colour."""
+    from tableassist.registry import RegistryError, load_registry
+    try:
+        markers = load_registry().markers(game_id)
+    except RegistryError:
+        return list(COLOURS)
+    backs = {m.item for m in markers if m.game == game_id and m.side == "back"}
+    own = [c for c in COLOURS if c in backs]
+    return own or list(COLOURS)
+
+
 def game_catalog() -> list[dict[str, Any]]:
     """What the setup screen needs to know of each registered game (public data only)."""
     out = []
@@ -44,7 +58,7 @@ def game_catalog() -> list[dict[str, Any]]:
         out.append({
             "id": game_id, "title": cls.title or game_id,
             "min_players": cls.min_players, "max_players": cls.max_players,
-            "options": options, "choices": comps.get("option_choices", {}),
+            "colours": seat_colours(game_id), "options": options, "choices": comps.get("option_choices", {}),
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options

@@ -124,6 +124,12 @@ def test_tokens_decide_who_may_do_what(server):
     ("correct", {"seq": 999, "action": None}, "not part of the game's history"),
     ("start", {"game": "shipwrecked", "players": "Ann,Bea"}, "players are a list"),
     ("start", {"game": "chess", "players": PLAYERS}, "unknown game"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": "Bea", "colour": "white"}]},
+     "Bea cannot be white: this game's cards come in red, blue, green, yellow"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": "Bea", "colour": "red"}]},
+     "two seats have the same colour"),
     ("resume", {"row": True}, "whole number"),
     ("nonsense", {}, None),
 ])
