@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
@@ -132,21 +133,13 @@ class Wreckers(Game):
 
     # -- the data, read once per engine object ----------------------------------------------
 
-    @property
+    @cached_property
     def deck(self) -> dict[str, Card]:
-        try:
-            return self._deck
-        except AttributeError:
-            self._deck = read_deck(self.components)
-            return self._deck
+        return read_deck(self.components)
 
-    @property
+    @cached_property
     def effects(self) -> dict[str, Effect]:
-        try:
-            return self._effects
-        except AttributeError:
-            self._effects = read_effects(self.components)
-            return self._effects
+        return read_effects(self.components)
 
     @property
     def total_cards(self) -> int:
@@ -700,13 +693,13 @@ class Wreckers(Game):
             view["private"] = {}
         return view
 
+    @cached_property
+    def _unverified(self) -> list[str]:
+        return unverified_values(self.components)
+
     @property
     def unverified(self) -> list[str]:
-        try:
-            return list(self._unverified)
-        except AttributeError:
-            self._unverified = unverified_values(self.components)
-            return list(self._unverified)
+        return list(self._unverified)
 
     def legal_actions(self, player: str | None) -> list[Action]:
         s = self.state
