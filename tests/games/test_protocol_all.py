@@ -119,7 +119,7 @@ def test_prompts_and_views_are_json(game_id):
         for p in game.players:
             json.dumps(game.view(p))
         for prompt in game.prompts():
-            assert prompt.text and prompt.rule.startswith("R-") or prompt.rule.startswith("G-")
+            assert prompt.text and prompt.rule.startswith(("R-", "G-")), prompt
         play_random_game(game, 5, max_actions=20)
 
 
