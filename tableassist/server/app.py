@@ -44,7 +44,8 @@ from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist import catalog
-from tableassist.server.table import Table, seat_colours
+from tableassist.registry import seat_colours
+from tableassist.server.table import Table
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.store import StoreError
 
