@@ -23,10 +23,20 @@ from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.session import TableSession
 from tableassist.store import Store, StoreError
 
+
 def game_catalog() -> list[dict[str, Any]]:
-    """What the setup screen needs to know of each registered game (public data only)."""
+    """What the setup screen needs to know of each registered game (public data only).
+
+    Every broadcast puts it in the lobby, so it is built once per set of engines (the data and
+    marker files it reads are read once per process), not once per call: the list is shared, read
+    it and do not change it."""
+    return _game_catalog(tuple(catalog.ENGINES.items()))
+
+
+@cache
+def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
     out = []
-    for game_id in catalog.game_ids():
+    for game_id, _target in engines:
         try:
             cls = catalog.engine_class(game_id)
             comps = catalog.load_components(game_id)
