@@ -321,14 +321,19 @@ class TableServer:
         seats = data.get("players")
         if not isinstance(seats, list) or not all(isinstance(p, dict) for p in seats):
             raise Refused("players are a list of {\"name\", \"colour\"}")
-        names = [str(p.get("name", "")).strip() for p in seats]
+        if not all(isinstance(p.get("name", ""), str) for p in seats):
+            raise Refused("a player's name is a text")
+        # The engine's own check (stripped, none empty, none alike but for capitals) first, so
+        # the names the colours are kept under are the names the game will have.
+        names = list(catalog.engine_class(game_id).player_names(
+            [p.get("name", "") for p in seats]))
         if any(len(n) > 24 for n in names):
             raise Refused("keep each name to 24 letters or fewer")
         colours = {n: str(p.get("colour", ""))[:20] for n, p in zip(names, seats)
                    if p.get("colour")}
-        allowed = seat_colours(game_id) if game_id in catalog.game_ids() else []
+        allowed = seat_colours(game_id)
         for name, colour in colours.items():
-            if allowed and colour not in allowed:
+            if colour not in allowed:
                 raise Refused(f"{name or 'a seat'} cannot be {colour}: this game's cards come in "
                               + ", ".join(allowed))
         taken = list(colours.values())

@@ -186,6 +186,23 @@ def test_the_lobby_proposes_the_colours_the_camera_reader_assumes(chromium, serv
     page.close()
 
 
+def test_the_lobby_starts_names_as_typed_but_trimmed_and_refuses_twins(chromium, server):
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.locator('button[data-game="shipwrecked"]').click()
+    page.locator('[data-field="name-1"]').fill("ann ")  # seat 1 is Ann
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "'Ann' and 'ann' are the same name" in page.locator("#toast").inner_text()
+    assert server.table.store.games() == [] and page.locator(".lobby").count() == 1
+    page.locator('[data-field="name-1"]').fill("  Bo ")
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector(".play")
+    assert list(server.table.current().saved.players) == ["Ann", "Bo", "Cy"]
+    assert tablet.errors == []
+    page.close()
+
+
 def test_refused_action_shows_the_engine_message(chromium, server: RunningServer):
     """A screen whose buttons are stale (another tablet acted first) gets the engine's words."""
     page = chromium.new_page(viewport={"width": 390, "height": 844})

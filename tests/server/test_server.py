@@ -130,6 +130,14 @@ def test_tokens_decide_who_may_do_what(server):
     ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
                                                   {"name": "Bea", "colour": "red"}]},
      "two seats have the same colour"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": "ann ", "colour": "blue"}]},
+     "'Ann' and 'ann' are the same name at the table"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": " Ann", "colour": "red"}]},
+     "two players are called 'Ann'"),  # the names first: the colours are kept under them
+    ("start", {"game": "shipwrecked", "players": [{"name": None}, {"name": "Bea"}]},
+     "a player's name is a text"),
     ("resume", {"row": True}, "whole number"),
     ("nonsense", {}, None),
 ])
@@ -149,6 +157,17 @@ def test_malformed_messages_get_an_error_and_change_nothing(server, event, data,
     assert table.call("sync")["ok"]
     now = table.state
     assert now["view"] == state["view"] and now["history"] == state["history"]
+
+
+def test_names_are_kept_without_spaces_around_them(server):
+    table = server.client(server.tokens.table)
+    answer = table.call("start", {"game": "shipwrecked", "players": [
+        {"name": " Ann ", "colour": "red"}, {"name": "Bea\t", "colour": "blue"}]})
+    assert answer["ok"], answer
+    game = table.wait_state(lambda s: s["game"])["game"]
+    assert game["players"] == ["Ann", "Bea"] and game["colours"] == {"Ann": "red", "Bea": "blue"}
+    assert list(server.table.store.game(answer["row"]).players) == ["Ann", "Bea"]
+    assert table.act({"type": "choose_first_player", "player": None, "first_player": "Bea"})["ok"]
 
 
 def test_reconnecting_client_gets_a_full_sync(server):
