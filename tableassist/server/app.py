@@ -61,8 +61,15 @@ MAX_TRANSPORT = 1024 * 1024
 
 class QuietHandler(WSGIRequestHandler):
     """Werkzeug's handler without the request log (a table needs no access log, and nothing the
-    server logs should ever hold a token) and without the noise of a WebSocket's last bytes being
-    read as a bad HTTP request once the socket closes."""
+    server logs should ever hold a token), without the noise of a WebSocket's last bytes being
+    read as a bad HTTP request once the socket closes, and without the version banner (Werkzeug's
+    ``Server: Werkzeug/3.x Python/3.x`` tells a scanner on the network what to try)."""
+
+    server_version = "tableassist"
+    sys_version = ""
+
+    def version_string(self) -> str:
+        return self.server_version  # not "tableassist " with an empty sys_version after it
 
     def log_request(self, *args: Any, **kwargs: Any) -> None:
         pass
@@ -122,7 +129,9 @@ class TableServer:
             # loudly in development instead of silently at a table without a network.
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'")
+                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+                # No other site may show the table in a frame (and trick a tap onto its buttons).
+                "frame-ancestors 'none'")
             response.headers["X-Content-Type-Options"] = "nosniff"
             response.headers["Referrer-Policy"] = "no-referrer"
             return response
