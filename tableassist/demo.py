@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tableassist import cli
 from tableassist.camera_loop import CameraTable, Stats
 from tableassist.demo_tables import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
@@ -186,7 +187,8 @@ class Demo:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
                         help="which game the synthetic table plays (default abandon_ship)")
-    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
+    parser.add_argument("--port", type=cli.port, default=8765,
+                        help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default this machine only)")
     parser.add_argument("--db", type=Path, default=None,

@@ -23,10 +23,11 @@ def default_db() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tableassist import cli
     parser.add_argument("--host", default="0.0.0.0",
                         help="address to listen on (default: all, so tablets on the network can "
                              "join; 127.0.0.1 keeps it to this machine)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the table's database (default {default_db()})")

@@ -67,7 +67,9 @@ function newGame(app, games, allColours) {
   const options = Object.entries(setup.options).map(([name, value]) => option(game, name, value));
   const start = h("button", {type: "button", class: "primary big", dataset: {do: "start"},
     onclick: async () => {
-      const answer = await app.ask("start", {game: setup.game, players: setup.players,
+      // Names as the game keeps them (the server strips them too): "Ann " is Ann.
+      const players = setup.players.map((p) => ({...p, name: p.name.trim()}));
+      const answer = await app.ask("start", {game: setup.game, players,
         options: changedOptions(game), seed: setup.seed});
       if (answer.ok) app.lobbyOpen = false;
       app.redraw();

@@ -18,33 +18,25 @@ from typing import Any
 
 from tableassist import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.session import TableSession
 from tableassist.store import Store, StoreError
 
-#: Seat colours offered at setup, in the order the page proposes them.
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+
+def game_catalog() -> list[dict[str, Any]]:
+    """What the setup screen needs to know of each registered game (public data only).
+
+    Every broadcast puts it in the lobby, so it is built once per set of engines (the data and
+    marker files it reads are read once per process), not once per call: the list is shared, read
+    it and do not change it."""
+    return _game_catalog(tuple(catalog.ENGINES.items()))
 
 
 @cache
-def seat_colours(game_id: str) -> list[str]:
-    """The colours a seat may take in ``game_id``: the page's seat colours, narrowed to the
-    colours of the game's own back stickers where it has colour sets (Shipwrecked bid cards,
-    ShipShape crew cards), since the camera tells whose card a back is by its colour."""
-    from tableassist.registry import RegistryError, load_registry
-    try:
-        markers = load_registry().markers(game_id)
-    except RegistryError:
-        return list(COLOURS)
-    backs = {m.item for m in markers if m.game == game_id and m.side == "back"}
-    own = [c for c in COLOURS if c in backs]
-    return own or list(COLOURS)
-
-
-def game_catalog() -> list[dict[str, Any]]:
-    """What the setup screen needs to know of each registered game (public data only)."""
+def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
     out = []
-    for game_id in catalog.game_ids():
+    for game_id, _target in engines:
         try:
             cls = catalog.engine_class(game_id)
             comps = catalog.load_components(game_id)
@@ -58,7 +50,8 @@ def game_catalog() -> list[dict[str, Any]]:
         out.append({
             "id": game_id, "title": cls.title or game_id,
             "min_players": cls.min_players, "max_players": cls.max_players,
-            "colours": seat_colours(game_id), "options": options, "choices": comps.get("option_choices", {}),
+            "colours": list(seat_colours(game_id)), "options": options,
+            "choices": comps.get("option_choices", {}),
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
@@ -297,7 +290,7 @@ class Table:
             saved = [{**s, "current": s["id"] == row,
                       "entries": None if s["id"] == row else s["entries"]}
                      for s in self._saved_games]
-        return {"games": game_catalog(), "saved": saved, "colours": list(COLOURS)}
+        return {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS)}
 
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
         """The buttons ``grant`` gets: every legal action it may submit, with its label.

@@ -164,6 +164,45 @@ def test_shipwrecked_played_by_clicks_through_a_forced_sale(chromium, server: Ru
     page.close()
 
 
+def test_the_lobby_proposes_the_colours_the_camera_reader_assumes(chromium, server: RunningServer):
+    """For every game and every number of players, the seat colours the lobby proposes are the
+    ones a camera reader gives players when it is told none: one list of seat colours, in one
+    order, narrowed to a game's card-back colours in both."""
+    from tableassist.readers import reader_for
+    page = chromium.new_page(viewport=TABLET)
+    Tablet(page, f"{server.url}#t={server.tokens.table}")
+    for game_id in catalog.game_ids():
+        cls = catalog.engine_class(game_id)
+        page.locator(f'button[data-game="{game_id}"]').click()
+        for n in range(cls.min_players, cls.max_players + 1):
+            seats = page.locator("select.colour")
+            while seats.count() < n:
+                page.locator('[data-do="add-player"]').click()
+            proposed = [seats.nth(i).input_value() for i in range(n)]
+            names = [f"P{i}" for i in range(n)]
+            assert proposed == [reader_for(game_id, names).colours[p] for p in names], \
+                (game_id, n)
+            assert len(set(proposed)) == n, (game_id, n)
+    page.close()
+
+
+def test_the_lobby_starts_names_as_typed_but_trimmed_and_refuses_twins(chromium, server):
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.locator('button[data-game="shipwrecked"]').click()
+    page.locator('[data-field="name-1"]').fill("ann ")  # seat 1 is Ann
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "'Ann' and 'ann' are the same name" in page.locator("#toast").inner_text()
+    assert server.table.store.games() == [] and page.locator(".lobby").count() == 1
+    page.locator('[data-field="name-1"]').fill("  Bo ")
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector(".play")
+    assert list(server.table.current().saved.players) == ["Ann", "Bo", "Cy"]
+    assert tablet.errors == []
+    page.close()
+
+
 def test_refused_action_shows_the_engine_message(chromium, server: RunningServer):
     """A screen whose buttons are stale (another tablet acted first) gets the engine's words."""
     page = chromium.new_page(viewport={"width": 390, "height": 844})
