@@ -70,13 +70,13 @@ class WriterLock:
         with _held_lock:
             lock = _held.get(key)
             if lock is None:
-                lock = cls(key, path, cls._take(path))
+                lock = cls(key, path, cls._take(db, path))
                 _held[key] = lock
             lock._count += 1
             return lock
 
     @staticmethod
-    def _take(path: Path) -> int:
+    def _take(db: Path, path: Path) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
@@ -90,7 +90,7 @@ class WriterLock:
                     text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
                 finally:
                     os.close(fd)
-                raise LockError("another tableassist is using this table's database: "
+                raise LockError(f"{db} is in use by another tableassist: "
                                 f"{describe_owner(text)}. Stop it first (Ctrl+C in its window), "
                                 "or choose another --db") from None
             os.close(fd)
