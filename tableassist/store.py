@@ -264,7 +264,7 @@ class Store:
             if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_NOTADB:
                 raise StoreError(f"{self.path} is not a tableassist database ({exc}); "
                                  "choose another file with --db") from None
-            raise StoreError(f"cannot open {self.path}: {explain(exc)}") from None
+            raise StoreError(f"{self.path}: {explain(exc)}") from None
         except StoreError:
             self.close()
             raise
@@ -304,9 +304,13 @@ class Store:
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path} was written by a newer tableassist "
                                  f"(schema {version}); update tableassist to open it")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise StoreError(f"{self.path} is damaged ({check})")
+            if version < 1:  # every file we wrote says 1 or more: a damaged header
+                raise StoreError(f"{self.path} is damaged (its schema version reads {version})")
+            problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+            if problems != ["ok"]:
+                said = "; ".join(p.replace("\n", " ").replace("*** in database main ***", "")
+                                 .strip() for p in problems)
+                raise StoreError(f"{self.path} is damaged ({said})")
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
                 if version < 2:
