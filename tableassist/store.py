@@ -292,7 +292,9 @@ class Store:
         assert db is not None
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and tables == 0 and not self.read_only:
+        if app_id == 0 and tables == 0 and self.read_only:
+            raise StoreError(f"{self.path} is empty: there is no saved game in it")
+        if app_id == 0 and tables == 0:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
                              f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")

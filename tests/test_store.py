@@ -67,17 +67,22 @@ HOLD = textwrap.dedent("""
 """)
 
 
+def hold(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HOLD, str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=30)
+
+
 def test_a_second_process_is_refused_and_told_who_holds_the_table(path):
-    store = Store(path)
-    child = subprocess.run([sys.executable, "-c", HOLD, str(path)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=30)
+    store, again = Store(path), Store(path)  # one process: one writer, two stores
+    child = hold(path)
     assert child.returncode == 2
     message = child.stdout.strip()
     assert f"{path} is in use by another tableassist: pid {os.getpid()} on " in message
     assert "running '" in message and "since " in message and "Stop it first" in message
+    again.close()
+    assert hold(path).returncode == 2  # the other store still holds it
     store.close()  # the writer lets go: the next one may write
-    child = subprocess.run([sys.executable, "-c", HOLD, str(path)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=30)
+    child = hold(path)
     assert (child.returncode, child.stdout.strip()) == (0, "opened")
 
 

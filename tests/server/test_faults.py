@@ -92,6 +92,7 @@ def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(tmp_pa
         backup = tmp_path / "backup.jsonl"
         assert main(["export", "--db", str(db), "-o", str(backup)]) == 0
         assert main(["import", str(backup), "--db", str(db)]) == 2
+        assert main(["demo", "--db", str(db), "--once", "--fast", "--port", "0"]) == 2
         first.kill()  # SIGKILL: the lock file stays, the kernel's lock goes with the process
     finally:
         first.stop()
