@@ -139,13 +139,12 @@ def test_a_stop_signal_leaves_the_database_file_complete_on_its_own(tmp_path, si
 # -- start-up faults --------------------------------------------------------------------------
 
 def flipped_copies(base: Path, folder: Path) -> dict[str, Path]:
-    """Copies of ``base`` with one byte inverted: in the SQLite header (magic, sizes, schema
-    format, text encoding, version, application id), in b-tree pages, and inside the JSON of a
-    game row and of a log entry."""
+    """Copies of ``base`` with one byte inverted: in the SQLite header (magic, page count, text
+    encoding, version, application id), in b-tree pages, and inside the JSON of a game row and
+    of a log entry."""
     data = base.read_bytes()
-    offsets = {"magic": 0, "write version": 18, "page count": 28, "schema format": 44,
-               "text encoding": 56, "user version": 60, "application id": 68,
-               "page 1 b-tree": 100, "page 2": 4096, "middle": len(data) // 2,
+    offsets = {"magic": 0, "page count": 28, "text encoding": 56, "user version": 60,
+               "application id": 68, "page 2": 4096, "middle": len(data) // 2,
                "players": data.index(b'["Ann"') + 3, "an entry": data.index(b'{"type"') + 3,
                "near the end": len(data) - 50}
     out = {}
