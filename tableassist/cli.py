@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "serve": "tableassist.serve_cli",
     "detect": "tableassist.detect_cli",
     "demo": "tableassist.demo",
+    "export": "tableassist.export_cli",
+    "import": "tableassist.import_cli",
 }
 
 

@@ -102,7 +102,7 @@ class Demo:
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
         from tableassist.registry import load_registry
         from tableassist.server.table import Table
-        from tableassist.server.tokens import Tokens
+        from tableassist.server.tokens import Tokens, links_file
         from tableassist.store import Store
 
         self.scripted = SCRIPTS[game]()
@@ -110,8 +110,13 @@ class Demo:
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
             db = Path(self._tmp.name) / "demo.sqlite3"
-        self.tokens = Tokens(db.with_name(db.name + ".table.json"))
-        self.table = Table(Store(db), self.tokens)
+        store = Store(db)  # first: a database another process writes is refused here
+        try:
+            self.tokens = Tokens(links_file(db))
+        except OSError:
+            store.close()
+            raise
+        self.table = Table(store, self.tokens)
         self.registry = load_registry()
         self.host, self.port = host, port
         self.hands, self.flicker = hands, flicker
@@ -180,6 +185,7 @@ class Demo:
             self.server.shutdown()
             self.server.server_close()
         self.table.clock.cancel()
+        self.table.store.close()
         if self._tmp is not None:
             self._tmp.cleanup()
 
@@ -200,7 +206,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+    from tableassist.serve_cli import restore_signals, stop_on_signals
+    handlers = stop_on_signals()  # a SIGTERM closes the store as Ctrl+C does
+    try:
+        return _run(args)
+    finally:
+        restore_signals(handlers)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tableassist.store import StoreError
+    try:
+        demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+    except StoreError as exc:
+        print(f"cannot open the demo's database: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write the demo's links file: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
     try:
         demo.start()
     except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken

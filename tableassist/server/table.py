@@ -155,6 +155,7 @@ class Table:
         # The saved games as the lobby lists them, read from the store once per change of the
         # games table (start, resume, close, end), not once per action and screen.
         self._saved_games: list[dict[str, Any]] | None = None
+        self._saved_error: str | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -162,12 +163,13 @@ class Table:
     def game_row(self) -> int | None:
         return None if self.session is None else self.session.saved.id
 
-    def resume_latest(self) -> None:
-        """Open the most recent game not ended, if any (a restart picks up where it stopped)."""
-        for saved in self.store.games():
-            if not saved.ended and saved.game in catalog.ENGINES:
-                self._use(TableSession(self.store, saved))
-                return
+    def resume_latest(self) -> TableSession | None:
+        """Open the most recent game not ended that this installation can play, if any (a
+        restart picks up where it stopped). One indexed lookup, however many games are saved.
+        A damaged row raises :class:`StoreError` (the table stays at the lobby, which marks it);
+        a log that stops replaying opens short of its end with the session's ``warning``."""
+        row = self.store.latest_open(catalog.ENGINES)
+        return None if row is None else self.resume(row)
 
     def start(self, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None,
               seed: int = 0, colours: Mapping[str, str] | None = None) -> TableSession:
@@ -274,7 +276,9 @@ class Table:
         return self.session
 
     def lobby(self) -> dict[str, Any]:
-        """The games screen: the catalog, the seat colours and the 50 newest saved games.
+        """The games screen: the catalog, the seat colours and the 50 newest saved games (a
+        damaged one listed with ``"damaged": reason`` and not playable; if the list cannot be
+        read at all, ``"saved_error"`` says why).
 
         It changes only when a game is started, resumed, closed or ended, so broadcasts can leave
         it out while a game is played. For that, the game being played has ``"entries": null``
@@ -282,15 +286,25 @@ class Table:
         with self._lock:
             row = self.game_row
             if self._saved_games is None:
-                self._saved_games = [
-                    {"id": s.id, "game": s.game, "players": list(s.players),
-                     "created": s.created, "ended": s.ended, "entries": s.entries,
-                     "playable": s.game in catalog.ENGINES}
-                    for s in self.store.games()[:50]]
+                try:
+                    listing = self.store.listing(50)
+                except StoreError as exc:  # the lobby still opens, and says why it is empty
+                    self._saved_games, self._saved_error = [], str(exc)
+                else:
+                    self._saved_error = None
+                    self._saved_games = [
+                        {"id": s.id, "game": s.game, "players": list(s.players),
+                         "created": s.created, "ended": s.ended, "entries": s.entries,
+                         "playable": s.damaged is None and s.game in catalog.ENGINES,
+                         "damaged": s.damaged}
+                        for s in listing]
             saved = [{**s, "current": s["id"] == row,
                       "entries": None if s["id"] == row else s["entries"]}
                      for s in self._saved_games]
-        return {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS)}
+            out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS)}
+            if self._saved_error:
+                out["saved_error"] = self._saved_error
+        return out
 
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
         """The buttons ``grant`` gets: every legal action it may submit, with its label.
@@ -407,6 +421,8 @@ class Table:
                 out["unchanged"] = unchanged
             if session is None:
                 return out
+            if grant.runs_table and session.warning:
+                out["warning"] = session.warning  # the log's broken tail: see TableSession
             game = session.game
             saved = session.saved
             viewer = grant.player if grant.role == PLAYER else None

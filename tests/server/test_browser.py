@@ -328,3 +328,29 @@ def test_fix_replaces_a_reading_and_the_host_screen_shows_the_links(chromium, se
     assert page.locator('[data-notice="camera"]').is_visible()  # no camera: the host is told
     assert tablet.errors == []
     page.close()
+
+
+def test_the_lobby_marks_a_damaged_game_and_a_broken_log_shows_its_warning(chromium, server):
+    import sqlite3
+
+    from tableassist.session import TableSession
+    for seed in range(3):  # saved before any screen has seen the lobby
+        session = TableSession.create(server.table.store, "shipwrecked", ["Ann", "Bea"], seed=seed)
+        session.submit({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    with sqlite3.connect(server.table.store.path) as db:
+        db.execute("UPDATE games SET options = '{' WHERE id = 2")
+        db.execute("UPDATE entries SET action = '{' WHERE game_id = 3 AND seq = 1")
+    db.close()
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.wait_for_selector('[data-damaged="2"]')
+    damaged = page.locator('li.saved[data-row="2"]')
+    assert "Damaged, cannot be resumed: its options are damaged" in damaged.inner_text()
+    assert damaged.locator('[data-do="resume"]').count() == 0
+    page.locator('li.saved[data-row="3"] [data-do="resume"]').click()
+    page.wait_for_selector('[data-notice="log"]')
+    assert page.locator('[data-notice="log"]').inner_text() == (
+        "entries 1… of game #3 no longer replay (entry 1 is damaged: its action is not a JSON "
+        "object); resumed at the start (entry 0); nothing was deleted")
+    assert not tablet.errors
+    page.close()
