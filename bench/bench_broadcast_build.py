@@ -35,7 +35,7 @@ def measure(actions: int) -> dict:
     """In this process, with whichever ``tableassist`` is first on the path."""
     from tableassist.server import Table, Tokens, create_app
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
-    from tableassist.store import Store
+    from tableassist.table.store import Store
 
     holder = tempfile.TemporaryDirectory(prefix="bench-build-")
     tmp = Path(holder.name)

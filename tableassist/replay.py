@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TextIO
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
-from tableassist.store import Store, StoreError
+from tableassist.table.store import Store, StoreError
 
 DEFAULT_PORT = 8765
 

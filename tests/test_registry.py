@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tableassist import cli
-from tableassist.registry import (DICTIONARY_SIZES, MARKERS_DIR, Marker, RegistryError,
+from tableassist.markers.registry import (DICTIONARY_SIZES, MARKERS_DIR, Marker, RegistryError,
                                   load_registry)
 
 ROOT = Path(__file__).parents[1]

@@ -9,7 +9,7 @@ A reader turns the tracker's stable table events plus the game's current state i
   table's words, with what the engine expects instead.
 
 A reader is pure: it never submits anything itself and never touches a clock, a camera or a socket.
-The camera loop (``tableassist.camera_loop``) feeds it events, asks it for readings, submits them
+The camera loop (``tableassist.readers.live``) feeds it events, asks it for readings, submits them
 through the session and tells it which were accepted (so a face shown once is read once).
 
 Secrecy (SPEC X2, §1.7, §2.7): a reader reads a secret component's face only at the moment the

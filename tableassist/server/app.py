@@ -43,14 +43,15 @@ from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.server.table import Table, seat_colours
+from tableassist.shipped import folder
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
-from tableassist.store import StoreError
+from tableassist.table.store import StoreError
 
 log = logging.getLogger("tableassist.server")
 
-WEBUI = Path(__file__).resolve().parents[2] / "webui"
+WEBUI = folder("webui")
 #: Largest client message the handlers accept (an action is a few hundred bytes).
 MAX_MESSAGE = 16 * 1024
 #: Largest message the transport reads at all; bigger ones close the connection. Kept well above

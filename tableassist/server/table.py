@@ -2,7 +2,7 @@
 
 Nothing here talks to sockets. The app (``app.py``) calls these methods from its event handlers
 and sends what :meth:`Table.payload` builds; tests and the benchmark can drive a :class:`Table`
-directly. Every change of the game goes through :class:`~tableassist.session.TableSession` (and so
+directly. Every change of the game goes through :class:`~tableassist.table.session.TableSession` (and so
 through the engine first); this module never edits a game's state.
 """
 
@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
-from tableassist.session import TableSession
-from tableassist.store import Store, StoreError
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
 
 #: Seat colours offered at setup, in the order the page proposes them.
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
@@ -31,7 +31,7 @@ def seat_colours(game_id: str) -> list[str]:
     """The colours a seat may take in ``game_id``: the page's seat colours, narrowed to the
     colours of the game's own back stickers where it has colour sets (Shipwrecked bid cards,
     ShipShape crew cards), since the camera tells whose card a back is by its colour."""
-    from tableassist.registry import RegistryError, load_registry
+    from tableassist.markers.registry import RegistryError, load_registry
     try:
         markers = load_registry().markers(game_id)
     except RegistryError:

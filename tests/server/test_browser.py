@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tests.server.conftest import RunningServer
 
 pytestmark = pytest.mark.browser

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tableassist.registry import (REFERENCE_DISTANCE_CM, REFERENCE_PX_PER_MM, RELIABLE_PX, Command,
+from tableassist.markers.registry import (REFERENCE_DISTANCE_CM, REFERENCE_PX_PER_MM, RELIABLE_PX, Command,
                                   Marker, Registry, RegistryError, load_registry,
                                   reliable_distance_cm)
 
-PRINT_DIR = Path(__file__).parents[1] / "print"
+#: Where `tableassist print` writes by default: ./print, which in a checkout is the ready-made sheets'
+#: folder (run it from the repository's top to refresh them).
+PRINT_DIR = Path("print")
 
 #: paper name -> (width, height) in mm
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -337,7 +339,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which.add_argument("--game", help="one game's set (default: every game)")
     which.add_argument("--all", action="store_true", help="every game's set (the default)")
     parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
-    parser.add_argument("--out", type=Path, default=PRINT_DIR, help=f"output folder (default: {PRINT_DIR})")
+    parser.add_argument("--out", type=Path, default=PRINT_DIR, help="output folder (default: ./print)")
 
 
 def run(args: argparse.Namespace) -> int:

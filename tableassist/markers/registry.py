@@ -26,7 +26,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-MARKERS_DIR = Path(__file__).parents[1] / "markers"
+from tableassist.shipped import folder
+
+MARKERS_DIR = folder("markers")
 
 #: OpenCV's predefined dictionaries and how many markers each holds.
 DICTIONARY_SIZES: dict[str, int] = {

@@ -1,7 +1,7 @@
 """Watch the camera play a scripted game on a synthetic table, live on the tablet (tableassist demo).
 
 The synthetic table (``tableassist.vision.synthetic``) renders a scripted game of the chosen game
-(``tableassist.demo_tables``); every frame goes through the real pipeline — detection, tracker,
+(``tableassist.demo.scripts``); every frame goes through the real pipeline — detection, tracker,
 the game's reader, the engine through the session, the server, the tablet page — at the camera's
 frame rate. The tablet-only inputs of SPEC §6.3 (a STOP, a one-tap confirmation) are played by the
 script at their time, as a person at the table would. At the end the demo prints what the camera
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tableassist.camera_loop import CameraTable, Stats
-from tableassist.demo_tables import SCRIPTS, ScriptedGame
+from tableassist.readers.live import CameraTable, Stats
+from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import CAM_INPUTS
 
@@ -99,10 +99,10 @@ class Demo:
 
     def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
-        from tableassist.registry import load_registry
+        from tableassist.markers.registry import load_registry
         from tableassist.server.table import Table
         from tableassist.server.tokens import Tokens
-        from tableassist.store import Store
+        from tableassist.table.store import Store
 
         self.scripted = SCRIPTS[game]()
         self._tmp = None

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
     "replay": "tableassist.replay",
-    "markers": "tableassist.registry",
-    "print": "tableassist.printing",
+    "markers": "tableassist.markers.registry",
+    "print": "tableassist.markers.printing",
     "serve": "tableassist.serve_cli",
     "detect": "tableassist.detect_cli",
-    "demo": "tableassist.demo",
+    "demo": "tableassist.demo.play",
 }
 
 
