@@ -8,7 +8,11 @@ each room would get. The baseline is the server code of an older git revision (`
 exported with ``git archive``), run in a child process, interleaved round by round with this
 tree's code in another child process.
 
-    .venv/bin/python bench/bench_broadcast_build.py [--baseline-rev f5ecaf4~1] [--rounds 3]
+Then, in this process and interleaved round by round, this tree's broadcasts with the setup
+screen's catalog built once (``game_catalog``) against the same code building it again for every
+broadcast, as commit 10129e6 did by mistake (every game's data file parsed and copied per lobby).
+
+    .venv/bin/python bench/bench_broadcast_build.py [--baseline-rev f5ecaf4~1|none] [--rounds 3]
                                                     [--actions 100]
 """
 
@@ -29,14 +33,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bea", "Cy", "Dee"]
+INPUT = ("Shipwrecked, 4 players, 50 saved games, one screen per room (host, table, spectators, "
+         "4 players)")
 
 
-def measure(actions: int) -> dict:
-    """In this process, with whichever ``tableassist`` is first on the path."""
+def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
+    """In this process, with whichever ``tableassist`` is first on the path. ``rebuild_catalog``:
+    build the catalog again for every lobby, hence every broadcast (the uncached way)."""
+    from tableassist.table import catalog
     from tableassist.server import Table, Tokens, create_app
+    from tableassist.server import table as table_module
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
     from tableassist.table.store import Store
 
+    cached_catalog = table_module.game_catalog
+    if rebuild_catalog:
+        table_module.game_catalog = lambda: table_module._game_catalog.__wrapped__(
+            tuple(catalog.ENGINES.items()))
     holder = tempfile.TemporaryDirectory(prefix="bench-build-")
     tmp = Path(holder.name)
     table = Table(Store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
@@ -84,7 +97,13 @@ def measure(actions: int) -> dict:
     table.clock.cancel()
     table.store.close()
     holder.cleanup()
+    table_module.game_catalog = cached_catalog
     return {"ms": per_action, "bytes": action_bytes / len(per_action)}
+
+
+def p50_p99(runs: list[dict]) -> tuple[float, float]:
+    ms = [x for r in runs for x in r["ms"]]
+    return statistics.median(ms), sorted(ms)[int(0.99 * (len(ms) - 1))]
 
 
 def run_tree(tree: Path, actions: int) -> dict:
@@ -101,12 +120,36 @@ def main() -> int:
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # The default is the server before broadcasts left out unchanged parts (commit f5ecaf4).
-    ap.add_argument("--baseline-rev", default="f5ecaf4~1")
+    ap.add_argument("--baseline-rev", default="f5ecaf4~1",
+                    help="a git revision, or 'none' to compare only the catalog's caching")
     ap.add_argument("--candidate-rev", default=None,
                     help="a git revision for the candidate too (default: this work tree as it is)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--actions", type=int, default=100)
     args = ap.parse_args()
+    if args.baseline_rev != "none":
+        compare_revisions(args)
+    compare_catalog(args)
+    return 0
+
+
+def compare_catalog(args: argparse.Namespace) -> None:
+    runs: dict[str, list[dict]] = {"per broadcast": [], "cached": []}
+    for _ in range(args.rounds):
+        runs["per broadcast"].append(measure(args.actions, rebuild_catalog=True))
+        runs["cached"].append(measure(args.actions))
+    print(f"input: {INPUT}, {args.rounds} rounds x {args.actions} random legal actions (seed 1); "
+          "this work tree in this process, the catalog built once (cached) or for every "
+          "broadcast (as in 10129e6); interleaved")
+    rows = {name: p50_p99(rs) for name, rs in runs.items()}
+    for name, (p50, p99) in rows.items():
+        print(f"catalog {name:13}: broadcast (build + encode, 7 rooms) p50 {p50:6.2f} ms  "
+              f"p99 {p99:6.2f} ms")
+    c, b = rows["cached"], rows["per broadcast"]
+    print(f"ratio cached / per broadcast: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}")
+
+
+def compare_revisions(args: argparse.Namespace) -> None:
     holder = tempfile.TemporaryDirectory(prefix="bench-build-base-")
 
     def export(rev: str, name: str) -> Path:
@@ -122,22 +165,18 @@ def main() -> int:
     for _ in range(args.rounds):
         runs["baseline"].append(run_tree(base, args.actions))
         runs["candidate"].append(run_tree(candidate, args.actions))
-    print(f"input: Shipwrecked, 4 players, 50 saved games, one screen per room (host, table, "
-          f"spectators, 4 players), {args.rounds} rounds x {args.actions} random legal actions "
+    print(f"input: {INPUT}, {args.rounds} rounds x {args.actions} random legal actions "
           f"(seed 1); baseline = the code of {args.baseline_rev}, candidate = "
           f"{args.candidate_rev or 'this work tree'}; interleaved")
     rows = {}
     for name, rs in runs.items():
-        ms = [x for r in rs for x in r["ms"]]
-        rows[name] = (statistics.median(ms), sorted(ms)[int(0.99 * (len(ms) - 1))],
-                      statistics.mean(r["bytes"] for r in rs))
+        rows[name] = (*p50_p99(rs), statistics.mean(r["bytes"] for r in rs))
         print(f"{name:9}: broadcast (build + encode, 7 rooms) p50 {rows[name][0]:6.2f} ms  "
               f"p99 {rows[name][1]:6.2f} ms  bytes to all rooms per action {rows[name][2]:8.0f}")
     b, c = rows["baseline"], rows["candidate"]
     print(f"ratio candidate / baseline: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, "
           f"bytes x{c[2] / b[2]:.2f}")
     holder.cleanup()
-    return 0
 
 
 if __name__ == "__main__":

@@ -84,8 +84,8 @@ def bench_game(game_id: str, repeat: int) -> dict[str, float]:
         rows = []
         for seed, log in logs:
             session = TableSession.create(store, game_id, players_for(game_id), seed=seed)
-            for action in log:
-                store.append(session.saved.id, "action", action=action)
+            for seq, action in enumerate(log, start=1):
+                store.append(session.saved.id, "action", action=action, expected_seq=seq)
             rows.append(session.saved.id)
         for _ in range(repeat):
             t0 = time.perf_counter()

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TextIO
 
+from tableassist import cli
 from tableassist.table import catalog
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 
@@ -15,7 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True, help="game id: " + ", ".join(catalog.game_ids()))
     parser.add_argument("--players", required=True,
                         help="comma-separated names in clockwise seat order, e.g. Ann,Bea,Cy")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=cli.seed, default=0,
+                        help="the game's seed (default 0)")
     parser.add_argument("--options", default="{}", help="JSON object of option overrides")
     parser.add_argument("--viewer", default=None,
                         help="print this player's private view (default: the shared screen)")

@@ -3,30 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import os
+import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 
 from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
-from tableassist.server.tokens import Tokens
-from tableassist.table.store import Store, StoreError
+from tableassist.server.tokens import Tokens, links_file
+from tableassist.table.store import Store, StoreError, default_db
 
 DEFAULT_PORT = 8765
 
 
-def default_db() -> Path:
-    """The table's database in the user's data folder (XDG on Linux)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-    return Path(base) / "tableassist" / "table.sqlite3"
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tableassist import cli
     parser.add_argument("--host", default="0.0.0.0",
                         help="address to listen on (default: all, so tablets on the network can "
                              "join; 127.0.0.1 keeps it to this machine)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the table's database (default {default_db()})")
@@ -46,21 +42,58 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
+def stop_on_signals() -> dict[int, object]:
+    """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop the server as
+    Ctrl+C does, so the store is closed and its WAL checkpointed: the database file alone is then
+    complete. Without this they would end the process on the spot. Returns the old handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    return {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+
+
+def restore_signals(handlers: dict[int, object]) -> None:
+    for sig, handler in handlers.items():
+        signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
 def run(args: argparse.Namespace) -> int:
+    db = args.db or default_db()
+    old_handlers = stop_on_signals()
+    try:
+        try:
+            store = Store(db)  # the writer lock first: a second server stops here, naming it
+        except StoreError as exc:
+            print(f"cannot open the table's database: {exc}", file=sys.stderr)
+            return 2
+        try:
+            return _serve(args, db, store)
+        finally:
+            store.close()
+    finally:
+        restore_signals(old_handlers)
+
+
+def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
     from werkzeug.serving import make_server
 
-    db = args.db or default_db()
     try:
-        store = Store(db)
-    except StoreError as exc:
-        print(f"cannot open the table's database: {exc}", file=sys.stderr)
+        tokens = Tokens(links_file(db))
+    except OSError as exc:
+        print(f"cannot write the table's links file {links_file(db)}: "
+              f"{(exc.strerror or str(exc)).lower()}", file=sys.stderr)
         return 2
-    tokens = Tokens(db.with_name(db.name + ".table.json"))
     table = Table(store, tokens)
     try:
-        table.resume_latest()
+        session = table.resume_latest()
     except StoreError as exc:
         print(f"the last game cannot be resumed ({exc}); starting at the lobby", file=sys.stderr)
+    else:
+        if session is not None and session.warning:
+            print(f"warning: {session.warning}", file=sys.stderr)
 
     from tableassist.server.camera import CameraError, start_camera
     try:
@@ -103,4 +136,5 @@ def run(args: argparse.Namespace) -> int:
             camera.stop()
         table.clock.cancel()
         server.server_close()
+    print("tableassist: stopped; every action is saved in the database", flush=True)
     return 0

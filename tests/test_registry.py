@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tableassist import cli
-from tableassist.markers.registry import (DICTIONARY_SIZES, MARKERS_DIR, Marker, RegistryError,
-                                  load_registry)
+from tableassist.markers.registry import (DICTIONARY_SIZES, MARKERS_DIR, SEAT_COLOURS, Marker,
+                                  RegistryError, load_registry, seat_colours)
 
 ROOT = Path(__file__).parents[1]
 DATA = ROOT / "tableassist" / "games" / "data"
@@ -173,6 +173,19 @@ def test_owner_colours_on_backs_are_seat_colours(registry):
     seats = {m.item for m in registry.markers(None) if m.component == "seat"}
     backs = {m.item for m in registry.all_markers if m.side == "back" and m.secret and m.item != "any"}
     assert backs and backs <= seats
+
+def test_seat_markers_are_printed_for_the_seat_colours_in_their_order(registry):
+    seats = [m.item for m in sorted(registry.markers(None), key=lambda m: m.id)
+             if m.component == "seat"]
+    assert seats == list(SEAT_COLOURS)
+
+
+def test_a_game_with_coloured_backs_offers_only_their_colours():
+    assert seat_colours("shipwrecked") == ("red", "blue", "green", "yellow")
+    assert seat_colours("shipshape") == ("red", "blue", "green", "yellow", "purple", "orange")
+    assert seat_colours("wreckers") == seat_colours(None) == SEAT_COLOURS  # no owner-coloured backs
+    assert seat_colours("no_such_game") == SEAT_COLOURS
+
 
 def test_command_cards_are_short_tableassist_texts(registry):
     names = {c.name for c in registry.commands}

@@ -102,6 +102,9 @@ function drawNotices(s) {
         + "from the data file still need checking against the real components"),
       h("p", {}, unverified.join(", "))));
   }
+  if (s.warning) {  // the game's log stops replaying short of its end (host and table only)
+    items.push(h("div", {class: "notice warn", dataset: {notice: "log"}}, s.warning));
+  }
   if (s.role === "host" && s.camera && s.camera.state !== "on") {
     items.push(h("div", {class: "notice", dataset: {notice: "camera"}}, "Camera: " + s.camera.notice));
   }

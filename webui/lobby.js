@@ -26,7 +26,7 @@ export function renderLobby(app, main) {
   const focused = document.activeElement?.dataset?.field;
   const broken = lobby.games.filter((g) => g.broken);
   main.replaceChildren(h("div", {class: "lobby"},
-    newGame(app, games, lobby.colours), savedGames(app, lobby.saved),
+    newGame(app, games, lobby.colours), savedGames(app, lobby.saved, lobby.saved_error),
     broken.length ? h("section", {class: "card notice warn"}, "Cannot be played in this installation: ",
       broken.map((g) => h("div", {}, `${g.id}: ${g.broken}`))) : null));
   if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
@@ -67,7 +67,9 @@ function newGame(app, games, allColours) {
   const options = Object.entries(setup.options).map(([name, value]) => option(game, name, value));
   const start = h("button", {type: "button", class: "primary big", dataset: {do: "start"},
     onclick: async () => {
-      const answer = await app.ask("start", {game: setup.game, players: setup.players,
+      // Names as the game keeps them (the server strips them too): "Ann " is Ann.
+      const players = setup.players.map((p) => ({...p, name: p.name.trim()}));
+      const answer = await app.ask("start", {game: setup.game, players,
         options: changedOptions(game), seed: setup.seed});
       if (answer.ok) app.lobbyOpen = false;
       app.redraw();
@@ -127,14 +129,17 @@ function option(game, name, value) {
     input);
 }
 
-function savedGames(app, saved) {
+function savedGames(app, saved, error) {
   const titles = Object.fromEntries(app.state.lobby.games.map((g) => [g.id, g.title]));
   const rows = saved.map((s) => h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id}},
     h("div", {},
       h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
       // The game being played has no count (`entries` null): its log grows with every action.
       h("div", {class: "quiet"}, `${s.players.join(", ")} · `
-        + (s.current ? "being played" : `${s.entries} log entries · ${s.ended ? "ended" : "paused"}`))),
+        + (s.current ? "being played" : `${s.entries} log entries · ${s.ended ? "ended" : "paused"}`)),
+      // A row the database no longer holds intact: listed, not playable, and why.
+      s.damaged ? h("div", {class: "warn-text", dataset: {damaged: s.id}},
+        `Damaged, cannot be resumed: ${s.damaged}`) : null),
     h("div", {class: "row-buttons"},
       !s.ended && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
         onclick: async () => { const a = await app.ask("resume", {row: s.id}); if (a.ok) { app.lobbyOpen = false; app.redraw(); } }},
@@ -144,7 +149,9 @@ function savedGames(app, saved) {
       !s.ended ? h("button", {type: "button", class: "danger", dataset: {do: "end"},
         onclick: () => confirmEnd(app, s)}, "End") : null)));
   return h("section", {class: "card saved-games"}, h("h2", {}, "Saved games"),
-    rows.length ? h("ul", {class: "plain"}, rows) : h("p", {class: "quiet"}, "None yet."));
+    error ? h("p", {class: "warn-text", dataset: {notice: "saved-error"}},
+      `The saved games cannot be listed: ${error}`) : null,
+    rows.length ? h("ul", {class: "plain"}, rows) : error ? null : h("p", {class: "quiet"}, "None yet."));
 }
 
 function confirmEnd(app, s) {

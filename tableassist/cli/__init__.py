@@ -1,7 +1,9 @@
 """The ``tableassist`` command: one console script, one module per subcommand.
 
 Each subcommand module has ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code) and a
-one-line docstring used as its help.
+one-line docstring used as its help. Every number on the command line is read by one of the
+argparse types below (:func:`whole_number`, :data:`port`, :data:`seed`), so a number out of range
+is refused with what it may be (exit code 2) rather than wrapping round or failing later.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import ast
 import importlib
 import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
@@ -21,7 +23,30 @@ COMMANDS: dict[str, str] = {
     "serve": "tableassist.serve_cli",
     "detect": "tableassist.detect_cli",
     "demo": "tableassist.demo.play",
+    "export": "tableassist.export_cli",
+    "import": "tableassist.import_cli",
 }
+
+
+def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``. Anything else is refused
+    with "``what`` is a whole number ``low``–``high``, not …" (argparse prints it and exits 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} is a whole number {low}–{high}, not {text!r}")
+        return value
+
+    return parse
+
+
+#: A TCP port (0: the system picks a free one). Without a bound 99999 became port 34463.
+port = whole_number("a port", 0, 65535)
+#: A game's seed: any number the table's database can keep (SQLite's 64-bit INTEGER).
+seed = whole_number("a seed", 0, 2**63 - 1)
 
 
 def _summary(module_name: str) -> str:

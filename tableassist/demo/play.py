@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tableassist import cli
 from tableassist.readers.live import CameraTable, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
@@ -101,7 +102,7 @@ class Demo:
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
         from tableassist.markers.registry import load_registry
         from tableassist.server.table import Table
-        from tableassist.server.tokens import Tokens
+        from tableassist.server.tokens import Tokens, links_file
         from tableassist.table.store import Store
 
         self.scripted = SCRIPTS[game]()
@@ -109,8 +110,13 @@ class Demo:
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
             db = Path(self._tmp.name) / "demo.sqlite3"
-        self.tokens = Tokens(db.with_name(db.name + ".table.json"))
-        self.table = Table(Store(db), self.tokens)
+        store = Store(db)  # first: a database another process writes is refused here
+        try:
+            self.tokens = Tokens(links_file(db))
+        except OSError:
+            store.close()
+            raise
+        self.table = Table(store, self.tokens)
         self.registry = load_registry()
         self.host, self.port = host, port
         self.hands, self.flicker = hands, flicker
@@ -179,6 +185,7 @@ class Demo:
             self.server.shutdown()
             self.server.server_close()
         self.table.clock.cancel()
+        self.table.store.close()
         if self._tmp is not None:
             self._tmp.cleanup()
 
@@ -186,7 +193,8 @@ class Demo:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
                         help="which game the synthetic table plays (default abandon_ship)")
-    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
+    parser.add_argument("--port", type=cli.port, default=8765,
+                        help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default this machine only)")
     parser.add_argument("--db", type=Path, default=None,
@@ -198,7 +206,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+    from tableassist.serve_cli import restore_signals, stop_on_signals
+    handlers = stop_on_signals()  # a SIGTERM closes the store as Ctrl+C does
+    try:
+        return _run(args)
+    finally:
+        restore_signals(handlers)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tableassist.table.store import StoreError
+    try:
+        demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+    except StoreError as exc:
+        print(f"cannot open the demo's database: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write the demo's links file: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
     try:
         demo.start()
     except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken

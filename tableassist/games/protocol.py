@@ -138,18 +138,10 @@ class Game:
     def __init__(self, players: Sequence[str], *, seed: int = 0,
                  options: Mapping[str, Any] | None = None,
                  components: Mapping[str, Any]) -> None:
-        """Start a new game. ``players`` are names in clockwise seat order (SPEC X4);
-        ``components`` is the game's parsed data file; ``options`` override its defaults."""
-        players = tuple(players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise SetupError(f"{self.title or self.game_id} is for {self.min_players}–"
-                             f"{self.max_players} players, not {len(players)}")
-        for name in players:
-            if not isinstance(name, str) or not name.strip():
-                raise SetupError("every player needs a non-empty name")
-        if len(set(players)) != len(players):
-            raise SetupError("two players have the same name; names must be unique")
-        self.players: tuple[str, ...] = players
+        """Start a new game. ``players`` are names in clockwise seat order (SPEC X4), checked
+        by :meth:`player_names`; ``components`` is the game's parsed data file; ``options``
+        override its defaults."""
+        self.players: tuple[str, ...] = self.player_names(players)
         self.seed = int(seed)
         self.components: Mapping[str, Any] = components
         self.options: dict[str, Any] = merge_options(
@@ -157,6 +149,30 @@ class Game:
         self.actions_applied = 0
         self.state: dict[str, Any] = {}
         self.setup()
+
+    @classmethod
+    def player_names(cls, players: Sequence[str]) -> tuple[str, ...]:
+        """The players' names as a game of this kind keeps them: without surrounding spaces, as
+        many as the game is for, none empty, and no two alike when capitals are ignored ("Ann"
+        and "ann " would be one player to the table, two to the engine). :class:`SetupError`
+        with the reason otherwise."""
+        players = tuple(players)
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise SetupError(f"{cls.title or cls.game_id} is for {cls.min_players}–"
+                             f"{cls.max_players} players, not {len(players)}")
+        if not all(isinstance(name, str) and name.strip() for name in players):
+            raise SetupError("every player needs a non-empty name")
+        names = tuple(name.strip() for name in players)
+        seen: dict[str, str] = {}
+        for name in names:
+            other = seen.setdefault(name.casefold(), name)
+            if other == name and names.count(name) > 1:
+                raise SetupError(f"two players are called {name!r}; names must be unique")
+            if other != name:
+                raise SetupError(f"{other!r} and {name!r} are the same name at the table "
+                                 "(capitals and spaces around a name do not count); names "
+                                 "must be unique")
+        return names
 
     # -- what a subclass writes ------------------------------------------------------------
 

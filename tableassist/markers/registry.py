@@ -57,6 +57,11 @@ RELIABLE_PX = 30.0
 BACK = "back"
 ANY = "any"
 
+#: The seat colours, in the order a new table hands them out: the lobby proposes them seat by seat,
+#: and a camera reader gives a player who has none the next free one. The one list of them
+#: (``global.toml`` prints a seat marker for each; a test keeps the two alike).
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
+
 _GROUP_KEYS = {"component", "items", "side", "sides", "copies", "secret", "first_id", "size_mm",
                "component_size_mm"}
 _COMMAND_KEYS = {"name", "label", "text"}
@@ -147,6 +152,23 @@ def load_registry(directory: Path | str | None = None) -> Registry:
 @cache
 def _load_default() -> Registry:
     return _load(MARKERS_DIR)
+
+
+@cache
+def seat_colours(game: str | None = None) -> tuple[str, ...]:
+    """The colours a seat may take in ``game``, in :data:`SEAT_COLOURS` order: narrowed to the
+    colours of the game's own back stickers where it has colour sets (Shipwrecked bid cards,
+    ShipShape crew cards), since the camera tells whose face-down card is whose by its back's
+    colour. All of them for ``None``, a game without colour sets, or when the marker files cannot
+    be read (the tablet still plays without a camera)."""
+    if not game:
+        return SEAT_COLOURS
+    try:
+        markers = load_registry().markers(game)
+    except RegistryError:
+        return SEAT_COLOURS
+    backs = {m.item for m in markers if m.game == game and m.side == BACK}
+    return tuple(c for c in SEAT_COLOURS if c in backs) or SEAT_COLOURS
 
 
 def _load(directory: Path) -> Registry:

@@ -24,9 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tableassist.games.protocol import Game
-
-#: The seat colours in the order the synthetic table and a new table hand them out.
-SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "white", "black")
+from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 
 
 @dataclass(frozen=True)
@@ -152,7 +150,8 @@ class Reader:
 
     ``players`` are the game's players in seat order; ``colours`` maps a player to their seat
     colour (the seat marker in front of them and the colour of their bid or crew card backs);
-    players without one get the next free colour of :data:`SEAT_COLOURS` in seat order."""
+    players without one get the next free colour the lobby offers for the game
+    (:func:`~tableassist.markers.registry.seat_colours`) in seat order, as the lobby proposes them."""
 
     game_id = ""
 
@@ -160,7 +159,9 @@ class Reader:
                  components: Mapping[str, Any] | None = None) -> None:
         self.players = list(players)
         given = dict(colours or {})
-        free = [c for c in SEAT_COLOURS if c not in given.values()]
+        # The game's own colours first; past them (more players than card sets) any seat colour.
+        free = [c for c in dict.fromkeys((*seat_colours(self.game_id), *SEAT_COLOURS))
+                if c not in given.values()]
         self.colours = {p: given.get(p) or free.pop(0) for p in self.players}
         self.by_colour = {c: p for p, c in self.colours.items()}
         self.components = components

@@ -44,8 +44,8 @@ from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.table import catalog
-from tableassist.server.table import Table, seat_colours
-from tableassist.shipped import folder
+from tableassist.markers.registry import seat_colours
+from tableassist.server.table import Table
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.table.store import StoreError
 
@@ -61,8 +61,15 @@ MAX_TRANSPORT = 1024 * 1024
 
 class QuietHandler(WSGIRequestHandler):
     """Werkzeug's handler without the request log (a table needs no access log, and nothing the
-    server logs should ever hold a token) and without the noise of a WebSocket's last bytes being
-    read as a bad HTTP request once the socket closes."""
+    server logs should ever hold a token), without the noise of a WebSocket's last bytes being
+    read as a bad HTTP request once the socket closes, and without the version banner (Werkzeug's
+    ``Server: Werkzeug/3.x Python/3.x`` tells a scanner on the network what to try)."""
+
+    server_version = "tableassist"
+    sys_version = ""
+
+    def version_string(self) -> str:
+        return self.server_version  # not "tableassist " with an empty sys_version after it
 
     def log_request(self, *args: Any, **kwargs: Any) -> None:
         pass
@@ -122,7 +129,9 @@ class TableServer:
             # loudly in development instead of silently at a table without a network.
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'")
+                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+                # No other site may show the table in a frame (and trick a tap onto its buttons).
+                "frame-ancestors 'none'")
             response.headers["X-Content-Type-Options"] = "nosniff"
             response.headers["Referrer-Policy"] = "no-referrer"
             return response
@@ -321,14 +330,19 @@ class TableServer:
         seats = data.get("players")
         if not isinstance(seats, list) or not all(isinstance(p, dict) for p in seats):
             raise Refused("players are a list of {\"name\", \"colour\"}")
-        names = [str(p.get("name", "")).strip() for p in seats]
+        if not all(isinstance(p.get("name", ""), str) for p in seats):
+            raise Refused("a player's name is a text")
+        # The engine's own check (stripped, none empty, none alike but for capitals) first, so
+        # the names the colours are kept under are the names the game will have.
+        names = list(catalog.engine_class(game_id).player_names(
+            [p.get("name", "") for p in seats]))
         if any(len(n) > 24 for n in names):
             raise Refused("keep each name to 24 letters or fewer")
         colours = {n: str(p.get("colour", ""))[:20] for n, p in zip(names, seats)
                    if p.get("colour")}
-        allowed = seat_colours(game_id) if game_id in catalog.game_ids() else []
+        allowed = seat_colours(game_id)
         for name, colour in colours.items():
-            if allowed and colour not in allowed:
+            if colour not in allowed:
                 raise Refused(f"{name or 'a seat'} cannot be {colour}: this game's cards come in "
                               + ", ".join(allowed))
         taken = list(colours.values())

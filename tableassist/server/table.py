@@ -18,33 +18,25 @@ from typing import Any
 
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
 
-#: Seat colours offered at setup, in the order the page proposes them.
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+
+def game_catalog() -> list[dict[str, Any]]:
+    """What the setup screen needs to know of each registered game (public data only).
+
+    Every broadcast puts it in the lobby, so it is built once per set of engines (the data and
+    marker files it reads are read once per process), not once per call: the list is shared, read
+    it and do not change it."""
+    return _game_catalog(tuple(catalog.ENGINES.items()))
 
 
 @cache
-def seat_colours(game_id: str) -> list[str]:
-    """The colours a seat may take in ``game_id``: the page's seat colours, narrowed to the
-    colours of the game's own back stickers where it has colour sets (Shipwrecked bid cards,
-    ShipShape crew cards), since the camera tells whose card a back is by its colour."""
-    from tableassist.markers.registry import RegistryError, load_registry
-    try:
-        markers = load_registry().markers(game_id)
-    except RegistryError:
-        return list(COLOURS)
-    backs = {m.item for m in markers if m.game == game_id and m.side == "back"}
-    own = [c for c in COLOURS if c in backs]
-    return own or list(COLOURS)
-
-
-def game_catalog() -> list[dict[str, Any]]:
-    """What the setup screen needs to know of each registered game (public data only)."""
+def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
     out = []
-    for game_id in catalog.game_ids():
+    for game_id, _target in engines:
         try:
             cls = catalog.engine_class(game_id)
             comps = catalog.load_components(game_id)
@@ -58,7 +50,8 @@ def game_catalog() -> list[dict[str, Any]]:
         out.append({
             "id": game_id, "title": cls.title or game_id,
             "min_players": cls.min_players, "max_players": cls.max_players,
-            "colours": seat_colours(game_id), "options": options, "choices": comps.get("option_choices", {}),
+            "colours": list(seat_colours(game_id)), "options": options,
+            "choices": comps.get("option_choices", {}),
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
@@ -162,6 +155,7 @@ class Table:
         # The saved games as the lobby lists them, read from the store once per change of the
         # games table (start, resume, close, end), not once per action and screen.
         self._saved_games: list[dict[str, Any]] | None = None
+        self._saved_error: str | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -169,12 +163,13 @@ class Table:
     def game_row(self) -> int | None:
         return None if self.session is None else self.session.saved.id
 
-    def resume_latest(self) -> None:
-        """Open the most recent game not ended, if any (a restart picks up where it stopped)."""
-        for saved in self.store.games():
-            if not saved.ended and saved.game in catalog.ENGINES:
-                self._use(TableSession(self.store, saved))
-                return
+    def resume_latest(self) -> TableSession | None:
+        """Open the most recent game not ended that this installation can play, if any (a
+        restart picks up where it stopped). One indexed lookup, however many games are saved.
+        A damaged row raises :class:`StoreError` (the table stays at the lobby, which marks it);
+        a log that stops replaying opens short of its end with the session's ``warning``."""
+        row = self.store.latest_open(catalog.ENGINES)
+        return None if row is None else self.resume(row)
 
     def start(self, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None,
               seed: int = 0, colours: Mapping[str, str] | None = None) -> TableSession:
@@ -281,7 +276,9 @@ class Table:
         return self.session
 
     def lobby(self) -> dict[str, Any]:
-        """The games screen: the catalog, the seat colours and the 50 newest saved games.
+        """The games screen: the catalog, the seat colours and the 50 newest saved games (a
+        damaged one listed with ``"damaged": reason`` and not playable; if the list cannot be
+        read at all, ``"saved_error"`` says why).
 
         It changes only when a game is started, resumed, closed or ended, so broadcasts can leave
         it out while a game is played. For that, the game being played has ``"entries": null``
@@ -289,15 +286,25 @@ class Table:
         with self._lock:
             row = self.game_row
             if self._saved_games is None:
-                self._saved_games = [
-                    {"id": s.id, "game": s.game, "players": list(s.players),
-                     "created": s.created, "ended": s.ended, "entries": s.entries,
-                     "playable": s.game in catalog.ENGINES}
-                    for s in self.store.games()[:50]]
+                try:
+                    listing = self.store.listing(50)
+                except StoreError as exc:  # the lobby still opens, and says why it is empty
+                    self._saved_games, self._saved_error = [], str(exc)
+                else:
+                    self._saved_error = None
+                    self._saved_games = [
+                        {"id": s.id, "game": s.game, "players": list(s.players),
+                         "created": s.created, "ended": s.ended, "entries": s.entries,
+                         "playable": s.damaged is None and s.game in catalog.ENGINES,
+                         "damaged": s.damaged}
+                        for s in listing]
             saved = [{**s, "current": s["id"] == row,
                       "entries": None if s["id"] == row else s["entries"]}
                      for s in self._saved_games]
-        return {"games": game_catalog(), "saved": saved, "colours": list(COLOURS)}
+            out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS)}
+            if self._saved_error:
+                out["saved_error"] = self._saved_error
+        return out
 
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
         """The buttons ``grant`` gets: every legal action it may submit, with its label.
@@ -414,6 +421,8 @@ class Table:
                 out["unchanged"] = unchanged
             if session is None:
                 return out
+            if grant.runs_table and session.warning:
+                out["warning"] = session.warning  # the log's broken tail: see TableSession
             game = session.game
             saved = session.saved
             viewer = grant.player if grant.role == PLAYER else None

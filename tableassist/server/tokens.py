@@ -13,6 +13,11 @@ Tokens live in ``<database>.table.json`` (mode 0600), so links keep working afte
 seat colours chosen at setup (presentation only: engines know players by name). Tokens are never
 written to a log: the server's request log is off, and links carry them in the URL's ``#`` fragment,
 which browsers never send.
+
+The file has one writer, as the database has: the process holding the database's writer lock (a
+second server is refused before it reads its tokens). It is replaced atomically (written to a
+temporary file, flushed to disk, renamed over the old one), so a crash leaves the old file or the
+new one, never half of one.
 """
 
 from __future__ import annotations
@@ -50,6 +55,12 @@ class Grant:
 SPECTATOR_GRANT = Grant(SPECTATOR)
 
 
+def links_file(db: str | Path) -> Path:
+    """Where the tokens of the table whose database is ``db`` are kept."""
+    db = Path(db)
+    return db.with_name(db.name + ".table.json")
+
+
 class Tokens:
     """The table's tokens. ``grant(token)`` says what a presented token allows."""
 
@@ -82,7 +93,14 @@ class Tokens:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump({"host": self.host, "table": self.table, "players": self._players,
                        "colours": self._colours}, f)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, self.path)
+        folder = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power cut
+        finally:
+            os.close(folder)
 
     def players(self, game_row: int, names: tuple[str, ...] | list[str]) -> dict[str, str]:
         """Each player's private token for saved game ``game_row`` (made on first use)."""

@@ -4,19 +4,27 @@ The log is the truth. The session's game is always the replay of the log's *effe
 the accepted actions, minus those undone (until a new action ends redo), with corrections put in
 place of what they correct. Every change goes through the engine first (so an illegal action
 changes nothing), then into the store (so it is durable), and only then is acknowledged.
+
+The session writes each entry at the position it expects (the entry after the last one it read);
+if another program wrote to the game meanwhile, the store refuses, the session reloads the game
+from the log and says so. A game whose log stops replaying at entry N (a damaged entry, or an
+action a newer engine no longer accepts) opens as the log stood at entry N - 1, with a
+:attr:`TableSession.warning`; the first entry written after that is preceded by a ``resume``
+marker, which keeps the broken tail out of every later replay. Nothing is deleted.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tableassist.table import catalog
-from tableassist.games.protocol import Game, IllegalAction, Note
-from tableassist.table.store import Entry, SavedGame, Store, StoreError
+from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
 
 
 @dataclass(frozen=True)
@@ -40,20 +48,33 @@ class Step:
 Listener = Callable[["TableSession"], None]
 
 
+class ReplayBroken(IllegalAction):
+    """The log stops replaying at entry ``seq`` (the message says why)."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+class NotSaved(StoreError):
+    """A change the store refused (a full disk, another writer): nothing was saved or applied,
+    and the session is again the replay of its log."""
+
+
 class TableSession:
-    """A saved game, live. Thread-safe: the server's threads and the camera share one session."""
+    """A saved game, live. Thread-safe: the server's threads and the camera share one session.
+
+    ``warning`` is set when the log no longer replays to its end (see the module's docstring):
+    what was set aside, in words for the table's screens."""
 
     def __init__(self, store: Store, saved: SavedGame) -> None:
         self.store = store
         self.saved = saved
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        entries = store.entries(saved.id)
-        try:
-            steps, self._redo = self._effective(entries)
-            self.game, self.steps = self._replay(steps)
-        except IllegalAction as exc:
-            raise StoreError(f"saved game #{saved.id} does not replay: {exc}") from None
+        self.warning: str | None = None
+        self._resume_at: int | None = None  # a marker to write before the next entry
+        self._load()
 
     # -- creating and opening --------------------------------------------------------------
 
@@ -78,11 +99,47 @@ class TableSession:
 
     # -- the fold from log to effective actions ---------------------------------------------
 
+    def _load(self) -> None:
+        """Replay the log; if it stops replaying, fall back to the longest prefix that does.
+
+        Each failure at entry ``s`` tries the log as it stood at entry ``s - 1``; that strictly
+        shrinks, so it ends (at worst at the start of the game)."""
+        entries = self.store.entries(self.saved.id)
+        self._log_end = entries[-1].seq if entries else 0
+        upto: int | None = None
+        first: ReplayBroken | None = None
+        while True:
+            kept = entries if upto is None else [e for e in entries if e.seq <= upto]
+            try:
+                steps, redo = self._effective(kept)
+                game, done = self._replay(steps, loading=True)
+                break
+            except ReplayBroken as exc:
+                first = first or exc
+                upto = exc.seq - 1
+        self.game, self.steps, self._redo = game, done, redo
+        if first is None:
+            self._resume_at, self.warning = None, None
+            return
+        self._resume_at = upto
+        where = f"entry {upto}" if upto else "the start (entry 0)"
+        self.warning = (f"entries {upto + 1}… of game #{self.saved.id} no longer replay "
+                        f"({first}); resumed at {where}; nothing was deleted")
+
     @staticmethod
     def _effective(entries: Sequence[Entry]) -> tuple[list[Step], list[Step]]:
+        kept: list[Entry] = []
+        for e in entries:
+            if e.kind == "resume" and e.damaged is None:
+                # The table went on from entry `target`: what came after it is set aside.
+                kept = [k for k in kept if k.seq <= (e.target or 0)]
+            else:
+                kept.append(e)
         steps: list[Step] = []
         redo: list[Step] = []
-        for e in entries:
+        for e in kept:
+            if e.damaged is not None:
+                raise ReplayBroken(e.seq, f"entry {e.seq} is damaged: {e.damaged}")
             if e.kind == "action":
                 steps.append(Step(e.seq, e.action or {}, e.source, e.author, ()))
                 redo.clear()
@@ -100,75 +157,122 @@ class TableSession:
                     steps[i] = Step(e.seq, e.action, e.source, e.author, (), corrected=True)
         return steps, redo
 
-    def _replay(self, steps: Sequence[Step]) -> tuple[Game, list[Step]]:
-        game = self._new_engine()
+    def _replay(self, steps: Sequence[Step], *,
+                loading: bool = False) -> tuple[Game, list[Step]]:
+        """A new engine with ``steps`` applied. ``loading`` (opening a saved log): an engine
+        that fails on a stored action in any way breaks the log there, rather than the table."""
+        try:
+            game = self._new_engine()
+        except (SetupError, IllegalAction) as exc:
+            raise StoreError(f"saved game #{self.saved.id} cannot be set up any more: {exc}") \
+                from None
+        except Exception as exc:  # noqa: BLE001 - stored data this engine cannot read
+            if not loading:
+                raise
+            raise StoreError(f"saved game #{self.saved.id} cannot be set up any more "
+                             f"(the engine failed: {type(exc).__name__})") from None
         done: list[Step] = []
         for step in steps:
             try:
                 notes = game.apply(step.action)
             except IllegalAction as exc:
-                raise IllegalAction(f"entry {step.seq} ({step.action.get('type')}): {exc}") \
+                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
+                                             f"{exc}") from None
+            except Exception as exc:  # noqa: BLE001
+                if not loading:
+                    raise
+                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
+                                             f"the engine failed ({type(exc).__name__})") \
                     from None
             done.append(Step(step.seq, step.action, step.source, step.author, tuple(notes),
                              step.corrected))
         return game, done
+
+    # -- writing the log -------------------------------------------------------------------
+
+    def _append(self, kind: str, what: str, *, action: Mapping[str, Any] | None = None,
+                target: int | None = None, source: str, author: str | None) -> Entry:
+        """Write one entry after the last one this session knows of (first the ``resume``
+        marker, if the log was resumed short of its end). On failure the session reloads from
+        the log and :class:`NotSaved` says why, naming ``what`` was not saved."""
+        try:
+            if self._resume_at is not None:
+                self.store.append(self.saved.id, "resume", target=self._resume_at,
+                                  source=source, author=author, expected_seq=self._log_end + 1)
+                self._log_end += 1
+                self._resume_at = None
+            entry = self.store.append(self.saved.id, kind, action=action, target=target,
+                                      source=source, author=author,
+                                      expected_seq=self._log_end + 1)
+        except StoreError as exc:
+            warning = self.warning
+            self._reload()
+            if isinstance(exc, StaleLog):
+                raise NotSaved(f"{exc}: the {what} was not saved and not applied; the table "
+                               "reloaded the game from the log, check it and do it again if "
+                               "still wanted") from None
+            self.warning = self.warning or warning
+            raise NotSaved(f"{exc}: the {what} was not saved and not applied") from None
+        self._log_end = entry.seq
+        return entry
+
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """The session's lock around one change; the listeners hear of it afterwards (outside
+        the lock), also when the store refused it and the session was reloaded."""
+        try:
+            with self._lock:
+                self._check_open()
+                yield
+        except NotSaved:
+            self._changed()
+            raise
+        self._changed()
 
     # -- changes ---------------------------------------------------------------------------
 
     def submit(self, action: Mapping[str, Any], *, source: str = "tablet",
                author: str | None = None) -> list[Note]:
         """Apply ``action`` and log it. Raises :class:`IllegalAction` (nothing changes) or
-        :class:`StoreError` (the game is put back as the log has it)."""
-        with self._lock:
-            self._check_open()
+        :class:`StoreError` (nothing saved; the game is put back as the log has it)."""
+        with self._changing():
             notes = self.game.apply(action)  # refuses non-objects before we copy it
             action = dict(action)
-            try:
-                entry = self.store.append(self.saved.id, "action", action=action, source=source,
-                                          author=author)
-            except Exception as exc:
-                self._reload()
-                raise StoreError(f"the action was not saved, so it was not applied: {exc}") \
-                    from None
+            entry = self._append("action", "action", action=action, source=source,
+                                 author=author)
             self.steps.append(Step(entry.seq, action, source, author, tuple(notes)))
             self._redo.clear()
-        self._changed()
         return notes
 
     def undo(self, *, source: str = "tablet", author: str | None = None) -> Step:
         """Take back the last effective action (the state is a replay without it)."""
-        with self._lock:
-            self._check_open()
+        with self._changing():
             if not self.steps:
                 raise IllegalAction("there is nothing to undo")
             game, steps = self._replay(self.steps[:-1])
-            self.store.append(self.saved.id, "undo", source=source, author=author)
+            self._append("undo", "undo", source=source, author=author)
             undone = self.steps[-1]
             self._redo.append(undone)
             self.game, self.steps = game, steps
-        self._changed()
         return undone
 
     def redo(self, *, source: str = "tablet", author: str | None = None) -> Step:
-        with self._lock:
-            self._check_open()
+        with self._changing():
             if not self._redo:
                 raise IllegalAction("there is nothing to redo")
             step = self._redo[-1]
             notes = self.game.apply(step.action)
-            self.store.append(self.saved.id, "redo", source=source, author=author)
+            self._append("redo", "redo", source=source, author=author)
             self._redo.pop()
             self.steps.append(Step(step.seq, step.action, step.source, step.author,
                                    tuple(notes), step.corrected))
-        self._changed()
         return step
 
     def correct(self, target_seq: int, action: Mapping[str, Any] | None, *,
                 source: str = "tablet", author: str | None = None) -> None:
         """Replace the effective action put in place by entry ``target_seq`` with ``action``
         (``None`` strikes it). Refused if the corrected history would not replay."""
-        with self._lock:
-            self._check_open()
+        with self._changing():
             i = next((i for i, s in enumerate(self.steps) if s.seq == target_seq), None)
             if i is None:
                 raise IllegalAction(f"entry {target_seq} is not part of the game's history")
@@ -178,15 +282,14 @@ class TableSession:
             else:
                 new[i] = Step(-1, dict(action), source, author, (), corrected=True)
             game, steps = self._replay(new)
-            entry = self.store.append(self.saved.id, "correction",
-                                      action=None if action is None else dict(action),
-                                      target=target_seq, source=source, author=author)
+            entry = self._append("correction", "correction",
+                                 action=None if action is None else dict(action),
+                                 target=target_seq, source=source, author=author)
             if action is not None:
                 steps[i] = Step(entry.seq, steps[i].action, source, author, steps[i].notes,
                                 corrected=True)
             self.game, self.steps = game, steps
             self._redo.clear()
-        self._changed()
 
     def end(self) -> None:
         """The table ends this game (finished or abandoned); it stays in the store, read-only."""
@@ -200,8 +303,7 @@ class TableSession:
             raise IllegalAction("this game was ended; start or resume another")
 
     def _reload(self) -> None:
-        steps, self._redo = self._effective(self.store.entries(self.saved.id))
-        self.game, self.steps = self._replay(steps)
+        self._load()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -227,7 +329,5 @@ class TableSession:
 def open_latest(path: str | Path) -> TableSession | None:
     """The most recent game in the database at ``path`` that was not ended, if any."""
     store = Store(path)
-    for saved in store.games():
-        if not saved.ended:
-            return TableSession(store, saved)
-    return None
+    row = store.latest_open(catalog.game_ids())
+    return None if row is None else TableSession.open(store, row)

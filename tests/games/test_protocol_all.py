@@ -112,6 +112,21 @@ def test_setup_errors_are_clear(game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_names_are_stripped_and_names_alike_but_for_capitals_refused(game_id):
+    n = catalog.engine_class(game_id).min_players
+    names = players_for(game_id)[:n]
+    game = catalog.new_game(game_id, [f" {p}\t" for p in names])
+    assert game.players == tuple(names)
+    assert game.view(None) == catalog.new_game(game_id, names).view(None)
+    for twin in (names[0].lower(), names[0].upper() + " ", f"  {names[0]}"):
+        with pytest.raises(SetupError, match="unique") as refused:
+            catalog.new_game(game_id, [*names[:-1], twin])
+        assert repr(names[0]) in str(refused.value) and repr(twin.strip()) in str(refused.value)
+    with pytest.raises(SetupError, match="non-empty name"):
+        catalog.new_game(game_id, [*names[:-1], " \t "])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_prompts_and_views_are_json(game_id):
     game = catalog.new_game(game_id, players_for(game_id), seed=5)
     for _ in range(3):
@@ -119,7 +134,7 @@ def test_prompts_and_views_are_json(game_id):
         for p in game.players:
             json.dumps(game.view(p))
         for prompt in game.prompts():
-            assert prompt.text and prompt.rule.startswith("R-") or prompt.rule.startswith("G-")
+            assert prompt.text and prompt.rule.startswith(("R-", "G-")), prompt
         play_random_game(game, 5, max_actions=20)
 
 

@@ -148,6 +148,7 @@ class ServerProcess:
              "--db", str(db), "--camera", "none"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
+        self.startup: list[str] = []  # what it printed up to its URL
         threading.Thread(target=self._read, daemon=True).start()
         self.url = self._wait_for_url()
 
@@ -157,7 +158,7 @@ class ServerProcess:
 
     def _wait_for_url(self, timeout: float = 20.0) -> str:
         deadline = time.monotonic() + timeout
-        seen = []
+        seen = self.startup
         while time.monotonic() < deadline:
             try:
                 line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))

@@ -164,6 +164,45 @@ def test_shipwrecked_played_by_clicks_through_a_forced_sale(chromium, server: Ru
     page.close()
 
 
+def test_the_lobby_proposes_the_colours_the_camera_reader_assumes(chromium, server: RunningServer):
+    """For every game and every number of players, the seat colours the lobby proposes are the
+    ones a camera reader gives players when it is told none: one list of seat colours, in one
+    order, narrowed to a game's card-back colours in both."""
+    from tableassist.readers import reader_for
+    page = chromium.new_page(viewport=TABLET)
+    Tablet(page, f"{server.url}#t={server.tokens.table}")
+    for game_id in catalog.game_ids():
+        cls = catalog.engine_class(game_id)
+        page.locator(f'button[data-game="{game_id}"]').click()
+        for n in range(cls.min_players, cls.max_players + 1):
+            seats = page.locator("select.colour")
+            while seats.count() < n:
+                page.locator('[data-do="add-player"]').click()
+            proposed = [seats.nth(i).input_value() for i in range(n)]
+            names = [f"P{i}" for i in range(n)]
+            assert proposed == [reader_for(game_id, names).colours[p] for p in names], \
+                (game_id, n)
+            assert len(set(proposed)) == n, (game_id, n)
+    page.close()
+
+
+def test_the_lobby_starts_names_as_typed_but_trimmed_and_refuses_twins(chromium, server):
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.locator('button[data-game="shipwrecked"]').click()
+    page.locator('[data-field="name-1"]').fill("ann ")  # seat 1 is Ann
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "'Ann' and 'ann' are the same name" in page.locator("#toast").inner_text()
+    assert server.table.store.games() == [] and page.locator(".lobby").count() == 1
+    page.locator('[data-field="name-1"]').fill("  Bo ")
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector(".play")
+    assert list(server.table.current().saved.players) == ["Ann", "Bo", "Cy"]
+    assert tablet.errors == []
+    page.close()
+
+
 def test_refused_action_shows_the_engine_message(chromium, server: RunningServer):
     """A screen whose buttons are stale (another tablet acted first) gets the engine's words."""
     page = chromium.new_page(viewport={"width": 390, "height": 844})
@@ -288,4 +327,30 @@ def test_fix_replaces_a_reading_and_the_host_screen_shows_the_links(chromium, se
     assert f"#t={server.tokens.table}" in join
     assert page.locator('[data-notice="camera"]').is_visible()  # no camera: the host is told
     assert tablet.errors == []
+    page.close()
+
+
+def test_the_lobby_marks_a_damaged_game_and_a_broken_log_shows_its_warning(chromium, server):
+    import sqlite3
+
+    from tableassist.table.session import TableSession
+    for seed in range(3):  # saved before any screen has seen the lobby
+        session = TableSession.create(server.table.store, "shipwrecked", ["Ann", "Bea"], seed=seed)
+        session.submit({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    with sqlite3.connect(server.table.store.path) as db:
+        db.execute("UPDATE games SET options = '{' WHERE id = 2")
+        db.execute("UPDATE entries SET action = '{' WHERE game_id = 3 AND seq = 1")
+    db.close()
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.wait_for_selector('[data-damaged="2"]')
+    damaged = page.locator('li.saved[data-row="2"]')
+    assert "Damaged, cannot be resumed: its options are damaged" in damaged.inner_text()
+    assert damaged.locator('[data-do="resume"]').count() == 0
+    page.locator('li.saved[data-row="3"] [data-do="resume"]').click()
+    page.wait_for_selector('[data-notice="log"]')
+    assert page.locator('[data-notice="log"]').inner_text() == (
+        "entries 1… of game #3 no longer replay (entry 1 is damaged: its action is not a JSON "
+        "object); resumed at the start (entry 0); nothing was deleted")
+    assert not tablet.errors
     page.close()

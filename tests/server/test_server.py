@@ -130,6 +130,14 @@ def test_tokens_decide_who_may_do_what(server):
     ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
                                                   {"name": "Bea", "colour": "red"}]},
      "two seats have the same colour"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": "ann ", "colour": "blue"}]},
+     "'Ann' and 'ann' are the same name at the table"),
+    ("start", {"game": "shipwrecked", "players": [{"name": "Ann", "colour": "red"},
+                                                  {"name": " Ann", "colour": "red"}]},
+     "two players are called 'Ann'"),  # the names first: the colours are kept under them
+    ("start", {"game": "shipwrecked", "players": [{"name": None}, {"name": "Bea"}]},
+     "a player's name is a text"),
     ("resume", {"row": True}, "whole number"),
     ("nonsense", {}, None),
 ])
@@ -149,6 +157,17 @@ def test_malformed_messages_get_an_error_and_change_nothing(server, event, data,
     assert table.call("sync")["ok"]
     now = table.state
     assert now["view"] == state["view"] and now["history"] == state["history"]
+
+
+def test_names_are_kept_without_spaces_around_them(server):
+    table = server.client(server.tokens.table)
+    answer = table.call("start", {"game": "shipwrecked", "players": [
+        {"name": " Ann ", "colour": "red"}, {"name": "Bea\t", "colour": "blue"}]})
+    assert answer["ok"], answer
+    game = table.wait_state(lambda s: s["game"])["game"]
+    assert game["players"] == ["Ann", "Bea"] and game["colours"] == {"Ann": "red", "Bea": "blue"}
+    assert list(server.table.store.game(answer["row"]).players) == ["Ann", "Bea"]
+    assert table.act({"type": "choose_first_player", "player": None, "first_player": "Bea"})["ok"]
 
 
 def test_reconnecting_client_gets_a_full_sync(server):
@@ -213,6 +232,31 @@ def test_broadcasts_leave_out_what_only_changes_with_the_game(server):
     assert table.call("end", {})["ok"]
     start(table)
     assert json.loads(table.raw[-1])["lobby"]["saved"][0]["current"]
+
+
+def test_the_catalog_is_built_once_not_per_broadcast(server, monkeypatch):
+    """Every broadcast carries the lobby to the host and table screens; its catalog (every game's
+    data file, parsed and copied) is built once, not per broadcast (commit 10129e6 made it per
+    broadcast: 89 % of a broadcast's time). Counted, not timed."""
+    from tableassist.server import table as table_module
+    loaded: list[str] = []
+    load = catalog.load_components
+    monkeypatch.setattr(catalog, "load_components",
+                        lambda game_id: (loaded.append(game_id), load(game_id))[1])
+    table_module._game_catalog.cache_clear()  # as in a new process
+    table, host = server.client(server.tokens.table), server.client(server.tokens.host)
+    assert sorted(loaded) == sorted(catalog.game_ids())  # the first lobby built it
+    start(table)
+    spectator = server.client()
+    for action in first_lot():
+        assert table.act(action)["ok"]
+    for client in (table, host, spectator):
+        client.wait_state(lambda s: len(s["history"]) == len(first_lot()))
+    assert table.call("undo")["ok"] and table.call("close")["ok"]
+    host.wait_state(lambda s: s["game"] is None)
+    assert len(host.states) > len(first_lot())
+    # The new game read its own data file once; nothing else, whatever the number of broadcasts.
+    assert sorted(loaded) == sorted([*catalog.game_ids(), "shipwrecked"])
 
 
 def test_clock_closes_the_stop_window(server):

@@ -1,0 +1,73 @@
+"""Export saved games (one, or all) as JSON lines, with their components: a table's backup."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tableassist.table import backup
+from tableassist.table.store import Store, StoreError, default_db
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tableassist.cli import whole_number
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"the table's database (default {default_db()}); it is only read, "
+                             "so a running server may keep it open")
+    parser.add_argument("--game-row", type=whole_number("a saved game's number", 1, 2**63 - 1), default=None, metavar="N",
+                        help="export saved game #N only (default: every saved game)")
+    parser.add_argument("-o", "--output", default="-", metavar="FILE",
+                        help="where to write (default '-': standard output)")
+
+
+def run(args: argparse.Namespace) -> int:
+    db = args.db or default_db()
+    try:
+        store = Store(db, read_only=True)
+    except StoreError as exc:
+        print(f"cannot read the table's database: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.game_row is not None:
+            store.game(args.game_row)  # unknown or damaged: say so and write nothing
+            rows = [args.game_row]
+        else:
+            rows = store.game_rows()
+        if args.output == "-":
+            written, problems = backup.write(store, rows, sys.stdout)
+            sys.stdout.flush()
+        else:
+            written, problems = _write_file(Path(args.output), store, rows)
+    except StoreError as exc:
+        print(f"cannot export: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write {args.output}: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    where = "standard output" if args.output == "-" else args.output
+    print(f"exported {written} game{'s' if written != 1 else ''} to {where}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _write_file(path: Path, store: Store, rows: list[int]) -> tuple[int, list[str]]:
+    """Write next to ``path`` and rename over it: a failed export never leaves half a file.
+    Mode 0600: the logs hold every hidden card."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            result = backup.write(store, rows, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return result

@@ -1,0 +1,60 @@
+"""Import saved games from an export file into a database, as new rows (never overwriting)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tableassist.table import backup, catalog
+from tableassist.table.store import Store, StoreError, default_db
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="an export file; '-' reads standard input")
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"the table's database (default {default_db()}); made if missing. "
+                             "Its server must be stopped: one writer per database")
+
+
+def run(args: argparse.Namespace) -> int:
+    db = args.db or default_db()
+    try:
+        source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as exc:
+        print(f"cannot read {args.file}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        return 2
+    try:
+        try:
+            store = Store(db)
+        except StoreError as exc:
+            print(f"cannot open the table's database: {exc}", file=sys.stderr)
+            return 2
+        try:
+            games: list[tuple[int, str]] = []
+
+            def checked():
+                for saved, entries in backup.read(source):
+                    games.append((saved.id, saved.game))
+                    yield saved, entries
+
+            rows = store.add_games(checked())  # one transaction: all or nothing
+        except backup.ExportError as exc:
+            print(f"{args.file}: {exc}; nothing was imported", file=sys.stderr)
+            return 2
+        except StoreError as exc:
+            print(f"cannot import into {db}: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            store.close()
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    print(f"imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {db}"
+          + (": " + ", ".join(f"#{old} as #{new}" for (old, _g), new in zip(games, rows))
+             if rows else ""))
+    unknown = sorted({g for _old, g in games} - set(catalog.game_ids()))
+    if unknown:
+        print("this installation cannot play " + ", ".join(unknown)
+              + "; those games are listed but cannot be resumed")
+    return 0

@@ -1,0 +1,167 @@
+"""The export file: saved games as JSON lines, for ``tableassist export`` and ``tableassist import``.
+
+One JSON object per line, in this order::
+
+    {"type": "header", "format": "tableassist-games", "version": 1, "exported": "<UTC time>"}
+    {"type": "game", "row": 3, "game": "shipwrecked", "players": ["Ann", "Bea", "Cy"], "seed": 7,
+     "options": {…}, "components": {…}, "created": "…", "ended": null,
+     "entries": [{"seq": 1, "kind": "action", "action": {…}, "target": null,
+                  "source": "tablet", "author": "table", "at": "…"}, …]}
+    … one line per game …
+    {"type": "end", "games": 2}
+
+A game is one line with its whole log inside, so a game is either in the file or not; ``row`` is
+its row in the database it came from (an import gives it a new one). ``components`` is the data
+the game started with, so it replays exactly on another machine. The ``end`` line is how an import
+knows the file is complete. The links' keys (``<db>.table.json``) are never exported; the logs hold
+every hidden card of the games, so an export file is written with mode 0600.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+from typing import Any, TextIO
+
+from tableassist.table.store import ENTRY_KINDS, SOURCES, Entry, SavedGame, Store, StoreError
+
+FORMAT = "tableassist-games"
+VERSION = 1
+
+
+class ExportError(ValueError):
+    """The file is not a complete tableassist export this version can read; says where and why."""
+
+
+def header() -> dict[str, Any]:
+    return {"type": "header", "format": FORMAT, "version": VERSION,
+            "exported": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def game_line(saved: SavedGame, entries: Iterable[Entry]) -> dict[str, Any]:
+    """One saved game and its log as an export line (raises :class:`StoreError` if damaged)."""
+    log = []
+    for e in entries:
+        if e.damaged:
+            raise StoreError(f"entry {e.seq} of game #{saved.id} is damaged: {e.damaged}")
+        log.append({"seq": e.seq, "kind": e.kind, "action": e.action, "target": e.target,
+                    "source": e.source, "author": e.author, "at": e.at})
+    return {"type": "game", "row": saved.id, "game": saved.game, "players": list(saved.players),
+            "seed": saved.seed, "options": saved.options, "components": saved.components,
+            "created": saved.created, "ended": saved.ended, "entries": log}
+
+
+def write(store: Store, rows: Iterable[int], out: TextIO) -> tuple[int, list[str]]:
+    """Write the games ``rows`` of ``store`` to ``out``. A damaged game is left out and said in
+    the returned problems; returns (games written, problems)."""
+    out.write(json.dumps(header()) + "\n")
+    written, problems = 0, []
+    for row in rows:
+        try:
+            line = game_line(store.game(row), store.entries(row))
+        except StoreError as exc:
+            problems.append(f"game #{row} left out: {exc}")
+            continue
+        out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+        written += 1
+    out.write(json.dumps({"type": "end", "games": written}) + "\n")
+    return written, problems
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def _is(value: Any, *types: type) -> bool:
+    return isinstance(value, types) and not isinstance(value, bool)
+
+
+def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ExportError(f"{where}: {what}")
+
+    players = obj.get("players")
+    need(_is(obj.get("game"), str) and obj["game"], "'game' is not a game id")
+    need(_is(players, list) and players and all(_is(p, str) for p in players),
+         "'players' is not a list of names")
+    need(_is(obj.get("seed"), int), "'seed' is not a whole number")
+    need(_is(obj.get("options"), dict), "'options' is not an object")
+    need(_is(obj.get("components"), dict), "'components' is not an object")
+    need(_is(obj.get("created"), str), "'created' is not a time")
+    need(obj.get("ended") is None or _is(obj["ended"], str), "'ended' is not a time or null")
+    raw = obj.get("entries")
+    need(_is(raw, list), "'entries' is not a list")
+    entries = []
+    for i, e in enumerate(raw, start=1):
+        at = f"entry {i}"
+        need(_is(e, dict), f"{at} is not an object")
+        need(e.get("seq") == i and _is(e["seq"], int), f"{at} has seq {e.get('seq')!r}, not {i}")
+        need(e.get("kind") in ENTRY_KINDS, f"{at} has an unknown kind {e.get('kind')!r}")
+        need(e.get("action") is None or _is(e["action"], dict), f"{at}'s action is not an object")
+        need(e.get("target") is None or _is(e["target"], int), f"{at}'s target is not a number")
+        need(e.get("source") in SOURCES, f"{at} has an unknown source {e.get('source')!r}")
+        need(e.get("author") is None or _is(e["author"], str), f"{at}'s author is not text")
+        need(_is(e.get("at"), str), f"{at}'s time is not text")
+        entries.append(Entry(e["seq"], e["kind"], e["action"], e["target"], e["source"],
+                             e["author"], e["at"]))
+    saved = SavedGame(id=obj.get("row") if _is(obj.get("row"), int) else 0, game=obj["game"],
+                      players=tuple(players), seed=obj["seed"], options=obj["options"],
+                      components=obj["components"], created=obj["created"], ended=obj["ended"],
+                      entries=len(entries))
+    return saved, entries
+
+
+def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
+    """The games of an export file, checked line by line. Raises :class:`ExportError` at the first
+    problem, including at the very end if the file stops before its ``end`` line; a caller that
+    writes as it reads (``Store.add_games``) then undoes everything."""
+    count = 0
+    ended = False
+    number = 0
+    header_seen = False
+    try:
+        for number, text in enumerate(lines, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except ValueError as exc:
+                if not header_seen:
+                    raise ExportError("it is not a tableassist export (its first line is not "
+                                      "JSON)") from None
+                raise ExportError(f"line {number} is damaged (not JSON: {exc.msg})") from None
+            if not isinstance(obj, dict):
+                raise ExportError(f"line {number} is not a JSON object")
+            if not header_seen:
+                header_seen = True
+                if obj.get("type") != "header" or obj.get("format") != FORMAT:
+                    raise ExportError("it is not a tableassist export (no tableassist header)")
+                version = obj.get("version")
+                if not _is(version, int) or version < 1:
+                    raise ExportError(f"its header has a bad version {version!r}")
+                if version > VERSION:
+                    raise ExportError(f"it was written by a newer tableassist (format {version}; "
+                                      f"this one reads {VERSION}); update tableassist")
+                continue
+            if ended:
+                raise ExportError(f"line {number} comes after the file's end line")
+            kind = obj.get("type")
+            if kind == "game":
+                yield _game(obj, f"line {number} (game #{obj.get('row', '?')})")
+                count += 1
+            elif kind == "end":
+                if obj.get("games") != count:
+                    raise ExportError(f"the end line says {obj.get('games')!r} games, the file "
+                                      f"holds {count}")
+                ended = True
+            else:
+                raise ExportError(f"line {number} has an unknown type {kind!r}")
+    except UnicodeDecodeError:
+        if not header_seen:
+            raise ExportError("it is not a tableassist export (it is not UTF-8 text)") from None
+        raise ExportError(f"line {number + 1} is damaged (not UTF-8 text)") from None
+    if not header_seen:
+        raise ExportError("it is empty")
+    if not ended:
+        raise ExportError(f"it ends early, after {count} game{'s' if count != 1 else ''} "
+                          "(no end line): it is incomplete")

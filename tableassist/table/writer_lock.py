@@ -1,0 +1,113 @@
+"""One writer per database: an exclusive OS lock on ``<db>.lock``, held for the writer's lifetime.
+
+The lock is ``flock(LOCK_EX)`` on a small file beside the database, whose content names the holder
+(pid, host name, command, since when), so a second ``tableassist serve`` on the same ``--db`` can
+say who holds the table. The kernel drops the lock when its process dies, however it dies: a stale
+``.lock`` file left by ``kill -9`` blocks nothing (its content is only read when the lock is
+refused, and is rewritten by the next holder). The file is never deleted: deleting a lock file
+that another process has open lets two processes each hold "the" lock.
+
+Within one process the lock is shared: every :class:`~tableassist.table.store.Store` of one file in one
+process holds the same lock (they are one writer, and their appends are ordered by the store's own
+``expected_seq`` check).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shlex
+import socket
+import sys
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+
+class LockError(RuntimeError):
+    """The database cannot be locked for writing (held by another process, or not lockable)."""
+
+
+_held: dict[str, "WriterLock"] = {}
+_held_lock = threading.Lock()
+
+
+def lock_path(db: Path) -> Path:
+    return db.with_name(db.name + ".lock")
+
+
+def _command() -> str:
+    argv = list(sys.argv) or ["?"]
+    if Path(argv[0]).name in ("tableassist", "__main__.py", "-m"):
+        argv[0] = "tableassist"
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def describe_owner(text: str) -> str:
+    """The holder as the lock file names it, in words."""
+    try:
+        owner = json.loads(text)
+        return (f"pid {int(owner['pid'])} on {owner['host']}, running {owner['command']!r}, "
+                f"since {owner['since']}")
+    except (ValueError, KeyError, TypeError):
+        return "a process that has not said who it is yet"
+
+
+class WriterLock:
+    """This process's right to write the database at ``db``; :meth:`acquire` and :meth:`release`
+    are counted, so several stores of one file in one process share it."""
+
+    def __init__(self, key: str, path: Path, fd: int) -> None:
+        self.key, self.path, self._fd = key, path, fd
+        self._count = 0
+
+    @classmethod
+    def acquire(cls, db: Path) -> "WriterLock":
+        path = lock_path(db)
+        key = os.path.realpath(path)
+        with _held_lock:
+            lock = _held.get(key)
+            if lock is None:
+                lock = cls(key, path, cls._take(db, path))
+                _held[key] = lock
+            lock._count += 1
+            return lock
+
+    @staticmethod
+    def _take(db: Path, path: Path) -> int:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise LockError(f"cannot create {path.name} in {path.parent}: "
+                            f"{exc.strerror.lower() if exc.strerror else exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                try:
+                    text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+                finally:
+                    os.close(fd)
+                raise LockError(f"{db} is in use by another tableassist: "
+                                f"{describe_owner(text)}. Stop it first (Ctrl+C in its window), "
+                                "or choose another --db") from None
+            os.close(fd)
+            raise LockError(f"cannot lock {path} ({exc.strerror}): the file system does not "
+                            "support locks; keep the database on a local disk") from None
+        owner = {"pid": os.getpid(), "host": socket.gethostname(), "command": _command(),
+                 "since": datetime.now(timezone.utc).astimezone()
+                 .isoformat(sep=" ", timespec="seconds")}
+        data = json.dumps(owner).encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        return fd
+
+    def release(self) -> None:
+        with _held_lock:
+            self._count -= 1
+            if self._count > 0:
+                return
+            _held.pop(self.key, None)
+            os.close(self._fd)  # closing the last descriptor drops the flock

@@ -1,0 +1,380 @@
+"""The table under faults, with real `tableassist serve` processes and real files: a second server
+on the same database, kill -9, SIGTERM and Ctrl+C, bit-flipped database files, start-up faults,
+damaged games and broken logs as a screen sees them, and a full disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tableassist.cli import main
+from tableassist.server import Table, Tokens
+from tableassist.server.tokens import links_file
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
+from tests.games.random_play import all_legal_actions
+from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
+from tests.server.test_server import PLAYERS, first_lot, start
+
+NAMES = [p["name"] for p in PLAYERS]
+
+
+def serve_command(db: Path) -> list[str]:
+    return [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",
+            "--db", str(db), "--camera", "none"]
+
+
+def keys(db: Path) -> dict:
+    return json.loads(links_file(db).read_text())
+
+
+def output_of(proc: ServerProcess) -> str:
+    return "".join(proc.startup + list(proc.lines.queue))
+
+
+def plain_refusal(err: str) -> str:
+    """The one line a refused start prints (no traceback, nothing else)."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def saved_db(path: Path, games: int = 3, actions: int = 6) -> Path:
+    """A closed (checkpointed) database with ``games`` Shipwrecked games, each played a little."""
+    store = Store(path)
+    rng = random.Random(1)
+    for seed in range(games):
+        session = TableSession.create(store, "shipwrecked", NAMES, seed=seed)
+        for _ in range(actions):
+            session.submit(rng.choice(all_legal_actions(session.game)), author="table")
+    store.close()
+    return path
+
+
+def raw(path: Path, sql: str, *params) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(sql, params)
+    db.close()
+
+
+# -- one writer per database ------------------------------------------------------------------
+
+def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(tmp_path):
+    db = tmp_path / "table.sqlite3"
+    first = ServerProcess(db)
+    try:
+        table = Client(first.url, keys(db)["table"]).connect()
+        start(table)
+        for action in first_lot()[:4]:
+            assert table.act(action)["ok"]
+        before = table.wait_state(lambda s: len(s["history"]) == 4)
+        table.close()
+        second = subprocess.run(serve_command(db), cwd=ROOT, capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == 2
+        line = plain_refusal(second.stderr)
+        assert line.startswith(f"cannot open the table's database: {db} is in use by another "
+                               f"tableassist: pid {first.proc.pid} on {socket.gethostname()}, "
+                               f"running 'tableassist serve --host 127.0.0.1 --port 0 --db {db} "
+                               "--camera none', since ")
+        assert line.endswith("Stop it first (Ctrl+C in its window), or choose another --db")
+        # Nothing else may write while it runs; reading (an export, a backup) may.
+        backup = tmp_path / "backup.jsonl"
+        assert main(["export", "--db", str(db), "-o", str(backup)]) == 0
+        assert main(["import", str(backup), "--db", str(db)]) == 2
+        assert main(["demo", "--db", str(db), "--once", "--fast", "--port", "0"]) == 2
+        first.kill()  # SIGKILL: the lock file stays, the kernel's lock goes with the process
+    finally:
+        first.stop()
+    assert (tmp_path / "table.sqlite3.lock").exists()
+    again = ServerProcess(db)
+    try:
+        table = Client(again.url, keys(db)["table"]).connect()
+        assert table.state["view"] == before["view"]
+        assert table.state["history"] == before["history"]
+        table.close()
+    finally:
+        again.stop()
+
+
+# -- stopping ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_leaves_the_database_file_complete_on_its_own(tmp_path, sig):
+    db = tmp_path / "table.sqlite3"
+    proc = ServerProcess(db)
+    try:
+        table = Client(proc.url, keys(db)["table"]).connect()
+        start(table)
+        for action in first_lot():
+            assert table.act(action)["ok"]  # acknowledged
+        view = table.wait_state(lambda s: len(s["history"]) == 7)["view"]
+        table.close()
+        proc.proc.send_signal(sig)
+        assert proc.proc.wait(timeout=20) == 0
+    finally:
+        proc.stop()
+    wait_until(lambda: "stopped" in output_of(proc), what="the server's last words")
+    assert "Traceback" not in output_of(proc)
+    # What a person copies as a backup: the .sqlite3 file alone, without its -wal.
+    copy = tmp_path / "backup" / "table.sqlite3"
+    copy.parent.mkdir()
+    shutil.copyfile(db, copy)
+    store = Store(copy)
+    assert [e.kind for e in store.entries(1)] == ["action"] * 7
+    assert TableSession.open(store, 1).game.view(None) == view
+    store.close()
+
+
+# -- start-up faults --------------------------------------------------------------------------
+
+def flipped_copies(base: Path, folder: Path) -> dict[str, Path]:
+    """Copies of ``base`` with one byte inverted: in the SQLite header (magic, page count, text
+    encoding, version, application id), in b-tree pages, and inside the JSON of a game row and
+    of a log entry."""
+    data = base.read_bytes()
+    offsets = {"magic": 0, "page count": 28, "text encoding": 56, "user version": 60,
+               "application id": 68, "page 2": 4096, "middle": len(data) // 2,
+               "players": data.index(b'["Ann"') + 3, "an entry": data.index(b'{"type"') + 3,
+               "near the end": len(data) - 50}
+    out = {}
+    for name, offset in offsets.items():
+        flipped = bytearray(data)
+        flipped[offset] ^= 0xFF
+        path = folder / f"{name.replace(' ', '-')}.sqlite3"
+        path.write_bytes(bytes(flipped))
+        out[name] = path
+    return out
+
+
+def test_a_bit_flipped_database_starts_or_says_why_in_one_line(tmp_path):
+    """Each copy either starts (and a screen gets its state, damaged games marked) or is refused
+    with one plain line and exit code 2: never a traceback, never a hang."""
+    base = saved_db(tmp_path / "base.sqlite3")
+    copies = flipped_copies(base, tmp_path)
+    procs = {name: subprocess.Popen(serve_command(path), cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+             for name, path in copies.items()}
+    outcomes = {}
+    try:
+        for name, proc in procs.items():
+            host_link = None
+            for line in proc.stdout:  # type: ignore[union-attr]
+                if "#t=" in line:
+                    host_link = line.strip()
+                    break
+            if host_link is None:
+                proc.wait(timeout=30)
+                assert proc.returncode == 2, (name, proc.stderr.read())  # type: ignore
+                outcomes[name] = plain_refusal(proc.stderr.read())  # type: ignore[union-attr]
+                assert outcomes[name].startswith("cannot open the table's database: ")
+                continue
+            url, token = host_link.split("#t=")
+            host = Client(url, token).connect()
+            assert host.state["lobby"]["saved"] or host.state["lobby"].get("saved_error")
+            assert not host.errors, (name, host.errors)
+            host.close()
+            proc.terminate()
+            assert proc.wait(timeout=20) == 0
+            err = proc.stderr.read()  # type: ignore[union-attr]
+            assert "Traceback" not in err, (name, err)
+            outcomes[name] = "started" + (f" ({err.strip()})" if err.strip() else "")
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            proc.stdout.close()  # type: ignore[union-attr]
+            proc.stderr.close()  # type: ignore[union-attr]
+    assert "is not a tableassist database" in outcomes["magic"]
+    assert "is an SQLite file of another program" in outcomes["application id"]
+    assert "damaged" in outcomes["user version"]
+    assert any(o.startswith("started") for o in outcomes.values())  # the check is not too eager
+
+
+@pytest.fixture
+def mount_point(tmp_path):
+    """A real tmpfs to make read-only (root only), unmounted afterwards."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    if os.geteuid() != 0:  # permissions bind an ordinary user: chmod is enough
+        yield folder, None
+        return
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"root cannot mount a tmpfs here ({done.stderr.strip()}), and root ignores "
+                    "a folder's permissions")
+    try:
+        yield folder, ["mount", "-o", "remount,ro", str(folder)]
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+@pytest.mark.parametrize("with_db", [True, False], ids=["existing-db", "empty-folder"])
+def test_a_read_only_data_folder_is_refused_in_one_line(mount_point, capsys, with_db):
+    folder, remount = mount_point
+    db = folder / "table.sqlite3"
+    if with_db:
+        saved_db(db, games=1)
+        Tokens(links_file(db))
+    if remount:
+        subprocess.run(remount, check=True)
+    else:
+        folder.chmod(0o555)
+    try:
+        code = main(["serve", "--db", str(db), "--camera", "none", "--port", "0",
+                     "--host", "127.0.0.1"])
+    finally:
+        if not remount:
+            folder.chmod(0o755)
+    assert code == 2
+    line = plain_refusal(capsys.readouterr().err)
+    assert line == (f"cannot open the table's database: cannot write in {folder}: the folder or "
+                    "the database is read-only. tableassist keeps the table's database, its lock "
+                    "and its links there; make it writable, or choose another --db")
+
+
+def make_foreign(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE photos (id INTEGER)")
+    db.close()
+
+
+def make_newer(path: Path) -> None:
+    saved_db(path, games=1, actions=1)
+    raw(path, "PRAGMA user_version = 99")
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.mkdir(), "is a folder, not a database file"),
+    (lambda p: p.write_text("shopping list: rope, gems\n" * 300), "is not a tableassist database"),
+    (make_foreign, "is an SQLite file of another program; tableassist will not write into it"),
+    (make_newer, "was written by a newer tableassist (schema 99); update tableassist to open it"),
+], ids=["folder", "text-file", "foreign-sqlite", "newer-schema"])
+def test_a_start_up_fault_gives_one_plain_line_and_exit_2(tmp_path, capsys, make, message):
+    db = tmp_path / "table.sqlite3"
+    make(db)
+    code = main(["serve", "--db", str(db), "--camera", "none", "--port", "0",
+                 "--host", "127.0.0.1"])
+    assert code == 2
+    line = plain_refusal(capsys.readouterr().err)
+    assert line.startswith("cannot open the table's database: ") and message in line
+
+
+def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
+    db = tmp_path / "table.sqlite3"
+    links_file(db).mkdir()  # cannot be replaced by a file, even by root
+    code = main(["serve", "--db", str(db), "--camera", "none", "--port", "0",
+                 "--host", "127.0.0.1"])
+    assert code == 2
+    line = plain_refusal(capsys.readouterr().err)
+    assert line.startswith(f"cannot write the table's links file {links_file(db)}: ")
+
+
+# -- damaged games and broken logs, as the screens see them ----------------------------------
+
+def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(tmp_path):
+    db = saved_db(tmp_path / "table.sqlite3", games=3, actions=6)
+    raw(db, "UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = 2")
+    raw(db, "UPDATE entries SET action = ? WHERE game_id = 3 AND seq = 4",
+        json.dumps({"type": "reveal_row", "player": None, "cards": {"Zed": "STOP"}}))
+    proc = ServerProcess(db)
+    try:
+        assert "warning: entries 4… of game #3 no longer replay (entry 4 (reveal_row): " in \
+            output_of(proc)
+        table = Client(proc.url, keys(db)["table"]).connect()
+        spectator = Client(proc.url).connect()
+        state = table.state
+        assert state["game"]["row"] == 3  # resumed at start, short of the broken entry
+        assert state["warning"].startswith("entries 4… of game #3 no longer replay (entry 4 ")
+        assert state["warning"].endswith("); resumed at entry 3; nothing was deleted")
+        assert len(state["history"]) == 3
+        assert "warning" not in spectator.state
+        saved = {s["id"]: s for s in state["lobby"]["saved"]}
+        assert sorted(saved) == [1, 2, 3]
+        assert saved[2]["damaged"] == "its players are damaged (not a JSON list of names)"
+        assert saved[2]["playable"] is False and saved[1]["playable"] is True
+        answer = table.call("resume", {"row": 2})
+        assert not answer["ok"] and "saved game #2 is damaged: its players are damaged" in \
+            answer["error"]
+        # The table keeps working: a new action goes after the end of the log.
+        action = state["actions"][0]["action"]
+        assert table.act(action)["ok"]
+        table.wait_state(lambda s: len(s["history"]) == 4)
+        table.close()
+        spectator.close()
+    finally:
+        proc.stop()
+    store = Store(db, read_only=True)
+    log = store.entries(3)
+    assert [e.kind for e in log] == ["action"] * 6 + ["resume", "action"]  # nothing deleted
+    assert log[6].target == 3 and log[7].action == action
+    store.close()
+
+
+def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(server):
+    store = server.table.store
+    first = TableSession.create(store, "shipwrecked", NAMES, seed=1)
+    rng = random.Random(2)
+    for _ in range(5):
+        first.submit(rng.choice(all_legal_actions(first.game)))
+    TableSession.create(store, "shipwrecked", NAMES, seed=2)
+    raw(store.path, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
+    table = server.client(server.tokens.table)
+    assert table.call("resume", {"row": 1})["ok"]
+    state = table.wait_state(lambda s: s["game"] and s["game"]["row"] == 1)
+    assert state["warning"] == ("entries 2… of game #1 no longer replay (entry 2 is damaged: its "
+                                "action is not a JSON object); resumed at entry 1; nothing was "
+                                "deleted")
+    assert len(state["history"]) == 1
+    assert table.call("undo")["ok"]
+    state = table.wait_state(lambda s: not s["history"])
+    assert [e.kind for e in store.entries(1)] == ["action"] * 5 + ["resume", "undo"]
+
+
+def test_resume_latest_does_not_crash_on_a_damaged_newest_game(tmp_path):
+    db = saved_db(tmp_path / "table.sqlite3", games=2, actions=2)
+    raw(db, "UPDATE games SET options = 'not json' WHERE id = 2")
+    table = Table(Store(db), Tokens(links_file(db)))
+    with pytest.raises(StoreError, match="saved game #2 is damaged: its options are damaged"):
+        table.resume_latest()
+    assert table.session is None  # the table stays at the lobby, which marks the game
+    lobby = {s["id"]: s for s in table.lobby()["saved"]}
+    assert lobby[2]["damaged"] and lobby[1]["damaged"] is None
+    table.store.close()
+
+
+# -- a full disk -------------------------------------------------------------------------------
+
+def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(server):
+    table = server.client(server.tokens.table)
+    start(table)
+    store = server.table.store
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 1}")  # the file cannot grow
+    rng = random.Random(3)
+    refused = None
+    for _ in range(2000):
+        answer = table.act(rng.choice(table.state["actions"])["action"])
+        if not answer["ok"]:
+            refused = answer["error"]
+            break
+        table.wait_state(lambda s: s["version"] >= table.state["version"])
+    assert refused == "the disk is full: the action was not saved and not applied"
+    session = server.table.session
+    log = [e.action for e in store.entries(session.saved.id)]
+    assert [s.action for s in session.steps] == log  # the state is the log's replay
+    wait_until(lambda: len(table.state["history"]) == len(log), what="the screen's history")
+    store._db.execute("PRAGMA max_page_count = 1000000")
+    assert table.act(table.state["actions"][0]["action"])["ok"]

@@ -1,0 +1,175 @@
+"""`tableassist export` and `tableassist import`: a round trip replays every game to the same
+views; a damaged, foreign, newer or incomplete file is refused and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+
+import pytest
+
+from tableassist.table import catalog
+from tableassist.cli import main
+from tableassist.server.tokens import Tokens, links_file
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store
+from tests.games.random_play import all_legal_actions
+
+PLAYERS = ["Ann", "Bea", "Cy"]
+
+
+def views(session: TableSession) -> dict:
+    game = session.game
+    return {"shared": game.view(None), **{p: game.view(p) for p in game.players},
+            "history": session.history(), "redo": session.can_redo}
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory):
+    """A database with a game of every engine: played at random, an undo and a struck reading
+    in some (the undone step waits for a redo), one game ended."""
+    path = tmp_path_factory.mktemp("played") / "table.sqlite3"
+    store = Store(path)
+    Tokens(links_file(path))
+    rng = random.Random(11)
+    for i, game_id in enumerate(catalog.game_ids()):
+        session = TableSession.create(store, game_id, PLAYERS, seed=i)
+        for _ in range(12):
+            if session.game.is_over:
+                break
+            session.submit(rng.choice(all_legal_actions(session.game)), author="Ann",
+                           source=rng.choice(["tablet", "camera"]))
+        if i % 2 == 0 and session.steps:
+            session.undo()
+        if i % 3 == 0 and session.steps:
+            session.correct(session.steps[-1].seq, None)  # strike the last reading
+        if i == 1:
+            session.end()
+    store.close()  # checkpointed: the file alone holds everything
+    return path
+
+
+@pytest.fixture
+def table_db(played_db, tmp_path):
+    """A copy of the played database, for one test to change."""
+    path = tmp_path / "table.sqlite3"
+    shutil.copyfile(played_db, path)
+    shutil.copyfile(links_file(played_db), links_file(path))
+    return path
+
+
+def test_export_then_import_into_an_empty_db_replays_every_game_the_same(table_db, tmp_path,
+                                                                        capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["export", "--db", str(table_db), "-o", str(out)]) == 0
+    assert "exported 5 games to" in capsys.readouterr().err
+    assert out.stat().st_mode & 0o777 == 0o600  # the logs hold every hidden card
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["header"] + ["game"] * 5 + ["end"]
+    keys = Tokens(links_file(table_db))
+    assert not any(k in out.read_text() for k in (keys.host, keys.table))  # no link keys
+
+    copy = tmp_path / "moved" / "table.sqlite3"
+    assert main(["import", str(out), "--db", str(copy)]) == 0
+    assert "imported 5 games into" in capsys.readouterr().out
+    old, new = Store(table_db, read_only=True), Store(copy)
+    assert old.game_rows() == new.game_rows()
+    for row in old.game_rows():
+        a, b = old.game(row), new.game(row)
+        assert (a.game, a.players, a.seed, a.options, a.components, a.created, a.ended) == \
+            (b.game, b.players, b.seed, b.options, b.components, b.created, b.ended)
+        assert old.entries(row) == new.entries(row)
+        assert views(TableSession.open(old, row)) == views(TableSession.open(new, row))
+    old.close()
+    new.close()
+
+
+def test_one_game_to_stdout_and_import_adds_new_rows_beside_existing_ones(table_db, tmp_path,
+                                                                         capsys):
+    assert main(["export", "--db", str(table_db), "--game-row", "3"]) == 0
+    text = capsys.readouterr().out
+    games = [json.loads(line) for line in text.splitlines()][1:-1]
+    assert [g["row"] for g in games] == [3]
+    dump = tmp_path / "one.jsonl"
+    dump.write_text(text)
+    assert main(["import", str(dump), "--db", str(table_db)]) == 0  # into the same table
+    assert "#3 as #6" in capsys.readouterr().out
+    store = Store(table_db)
+    assert store.game_rows() == [1, 2, 3, 4, 5, 6]  # never overwrites
+    assert views(TableSession.open(store, 6)) == views(TableSession.open(store, 3))
+    store.close()
+
+
+def good_file(table_db, tmp_path) -> list[str]:
+    out = tmp_path / "good.jsonl"
+    assert main(["export", "--db", str(table_db), "-o", str(out)]) == 0
+    return out.read_text().splitlines(keepends=True)
+
+
+def edited(lines: list[str], index: int, change) -> list[str]:
+    obj = json.loads(lines[index])
+    change(obj)
+    return lines[:index] + [json.dumps(obj) + "\n"] + lines[index + 1:]
+
+
+@pytest.mark.parametrize("name, make, message", [
+    ("foreign", lambda lines: ["shopping list: rope, gems\n"],
+     "it is not a tableassist export (its first line is not JSON)"),
+    ("other json", lambda lines: ['{"type": "header", "format": "photos"}\n'],
+     "it is not a tableassist export (no tableassist header)"),
+    ("newer", lambda lines: edited(lines, 0, lambda h: h.update(version=9)),
+     "it was written by a newer tableassist (format 9; this one reads 1)"),
+    ("truncated", lambda lines: lines[:3],
+     "it ends early, after 2 games (no end line): it is incomplete"),
+    ("cut mid-line", lambda lines: lines[:2] + [lines[2][:100]],
+     "line 3 is damaged (not JSON"),
+    ("bad seq", lambda lines: edited(lines, 4, lambda g: g["entries"][1].update(seq=7)),
+     "line 5 (game #4): entry 2 has seq 7, not 2"),
+    ("bad players", lambda lines: edited(lines, 2, lambda g: g.update(players="Ann")),
+     "line 3 (game #2): 'players' is not a list of names"),
+    ("wrong count", lambda lines: edited(lines, len(lines) - 1, lambda e: e.update(games=4)),
+     "the end line says 4 games, the file holds 5"),
+    ("empty", lambda lines: [], "it is empty"),
+])
+def test_a_bad_file_is_refused_and_changes_nothing(table_db, tmp_path, capsys, name, make,
+                                                   message):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(make(good_file(table_db, tmp_path))))
+    capsys.readouterr()
+    assert main(["import", str(bad), "--db", str(table_db)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.strip().endswith("nothing was imported")
+    assert len(err.strip().splitlines()) == 1
+    with sqlite3.connect(table_db) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 5
+        assert db.execute("SELECT max(game_id) FROM entries").fetchone()[0] <= 5
+    db.close()
+
+
+def test_a_binary_file_and_a_missing_file_are_refused(tmp_path, capsys):
+    db = tmp_path / "t.sqlite3"
+    blob = tmp_path / "photo.jpg"
+    blob.write_bytes(bytes(range(256)) * 10)
+    assert main(["import", str(blob), "--db", str(db)]) == 2
+    assert "it is not a tableassist export (it is not UTF-8 text)" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "none.jsonl"), "--db", str(db)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["export", "--db", str(tmp_path / "none.sqlite3")]) == 2
+    assert "there is no database at" in capsys.readouterr().err
+
+
+def test_export_leaves_out_a_damaged_game_and_says_so(table_db, tmp_path, capsys):
+    with sqlite3.connect(table_db) as db:
+        db.execute("UPDATE games SET options = '{' WHERE id = 2")
+    db.close()
+    out = tmp_path / "games.jsonl"
+    assert main(["export", "--db", str(table_db), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "game #2 left out: saved game #2 is damaged: its options are damaged" in err
+    assert "exported 4 games" in err
+    rows = [json.loads(line).get("row") for line in out.read_text().splitlines()][1:-1]
+    assert rows == [1, 3, 4, 5]
+    assert main(["export", "--db", str(table_db), "--game-row", "2"]) == 2
+    assert "saved game #2 is damaged" in capsys.readouterr().err

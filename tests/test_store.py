@@ -1,0 +1,352 @@
+"""The store under faults: one writer, stale writers, damaged rows and entries, a log that stops
+replaying, a full disk, the v1 → v2 migration, and a lobby that costs the same at 10 and 1,000
+saved games. Real SQLite files throughout; a real full file system where mounting is allowed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tableassist.table import catalog
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
+from tests.games.random_play import all_legal_actions
+
+GAME = "shipwrecked"
+PLAYERS = ["Ann", "Bea", "Cy"]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play(session: TableSession, rng: random.Random, n: int) -> list[dict]:
+    done = []
+    for _ in range(n):
+        action = rng.choice(all_legal_actions(session.game))
+        session.submit(action)
+        done.append(action)
+    return done
+
+
+def replayed(actions, seed: int = 7) -> dict:
+    game = catalog.new_game(GAME, PLAYERS, seed=seed)
+    for a in actions:
+        game.apply(a)
+    return game.state
+
+
+def raw(path: Path, sql: str, *params) -> None:
+    """Change the file behind the store's back, as a damaged disk or another program would."""
+    with sqlite3.connect(path) as db:
+        db.execute(sql, params)
+    db.close()
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "table.sqlite3"
+
+
+# -- one writer ---------------------------------------------------------------------------------
+
+HOLD = textwrap.dedent("""
+    import sys
+    from tableassist.table.store import Store, StoreError
+    try:
+        Store(sys.argv[1])
+    except StoreError as exc:
+        print(exc)
+        sys.exit(2)
+    print("opened")
+""")
+
+
+def hold(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HOLD, str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_a_second_process_is_refused_and_told_who_holds_the_table(path):
+    store, again = Store(path), Store(path)  # one process: one writer, two stores
+    child = hold(path)
+    assert child.returncode == 2
+    message = child.stdout.strip()
+    assert f"{path} is in use by another tableassist: pid {os.getpid()} on " in message
+    assert "running '" in message and "since " in message and "Stop it first" in message
+    again.close()
+    assert hold(path).returncode == 2  # the other store still holds it
+    store.close()  # the writer lets go: the next one may write
+    child = hold(path)
+    assert (child.returncode, child.stdout.strip()) == (0, "opened")
+
+
+def test_a_stale_writer_is_refused_reloads_and_says_so(path):
+    """Two stores on one file (one process, so they share the writer lock): each session
+    appends only where it expects, so the one whose picture is stale can never append."""
+    a, b = Store(path), Store(path)
+    first = TableSession.create(a, GAME, PLAYERS, seed=7)
+    second = TableSession.open(b, first.saved.id)
+    rng = random.Random(1)
+    done = play(first, rng, 3)
+    heard = []
+    second.subscribe(lambda s: heard.append(len(s.steps)))
+    stale = all_legal_actions(second.game)[0]  # legal in second's out-of-date picture
+    with pytest.raises(StoreError, match=r"another program wrote to the log of game #1 \(it has "
+                                         r"3 entries, this table knew of 0\): the action was not "
+                                         r"saved and not applied; the table reloaded"):
+        second.submit(stale)
+    assert len(a.entries(first.saved.id)) == 3  # nothing was written
+    assert second.game.state == first.game.state == replayed(done)
+    assert heard == [3]  # the screens were sent the reloaded game
+    # Reloaded, the second session writes at the right place; now the first is the stale one.
+    second.submit(rng.choice(all_legal_actions(second.game)))
+    with pytest.raises(StoreError, match="the undo was not saved and not applied"):
+        first.undo()
+    assert first.game.state == second.game.state
+    assert [e.kind for e in a.entries(first.saved.id)] == ["action"] * 4
+    a.close()
+    b.close()
+
+
+# -- damaged rows and entries ---------------------------------------------------------------------
+
+def test_damaged_rows_are_listed_with_what_is_wrong(path):
+    store = Store(path)
+    rows = [TableSession.create(store, GAME, PLAYERS, seed=s).saved.id for s in range(4)]
+    raw(path, "UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = ?", rows[1])
+    # A flipped bit that leaves the text invalid UTF-8 (sqlite3 would raise UnicodeDecodeError).
+    raw(path, "UPDATE games SET game = CAST(x'736869ff' AS TEXT) WHERE id = ?", rows[2])
+    raw(path, "UPDATE games SET components = '{\"game\": ' WHERE id = ?", rows[3])
+    listing = {s.id: s for s in store.listing()}
+    assert sorted(listing) == rows  # every game is listed
+    assert listing[rows[0]].damaged is None and listing[rows[0]].players == tuple(PLAYERS)
+    assert listing[rows[1]].damaged == "its players are damaged (not a JSON list of names)"
+    assert listing[rows[1]].players == ()
+    assert listing[rows[2]].damaged == "its game name is damaged"
+    assert listing[rows[3]].damaged == "its components are damaged (not a JSON object)"
+    for row in rows[1:]:
+        with pytest.raises(StoreError, match=f"saved game #{row} is damaged: its"):
+            store.game(row)
+    assert store.game(rows[0]).players == tuple(PLAYERS)
+    store.close()
+
+
+def test_a_log_that_stops_replaying_resumes_short_of_it_and_keeps_everything(path):
+    store = Store(path)
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    done = play(session, random.Random(2), 8)
+    row = session.saved.id
+    raw(path, "UPDATE entries SET action = ? WHERE game_id = ? AND seq = 5",
+        json.dumps({"type": "turn_over_card", "player": None, "card": "NO-SUCH-CARD"}), row)
+    opened = TableSession.open(store, row)
+    assert opened.warning is not None
+    assert opened.warning.startswith(f"entries 5… of game #{row} no longer replay (entry 5 "
+                                     "(turn_over_card): ")
+    assert opened.warning.endswith("); resumed at entry 4; nothing was deleted")
+    assert opened.game.state == replayed(done[:4])
+    assert [s.seq for s in opened.steps] == [1, 2, 3, 4]
+    # The table plays on: a marker sets the broken tail aside, the new action goes at the end.
+    action = all_legal_actions(opened.game)[0]
+    opened.submit(action, author="Ann")
+    log = store.entries(row)
+    assert len(log) == 10  # nothing deleted
+    assert (log[8].kind, log[8].target, log[8].author) == ("resume", 4, "Ann")
+    assert (log[9].kind, log[9].action) == ("action", action)
+    again = TableSession.open(store, row)
+    assert again.warning is None  # the marker made the log replay again
+    assert again.game.state == replayed(done[:4] + [action])
+    assert [s.seq for s in again.steps] == [1, 2, 3, 4, 10]
+    again.undo()
+    assert TableSession.open(store, row).game.state == replayed(done[:4])
+    store.close()
+
+
+def test_a_damaged_entry_breaks_the_log_there(path):
+    store = Store(path)
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    done = play(session, random.Random(3), 5)
+    raw(path, "UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 3")
+    opened = TableSession.open(store, session.saved.id)
+    assert "entries 3… of game #1 no longer replay (entry 3 is damaged: its action is not a " \
+           "JSON object); resumed at entry 2" in opened.warning
+    assert opened.game.state == replayed(done[:2])
+    raw(path, "UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 1")
+    first = TableSession.open(store, session.saved.id)
+    assert "resumed at the start (entry 0)" in first.warning
+    assert first.steps == []
+    store.close()
+
+
+# -- a full disk ----------------------------------------------------------------------------------
+
+def fill_until_refused(session: TableSession, rng: random.Random) -> tuple[list[dict], str]:
+    """Play until the store refuses an action; returns the acknowledged actions and the refusal."""
+    acked = []
+    for _ in range(5000):
+        action = rng.choice(all_legal_actions(session.game))
+        try:
+            session.submit(action)
+        except StoreError as exc:
+            return acked, str(exc)
+        acked.append(action)
+    raise AssertionError("the store never filled up")
+
+
+def check_nothing_lost(store: Store, session: TableSession, acked: list[dict]) -> None:
+    log = store.entries(session.saved.id)
+    assert [e.action for e in log] == acked  # every acknowledged action, and only those
+    assert session.game.state == replayed(acked)  # the state equals the log
+
+
+def test_a_full_database_says_the_disk_is_full_and_loses_nothing(path):
+    """SQLite's max_page_count makes the file full for real (SQLITE_FULL from the pager)."""
+    store = Store(path)
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 1}")
+    acked, message = fill_until_refused(session, random.Random(4))
+    assert message == "the disk is full: the action was not saved and not applied"
+    check_nothing_lost(store, session, acked)
+    store._db.execute("PRAGMA max_page_count = 1000000")  # room again: the table plays on
+    session.submit(all_legal_actions(session.game)[0])
+    store.close()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 256 KiB file system (tmpfs), when this process may mount one."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_file_system_says_the_disk_is_full_and_loses_nothing(small_disk):
+    store = Store(small_disk / "table.sqlite3")
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    rng = random.Random(5)
+    acked = play(session, rng, 3)
+    filler = small_disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:  # take every free block
+        for chunk in (65536, 4096, 512):
+            try:
+                while True:
+                    os.write(fd, b"\0" * chunk)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
+    more, message = fill_until_refused(session, rng)
+    assert message == "the disk is full: the action was not saved and not applied"
+    check_nothing_lost(store, session, acked + more)
+    filler.unlink()
+    session.submit(all_legal_actions(session.game)[0])
+    store.close()
+    reopened = Store(small_disk / "table.sqlite3")
+    assert len(reopened.entries(session.saved.id)) == len(acked + more) + 1
+    reopened.close()
+
+
+# -- the schema ------------------------------------------------------------------------------------
+
+V1_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL, seed INTEGER NOT NULL,
+    options TEXT NOT NULL, components TEXT NOT NULL, created TEXT NOT NULL, ended TEXT);
+CREATE TABLE entries (
+    game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'redo', 'correction')),
+    action TEXT, target INTEGER, source TEXT NOT NULL, author TEXT, at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq));
+PRAGMA application_id = 1413567315;
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_version_1_file_is_migrated_to_version_2(path):
+    """A file as tableassist wrote it before schema 2, built by hand: it opens, keeps every
+    entry, gains the ``resume`` kind and the index, and its games replay."""
+    game = catalog.new_game(GAME, PLAYERS, seed=3)
+    rng = random.Random(6)
+    actions = []
+    for _ in range(6):
+        action = rng.choice(all_legal_actions(game))
+        game.apply(action)
+        actions.append(action)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(V1_SCHEMA)
+        db.execute("INSERT INTO games VALUES (1, ?, ?, 3, '{}', ?, '2024-01-01T00:00:00', NULL)",
+                   (GAME, json.dumps(PLAYERS), json.dumps(catalog.load_components(GAME))))
+        db.executemany("INSERT INTO entries VALUES (1, ?, 'action', ?, NULL, 'tablet', 'x', 't')",
+                       [(i, json.dumps(a)) for i, a in enumerate(actions, start=1)])
+        db.execute("INSERT INTO entries VALUES (1, 7, 'undo', NULL, NULL, 'tablet', 'x', 't')")
+    db.close()
+    store = Store(path)
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
+    indexes = [r[0] for r in store._db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'")]
+    assert "games_open" in indexes
+    session = TableSession.open(store, 1)
+    fresh = catalog.new_game(GAME, PLAYERS, seed=3)
+    for a in actions[:-1]:
+        fresh.apply(a)
+    assert session.game.state == fresh.state and session.can_redo
+    assert [e.seq for e in store.entries(1)] == list(range(1, 8))
+    store.append(1, "resume", target=7, expected_seq=8)  # the new kind is accepted
+    assert store.latest_open(catalog.ENGINES) == 1
+    store.close()
+
+
+# -- the lobby's cost does not grow with the saved games -----------------------------------------
+
+def sqlite_steps(store: Store, fn) -> int:
+    """How much work SQLite does for ``fn`` (virtual-machine steps, counted in hundreds): a count,
+    not a time, so the noisy machine cannot make it flaky."""
+    steps = [0]
+
+    def tick():
+        steps[0] += 1
+        return 0
+
+    store._db.set_progress_handler(tick, 100)
+    try:
+        fn()
+    finally:
+        store._db.set_progress_handler(None, 100)
+    return steps[0]
+
+
+def test_the_lobby_and_resume_latest_do_not_grow_with_the_saved_games(tmp_path):
+    costs = {}
+    for n in (60, 1000):
+        store = Store(tmp_path / f"{n}.sqlite3")
+        components = json.dumps(catalog.load_components(GAME))
+        with store._db:
+            store._db.executemany(
+                "INSERT INTO games (game, players, seed, options, components, created, ended) "
+                "VALUES (?, ?, 0, '{}', ?, 't', ?)",
+                [(GAME, json.dumps(PLAYERS), components, None if i == 0 else "t")
+                 for i in range(n)])  # only the oldest is not ended: the worst case
+        assert store.latest_open(catalog.ENGINES) == 1
+        assert len(store.listing(50)) == min(n, 50)
+        costs[n] = (sqlite_steps(store, lambda: store.listing(50)),
+                    sqlite_steps(store, lambda: store.latest_open(catalog.ENGINES)))
+        store.close()
+    assert costs[1000][0] <= costs[60][0] * 1.1 + 2  # 50 rows either way, not 1,000
+    assert costs[1000][1] <= costs[60][1] + 2        # one indexed lookup
