@@ -108,7 +108,7 @@ def main() -> int:
     args = parser.parse_args()
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
-    print("input: each game's scripted table (tableassist/demo_tables.py), hands passing every 4 s, "
+    print("input: each game's scripted table (tableassist/demo/scripts.py), hands passing every 4 s, "
           "2 % flicker, blur 0.4, JPEG 85; frame size and fps per game below")
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games.split(","):

@@ -35,7 +35,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, send_from_directory
@@ -47,6 +46,7 @@ from tableassist.table import catalog
 from tableassist.markers.registry import seat_colours
 from tableassist.server.table import Table
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
+from tableassist.shipped import folder
 from tableassist.table.store import StoreError
 
 log = logging.getLogger("tableassist.server")

@@ -144,7 +144,7 @@ class Table:
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
         self.clock_errors: deque[str] = deque(maxlen=20)
-        #: The camera playing along (``camera_loop.CameraTable``), when one is attached.
+        #: The camera playing along (``readers.live.CameraTable``), when one is attached.
         self.camera_reader: Any = None
         self._rechecking = threading.local()
         # (game row, version, public history) as last sent to every room: see history_update.
@@ -220,7 +220,7 @@ class Table:
         self._changed()
 
     def attach_camera(self, camera: Any) -> None:
-        """Let the camera play along (a ``camera_loop.CameraTable`` on the current session): its
+        """Let the camera play along (a ``readers.live.CameraTable`` on the current session): its
         out-of-sync notice and one-tap confirmations go to the screens, taps come back through
         :meth:`confirm_camera`, and a change made elsewhere makes it read the table again."""
         self.camera_reader = camera

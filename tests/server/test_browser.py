@@ -194,7 +194,7 @@ def test_the_lobby_starts_names_as_typed_but_trimmed_and_refuses_twins(chromium,
     page.locator('[data-do="start"]').click()
     page.wait_for_selector("#toast:not([hidden])")
     assert "'Ann' and 'ann' are the same name" in page.locator("#toast").inner_text()
-    assert server.table.store.games() == [] and page.locator(".lobby").count() == 1
+    assert server.table.store.listing() == [] and page.locator(".lobby").count() == 1
     page.locator('[data-field="name-1"]').fill("  Bo ")
     page.locator('[data-do="start"]').click()
     page.wait_for_selector(".play")
