@@ -40,11 +40,11 @@ INPUT = ("Shipwrecked, 4 players, 50 saved games, one screen per room (host, tab
 def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     """In this process, with whichever ``tableassist`` is first on the path. ``rebuild_catalog``:
     build the catalog again for every lobby, hence every broadcast (the uncached way)."""
-    from tableassist import catalog
+    from tableassist.table import catalog
     from tableassist.server import Table, Tokens, create_app
     from tableassist.server import table as table_module
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
-    from tableassist.store import Store
+    from tableassist.table.store import Store
 
     cached_catalog = table_module.game_catalog
     if rebuild_catalog:

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tableassist import catalog  # noqa: E402
-from tableassist.session import TableSession  # noqa: E402
-from tableassist.store import Store  # noqa: E402
+from tableassist.table import catalog  # noqa: E402
+from tableassist.table.session import TableSession  # noqa: E402
+from tableassist.table.store import Store  # noqa: E402
 from tests.games.random_play import random_actions  # noqa: E402
 
 N_ACTIONS = 1000

@@ -34,10 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tableassist import catalog  # noqa: E402
+from tableassist.table import catalog  # noqa: E402
 from tableassist.server import Table, Tokens  # noqa: E402
 from tableassist.server.tokens import links_file  # noqa: E402
-from tableassist.store import Entry, SavedGame, Store  # noqa: E402
+from tableassist.table.store import Entry, SavedGame, Store  # noqa: E402
 
 PLAYERS = ("Ann", "Bea", "Cy")
 SIZES = (10, 100, 1000)

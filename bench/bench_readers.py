@@ -1,6 +1,6 @@
 """The camera playing along, per game: how many CAM inputs need no tap, and how long from frame to view.
 
-For each game's scripted table (``tableassist.demo_tables``; hands passing and 2 % single-frame
+For each game's scripted table (``tableassist.demo.scripts``; hands passing and 2 % single-frame
 flicker) the same video is read twice per round, interleaved:
 
 * baseline: the vision pipeline alone (detection, geometry, tracker);
@@ -29,13 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tableassist.camera_loop import CameraTable  # noqa: E402
-from tableassist.demo import TabletScript, measure  # noqa: E402
-from tableassist.demo_tables import SCRIPTS  # noqa: E402
-from tableassist.registry import load_registry  # noqa: E402
+from tableassist.readers.live import CameraTable  # noqa: E402
+from tableassist.demo.play import TabletScript, measure  # noqa: E402
+from tableassist.demo.scripts import SCRIPTS  # noqa: E402
+from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.server.table import Table  # noqa: E402
 from tableassist.server.tokens import Tokens  # noqa: E402
-from tableassist.store import Store  # noqa: E402
+from tableassist.table.store import Store  # noqa: E402
 from tableassist.vision import TablePipeline  # noqa: E402
 from tableassist.vision.synthetic import Renderer  # noqa: E402
 
@@ -108,7 +108,7 @@ def main() -> int:
     args = parser.parse_args()
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
-    print("input: each game's scripted table (tableassist/demo_tables.py), hands passing every 4 s, "
+    print("input: each game's scripted table (tableassist/demo/scripts.py), hands passing every 4 s, "
           "2 % flicker, blur 0.4, JPEG 85; frame size and fps per game below")
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games.split(","):

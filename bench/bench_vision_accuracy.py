@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector
 from tableassist.vision import synthetic as S
 

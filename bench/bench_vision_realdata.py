@@ -20,7 +20,7 @@ import numpy as np
 from pyzbar import pyzbar
 from pyzbar.pyzbar import ZBarSymbol
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector, QRScanner
 
 

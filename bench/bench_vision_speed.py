@@ -18,7 +18,7 @@ import time
 
 import cv2
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
 from tableassist.vision import synthetic as S
 

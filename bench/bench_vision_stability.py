@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline
 from tableassist.vision import synthetic as S
 

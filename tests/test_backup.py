@@ -10,11 +10,11 @@ import sqlite3
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.cli import main
 from tableassist.server.tokens import Tokens, links_file
-from tableassist.session import TableSession
-from tableassist.store import Store
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store
 from tests.games.random_play import all_legal_actions
 
 PLAYERS = ["Ann", "Bea", "Cy"]

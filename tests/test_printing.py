@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from tableassist import cli
-from tableassist.printing import CARD, PAPERS, PRINT_DIR, layout, marker_cells, write_sets
-from tableassist.registry import load_registry
+from tableassist.markers.printing import CARD, PAPERS, layout, marker_cells, write_sets
+from tableassist.markers.registry import load_registry
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler's pdftoppm")
 
@@ -223,6 +223,9 @@ def test_pdfs_are_vector_only_and_the_right_paper_size(fresh, registry):
         w, h = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
         assert (w / 72 * MM_PER_INCH, h / 72 * MM_PER_INCH) == pytest.approx(PAPERS[paper], abs=0.01)
     assert sum(p.stat().st_size for p in fresh.glob("*.pdf")) < 600_000
+
+
+PRINT_DIR = Path(__file__).resolve().parents[1] / "print"  # the ready-made sheets of the checkout
 
 
 def test_committed_pdfs_are_current(fresh, registry):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tableassist import cli
-from tableassist.registry import (DICTIONARY_SIZES, MARKERS_DIR, SEAT_COLOURS, Marker,
+from tableassist.markers.registry import (DICTIONARY_SIZES, MARKERS_DIR, SEAT_COLOURS, Marker,
                                   RegistryError, load_registry, seat_colours)
 
 ROOT = Path(__file__).parents[1]

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.cli import main
 from tests.games.random_play import play_random_game
 

@@ -13,10 +13,10 @@ import textwrap
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
-from tableassist.session import TableSession, open_latest
-from tableassist.store import Store, StoreError
+from tableassist.table.session import TableSession, open_latest
+from tableassist.table.store import Store, StoreError
 from tests.games.random_play import all_legal_actions
 
 GAME = "shipwrecked" if "shipwrecked" in catalog.game_ids() else (catalog.game_ids() or [None])[0]
@@ -183,8 +183,8 @@ def test_unknown_saved_game_is_a_clear_error(store):
 
 CHILD = textwrap.dedent("""
     import random, sys
-    from tableassist.session import TableSession
-    from tableassist.store import Store
+    from tableassist.table.session import TableSession
+    from tableassist.table.store import Store
     from tests.games.random_play import all_legal_actions
     store = Store(sys.argv[1])
     session = TableSession.create(store, sys.argv[2], ["Ann", "Bea", "Cy"], seed=7)

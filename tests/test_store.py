@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tableassist import catalog
-from tableassist.session import TableSession
-from tableassist.store import Store, StoreError
+from tableassist.table import catalog
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
 from tests.games.random_play import all_legal_actions
 
 GAME = "shipwrecked"
@@ -57,7 +57,7 @@ def path(tmp_path):
 
 HOLD = textwrap.dedent("""
     import sys
-    from tableassist.store import Store, StoreError
+    from tableassist.table.store import Store, StoreError
     try:
         Store(sys.argv[1])
     except StoreError as exc:

@@ -1,7 +1,7 @@
 """The five rules engines and the protocol they share.
 
 Nothing in this package touches files, sockets, cameras or clocks (a test enforces it): component
-data is read by :mod:`tableassist.catalog` and handed to the engine.
+data is read by :mod:`tableassist.table.catalog` and handed to the engine.
 """
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,

@@ -9,7 +9,7 @@ A reader turns the tracker's stable table events plus the game's current state i
   table's words, with what the engine expects instead.
 
 A reader is pure: it never submits anything itself and never touches a clock, a camera or a socket.
-The camera loop (``tableassist.camera_loop``) feeds it events, asks it for readings, submits them
+The camera loop (``tableassist.readers.live``) feeds it events, asks it for readings, submits them
 through the session and tells it which were accepted (so a face shown once is read once).
 
 Secrecy (SPEC X2, §1.7, §2.7): a reader reads a secret component's face only at the moment the
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tableassist.games.protocol import Game
-from tableassist.registry import SEAT_COLOURS, seat_colours
+from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ class Reader:
     ``players`` are the game's players in seat order; ``colours`` maps a player to their seat
     colour (the seat marker in front of them and the colour of their bid or crew card backs);
     players without one get the next free colour the lobby offers for the game
-    (:func:`~tableassist.registry.seat_colours`) in seat order, as the lobby proposes them."""
+    (:func:`~tableassist.markers.registry.seat_colours`) in seat order, as the lobby proposes them."""
 
     game_id = ""
 

@@ -2,7 +2,7 @@
 
 ``Table`` (``table.py``) holds the game session and builds each viewer's payload; ``TableServer``
 (``app.py``) puts it on Socket.IO with a room per viewer; ``tokens.py`` says who may do what;
-``camera.py`` feeds the host screen's camera preview. ``tableassist serve`` (``serve_cli.py``) runs it.
+``camera.py`` feeds the host screen's camera preview. ``tableassist serve`` (``cli/serve.py``) runs it.
 """
 
 from tableassist.server.app import TableServer, create_app

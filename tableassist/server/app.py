@@ -35,7 +35,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, send_from_directory
@@ -43,15 +42,16 @@ from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist import catalog
-from tableassist.registry import seat_colours
+from tableassist.table import catalog
+from tableassist.markers.registry import seat_colours
 from tableassist.server.table import Table
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
-from tableassist.store import StoreError
+from tableassist.shipped import folder
+from tableassist.table.store import StoreError
 
 log = logging.getLogger("tableassist.server")
 
-WEBUI = Path(__file__).resolve().parents[2] / "webui"
+WEBUI = folder("webui")
 #: Largest client message the handlers accept (an action is a few hundred bytes).
 MAX_MESSAGE = 16 * 1024
 #: Largest message the transport reads at all; bigger ones close the connection. Kept well above

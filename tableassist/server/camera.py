@@ -2,7 +2,7 @@
 JPEG sent a few times a second to the ``host`` room only (other screens never get the picture).
 
 While a game is played the same frames go to the camera playing along
-(``tableassist.camera_loop.PlayAlong``: pipeline, the game's reader, the session), at
+(``tableassist.readers.live.PlayAlong``: pipeline, the game's reader, the session), at
 ``READ_FPS`` whether or not a host screen watches; the preview reuses what it found.
 
 The vision package (``tableassist.vision``) does the work; this module only paces it and ships
@@ -55,10 +55,10 @@ class CameraFeed:
         self.source.close()
 
     def _loop(self) -> None:
-        from tableassist.registry import load_registry
+        from tableassist.markers.registry import load_registry
         from tableassist.vision import MarkerDetector, SourceError, annotate, encode_jpeg
 
-        from tableassist.camera_loop import PlayAlong
+        from tableassist.readers.live import PlayAlong
 
         registry = load_registry()
         detector = MarkerDetector(registry.dictionary)

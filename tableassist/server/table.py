@@ -2,7 +2,7 @@
 
 Nothing here talks to sockets. The app (``app.py``) calls these methods from its event handlers
 and sends what :meth:`Table.payload` builds; tests and the benchmark can drive a :class:`Table`
-directly. Every change of the game goes through :class:`~tableassist.session.TableSession` (and so
+directly. Every change of the game goes through :class:`~tableassist.table.session.TableSession` (and so
 through the engine first); this module never edits a game's state.
 """
 
@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist.registry import SEAT_COLOURS, seat_colours
+from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
-from tableassist.session import TableSession
-from tableassist.store import Store, StoreError
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -144,7 +144,7 @@ class Table:
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
         self.clock_errors: deque[str] = deque(maxlen=20)
-        #: The camera playing along (``camera_loop.CameraTable``), when one is attached.
+        #: The camera playing along (``readers.live.CameraTable``), when one is attached.
         self.camera_reader: Any = None
         self._rechecking = threading.local()
         # (game row, version, public history) as last sent to every room: see history_update.
@@ -220,7 +220,7 @@ class Table:
         self._changed()
 
     def attach_camera(self, camera: Any) -> None:
-        """Let the camera play along (a ``camera_loop.CameraTable`` on the current session): its
+        """Let the camera play along (a ``readers.live.CameraTable`` on the current session): its
         out-of-sync notice and one-tap confirmations go to the screens, taps come back through
         :meth:`confirm_camera`, and a change made elsewhere makes it read the table again."""
         self.camera_reader = camera

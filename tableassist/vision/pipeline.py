@@ -36,7 +36,7 @@ class TablePipeline:
                  dictionary: str | None = None, preset: str = "second-look", full_every: int = 50,
                  qr_every: float | None = 1.0, tracker: Tracker | None = None) -> None:
         if registry is None and dictionary is None:
-            from tableassist.registry import load_registry
+            from tableassist.markers.registry import load_registry
             registry = load_registry()
         self.game = game
         self.registry = registry

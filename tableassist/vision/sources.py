@@ -103,7 +103,7 @@ class DemoSource:
                  fps: float = 10.0, duration: float | None = None, seed: int = 0) -> None:
         from . import synthetic
         if dictionary is None:
-            from tableassist.registry import load_registry
+            from tableassist.markers.registry import load_registry
             dictionary = load_registry().dictionary
         self.fps = fps
         self.duration = duration

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tableassist.camera_loop import CameraTable
-from tableassist.demo import play
-from tableassist.registry import load_registry
-from tableassist.session import TableSession
-from tableassist.store import Store
+from tableassist.readers.live import CameraTable
+from tableassist.demo.play import play
+from tableassist.markers.registry import load_registry
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store
 from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic import Renderer
 

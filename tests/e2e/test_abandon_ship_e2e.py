@@ -4,7 +4,7 @@ rat moved where no die can take it."""
 
 from __future__ import annotations
 
-from tableassist.demo_tables import abandon_ship
+from tableassist.demo.scripts import abandon_ship
 from tests.e2e.conftest import by_source, read_video
 
 

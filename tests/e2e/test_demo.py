@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from tableassist import cli
-from tableassist.demo import Demo
+from tableassist.demo.play import Demo
 from tests.server.conftest import Client
 
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from tableassist.demo import Demo
+from tableassist.demo.play import Demo
 from tests.server.test_browser import CHROMIUM, FLAGS, TABLET
 
 pytestmark = pytest.mark.browser

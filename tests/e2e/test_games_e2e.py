@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tableassist.demo_tables import SCRIPTS
+from tableassist.demo.scripts import SCRIPTS
 from tests.e2e.conftest import read_video
 
 GAMES = ["shipwrecked", "wreckers", "schmuggler", "shipshape"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tableassist.camera_loop import PlayAlong
-from tableassist.demo import TabletScript
-from tableassist.demo_tables import wreckers
+from tableassist.readers.live import PlayAlong
+from tableassist.demo.play import TabletScript
+from tableassist.demo.scripts import wreckers
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
-from tableassist.store import Store
+from tableassist.table.store import Store
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
 
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.abandon_ship import BOX, POOL, SPENT, AbandonShip
 from tableassist.games.protocol import IllegalAction, SetupError
 

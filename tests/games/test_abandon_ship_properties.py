@@ -15,7 +15,7 @@ import random
 import re
 from collections import Counter
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.abandon_ship import BOX, NEUTRAL, POOL, SPENT
 from tableassist.games.protocol import IllegalAction
 from tests.games.random_play import all_legal_actions

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
 from tests.games.random_play import all_legal_actions, play_random_game
 
@@ -25,7 +25,7 @@ def test_engines_are_pure():
     """No engine imports cv2, flask, socketio, sqlite3 or sockets, nor opens a file."""
     code = textwrap.dedent("""
         import builtins, importlib.abc, io, os, sys
-        from tableassist import catalog
+        from tableassist.table import catalog
         comps = {g: catalog.load_components(g) for g in catalog.game_ids()}
         class Block(importlib.abc.MetaPathFinder):
             def find_spec(self, name, path, target=None):

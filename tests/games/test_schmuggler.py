@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.cli import main
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler, Suspicion, look_order, settle_guessing_round
-from tableassist.session import TableSession
-from tableassist.store import Store
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store
 
 GOODS = [g["id"] for g in catalog.load_components("schmuggler")["goods"]]
 

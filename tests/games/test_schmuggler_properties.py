@@ -17,7 +17,7 @@ import json
 import random
 import re
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler
 from tests.games.random_play import all_legal_actions, random_actions

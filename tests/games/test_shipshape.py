@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tableassist import catalog, cli
+from tableassist import cli
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.games.shipshape import (Crate, Layer, hold_totals, mirror, orient, parse_grid,
                                          score_voyage, visible_grid)

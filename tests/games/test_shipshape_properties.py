@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, mirror, orient,
                                          visible_grid)

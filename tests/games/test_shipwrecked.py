@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import (BANKRUPT, CHOOSE_LOT, FACE_DOWN, LAY, PAY, PASS,
                                            STOP_WINDOW, TIEBREAK, Shipwrecked,

@@ -18,7 +18,7 @@ import json
 import random
 from collections import Counter
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import (BID_TYPES, CHOOSE_LOT, FACE_DOWN, FLIP_PRIZE, LAY,
                                            OVER, PAY, REVEAL, STOP, STOP_WINDOW, TIEBREAK,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.cli import main
 from tableassist.games.protocol import IllegalAction
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tests.games.random_play import all_legal_actions
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from tableassist import catalog
-from tableassist.camera_loop import settle
-from tableassist.registry import load_registry
+from tableassist.table import catalog
+from tableassist.readers.live import settle
+from tableassist.markers.registry import load_registry
 from tableassist.vision.tracker import TableEvent
 
 

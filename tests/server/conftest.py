@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 
 from tableassist.server import Table, Tokens, create_app
 from tableassist.server.app import QuietHandler
-from tableassist.store import Store
+from tableassist.table.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tests.server.conftest import RunningServer
 
 pytestmark = pytest.mark.browser
@@ -333,7 +333,7 @@ def test_fix_replaces_a_reading_and_the_host_screen_shows_the_links(chromium, se
 def test_the_lobby_marks_a_damaged_game_and_a_broken_log_shows_its_warning(chromium, server):
     import sqlite3
 
-    from tableassist.session import TableSession
+    from tableassist.table.session import TableSession
     for seed in range(3):  # saved before any screen has seen the lobby
         session = TableSession.create(server.table.store, "shipwrecked", ["Ann", "Bea"], seed=seed)
         session.submit({"type": "choose_first_player", "player": None, "first_player": "Ann"})

@@ -5,7 +5,7 @@ notice is shown to everyone."""
 
 from __future__ import annotations
 
-from tableassist.camera_loop import CameraTable
+from tableassist.readers.live import CameraTable
 from tests.readers.table import Table as TableEvents
 from tests.readers.test_abandon_ship_reader import ALL_ONES, cheese_events, roll
 

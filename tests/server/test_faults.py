@@ -20,8 +20,8 @@ import pytest
 from tableassist.cli import main
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import links_file
-from tableassist.session import TableSession
-from tableassist.store import Store, StoreError
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store, StoreError
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tests.server.conftest import Client, ServerProcess, wait_until
 
 PLAYERS = [{"name": "Ann", "colour": "red"}, {"name": "Bea", "colour": "blue"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import synthetic as S
 
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tableassist.registry import load_registry
+from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector, QRScanner
 
 REALDATA = Path(__file__).resolve().parents[3] / "shared" / "realdata"

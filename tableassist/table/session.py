@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tableassist import catalog
+from tableassist.table import catalog
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
-from tableassist.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
 
 
 @dataclass(frozen=True)

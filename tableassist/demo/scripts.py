@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tableassist import catalog
-from tableassist.registry import Registry, load_registry
+from tableassist.table import catalog
+from tableassist.markers.registry import Registry, load_registry
 from tableassist.vision import synthetic as S
 
 DEMO_PLAYERS = ("Ann", "Bea", "Cy")

@@ -8,7 +8,7 @@ author. An entry is committed with ``synchronous=FULL`` in WAL mode before the c
 it, so a killed process loses nothing that was acknowledged; :meth:`Store.close` checkpoints the
 WAL, so after a clean stop the ``.sqlite3`` file alone holds everything.
 
-One writer per database: a :class:`Store` holds the file's :class:`~tableassist.writer_lock.
+One writer per database: a :class:`Store` holds the file's :class:`~tableassist.table.writer_lock.
 WriterLock` for its lifetime, so a second process refuses at start and names the holder. Within
 the file, :meth:`Store.append` writes only at the position its caller expects (``expected_seq``,
 checked in the same transaction), so a writer whose picture of the log is stale can never append.
@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from tableassist.writer_lock import LockError, WriterLock
+from tableassist.table.writer_lock import LockError, WriterLock
 
 APPLICATION_ID = 0x54415353  # "TASS": marks the file as ours, so a foreign SQLite file is refused
 SCHEMA_VERSION = 2

@@ -14,17 +14,17 @@ away the camera may be for that marker size. Output is deterministic (``invarian
 
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tableassist.registry import (REFERENCE_DISTANCE_CM, REFERENCE_PX_PER_MM, RELIABLE_PX, Command,
-                                  Marker, Registry, RegistryError, load_registry,
-                                  reliable_distance_cm)
+from tableassist.markers.registry import (REFERENCE_DISTANCE_CM, REFERENCE_PX_PER_MM, RELIABLE_PX,
+                                          Command, Marker, Registry, load_registry,
+                                          reliable_distance_cm)
 
-PRINT_DIR = Path(__file__).parents[1] / "print"
+#: Where `tableassist print` writes by default: ./print, which in a checkout is the ready-made sheets'
+#: folder (run it from the repository's top to refresh them).
+PRINT_DIR = Path("print")
 
 #: paper name -> (width, height) in mm
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -330,33 +330,3 @@ def write_sets(out: Path, games: list[str], papers: list[str],
             render(registry, game, paper, path)
             written.append(path)
     return written
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--game", help="one game's set (default: every game)")
-    which.add_argument("--all", action="store_true", help="every game's set (the default)")
-    parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
-    parser.add_argument("--out", type=Path, default=PRINT_DIR, help=f"output folder (default: {PRINT_DIR})")
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        registry = load_registry()
-    except RegistryError as exc:
-        print(f"tableassist print: {exc}", file=sys.stderr)
-        return 2
-    if args.game and args.game not in registry.titles:
-        print(f"tableassist print: no markers for game {args.game!r}; games: "
-              f"{', '.join(registry.games())}", file=sys.stderr)
-        return 2
-    games = [args.game] if args.game else registry.games()
-    papers = [args.paper] if args.paper else sorted(PAPERS)
-    try:
-        paths = write_sets(args.out, games, papers, registry)
-    except OSError as exc:
-        print(f"tableassist print: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    for path in paths:
-        print(path)
-    return 0

@@ -17,14 +17,14 @@ from collections.abc import Callable, Sequence
 
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
-    "replay": "tableassist.replay",
-    "markers": "tableassist.registry",
-    "print": "tableassist.printing",
-    "serve": "tableassist.serve_cli",
-    "detect": "tableassist.detect_cli",
-    "demo": "tableassist.demo",
-    "export": "tableassist.export_cli",
-    "import": "tableassist.import_cli",
+    "serve": "tableassist.cli.serve",
+    "demo": "tableassist.cli.demo",
+    "replay": "tableassist.cli.replay",
+    "markers": "tableassist.cli.markers",
+    "print": "tableassist.cli.print",
+    "detect": "tableassist.cli.detect",
+    "export": "tableassist.cli.export",
+    "import": "tableassist.cli.import_",
 }
 
 

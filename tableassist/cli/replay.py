@@ -7,7 +7,8 @@ import json
 import sys
 from typing import TextIO
 
-from tableassist import catalog, cli
+from tableassist import cli
+from tableassist.table import catalog
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 
 

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _registry():
     try:
-        from tableassist.registry import load_registry
+        from tableassist.markers.registry import load_registry
         return load_registry()
     except Exception as exc:  # the registry is optional for foreign photos: say so, carry on
         return exc

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from tableassist import backup
-from tableassist.store import Store, StoreError, default_db
+from tableassist.table import backup
+from tableassist.table.store import Store, StoreError, default_db
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

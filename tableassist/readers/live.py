@@ -235,7 +235,7 @@ class PlayAlong:
     def __init__(self, table: Any, registry: Any = None, *,
                  on_change: Callable[[], None] = lambda: None) -> None:
         if registry is None:
-            from tableassist.registry import load_registry
+            from tableassist.markers.registry import load_registry
             registry = load_registry()
         self.table = table
         self.registry = registry

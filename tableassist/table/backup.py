@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from tableassist.store import ENTRY_KINDS, SOURCES, Entry, SavedGame, Store, StoreError
+from tableassist.table.store import ENTRY_KINDS, SOURCES, Entry, SavedGame, Store, StoreError
 
 FORMAT = "tableassist-games"
 VERSION = 1

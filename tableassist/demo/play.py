@@ -1,7 +1,7 @@
 """Watch the camera play a scripted game on a synthetic table, live on the tablet (tableassist demo).
 
 The synthetic table (``tableassist.vision.synthetic``) renders a scripted game of the chosen game
-(``tableassist.demo_tables``); every frame goes through the real pipeline — detection, tracker,
+(``tableassist.demo.scripts``); every frame goes through the real pipeline — detection, tracker,
 the game's reader, the engine through the session, the server, the tablet page — at the camera's
 frame rate. The tablet-only inputs of SPEC §6.3 (a STOP, a one-tap confirmation) are played by the
 script at their time, as a person at the table would. At the end the demo prints what the camera
@@ -10,9 +10,7 @@ read without a tap and the latency from frame to view.
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -20,9 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tableassist import cli
-from tableassist.camera_loop import CameraTable, Stats
-from tableassist.demo_tables import SCRIPTS, ScriptedGame
+from tableassist.readers.live import CameraTable, Stats
+from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import CAM_INPUTS
 
@@ -100,10 +97,10 @@ class Demo:
 
     def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
-        from tableassist.registry import load_registry
+        from tableassist.markers.registry import load_registry
         from tableassist.server.table import Table
         from tableassist.server.tokens import Tokens, links_file
-        from tableassist.store import Store
+        from tableassist.table.store import Store
 
         self.scripted = SCRIPTS[game]()
         self._tmp = None
@@ -188,66 +185,3 @@ class Demo:
         self.table.store.close()
         if self._tmp is not None:
             self._tmp.cleanup()
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
-                        help="which game the synthetic table plays (default abandon_ship)")
-    parser.add_argument("--port", type=cli.port, default=8765,
-                        help="port (default 8765; 0: a free one)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default this machine only)")
-    parser.add_argument("--db", type=Path, default=None,
-                        help="database for the demo game (default: a temporary file)")
-    parser.add_argument("--once", action="store_true",
-                        help="play the script once and exit (default: keep serving after it)")
-    parser.add_argument("--fast", action="store_true",
-                        help="do not wait for each frame's time (for tests and benchmarks)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from tableassist.serve_cli import restore_signals, stop_on_signals
-    handlers = stop_on_signals()  # a SIGTERM closes the store as Ctrl+C does
-    try:
-        return _run(args)
-    finally:
-        restore_signals(handlers)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from tableassist.store import StoreError
-    try:
-        demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
-    except StoreError as exc:
-        print(f"cannot open the demo's database: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"cannot write the demo's links file: {(exc.strerror or str(exc)).lower()}",
-              file=sys.stderr)
-        return 2
-    try:
-        demo.start()
-    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-        print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
-        demo.close()
-        return 2
-    print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's camera")
-    print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
-    try:
-        tablet = demo.play(realtime=not args.fast)
-        m = demo.measure()
-        session = demo.table.session
-        print(f"the script is over: {len(session.steps) if session else 0} actions; "
-              f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap; "
-              f"{len(tablet.tapped)} one-tap confirmations and "
-              f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
-              f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
-        if not args.once:
-            print("Still serving the table; press Ctrl+C to stop.", flush=True)
-            threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        demo.close()
-    return 0

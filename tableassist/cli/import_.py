@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from tableassist import backup, catalog
-from tableassist.store import Store, StoreError, default_db
+from tableassist.table import backup, catalog
+from tableassist.table.store import Store, StoreError, default_db
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ say who holds the table. The kernel drops the lock when its process dies, howeve
 refused, and is rewritten by the next holder). The file is never deleted: deleting a lock file
 that another process has open lets two processes each hold "the" lock.
 
-Within one process the lock is shared: every :class:`~tableassist.store.Store` of one file in one
+Within one process the lock is shared: every :class:`~tableassist.table.store.Store` of one file in one
 process holds the same lock (they are one writer, and their appends are ordered by the store's own
 ``expected_seq`` check).
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens, links_file
-from tableassist.store import Store, StoreError, default_db
+from tableassist.table.store import Store, StoreError, default_db
 
 DEFAULT_PORT = 8765
 

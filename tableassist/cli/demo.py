@@ -1,0 +1,75 @@
+"""Watch the camera play a scripted game on a synthetic table, live on the tablet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from pathlib import Path
+
+from tableassist import cli
+from tableassist.demo.play import Demo
+from tableassist.demo.scripts import SCRIPTS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
+                        help="which game the synthetic table plays (default abandon_ship)")
+    parser.add_argument("--port", type=cli.port, default=8765,
+                        help="port (default 8765; 0: a free one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default this machine only)")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="database for the demo game (default: a temporary file)")
+    parser.add_argument("--once", action="store_true",
+                        help="play the script once and exit (default: keep serving after it)")
+    parser.add_argument("--fast", action="store_true",
+                        help="do not wait for each frame's time (for tests and benchmarks)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tableassist.cli.serve import restore_signals, stop_on_signals
+    handlers = stop_on_signals()  # a SIGTERM closes the store as Ctrl+C does
+    try:
+        return _run(args)
+    finally:
+        restore_signals(handlers)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tableassist.table.store import StoreError
+    try:
+        demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+    except StoreError as exc:
+        print(f"cannot open the demo's database: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write the demo's links file: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
+    try:
+        demo.start()
+    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
+        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
+        print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        demo.close()
+        return 2
+    print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's camera")
+    print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
+    try:
+        tablet = demo.play(realtime=not args.fast)
+        m = demo.measure()
+        session = demo.table.session
+        print(f"the script is over: {len(session.steps) if session else 0} actions; "
+              f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap; "
+              f"{len(tablet.tapped)} one-tap confirmations and "
+              f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
+              f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
+        if not args.once:
+            print("Still serving the table; press Ctrl+C to stop.", flush=True)
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        demo.close()
+    return 0
