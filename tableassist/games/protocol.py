@@ -241,6 +241,38 @@ class Game:
     def action_types(cls) -> list[str]:
         return sorted(name[3:] for name in dir(cls) if name.startswith("on_"))
 
+    # -- corrections (the Fix dialog, SPEC X1) -------------------------------------------------
+    #
+    # A correction replaces one past action and replays everything after it. Both hooks are
+    # asked of the game as it is now (the replay of ``actions``, its effective actions in order)
+    # about the entry ``actions[index]``. What they answer reaches the shared screen, so, like
+    # ``legal_actions(None)``, it must not depend on a secret the engine keeps: neither the list
+    # nor whether (and why) a correction is refused may tell two games apart that differ only in
+    # their secrets. An engine narrows or widens the defaults where a secret would show through.
+
+    def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
+        """What a correction may put in place of ``actions[index]``. The default is every action
+        that was legal at that point (the table's inputs first, then each player's, in seat
+        order)."""
+        before = self.replayed(actions[:index])
+        return [a for actor in [None, *before.players] for a in before.legal_actions(actor)]
+
+    def check_correction(self, actions: Sequence[Action], index: int,
+                         replacement: Action | None) -> None:
+        """Refuse (:class:`IllegalAction`, in words that name only public facts) a correction
+        of ``actions[index]`` to ``replacement`` (``None`` strikes the entry) before it is
+        replayed, where the replay's own verdict would depend on a secret. The default accepts
+        every correction for the replay to judge."""
+
+    def replayed(self, actions: Sequence[Action]) -> "Game":
+        """A new game with this one's players, seed, options and components, after
+        ``actions``."""
+        game = type(self)(self.players, seed=self.seed, options=self.options,
+                          components=self.components)
+        for action in actions:
+            game.apply(action)
+        return game
+
     def chance_action(self) -> Action | None:
         """A random legal table input, drawn from the seed kept in the state (simulation and
         demo only; at a real table the outcome comes from the table). ``None`` if the table has

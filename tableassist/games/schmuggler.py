@@ -204,8 +204,10 @@ class Schmuggler(Game):
         self._table_input(action, "draft", "show a drafted card", "G-SB-02")
         good = self._good_field(action)
         if good not in self._draft_pool():
-            raise IllegalAction("that card was already drafted; the card shown must be one of the "
-                                "face-down cards (R-SB-01)")
+            # Said live, while the drafted cards have all been shown; a correction never gets
+            # here (check_correction refuses a drafted good before the replay).
+            raise IllegalAction("that card was already drawn: the card shown must be one of "
+                                "the face-down cards left, each is drawn once (R-SB-01)")
         drafter = self.drafter()
         self.state["holdings"][drafter].append(good)
         self.state["drafted"] += 1
@@ -406,6 +408,9 @@ class Schmuggler(Game):
         if late and not found:
             raise IllegalAction("the show-at-once penalty is for a looker who found the card "
                                 "(R-SB-13)")
+        if late and self.card_count(player) < 2:
+            raise IllegalAction(f"{player} holds one card, so cannot have looked at all of "
+                                "their cards before showing it (R-SB-13)")
         rnd["looked"].append({"player": player, "found": found, "looked_at_all": late})
         self._audit_look(player, found)
         if found:
@@ -604,6 +609,40 @@ class Schmuggler(Game):
                                 "looked_at_all": True})
             return actions
         return []
+
+    # -- corrections (SPEC X1, §3.7) --------------------------------------------------------------
+    #
+    # Which good was drawn at which entry is who holds what: the pools at two consecutive entries
+    # name the card drawn between them, and a replay refused at "entry 7: already drafted" says
+    # when it was drawn. So a draw is corrected only to a card the record does not have as drawn:
+    # the cards still face down (in the pool, later on the board). That set is public (each card
+    # drawn was shown, and the empty spaces show it), and it is the same at every entry.
+
+    @staticmethod
+    def _drawn(actions: Sequence[Action]) -> set[str]:
+        return {a.get("good") for a in actions if a.get("type") == "draft_card"}
+
+    def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
+        """For a draw: each card the draft has not drawn, the same list at every draw. Any other
+        entry: what was legal at that point (the flow never depends on a holding)."""
+        if actions[index].get("type") != "draft_card":
+            return super().correction_choices(actions, index)
+        drawn = self._drawn(actions)
+        return [{"type": "draft_card", "player": None, "good": g}
+                for g in self.track[1:] if g not in drawn]
+
+    def check_correction(self, actions: Sequence[Action], index: int,
+                         replacement: Action | None) -> None:
+        """A correction to a draw of a card the draft has drawn (at this entry or any other) is
+        refused, in words that say only that the card was drawn in this game."""
+        if not isinstance(replacement, Mapping) or replacement.get("type") != "draft_card":
+            return
+        good = replacement.get("good")
+        if good in self.goods and good in self._drawn(actions):
+            raise IllegalAction(
+                "that card was drawn in this game's draft, so no draw can be corrected to it: a "
+                "draw is corrected only to a card that was not drawn (who drew which stays "
+                "sealed until the end, R-SB-01)")
 
     def label(self, action: Mapping[str, Any]) -> str:
         """Button texts. A drafted card's label names the good but not the drafter."""

@@ -521,7 +521,7 @@ def test_bad_draft_and_die_inputs_are_refused():
     game = catalog.new_game("schmuggler", list("ABCD"))
     refused(game, {"type": "draft_card", "player": None, "good": "rum"}, "not a good")
     game.apply({"type": "draft_card", "player": None, "good": "gold"})
-    refused(game, {"type": "draft_card", "player": None, "good": "gold"}, "already drafted")
+    refused(game, {"type": "draft_card", "player": None, "good": "gold"}, "already drawn")
     refused(game, {"type": "draft_card", "player": "B", "good": "furs"}, "table supplies it")
     refused(game, {"type": "lay_out_board", "player": None}, "lay out the board")
     game = start()
@@ -540,6 +540,25 @@ def test_a_looker_without_cards_cannot_find_and_the_late_penalty_needs_a_find():
     assert game.legal_actions("C") == [{"type": "look", "player": "C", "found": False}]
     refused(game, {"type": "look", "player": "C", "found": False, "looked_at_all": True},
             "R-SB-13")
+
+
+def test_T_SB_11_a_finder_with_one_card_cannot_have_looked_at_all_first():
+    """Rulebook: "He may not first look at all of his cards" — with one card there is nothing to
+    look through first, so the penalty is neither offered nor accepted (R-SB-13)."""
+    game = start(draft={"B": "gold coffee"})
+    for good in game.state["holdings"]["C"][1:]:
+        game.state["on_board"][good] = True
+    game.state["holdings"]["C"] = game.state["holdings"]["C"][:1]
+    land_on(game, "gold")
+    say(game, "A>C C>C")
+    assert game.legal_actions("C") == [{"type": "look", "player": "C", "found": True},
+                                       {"type": "look", "player": "C", "found": False}]
+    message = refused(game, {"type": "look", "player": "C", "found": True,
+                             "looked_at_all": True}, "C holds one card", "R-SB-13")
+    assert message == ("C holds one card, so cannot have looked at all of their cards before "
+                       "showing it (R-SB-13)")
+    look(game, "C+")   # without the penalty it is accepted: both were right, A gets the card
+    assert game.state["last_settlement"] == {"owed": {}, "paid": {}, "from": "C", "to": "A"}
 
 
 def test_the_game_over_refuses_everything():
@@ -672,3 +691,42 @@ def test_the_session_history_of_the_example_game_names_no_good(tmp_path):
     assert "holdings" not in json.dumps(session.game.view(None))
     session.submit(actions[-1])
     assert session.game.is_over and "holdings" in session.game.view(None)
+
+
+def test_a_draw_is_corrected_only_to_a_card_not_drawn_and_the_list_is_the_same_at_every_draw(
+        tmp_path):
+    """SPEC §3.7 through the Fix dialog (``Table.alternatives`` and ``TableSession.correct``):
+    the alternatives of a past draw must not be the pool of that moment (consecutive pools name
+    every card drawn), and a refused correction must not say when a card was drawn. So every
+    draw offers the same list, the cards not drawn, and a correction to a drawn card (at that
+    entry or any other) is refused with one message."""
+    from tableassist.server import Table, Tokens
+    store = Store(tmp_path / "t.sqlite3")
+    table = Table(store, Tokens(None))
+    session = table.start("schmuggler", list("ABCD"), options=None)
+    while session.game.state["phase"] == "draft":
+        session.submit(session.game.legal_actions(None)[0])
+    session.submit({"type": "lay_out_board", "player": None})
+    draws = [s for s in session.steps if s.action["type"] == "draft_card"]
+    drawn = [s.action["good"] for s in draws]
+    laid = [g for g in session.game.track[1:] if session.game.state["on_board"][g]]
+    offered = {json.dumps(table.alternatives(s.seq)) for s in draws}
+    assert len(offered) == 1
+    assert [a["action"]["good"] for a in json.loads(offered.pop())] == laid
+    before = json.dumps(session.game.to_json(), sort_keys=True)
+    messages = set()
+    for step in draws:
+        for good in drawn:
+            with pytest.raises(IllegalAction) as err:
+                session.correct(step.seq, {"type": "draft_card", "player": None, "good": good})
+            messages.add(str(err.value))
+    assert messages == {"that card was drawn in this game's draft, so no draw can be corrected "
+                        "to it: a draw is corrected only to a card that was not drawn (who drew "
+                        "which stays sealed until the end, R-SB-01)"}
+    assert json.dumps(session.game.to_json(), sort_keys=True) == before
+    assert [e.kind for e in store.entries(session.saved.id)].count("correction") == 0
+    # a card misread at the third draw: its space is empty, the card read lies on the board
+    session.correct(draws[2].seq, {"type": "draft_card", "player": None, "good": laid[0]})
+    on_board = session.game.state["on_board"]
+    assert not on_board[laid[0]] and on_board[drawn[2]]
+    store.close()
