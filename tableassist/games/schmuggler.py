@@ -204,8 +204,8 @@ class Schmuggler(Game):
         self._table_input(action, "draft", "show a drafted card", "G-SB-02")
         good = self._good_field(action)
         if good not in self._draft_pool():
-            # Said live, while the drafted cards have all been shown; a correction never gets
-            # here (check_correction refuses a drafted good before the replay).
+            # Said live, of the card just shown (a correction of the last draw included): the
+            # cards drawn so far have all been shown, and the pool on screen lists the rest.
             raise IllegalAction("that card was already drawn: the card shown must be one of "
                                 "the face-down cards left, each is drawn once (R-SB-01)")
         drafter = self.drafter()
@@ -612,37 +612,30 @@ class Schmuggler(Game):
 
     # -- corrections (SPEC X1, §3.7) --------------------------------------------------------------
     #
-    # Which good was drawn at which entry is who holds what: the pools at two consecutive entries
-    # name the card drawn between them, and a replay refused at "entry 7: already drafted" says
-    # when it was drawn. So a draw is corrected only to a card the record does not have as drawn:
-    # the cards still face down (in the pool, later on the board). That set is public (each card
-    # drawn was shown, and the empty spaces show it), and it is the same at every entry.
+    # Which card was drawn at which entry is who holds what. Correcting a past draw gives it away
+    # whatever the lists say: the card it held goes back on its space (the board shows it), and a
+    # replay refused at "entry 7: already drawn" says when a card was drawn. So a draw can be
+    # corrected only while its card is still shown: as long as it is the last action (as Undo can
+    # take it back then). After that it lies face down and the draw is sealed until the end; the
+    # Fix dialog offers nothing for it. Nothing else in the flow depends on a holding.
 
-    @staticmethod
-    def _drawn(actions: Sequence[Action]) -> set[str]:
-        return {a.get("good") for a in actions if a.get("type") == "draft_card"}
+    def _sealed(self, actions: Sequence[Action], index: int) -> bool:
+        return (actions[index].get("type") == "draft_card" and index != len(actions) - 1
+                and not self.is_over)
 
     def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
-        """For a draw: each card the draft has not drawn, the same list at every draw. Any other
-        entry: what was legal at that point (the flow never depends on a holding)."""
-        if actions[index].get("type") != "draft_card":
-            return super().correction_choices(actions, index)
-        drawn = self._drawn(actions)
-        return [{"type": "draft_card", "player": None, "good": g}
-                for g in self.track[1:] if g not in drawn]
+        """Nothing for a sealed draw; else what was legal at that point."""
+        return [] if self._sealed(actions, index) else \
+            super().correction_choices(actions, index)
 
     def check_correction(self, actions: Sequence[Action], index: int,
                          replacement: Action | None) -> None:
-        """A correction to a draw of a card the draft has drawn (at this entry or any other) is
-        refused, in words that say only that the card was drawn in this game."""
-        if not isinstance(replacement, Mapping) or replacement.get("type") != "draft_card":
-            return
-        good = replacement.get("good")
-        if good in self.goods and good in self._drawn(actions):
+        """A draw other than the last action is refused, in words that name no card."""
+        if self._sealed(actions, index):
             raise IllegalAction(
-                "that card was drawn in this game's draft, so no draw can be corrected to it: a "
-                "draw is corrected only to a card that was not drawn (who drew which stays "
-                "sealed until the end, R-SB-01)")
+                "that card lies face down in front of its drafter now: who drew which stays "
+                "sealed until the end, so a draw can be corrected only while its card is shown, "
+                "before the next action (R-SB-01, SPEC §3.7)")
 
     def label(self, action: Mapping[str, Any]) -> str:
         """Button texts. A drafted card's label names the good but not the drafter."""

@@ -693,40 +693,41 @@ def test_the_session_history_of_the_example_game_names_no_good(tmp_path):
     assert session.game.is_over and "holdings" in session.game.view(None)
 
 
-def test_a_draw_is_corrected_only_to_a_card_not_drawn_and_the_list_is_the_same_at_every_draw(
-        tmp_path):
-    """SPEC §3.7 through the Fix dialog (``Table.alternatives`` and ``TableSession.correct``):
-    the alternatives of a past draw must not be the pool of that moment (consecutive pools name
-    every card drawn), and a refused correction must not say when a card was drawn. So every
-    draw offers the same list, the cards not drawn, and a correction to a drawn card (at that
-    entry or any other) is refused with one message."""
+def test_a_draw_is_corrected_only_while_its_card_is_shown(tmp_path):
+    """SPEC §3.7 through the Fix dialog (``Table.alternatives`` and ``TableSession.correct``).
+    The pools at two consecutive draws name the card drawn between them; correcting an earlier
+    draw puts the card it held back on its space; a refused replay says when a card was drawn.
+    So once the next action is in, a draw is sealed until the end: no alternatives, and one
+    refusal that names no card. The last draw, its card still shown, is corrected as usual."""
     from tableassist.server import Table, Tokens
     store = Store(tmp_path / "t.sqlite3")
     table = Table(store, Tokens(None))
     session = table.start("schmuggler", list("ABCD"), options=None)
+    session.submit(session.game.legal_actions(None)[0])
+    session.submit(session.game.legal_actions(None)[0])
+    last = session.steps[-1]
+    pool = [a["action"]["good"] for a in table.alternatives(last.seq)]
+    assert last.action["good"] in pool and session.steps[0].action["good"] not in pool
+    with pytest.raises(IllegalAction, match="already drawn"):      # public: it was shown
+        session.correct(last.seq, session.steps[0].action)
+    session.correct(last.seq, {"type": "draft_card", "player": None, "good": pool[-1]})
     while session.game.state["phase"] == "draft":
         session.submit(session.game.legal_actions(None)[0])
     session.submit({"type": "lay_out_board", "player": None})
     draws = [s for s in session.steps if s.action["type"] == "draft_card"]
-    drawn = [s.action["good"] for s in draws]
     laid = [g for g in session.game.track[1:] if session.game.state["on_board"][g]]
-    offered = {json.dumps(table.alternatives(s.seq)) for s in draws}
-    assert len(offered) == 1
-    assert [a["action"]["good"] for a in json.loads(offered.pop())] == laid
     before = json.dumps(session.game.to_json(), sort_keys=True)
     messages = set()
     for step in draws:
-        for good in drawn:
+        assert table.alternatives(step.seq) == []
+        for action in (None, step.action, {"type": "draft_card", "player": None,
+                                           "good": laid[0]}):
             with pytest.raises(IllegalAction) as err:
-                session.correct(step.seq, {"type": "draft_card", "player": None, "good": good})
+                session.correct(step.seq, action)
             messages.add(str(err.value))
-    assert messages == {"that card was drawn in this game's draft, so no draw can be corrected "
-                        "to it: a draw is corrected only to a card that was not drawn (who drew "
-                        "which stays sealed until the end, R-SB-01)"}
+    assert messages == {"that card lies face down in front of its drafter now: who drew which "
+                        "stays sealed until the end, so a draw can be corrected only while its "
+                        "card is shown, before the next action (R-SB-01, SPEC §3.7)"}
     assert json.dumps(session.game.to_json(), sort_keys=True) == before
-    assert [e.kind for e in store.entries(session.saved.id)].count("correction") == 0
-    # a card misread at the third draw: its space is empty, the card read lies on the board
-    session.correct(draws[2].seq, {"type": "draft_card", "player": None, "good": laid[0]})
-    on_board = session.game.state["on_board"]
-    assert not on_board[laid[0]] and on_board[drawn[2]]
+    assert [e.kind for e in store.entries(session.saved.id)].count("correction") == 1
     store.close()
