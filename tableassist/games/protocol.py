@@ -171,8 +171,9 @@ class Game:
 
         The list may be shown on the shared screen, so it never depends on a secret: where only
         some outcomes are possible and which ones is hidden (the values left in a player's hand),
-        it lists every publicly possible outcome, :meth:`apply` refuses the impossible ones, and
-        :meth:`chance_action` draws only possible ones."""
+        it lists every publicly possible outcome, and :meth:`chance_action` draws only possible
+        ones. :meth:`apply` must not refuse one for the secret either: a refusal tells the secret
+        to whoever tries (docs/protocol.md, "Secrets in every channel")."""
         raise NotImplementedError
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:

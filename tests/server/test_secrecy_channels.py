@@ -44,6 +44,7 @@ from tests.games.test_schmuggler_properties import candidate_actions, mostly_hon
 from tests.games.test_shipwrecked_properties import OPTION_SETS, TrueTable
 from tests.games.test_wreckers_properties import CARDS, PhysicalTable
 from tests.readers.table import Table as Events
+from tests.server.conftest import wait_until
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "orange", "purple"]
@@ -584,3 +585,53 @@ def test_wreckers_no_card_in_a_hand_is_in_any_channel(tmp_path):
             scanned += 1
         screens.close()
     assert scanned > 100 and picks
+
+
+# -- where a refusal goes -------------------------------------------------------------------
+
+def test_a_refusal_reaches_only_the_screen_that_asked_and_the_table_may_act_for_anyone(server):
+    """Real server, real Socket.IO clients. A refused ``act`` is answered to the connection that
+    sent it (its acknowledgement and an ``error`` event) and to nobody else. But the table's
+    link may submit any player's action, so a refusal worded from a hand, even one meant for
+    the owner's phone, could be asked for from the shared tablet: ShipShape takes any value a
+    crew card shows, and only Bea's own screen says her hand did not hold it."""
+    table = server.client(server.tokens.table)
+    names = ["Ann", "Bea", "Cy"]
+    answer = table.call("start", {"game": "shipshape", "players": [{"name": n} for n in names]})
+    assert answer["ok"], answer
+    tokens = server.tokens.players(answer["row"], names)
+    ann, bea, spectator = (server.client(tokens["Ann"]), server.client(tokens["Bea"]),
+                           server.client())
+    game = lambda: server.table.session.game  # noqa: E731
+
+    def act(client, action):
+        result = client.act(action)
+        assert result["ok"], (action, result)
+
+    while game().state["phase"] == "deal_holds":
+        act(table, game().legal_actions(None)[0])
+    for name in names:
+        act(table, {"type": "lay_crew_card", "player": name})
+    for name, value in zip(names, (9, 4, 2)):
+        act(table, {"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
+    while game().state["groups"][0]["queue"]:
+        taker = game().state["groups"][0]["queue"][0]
+        act(table, next(x for x in game().legal_actions(None) if x["type"] == "show_top_crate"))
+        act(table, game().legal_actions(taker)[0])
+    for name in names:
+        act(table, {"type": "lay_crew_card", "player": name})
+
+    refused = bea.act({"type": "reveal_crew_card", "player": "Bea", "owner": "Bea",
+                       "value": 11})
+    assert not refused["ok"] and "not 11" in refused["error"]
+    wait_until(lambda: bea.errors, what="Bea's error event")
+    for client in (table, ann, spectator):
+        assert client.call("sync", {})["ok"]      # a round trip: an error would be here by now
+        assert client.errors == []
+    # the table acts for Bea with the 4 she already played: taken, like any value
+    act(table, {"type": "reveal_crew_card", "player": "Bea", "owner": "Bea", "value": 4})
+    bea.wait_state(lambda s: s["view"]["private"].get("check"), "Bea's own notice")
+    n = len(bea.state["history"])
+    for client in (table, ann, spectator):
+        client.wait_state(lambda s: len(s.get("history", [])) == n, "the reading")
+        assert all("did not hold" not in raw for raw in client.raw)
