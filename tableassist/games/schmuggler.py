@@ -619,21 +619,12 @@ class Schmuggler(Game):
     # take it back then). After that it lies face down and the draw is sealed until the end; the
     # Fix dialog offers nothing for it. Nothing else in the flow depends on a holding.
 
-    def _sealed(self, actions: Sequence[Action], index: int) -> bool:
-        return (actions[index].get("type") == "draft_card" and index != len(actions) - 1
-                and not self.is_over)
-
-    def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
-        """Nothing for a sealed draw; else what was legal at that point."""
-        return [] if self._sealed(actions, index) else \
-            super().correction_choices(actions, index)
-
-    def check_correction(self, actions: Sequence[Action], index: int,
-                         replacement: Action | None) -> None:
-        """A draw other than the last action is refused, in words that name no card."""
-        if self._sealed(actions, index):
-            raise IllegalAction(
-                "that card lies face down in front of its drafter now: who drew which stays "
+    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+        """A draw other than the last action, before the end."""
+        if actions[index].get("type") != "draft_card" or index == len(actions) - 1 \
+                or self.is_over:
+            return None
+        return ("that card lies face down in front of its drafter now: who drew which stays "
                 "sealed until the end, so a draw can be corrected only while its card is shown, "
                 "before the next action (R-SB-01, SPEC §3.7)")
 

@@ -23,7 +23,7 @@ depend only on public facts: any crew value the set has is accepted as a reading
 engine's record of the hand holds (:meth:`ShipShape._take_from_hand` says how the record copes);
 the refill goes by the number of cards, which is public; a reading the record did not hold is told
 to its owner's private view only, and kept (with the Cap'n's) in an audit shown at the end; and an
-earlier round's reading cannot be corrected before the end (:meth:`ShipShape.check_correction`).
+earlier round's reading cannot be corrected before the end (:meth:`ShipShape.sealed`).
 
 Participants are the human players plus, with two humans (or five in the expert mode), the dummy
 Cap'n Happen Stance, whose crew card is the blind top of his deck and who places every crate exactly
@@ -1083,31 +1083,22 @@ class ShipShape(Game):
     # that round ("a 6 ties with someone's 6"). So an earlier round's reading cannot be corrected
     # until the game is over; the current round's can, and every other entry as usual.
 
-    def _sealed(self, actions: Sequence[Action], index: int) -> bool:
-        """Is ``actions[index]`` a crew-card reading whose round's cards have left the table?"""
+    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+        """A crew-card reading whose round's cards have left the table, before the end."""
         entry = actions[index]
         if entry.get("type") != "reveal_crew_card" or self.is_over:
-            return False
+            return None
         before = self.replayed(actions[:index])
         owner = entry.get("owner")
         if before.state["phase"] != "play" or owner not in before.state["participants"]:
-            return False
+            return None
         g = before.state["participants"][owner]["group"]
         groups = self.state["groups"]
-        return not (self.state["voyage"] == before.state["voyage"] and g < len(groups)
-                    and groups[g]["rounds"] == before.state["groups"][g]["rounds"]
-                    and owner in groups[g]["reveal"])
-
-    def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
-        """Nothing for an earlier round's crew-card reading (sealed); else the default."""
-        return [] if self._sealed(actions, index) else \
-            super().correction_choices(actions, index)
-
-    def check_correction(self, actions: Sequence[Action], index: int,
-                         replacement: Action | None) -> None:
-        if self._sealed(actions, index):
-            raise IllegalAction(
-                "that crew card was turned over in an earlier round: the cards are back in hand "
+        if (self.state["voyage"] == before.state["voyage"] and g < len(groups)
+                and groups[g]["rounds"] == before.state["groups"][g]["rounds"]
+                and owner in groups[g]["reveal"]):
+            return None
+        return ("that crew card was turned over in an earlier round: the cards are back in hand "
                 "and who played what stays sealed until the game is over, so the reading can be "
                 "corrected only while its round's cards are on the table, or after the game "
                 "(SPEC §5.7)")
