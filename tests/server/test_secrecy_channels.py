@@ -221,7 +221,7 @@ def schmuggler_plan(seed: int) -> tuple[list[str], list[dict], list[dict]]:
 
 
 def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
-    accepted = camera_reads = 0
+    accepted = camera_reads = taps = 0
     for seed in range(3):
         players, log, twin = schmuggler_plan(seed)
         a, b = twins(tmp_path / str(seed), "schmuggler", players, seed=seed)
@@ -249,6 +249,23 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
                         cam.feed(e, events.t)
                 assert a.session.steps[-1].source == b.session.steps[-1].source == "camera"
                 camera_reads += 1
+            elif cameras and x["type"] == "look" and x["found"] and not x.get("looked_at_all"):
+                # the missing card shown while someone looks: a one-tap row on the table's
+                # screens, the same whoever the record says holds it; the tablet taps it
+                space = a.game.track[a.game.state["piece"]]
+                shown = [events.appear("contraband_card", space, "face", pos=(340., 300.))]
+                for cam in cameras:
+                    cam.feed(shown, events.t)
+                assert a.screens(a.grants, full=True) == b.screens(b.grants, full=True)
+                rows = a.table.payload(Grant(TABLE))["camera_reader"]["confirm"]
+                assert [o["action"] for o in rows[0]["options"]] == [x]
+                assert a.table.payload(SPECTATOR_GRANT)["camera_reader"]["confirm"] == []
+                for screens in (a, b):
+                    screens.table.confirm_camera(x, "table")
+                gone = [events.remove("contraband_card", space, "face", pos=(340., 300.))]
+                for cam in cameras:
+                    cam.feed(gone, events.t)
+                taps += 1
             else:
                 a.submit(x)
                 b.submit(y)
@@ -269,7 +286,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
                     strike=i == len(log) - 2)
         a.close()
         b.close()
-    assert accepted and camera_reads
+    assert accepted and camera_reads and taps
 
 
 # -- ShipShape: the hands and who played what --------------------------------------------------
