@@ -15,6 +15,8 @@ note, a prompt, a button or an error message.
 Actions (all JSON; ``player`` null means the table supplies it):
 
 * ``place_cheese``  table, set-up: ``{"space": 6, "value": 2}`` — a cheese token on a passenger deck;
+* ``choose_first_player``  table, before the first roll: ``{"first_player": "Bea"}`` — the player
+  the table chose to go first (option ``first_player``: drawn from the seed by default, or named);
 * ``reveal_sinking_token``  table: ``{"value": 3}`` — the water rises (R-AS-05, R-AS-06);
 * ``roll_die``  table: ``{"die": "red", "face": "3x"}`` — one die's top face after the roll (R-AS-01);
 * ``use_die``  turn player: ``{"die": "white", "rat": "green"}`` — move a rat with one die (R-AS-02);
@@ -179,17 +181,24 @@ class AbandonShip(Game):
 
         All rats on space 1, the waterline just below it, all eight dice in the pool, the sinking
         tokens face down. The cheese tokens are laid out by the table (``place_cheese``). Tiles are
-        dealt face down: the engine records nothing about them. The first player is drawn at random."""
+        dealt face down: the engine records nothing about them. "Randomly select a player to go
+        first": with ``first_player = random`` the engine draws one from the seed, and the table
+        may name the one it chose instead until the first roll; with ``manual`` the game waits
+        for the table to name one (``choose_first_player``)."""
         ship = self.ship
         low, high = ship.players
         if not low <= len(self.players) <= min(high, len(ship.tiles)):
             raise SetupError(f"Abandon Ship is for {low}–{min(high, len(ship.tiles))} players "
                              f"(data file), not {len(self.players)}")
-        first = self.rng().choice(self.players)
+        mode = self.options["first_player"]
+        if mode not in ("random", "manual"):
+            raise SetupError(f"option 'first_player' must be 'random' or 'manual', not {mode!r}")
+        first = self.rng().choice(self.players) if mode == "random" else None
         self.state = {
             "phase": "place_cheese",
             "turn": None,
             "first_player": first,
+            "rolled": False,                                   # a die read: the first turn is on
             "waterline": ship.waterline_start,
             "rats": {colour: 1 for colour in ship.colours},   # colour -> space, rats on board
             "slots": [[] for _ in ship.slots],                # occupants of X, 5, 3, 2
@@ -223,8 +232,35 @@ class AbandonShip(Game):
         st["cheese_placed"] += 1
         notes = [Note(f"cheese {value} placed on space {space}", "G-AS-03")]
         if st["cheese_placed"] == len(ship.cheese_spaces):
-            notes.append(Note(f"{st['first_player']} goes first", "R-AS-01"))
-            self._start_turn(st["first_player"])
+            if st["first_player"] is None:
+                st["phase"] = "first_player"
+            else:
+                notes.append(Note(f"{st['first_player']} goes first", "R-AS-01"))
+                self._start_turn(st["first_player"])
+        return notes
+
+    def _may_choose_first(self) -> bool:
+        """The table may name the first player during set-up and until the first die is read."""
+        st = self.state
+        return not st["rolled"] and st["phase"] in ("place_cheese", "first_player", "roll")
+
+    def on_choose_first_player(self, action: Action) -> list[Note]:
+        """The table names the player it chose to go first ("Randomly select a player to go
+        first"): in set-up, or after the engine's draw until the first die is read."""
+        if action["player"] is not None:
+            raise IllegalAction(f"choose_first_player is the table's (player null), not "
+                                f"{action['player']}'s")
+        if not self._may_choose_first():
+            raise IllegalAction("the first player can be named only before the first roll "
+                                "(R-AS-01)")
+        first = self.need(action, "first_player", str)
+        if first not in self.players:
+            raise IllegalAction(f"{first!r} is not a player at this table")
+        st = self.state
+        st["first_player"] = first
+        notes = [Note(f"{first} goes first", "R-AS-01")]
+        if st["phase"] != "place_cheese":
+            self._start_turn(first)
         return notes
 
     def _cheese_left(self) -> list[int]:
@@ -335,6 +371,7 @@ class AbandonShip(Game):
             raise IllegalAction(f"the {die_id} die has no face {label!r}; its faces are "
                                 f"{', '.join(die.faces)} (G-AS-09)")
         st["faces"][die_id] = label
+        st["rolled"] = True
         if len(st["faces"]) == len(self._pool()):
             st["phase"] = "choose"
         return [Note(f"the {die_id} die shows {die.faces[label].words()}", "R-AS-01")]
@@ -466,8 +503,10 @@ class AbandonShip(Game):
 
     def _end_check(self) -> list[Note]:
         """R-AS-10: the game ends when the fourth rat reaches the top deck, or when only two rats
-        (or fewer) remain on the board; those go together on the first free scoring space in
-        track order, each earning its full points (G-AS-08, G-AS-13)."""
+        (or fewer) remain on the board; those go together on "the highest scoring space that is
+        not yet occupied", each earning its full points (G-AS-08: by default the free space with
+        the most points; with ``survivors_skip_x = false`` the first free one in track order,
+        even X; G-AS-13)."""
         st, ship = self.state, self.ship
         if st["end"]:
             return []
@@ -482,8 +521,10 @@ class AbandonShip(Game):
         st["end"] = "two_rats_left"
         survivors = sorted(st["rats"], key=ship.colours.index)
         free = [i for i, occupants in enumerate(st["slots"]) if not occupants]
-        if self.options["survivors_skip_x"] and len(free) > 1 and free[0] == 0:
-            free = free[1:]
+        if self.options["survivors_skip_x"] and free:
+            # "the highest scoring space that is not yet occupied" (G-AS-08): the most points,
+            # the first in track order on a tie. So with X still free they score 5, not 0.
+            free = [max(free, key=lambda i: (ship.slots[i][1], -i))]
         if survivors and free:
             st["slots"][free[0]].extend(survivors)
             for rat in survivors:
@@ -628,17 +669,22 @@ class AbandonShip(Game):
         st, ship = self.state, self.ship
         phase = st["phase"]
         if player is None:
+            first = [{"type": "choose_first_player", "player": None, "first_player": p}
+                     for p in self.players if p != st["first_player"]] \
+                if self._may_choose_first() else []
+            if phase == "first_player":
+                return first
             if phase == "place_cheese":
                 space = ship.cheese_spaces[st["cheese_on_board"].index(None)]
                 return [{"type": "place_cheese", "player": None, "space": space, "value": v}
-                        for v in sorted(set(self._cheese_left()))]
+                        for v in sorted(set(self._cheese_left()))] + first
             if phase == "water":
                 return [{"type": "reveal_sinking_token", "player": None, "value": v}
                         for v in sorted(set(self._tokens_left()))]
             if phase == "roll":
                 die = next(d for d in self._pool() if d not in st["faces"])
                 return [{"type": "roll_die", "player": None, "die": die, "face": label}
-                        for label in ship.dice[die].faces]
+                        for label in ship.dice[die].faces] + first
             if phase == "reveal_tiles":
                 owner = self._unsettled_owner()
                 taken = {frozenset(t) for p, t in st["tiles"].items() if t and p != owner}
@@ -661,6 +707,8 @@ class AbandonShip(Game):
         kind = action.get("type")
         if kind == "place_cheese":
             return f"Table: cheese {action['value']} on space {action['space']}"
+        if kind == "choose_first_player":
+            return f"{action.get('first_player')} goes first"
         if kind == "reveal_sinking_token":
             return f"Table: sinking token {action['value']}"
         if kind == "roll_die":
@@ -680,6 +728,9 @@ class AbandonShip(Game):
             space = ship.cheese_spaces[st["cheese_on_board"].index(None)]
             return [Prompt(f"Place a cheese token number side up on space {space}", "G-AS-03",
                            None, ("place_cheese",))]
+        if phase == "first_player":
+            return [Prompt("Randomly select a player to go first, and say who", "R-AS-01", None,
+                           ("choose_first_player",))]
         if phase == "water":
             passed = len(self._pool())
             return [Prompt(f"{st['turn']} was passed {passed} {'die' if passed == 1 else 'dice'}: "
@@ -687,8 +738,13 @@ class AbandonShip(Game):
                            ("reveal_sinking_token",))]
         if phase == "roll":
             waiting = [d for d in self._pool() if d not in st["faces"]]
-            return [Prompt(f"{st['turn']} rolls the dice pool; read: {', '.join(waiting)}",
-                           "R-AS-01", None, ("roll_die",))]
+            roll = Prompt(f"{st['turn']} rolls the dice pool; read: {', '.join(waiting)}",
+                          "R-AS-01", None, ("roll_die",))
+            if self._may_choose_first():
+                return [roll, Prompt(f"{st['turn']} was drawn to go first; if the table chose "
+                                     "another player, name them before the first roll",
+                                     "R-AS-01", None, ("choose_first_player",))]
+            return [roll]
         if phase == "choose":
             return [Prompt(f"{st['turn']}: choose one die and move a rat", "R-AS-02", st["turn"],
                            ("use_die",))]
@@ -781,6 +837,7 @@ class AbandonShip(Game):
                    "water": f"the sinking-ship token for {st['turn']} (R-AS-05)",
                    "roll": f"the faces of {st['turn']}'s roll (R-AS-01)",
                    "choose": f"{st['turn']} to use a die (R-AS-02)",
+                   "first_player": "the table to name the first player (R-AS-01)",
                    "reveal_tiles": "the tiles to be revealed (R-AS-11)",
                    "over": "nothing: the game is over (R-AS-10)"}[st["phase"]]
         return f"cannot {what} now: the game is waiting for {waiting}"

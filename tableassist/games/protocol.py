@@ -187,8 +187,9 @@ class Game:
 
         The list may be shown on the shared screen, so it never depends on a secret: where only
         some outcomes are possible and which ones is hidden (the values left in a player's hand),
-        it lists every publicly possible outcome, :meth:`apply` refuses the impossible ones, and
-        :meth:`chance_action` draws only possible ones."""
+        it lists every publicly possible outcome, and :meth:`chance_action` draws only possible
+        ones. :meth:`apply` must not refuse one for the secret either: a refusal tells the secret
+        to whoever tries (docs/protocol.md, "Secrets in every channel")."""
         raise NotImplementedError
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
@@ -256,6 +257,49 @@ class Game:
     @classmethod
     def action_types(cls) -> list[str]:
         return sorted(name[3:] for name in dir(cls) if name.startswith("on_"))
+
+    # -- corrections (the Fix dialog, SPEC X1) -------------------------------------------------
+    #
+    # A correction replaces one past action and replays everything after it. These hooks are
+    # asked of the game as it is now (the replay of ``actions``, its effective actions in order)
+    # about the entry ``actions[index]``. What they answer reaches the shared screen, so, like
+    # ``legal_actions(None)``, it must not depend on a secret the engine keeps: neither the list
+    # nor whether (and why) a correction is refused may tell two games apart that differ only in
+    # their secrets. The replay's answer depends on the entry's content and on every entry after
+    # it, so an entry whose content is a secret no longer shown (a card drawn, a crew card of an
+    # earlier round) is *sealed*: no alternatives, one refusal, until the game is over.
+
+    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+        """Why ``actions[index]`` cannot be corrected now, in words that name only public
+        facts, or ``None`` if it can. The default seals nothing."""
+        return None
+
+    def correction_choices(self, actions: Sequence[Action], index: int) -> list[Action]:
+        """What a correction may put in place of ``actions[index]``: nothing for a sealed entry;
+        by default every action that was legal at that point (the table's inputs first, then
+        each player's, in seat order)."""
+        if self.sealed(actions, index) is not None:
+            return []
+        before = self.replayed(actions[:index])
+        return [a for actor in [None, *before.players] for a in before.legal_actions(actor)]
+
+    def check_correction(self, actions: Sequence[Action], index: int,
+                         replacement: Action | None) -> None:
+        """Refuse (:class:`IllegalAction`) a correction of ``actions[index]`` to ``replacement``
+        (``None`` strikes the entry) before it is replayed: by default a sealed entry's, with
+        :meth:`sealed`'s words; every other correction is the replay's to judge."""
+        reason = self.sealed(actions, index)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def replayed(self, actions: Sequence[Action]) -> "Game":
+        """A new game with this one's players, seed, options and components, after
+        ``actions``."""
+        game = type(self)(self.players, seed=self.seed, options=self.options,
+                          components=self.components)
+        for action in actions:
+            game.apply(action)
+        return game
 
     def chance_action(self) -> Action | None:
         """A random legal table input, drawn from the seed kept in the state (simulation and

@@ -204,8 +204,10 @@ class Schmuggler(Game):
         self._table_input(action, "draft", "show a drafted card", "G-SB-02")
         good = self._good_field(action)
         if good not in self._draft_pool():
-            raise IllegalAction("that card was already drafted; the card shown must be one of the "
-                                "face-down cards (R-SB-01)")
+            # Said live, of the card just shown (a correction of the last draw included): the
+            # cards drawn so far have all been shown, and the pool on screen lists the rest.
+            raise IllegalAction("that card was already drawn: the card shown must be one of "
+                                "the face-down cards left, each is drawn once (R-SB-01)")
         drafter = self.drafter()
         self.state["holdings"][drafter].append(good)
         self.state["drafted"] += 1
@@ -406,6 +408,9 @@ class Schmuggler(Game):
         if late and not found:
             raise IllegalAction("the show-at-once penalty is for a looker who found the card "
                                 "(R-SB-13)")
+        if late and self.card_count(player) < 2:
+            raise IllegalAction(f"{player} holds one card, so cannot have looked at all of "
+                                "their cards before showing it (R-SB-13)")
         rnd["looked"].append({"player": player, "found": found, "looked_at_all": late})
         self._audit_look(player, found)
         if found:
@@ -604,6 +609,24 @@ class Schmuggler(Game):
                                 "looked_at_all": True})
             return actions
         return []
+
+    # -- corrections (SPEC X1, §3.7) --------------------------------------------------------------
+    #
+    # Which card was drawn at which entry is who holds what. Correcting a past draw gives it away
+    # whatever the lists say: the card it held goes back on its space (the board shows it), and a
+    # replay refused at "entry 7: already drawn" says when a card was drawn. So a draw can be
+    # corrected only while its card is still shown: as long as it is the last action (as Undo can
+    # take it back then). After that it lies face down and the draw is sealed until the end; the
+    # Fix dialog offers nothing for it. Nothing else in the flow depends on a holding.
+
+    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+        """A draw other than the last action, before the end."""
+        if actions[index].get("type") != "draft_card" or index == len(actions) - 1 \
+                or self.is_over:
+            return None
+        return ("that card lies face down in front of its drafter now: who drew which stays "
+                "sealed until the end, so a draw can be corrected only while its card is shown, "
+                "before the next action (R-SB-01, SPEC §3.7)")
 
     def label(self, action: Mapping[str, Any]) -> str:
         """Button texts. A drafted card's label names the good but not the drafter."""

@@ -15,6 +15,16 @@ What the engine learns from the table, and what it never learns:
 * a crate placed in a hold (``place_crate``): face, rotation and, if allowed, offset;
 * the holds dealt (voyage 1) or drawn (voyages 2 and 3).
 
+**Hands are secret, played cards public** (the rulebook: the crew cards of a hand "deben
+mantenerse en secreto", and discards may not be looked through; SPEC §5.7). A hand, and the Cap'n's
+deck, is secret from everyone but its owner; every crew card is public while its reveal lies on the
+table, and the history of who played what is sealed until the end. So the flow and every refusal
+depend only on public facts: any crew value the set has is accepted as a reading, whatever the
+engine's record of the hand holds (:meth:`ShipShape._take_from_hand` says how the record copes);
+the refill goes by the number of cards, which is public; a reading the record did not hold is told
+to its owner's private view only, and kept (with the Cap'n's) in an audit shown at the end; and an
+earlier round's reading cannot be corrected before the end (:meth:`ShipShape.sealed`).
+
 Participants are the human players plus, with two humans (or five in the expert mode), the dummy
 Cap'n Happen Stance, whose crew card is the blind top of his deck and who places every crate exactly
 as it lay on the stack (R-SS-19). The table acts for him: his actions have ``player: null``.
@@ -338,11 +348,15 @@ class ShipShape(Game):
             "drawn_holds": [],
             "used_crates": [],
             "voyages": [],      # public record of each scored voyage
+            "audit": [],        # SECRET until the end: readings the record did not hold (§5.7)
         }
 
     def _new_participant(self, name: str) -> dict[str, Any]:
+        # "hand" is the record of the cards in hand (see _take_from_hand); "not_held" the values
+        # revealed for this participant that the record did not hold, owed until they come back.
         p: dict[str, Any] = {"coins": 0, "hold": None, "prev_hold": None, "layers": [],
-                             "group": 0, "hand": list(self.crew_values), "discard": []}
+                             "group": 0, "hand": list(self.crew_values), "not_held": [],
+                             "discard": []}
         if name == self.capn_name:
             # His deck is shuffled face down: the engine knows which values are in it, not their
             # order, except the one card left on top when his discard went under it (G-SS-12).
@@ -443,6 +457,7 @@ class ShipShape(Game):
                 "members": members, "turn": 1, "stack_left": per * len(members), "top": None,
                 "placed": [], "stage": "commit", "bid_round": 1, "pool": list(members),
                 "laid": [], "reveal": {}, "on_table": {}, "tied": [], "tied_on": {},
+                "rounds": 0,  # rounds of crew cards laid in this group, to tell one from another
                 "twice_tied": [], "queue": []})
             self._begin_commit(self.state["groups"][g])
         groups = " and ".join("{" + ", ".join(g) + "}" for g in self._groups_for(
@@ -456,6 +471,7 @@ class ShipShape(Game):
         group["stage"] = "commit"
         group["laid"] = []
         group["reveal"] = {}
+        group["rounds"] += 1
         capn = self.state["capn"]
         if capn in group["pool"]:
             # The Cap'n's card is the top of his deck, laid blind, without a choice (R-SS-19).
@@ -480,7 +496,7 @@ class ShipShape(Game):
             raise IllegalAction(f"{who} has already laid a crew card this round (R-SS-03)")
         p = self.state["participants"][who]
         notes = []
-        if self.options["refill_timing"] == "before_next_commit" and len(p["hand"]) == 1:
+        if self.options["refill_timing"] == "before_next_commit" and self.cards_left(who) == 1:
             notes.append(self._refill(who))
         group["laid"].append(who)
         self._maybe_reveal(group)
@@ -489,15 +505,52 @@ class ShipShape(Game):
             notes.append(Note("All crew cards are down: turn them over", "R-SS-03"))
         return notes
 
+    def cards_left(self, who: str) -> int:
+        """How many crew cards ``who`` holds (for the Cap'n: has left in his deck). Public: it is
+        the full set, less one per card revealed, plus the discard piles taken back; the refill
+        goes by it (R-SS-09, G-SS-12)."""
+        p = self.state["participants"][who]
+        return len(p["deck" if who == self.state["capn"] else "hand"]) - len(p["not_held"])
+
+    @staticmethod
+    def _take_from_hand(pile: list[int], not_held: list[int], value: int) -> bool:
+        """Take a revealed ``value`` out of the record of a hand (or of the Cap'n's deck).
+
+        The record is a multiset: the full set, less every value revealed since, plus the
+        discard piles taken back. A value it does not hold (a misreading now, or one earlier, when
+        the record lost the wrong card) is owed in ``not_held`` rather than refused, since a
+        refusal would tell the table what the hand holds; the card count stays right, and the debt
+        is settled when that value comes back with the discard pile. False if it is owed."""
+        if value in pile:
+            pile.remove(value)
+            return True
+        not_held.append(value)
+        return False
+
+    @staticmethod
+    def _take_back(pile: list[int], not_held: list[int], cards: Sequence[int]) -> None:
+        """The discard pile comes back: a value owed is settled, any other joins the pile."""
+        for value in cards:
+            if value in not_held:
+                not_held.remove(value)
+            else:
+                pile.append(value)
+        pile.sort()
+
     def _refill(self, who: str) -> Note:
         """Down to one card: the whole discard pile returns to the hand (R-SS-09)."""
         p = self.state["participants"][who]
-        p["hand"] = sorted(p["hand"] + p["discard"])
+        self._take_back(p["hand"], p["not_held"], p["discard"])
         p["discard"] = []
         return Note(f"{who} is down to one crew card and takes back the discard pile", "R-SS-09")
 
     def on_reveal_crew_card(self, action: Action) -> list[Note]:
-        """The table (or the owner) reads one turned-over crew card (R-SS-03)."""
+        """The table (or the owner) reads one turned-over crew card (R-SS-03).
+
+        Any value a crew card shows is accepted, whatever the record of the hand holds: the card
+        is shown to everyone, and refusing a value would tell the table what is not in a hand
+        (§5.7). A value the record did not hold is told to its owner only, on their private view;
+        for the Cap'n, whose deck nobody holds, it waits in the audit shown at the end."""
         owner = self.need(action, "owner", str)
         value = self.need(action, "value", int)
         if owner not in self.state["participants"]:
@@ -505,6 +558,9 @@ class ShipShape(Game):
         if action["player"] not in (None, owner):
             raise IllegalAction(f"{action['player']} cannot reveal {owner}'s card; the table or "
                                 f"{owner} reads it")
+        if value not in self.crew_values:
+            raise IllegalAction(f"a crew card shows {_span(self.crew_values)}, not {value}: check "
+                                "the reading (R-SS-03)")
         group = self._group_of(owner)
         if group["stage"] != "reveal" or owner not in group["pool"]:
             raise IllegalAction(f"{owner}'s crew card is not waiting to be turned over: "
@@ -514,24 +570,25 @@ class ShipShape(Game):
         p = self.state["participants"][owner]
         notes = []
         if owner == self.state["capn"]:
-            if value not in p["deck"] or p["deck_next"] not in (None, value):
-                raise IllegalAction(f"the Cap'n's card cannot be a {value}: check the reading "
-                                    "(R-SS-19)")
-            p["deck"].remove(value)
-            p["deck_next"] = None
-            if len(p["deck"]) == 1:
-                # G-SS-12: his discard, shuffled, goes under the one card left.
-                p["deck_next"] = p["deck"][0]
-                p["deck"] = sorted(p["deck"] + p["discard"])
+            expected, p["deck_next"] = p["deck_next"], None
+            held = self._take_from_hand(p["deck"], p["not_held"], value)
+            if expected is not None and value != expected:
+                self._audit(group, owner, value, f"the card known to be on top of his deck was "
+                                                 f"a {expected} (G-SS-12)")
+            elif not held:
+                self._audit(group, owner, value, "his deck did not hold that value (R-SS-19)")
+            if self.cards_left(owner) == 1:
+                # G-SS-12: his discard, shuffled, goes under the one card left (known only if the
+                # record is straight).
+                p["deck_next"] = p["deck"][0] if len(p["deck"]) == 1 else None
+                self._take_back(p["deck"], p["not_held"], p["discard"])
                 p["discard"] = []
                 notes.append(Note("The Cap'n has one card left in his deck: shuffle his discard "
                                   "pile and put it under that card", "G-SS-12"))
         else:
-            if value not in p["hand"]:
-                raise IllegalAction(f"{owner}'s card cannot be a {value}: check the reading "
-                                    "(R-SS-03)")
-            p["hand"].remove(value)
-            if self.options["refill_timing"] == "immediate" and len(p["hand"]) == 1:
+            if not self._take_from_hand(p["hand"], p["not_held"], value):
+                self._audit(group, owner, value, "the hand did not hold that value (R-SS-03)")
+            if self.options["refill_timing"] == "immediate" and self.cards_left(owner) == 1:
                 notes.append(self._refill(owner))
         group["reveal"][owner] = value
         group["on_table"][owner] = value
@@ -539,6 +596,12 @@ class ShipShape(Game):
         if len(group["reveal"]) == len(group["pool"]):
             notes += self._resolve_reveal(group)
         return notes
+
+    def _audit(self, group: dict[str, Any], owner: str, value: int, finding: str) -> None:
+        """A reading the record of the hand did not expect, sealed (§5.7): a human's own view
+        says so at once, and the whole list is shown when the game is over."""
+        self.state["audit"].append({"voyage": self.state["voyage"], "turn": group["turn"],
+                                    "owner": owner, "value": value, "finding": finding})
 
     # -- resolution (S4–S7; R-SS-04 … R-SS-07, G-SS-11, G-SS-14) ----------------------------------
 
@@ -958,11 +1021,11 @@ class ShipShape(Game):
         order, so this shows no secret).
 
         Without ``draw`` this is the list the shared screen shows, so it never depends on a
-        secret (§5.7, docs/protocol.md "Secrets in the table's list"): each face-down crew card
+        secret (§5.7, docs/protocol.md "Secrets in every channel"): each face-down crew card
         is offered once per value a crew card shows — the starting values of the data file,
         public knowledge, for a human and for the Cap'n's deck alike — sorted, a keypad row
         that is the same whatever the hand or the deck holds. Only listing what the owner still
-        holds would put the hand on the screen; :meth:`on_reveal_crew_card` refuses the rest.
+        holds would put the hand on the screen; :meth:`on_reveal_crew_card` accepts any of them.
 
         With ``draw`` (:meth:`chance_action`: simulation and demo) each face-down card gets one
         reading that can really happen: a value drawn from what its owner holds, for the Cap'n
@@ -982,9 +1045,9 @@ class ShipShape(Game):
                     elif owner == capn:
                         p = parts[owner]
                         values = [p["deck_next"] if p["deck_next"] is not None
-                                  else draw.choice(p["deck"])]
+                                  else draw.choice(p["deck"] or keypad)]
                     else:
-                        values = [draw.choice(parts[owner]["hand"])]
+                        values = [draw.choice(parts[owner]["hand"] or keypad)]
                     out += [{"type": "reveal_crew_card", "player": None, "owner": owner,
                              "value": v} for v in values]
             if group["stage"] == "take" and group["top"] is None:
@@ -1004,13 +1067,41 @@ class ShipShape(Game):
     def chance_action(self) -> Action | None:
         """A table input that can really happen, drawn from the seed kept in the state
         (simulation and demo only): a face-down crew card shows a value its owner still holds,
-        the Cap'n's his real next card — never one of the impossible values that
-        ``legal_actions(None)`` lists to keep the hands off the shared screen."""
+        the Cap'n's his real next card — never a value that ``legal_actions(None)`` lists only
+        to keep the hands off the shared screen."""
         if self.state["phase"] != "play":
             return super().chance_action()
         rng = self.rng()
         options = self._table_actions(draw=rng)
         return rng.choice(options) if options else None
+
+    # -- corrections (SPEC X1, §5.7) --------------------------------------------------------------
+    #
+    # A crew card's reading is public while its round's cards lie on the table (the group's
+    # current reveal); after that it belongs to the sealed history of who played what. Correcting
+    # it then would be a probe of that history: the replay's verdict depends on the other cards of
+    # that round ("a 6 ties with someone's 6"). So an earlier round's reading cannot be corrected
+    # until the game is over; the current round's can, and every other entry as usual.
+
+    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+        """A crew-card reading whose round's cards have left the table, before the end."""
+        entry = actions[index]
+        if entry.get("type") != "reveal_crew_card" or self.is_over:
+            return None
+        before = self.replayed(actions[:index])
+        owner = entry.get("owner")
+        if before.state["phase"] != "play" or owner not in before.state["participants"]:
+            return None
+        g = before.state["participants"][owner]["group"]
+        groups = self.state["groups"]
+        if (self.state["voyage"] == before.state["voyage"] and g < len(groups)
+                and groups[g]["rounds"] == before.state["groups"][g]["rounds"]
+                and owner in groups[g]["reveal"]):
+            return None
+        return ("that crew card was turned over in an earlier round: the cards are back in hand "
+                "and who played what stays sealed until the game is over, so the reading can be "
+                "corrected only while its round's cards are on the table, or after the game "
+                "(SPEC §5.7)")
 
     def label(self, action: Mapping[str, Any]) -> str:
         who = action.get("player") or "Table"
@@ -1075,9 +1166,18 @@ class ShipShape(Game):
             "used_crates": len(self.state["used_crates"]),
             "voyages": self.voyage_sheets(), "score_sheet": self._score_sheet(),
             "over": self.is_over, "result": self.result(), "unverified": self.unverified}
+        if self.is_over:
+            # Sealed until now (§5.7): the readings the record of a hand or deck did not hold.
+            out["audit"] = [dict(entry) for entry in self.state["audit"]]
         if viewer in parts and viewer != self.state["capn"]:
             p = parts[viewer]
             private: dict[str, Any] = {"hand": p["hand"], "discard": p["discard"]}
+            if p["not_held"]:
+                # The record lost a card it cannot name: the count is right, one value is not.
+                private["cards"] = self.cards_left(viewer)
+                private["check"] = [
+                    f"the table recorded a {v} for you, which your hand did not hold: fix the "
+                    "reading if it was wrong" for v in p["not_held"]]
             group = self.state["groups"][p["group"]] if self.state["groups"] else None
             if group and group["stage"] == "take" and group["queue"][:1] == [viewer] \
                     and group["top"]:
@@ -1153,3 +1253,11 @@ class ShipShape(Game):
                                       "in your hold, any way round", "R-SS-05", taker,
                                       ("place_crate",)))
         return out
+
+
+def _span(values: Sequence[int]) -> str:
+    """"1–10" for a run of whole numbers, else the values listed."""
+    ordered = sorted(set(values))
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 2:
+        return f"{ordered[0]}–{ordered[-1]}"
+    return ", ".join(map(str, ordered))

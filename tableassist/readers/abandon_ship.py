@@ -41,7 +41,7 @@ class AbandonShipReader(Reader):
     def feed(self, events, game: Game) -> None:
         super().feed(events, game)
         # Dice lying in the pool at set-up show no roll: the first roll is a new face.
-        if game.state["phase"] == "place_cheese":
+        if game.state["phase"] in ("place_cheese", "first_player"):
             self.picture.use(k for k, _ in self.picture.items("die_face"))
 
     # -- the readings ------------------------------------------------------------------------

@@ -450,20 +450,14 @@ class Table:
             return out
 
     def alternatives(self, seq: int) -> list[dict[str, Any]]:
-        """The legal actions at the point in the history where entry ``seq`` was applied: what a
-        correction may put in its place (labels as the table reads them)."""
+        """What a correction may put in place of entry ``seq`` (labels as the table reads them):
+        the engine's :meth:`~tableassist.games.protocol.Game.correction_choices`, by default the
+        actions that were legal at that point, never a list that depends on a secret."""
         session = self.current()
         steps = list(session.steps)
         i = next((i for i, s in enumerate(steps) if s.seq == seq), None)
         if i is None:
             raise IllegalAction(f"entry {seq} is not part of the game's history")
-        s = session.saved
-        game = catalog.new_game(s.game, s.players, seed=s.seed, options=s.options,
-                                components=s.components)
-        for step in steps[:i]:
-            game.apply(step.action)
-        out = []
-        for actor in [None, *game.players]:
-            for action in game.legal_actions(actor):
-                out.append({"action": action, "label": game.label(action), "player": actor})
-        return out
+        game = session.game
+        return [{"action": action, "label": game.label(action), "player": action.get("player")}
+                for action in game.correction_choices([s.action for s in steps], i)]

@@ -276,6 +276,10 @@ class TableSession:
             i = next((i for i, s in enumerate(self.steps) if s.seq == target_seq), None)
             if i is None:
                 raise IllegalAction(f"entry {target_seq} is not part of the game's history")
+            # The engine first: where the replay's verdict would depend on a secret, it refuses
+            # in public words (Game.check_correction).
+            self.game.check_correction([s.action for s in self.steps], i,
+                                       None if action is None else dict(action))
             new = list(self.steps)
             if action is None:
                 del new[i]

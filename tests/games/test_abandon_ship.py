@@ -361,8 +361,11 @@ def test_setup_rats_dice_water_and_cheese_from_the_table():
     assert view["sinking_tokens"] == {"remaining": 8, "revealed": [],
                                       "remaining_values": [1, 2, 2, 3, 3, 4, 4, 5]}
     assert view["tiles_set_aside"] == 4
+    first = game.state["first_player"]
     assert game.legal_actions(None) == [
-        {"type": "place_cheese", "player": None, "space": 6, "value": v} for v in (1, 2, 3)]
+        {"type": "place_cheese", "player": None, "space": 6, "value": v} for v in (1, 2, 3)] + [
+        {"type": "choose_first_player", "player": None, "first_player": p}
+        for p in PLAYERS if p != first]
     for space, value in [(22, 3), (6, 2), (10, 1), (14, 1), (18, 2)]:
         game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
     assert game.view()["phase"] == "roll"
@@ -374,6 +377,49 @@ def test_first_player_is_drawn_from_the_seed():
     firsts = {catalog.new_game("abandon_ship", PLAYERS, seed=s).state["first_player"]
               for s in range(30)}
     assert firsts == set(PLAYERS)
+
+
+def test_the_table_names_the_first_player_it_chose_until_the_first_roll():
+    """"Randomly select a player to go first": the engine's draw is the default, but a table
+    that chose otherwise says so, in set-up or after the cheese, until a die is read."""
+    game = catalog.new_game("abandon_ship", PLAYERS, seed=0)
+    drawn = game.state["first_player"]
+    other = next(p for p in PLAYERS if p != drawn)
+    notes = game.apply({"type": "choose_first_player", "player": None, "first_player": other})
+    assert [n.text for n in notes] == [f"{other} goes first"]
+    assert game.state["phase"] == "place_cheese"
+    ship = game.ship
+    for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
+        game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
+    assert game.view()["turn"] == game.view()["first_player"] == other
+    # after the cheese: named again, the first turn starts over with that player
+    game.apply({"type": "choose_first_player", "player": None, "first_player": drawn})
+    assert game.view()["turn"] == drawn and game.state["phase"] == "roll"
+    assert [p.actions for p in game.prompts()] == [("roll_die",), ("choose_first_player",)]
+    game.apply({"type": "roll_die", "player": None, "die": "red", "face": "1"})
+    unchanged(game, {"type": "choose_first_player", "player": None, "first_player": other},
+              "only before the first roll")
+    assert not [a for a in game.legal_actions(None) if a["type"] == "choose_first_player"]
+    unchanged(game, {"type": "choose_first_player", "player": "Ann", "first_player": "Ann"},
+              "the table's")
+
+
+def test_with_first_player_manual_the_game_waits_for_the_table_after_the_cheese():
+    game = catalog.new_game("abandon_ship", PLAYERS, seed=0, options={"first_player": "manual"})
+    assert game.state["first_player"] is None
+    ship = game.ship
+    for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
+        game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
+    assert game.state["phase"] == "first_player" and game.view()["turn"] is None
+    assert game.legal_actions(None) == [
+        {"type": "choose_first_player", "player": None, "first_player": p} for p in PLAYERS]
+    assert game.prompts()[0].text == "Randomly select a player to go first, and say who"
+    unchanged(game, {"type": "roll_die", "player": None, "die": "red", "face": "1"},
+              "waiting for the table to name the first player")
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Cy"})
+    assert game.view()["turn"] == "Cy" and game.state["phase"] == "roll"
+    with pytest.raises(SetupError, match="first_player"):
+        catalog.new_game("abandon_ship", PLAYERS, options={"first_player": "youngest"})
 
 
 def test_player_counts_three_to_seven():
@@ -395,12 +441,27 @@ def test_bad_data_file_is_reported():
 
 # -- the options of the gap table -----------------------------------------------------------
 
-def test_G_AS_08_survivors_take_X_by_default_or_skip_it():
-    for skip, slot in [(False, 0), (True, 1)]:
+def test_G_AS_08_survivors_take_the_highest_scoring_free_space_by_default_or_x():
+    """"Both these rats are placed together on the highest scoring space that is not yet
+    occupied. Each receives full points for that space": with X still free that is "5" (5
+    points each), as a table reads it; SPEC's track-order reading (X, 0 points) is the option."""
+    for skip, slot, points in [(True, 1, 5), (False, 0, 0)]:
         game = new(options={"survivors_skip_x": skip})
         arrange(game, rats={"red": 4, "blue": 4, "green": 9}, waterline=4)
         use(game, "blue", faces={"blue": "4"})        # blue 4 -> 8; red washed
         assert slots(game)[slot] == ["blue", "green"]
+        for player, tile in zip(PLAYERS, (["red", "blue", "yellow"], ["blue", "green", "orange"],
+                                          ["red", "green", "black"])):
+            game.apply({"type": "reveal_tile", "player": None, "owner": player, "colours": tile})
+        scores = {r["player"]: r["score"] for r in game.result()["ranking"]}
+        assert scores == {"Ann": points, "Bea": 2 * points, "Cy": points}
+    # with X taken, both readings agree: the next free space after it
+    for skip in (True, False):
+        game = new(options={"survivors_skip_x": skip})
+        arrange(game, rats={"red": 4, "blue": 4, "green": 9}, waterline=4, slots=[["yellow"], [],
+                                                                                  [], []])
+        use(game, "blue", faces={"blue": "4"})
+        assert slots(game)[1] == ["blue", "green"]
 
 
 def test_G_AS_14_arrow_same_space_counts_option():

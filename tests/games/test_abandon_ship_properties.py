@@ -107,7 +107,8 @@ def climb(game, rng: random.Random, actions: list[dict]) -> dict:
         return rng.choice(actions)
     kind = actions[0]["type"]
     if kind == "roll_die":
-        return max(actions, key=lambda a: (a["face"].strip("()x").isdigit(), a["face"]))
+        rolls = [a for a in actions if a["type"] == "roll_die"]   # not the first-player choice
+        return max(rolls, key=lambda a: (a["face"].strip("()x").isdigit(), a["face"]))
     if kind == "reveal_sinking_token":
         return actions[0]
     moves = [a for a in actions if a["type"] == "use_die"]
@@ -122,7 +123,8 @@ def play(seed: int, *, deep: bool):
     rng = random.Random(seed)
     n = 3 + seed % 5
     players = NAMES[:n]
-    options = {"survivors_skip_x": seed % 7 == 0, "arrow_same_space_counts": seed % 11 == 0,
+    options = {"survivors_skip_x": seed % 7 != 0, "arrow_same_space_counts": seed % 11 == 0,
+               "first_player": "manual" if seed % 3 == 0 else "random",
                "submerged_cheese_takeable": seed % 13 != 0,
                "pass_zero_dice_triggers_water": seed % 17 != 0}
     game = catalog.new_game("abandon_ship", players, seed=seed, options=options)

@@ -521,7 +521,7 @@ def test_bad_draft_and_die_inputs_are_refused():
     game = catalog.new_game("schmuggler", list("ABCD"))
     refused(game, {"type": "draft_card", "player": None, "good": "rum"}, "not a good")
     game.apply({"type": "draft_card", "player": None, "good": "gold"})
-    refused(game, {"type": "draft_card", "player": None, "good": "gold"}, "already drafted")
+    refused(game, {"type": "draft_card", "player": None, "good": "gold"}, "already drawn")
     refused(game, {"type": "draft_card", "player": "B", "good": "furs"}, "table supplies it")
     refused(game, {"type": "lay_out_board", "player": None}, "lay out the board")
     game = start()
@@ -540,6 +540,25 @@ def test_a_looker_without_cards_cannot_find_and_the_late_penalty_needs_a_find():
     assert game.legal_actions("C") == [{"type": "look", "player": "C", "found": False}]
     refused(game, {"type": "look", "player": "C", "found": False, "looked_at_all": True},
             "R-SB-13")
+
+
+def test_T_SB_11_a_finder_with_one_card_cannot_have_looked_at_all_first():
+    """Rulebook: "He may not first look at all of his cards" — with one card there is nothing to
+    look through first, so the penalty is neither offered nor accepted (R-SB-13)."""
+    game = start(draft={"B": "gold coffee"})
+    for good in game.state["holdings"]["C"][1:]:
+        game.state["on_board"][good] = True
+    game.state["holdings"]["C"] = game.state["holdings"]["C"][:1]
+    land_on(game, "gold")
+    say(game, "A>C C>C")
+    assert game.legal_actions("C") == [{"type": "look", "player": "C", "found": True},
+                                       {"type": "look", "player": "C", "found": False}]
+    message = refused(game, {"type": "look", "player": "C", "found": True,
+                             "looked_at_all": True}, "C holds one card", "R-SB-13")
+    assert message == ("C holds one card, so cannot have looked at all of their cards before "
+                       "showing it (R-SB-13)")
+    look(game, "C+")   # without the penalty it is accepted: both were right, A gets the card
+    assert game.state["last_settlement"] == {"owed": {}, "paid": {}, "from": "C", "to": "A"}
 
 
 def test_the_game_over_refuses_everything():
@@ -672,3 +691,43 @@ def test_the_session_history_of_the_example_game_names_no_good(tmp_path):
     assert "holdings" not in json.dumps(session.game.view(None))
     session.submit(actions[-1])
     assert session.game.is_over and "holdings" in session.game.view(None)
+
+
+def test_a_draw_is_corrected_only_while_its_card_is_shown(tmp_path):
+    """SPEC §3.7 through the Fix dialog (``Table.alternatives`` and ``TableSession.correct``).
+    The pools at two consecutive draws name the card drawn between them; correcting an earlier
+    draw puts the card it held back on its space; a refused replay says when a card was drawn.
+    So once the next action is in, a draw is sealed until the end: no alternatives, and one
+    refusal that names no card. The last draw, its card still shown, is corrected as usual."""
+    from tableassist.server import Table, Tokens
+    store = Store(tmp_path / "t.sqlite3")
+    table = Table(store, Tokens(None))
+    session = table.start("schmuggler", list("ABCD"), options=None)
+    session.submit(session.game.legal_actions(None)[0])
+    session.submit(session.game.legal_actions(None)[0])
+    last = session.steps[-1]
+    pool = [a["action"]["good"] for a in table.alternatives(last.seq)]
+    assert last.action["good"] in pool and session.steps[0].action["good"] not in pool
+    with pytest.raises(IllegalAction, match="already drawn"):      # public: it was shown
+        session.correct(last.seq, session.steps[0].action)
+    session.correct(last.seq, {"type": "draft_card", "player": None, "good": pool[-1]})
+    while session.game.state["phase"] == "draft":
+        session.submit(session.game.legal_actions(None)[0])
+    session.submit({"type": "lay_out_board", "player": None})
+    draws = [s for s in session.steps if s.action["type"] == "draft_card"]
+    laid = [g for g in session.game.track[1:] if session.game.state["on_board"][g]]
+    before = json.dumps(session.game.to_json(), sort_keys=True)
+    messages = set()
+    for step in draws:
+        assert table.alternatives(step.seq) == []
+        for action in (None, step.action, {"type": "draft_card", "player": None,
+                                           "good": laid[0]}):
+            with pytest.raises(IllegalAction) as err:
+                session.correct(step.seq, action)
+            messages.add(str(err.value))
+    assert messages == {"that card lies face down in front of its drafter now: who drew which "
+                        "stays sealed until the end, so a draw can be corrected only while its "
+                        "card is shown, before the next action (R-SB-01, SPEC §3.7)"}
+    assert json.dumps(session.game.to_json(), sort_keys=True) == before
+    assert [e.kind for e in store.entries(session.saved.id)].count("correction") == 1
+    store.close()

@@ -395,14 +395,48 @@ def test_capn_deck_refill_puts_his_discard_under_the_last_card():
     assert capn["deck_next"] == 10 and capn["deck"] == [1, 2, 3, 4, 5, 6, 7, 10]
     for name in takers(game, "A"):
         take(game, name)
-    before = frozen(game)
     for name in ("A", "B"):
         game.apply({"type": "lay_crew_card", "player": name})
-    mid = frozen(game)
-    with pytest.raises(IllegalAction, match="Cap'n's card cannot be a 4"):
-        game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 4})
-    assert frozen(game) == mid != before
     game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10})
+    assert capn["deck"] == [1, 2, 3, 4, 5, 6, 7] and game.state["audit"] == []
+
+
+def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end():
+    """§5.7 and the lead's decision: the table's reading of the Cap'n's card is accepted whatever
+    the engine knows of his deck (a refusal would say what the deck holds). A reading other than
+    the card known to be on top is kept in the sealed audit, shown to nobody before the end."""
+    game = start(["A", "B"])
+    capn = game.state["participants"][CAPN]
+    capn["deck"] = [9, 10]
+    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    bid(game, {"A": 1, "B": 2, CAPN: 9})
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in ("A", "B"):
+        game.apply({"type": "lay_crew_card", "player": name})
+    notes = game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 4})
+    assert [n.text for n in notes] == ["Cap'n's crew card is turned over"]
+    assert game.state["groups"][0]["reveal"] == {CAPN: 4}
+    assert capn["deck"] == [1, 2, 3, 5, 6, 7, 10] and capn["deck_next"] is None
+    assert game.state["audit"] == [{"voyage": 1, "turn": 2, "owner": CAPN, "value": 4,
+                                    "finding": "the card known to be on top of his deck was a "
+                                               "10 (G-SS-12)"}]
+    for viewer in (None, "A", "B"):
+        text = json.dumps(game.view(viewer))
+        assert '"audit"' not in text and "known to be on top" not in text
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": "A", "value": 5})
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": "B", "value": 6})
+    # a value his deck does not hold at all: the count stays right and the value is owed, until
+    # it comes back with his discard pile
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in ("A", "B"):
+        game.apply({"type": "lay_crew_card", "player": name})
+    capn["deck"], capn["not_held"], capn["discard"] = [1, 2], [], [8, 9]
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 8})
+    assert capn["deck"] == [1, 2, 9] and capn["not_held"] == [] and game.cards_left(CAPN) == 3
+    assert game.state["audit"][-1]["finding"] == "his deck did not hold that value (R-SS-19)"
+    assert capn["deck_next"] is None   # two values were left, one of them not really there
 
 
 # -- between voyages and the end (R-SS-15 … R-SS-20) ---------------------------------------------
@@ -587,18 +621,32 @@ def test_the_capn_card_offers_his_whole_starting_deck():
         {"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10}]
 
 
-def test_every_listed_reading_applies_if_possible_and_is_refused_unchanged_if_not():
-    game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
+def test_every_listed_reading_applies_and_one_the_hand_did_not_hold_is_told_its_owner_only():
+    """The lead's decision (rulebook: the hands "deben mantenerse en secreto"; SPEC §5.7): a hand
+    is secret from everyone but its owner, and every card played is public at its reveal. So
+    every value of the keypad row is accepted from the table, whatever the hand holds; a value
+    the record of the hand did not hold shows only on its owner's private view."""
+    played = {"A": 10, "B": 9, "C": 8}
+    game = first_turn_then_lay(played)
     before = frozen(game)
     for owner, value in readings(game):
         trial = catalog.restore(json.loads(before))
-        action = {"type": "reveal_crew_card", "player": None, "owner": owner, "value": value}
-        if value in game.state["participants"][owner]["hand"]:
-            trial.apply(action)
-            assert trial.state["groups"][0]["reveal"] == {owner: value}
-        else:
-            refused(trial, action, rf"^{owner}'s card cannot be a {value}: check the reading "
-                                   r"\(R-SS-03\)$")
+        trial.apply({"type": "reveal_crew_card", "player": None, "owner": owner, "value": value})
+        assert trial.state["groups"][0]["reveal"] == {owner: value}
+        assert trial.cards_left(owner) == 8
+        assert "audit" not in trial.view(None)
+        for viewer in "ABC":
+            private = trial.view(viewer)["private"]
+            if viewer == owner and value == played[owner]:
+                # the record cannot tell which card really left: nine values, eight cards
+                assert private["hand"] == [v for v in range(1, 11) if v != value]
+                assert private["cards"] == 8 and private["check"] == [
+                    f"the table recorded a {value} for you, which your hand did not hold: fix "
+                    "the reading if it was wrong"]
+            elif viewer == owner:
+                assert "check" not in private and len(private["hand"]) == 8
+            else:
+                assert "check" not in private and len(private["hand"]) == 9
     assert frozen(game) == before
 
 
@@ -671,19 +719,40 @@ def test_moving_a_placed_crate_is_refused():
                    "face": "front", "rotation": 0}, "already used")
 
 
-def test_a_crew_value_not_in_hand_is_refused_without_saying_what_is():
+def test_a_crew_value_not_in_hand_is_taken_and_the_refill_goes_by_the_card_count():
     game = start(["A", "B", "C"])
     bid(game, {"A": 7, "B": 3, "C": 2})
     for name in takers(game, "A"):
         take(game, name)
     for name in "ABC":
         game.apply({"type": "lay_crew_card", "player": name})
-    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "A", "value": 7},
-            r"A's card cannot be a 7: check the reading \(R-SS-03\)")
-    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "A", "value": 11},
-            "cannot be a 11")
-    refused(game, {"type": "reveal_crew_card", "player": "B", "owner": "A", "value": 5},
-            "cannot reveal A's card")
+    # A's 7 is in the discard pile: a second 7 is a misreading, or the first one was
+    game.apply({"type": "reveal_crew_card", "player": "A", "owner": "A", "value": 7})
+    a = game.state["participants"]["A"]
+    assert a["hand"] == [1, 2, 3, 4, 5, 6, 8, 9, 10] and a["not_held"] == [7]
+    assert game.cards_left("A") == 8
+    assert game.view("A")["private"]["check"] == [
+        "the table recorded a 7 for you, which your hand did not hold: fix the reading if it was "
+        "wrong"]
+    assert "check" not in game.view("B")["private"] and "not_held" not in json.dumps(
+        game.view(None))
+    refused(game, {"type": "reveal_crew_card", "player": None, "owner": "B", "value": 11},
+            r"^a crew card shows 1–10, not 11: check the reading \(R-SS-03\)$")
+    refused(game, {"type": "reveal_crew_card", "player": "B", "owner": "C", "value": 5},
+            "cannot reveal C's card")
+    # later: the owed 7 is settled when A's discard pile (with both 7s) comes back
+    a = game.state["participants"]["A"]   # a refusal puts back a copy of the state
+    a["hand"], a["discard"] = [1, 4, 9], [2, 3, 5, 6, 8, 10, 7]
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": "B", "value": 5})
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": "C", "value": 6})
+    for name in takers(game, "A"):
+        take(game, name)
+    for name in "ABC":
+        game.apply({"type": "lay_crew_card", "player": name})
+    game.apply({"type": "reveal_crew_card", "player": None, "owner": "A", "value": 4})
+    assert game.cards_left("A") == 9 and a["not_held"] == []   # down to one: the refill
+    assert a["hand"] == [1, 2, 3, 5, 6, 7, 8, 9, 10]
+    assert "check" not in game.view("A")["private"]
 
 
 def test_other_refusals_name_the_rule():
@@ -740,3 +809,50 @@ def test_example_log_replays_to_the_end(capsys):
     assert cli.main(args) == 0
     view = json.loads(capsys.readouterr().out)
     assert view["over"] and view["result"]["winners"]
+
+
+def test_an_earlier_rounds_reading_is_sealed_against_corrections(tmp_path):
+    """§5.7: a reading is public while its round's cards lie on the table. Correcting it later
+    would probe the sealed history (whether a 6 now ties depends on what the others played
+    then), so the Fix dialog offers nothing for it and a correction is refused in words that
+    name no card; the current round's readings are corrected as usual."""
+    from tableassist.server import Table, Tokens
+    from tableassist.table.store import Store
+    store = Store(tmp_path / "t.sqlite3")
+    table = Table(store, Tokens(None))
+    session = table.start("shipshape", ["A", "B", "C"], options=None)
+    game = lambda: session.game  # noqa: E731 - the session replaces its game on a correction
+
+    def lay_and_read(values):
+        for name in "ABC":
+            session.submit({"type": "lay_crew_card", "player": name})
+        for name, value in values.items():
+            session.submit({"type": "reveal_crew_card", "player": None, "owner": name,
+                            "value": value})
+
+    while game().state["phase"] == "deal_holds":
+        session.submit(game().legal_actions(None)[0])
+    lay_and_read({"A": 10, "B": 7, "C": 2})
+    first = [s.seq for s in session.steps if s.action["type"] == "reveal_crew_card"]
+    while game().state["groups"][0]["queue"]:
+        taker = game().state["groups"][0]["queue"][0]
+        session.submit(next(a for a in game().legal_actions(None)
+                            if a["type"] == "show_top_crate"))
+        session.submit(game().legal_actions(taker)[0])
+    lay_and_read({"A": 9, "B": 6})
+    current = session.steps[-1].seq
+    before = json.dumps(game().to_json(), sort_keys=True)
+    for seq in first:
+        assert table.alternatives(seq) == []
+        for action in [None, {"type": "reveal_crew_card", "player": None, "owner": "A",
+                              "value": 6}]:
+            with pytest.raises(IllegalAction, match=r"^that crew card was turned over in an "
+                                                    r"earlier round.*\(SPEC §5\.7\)$"):
+                session.correct(seq, action)
+    assert json.dumps(game().to_json(), sort_keys=True) == before
+    offered = {(a["action"]["owner"], a["action"]["value"]) for a in table.alternatives(current)}
+    assert offered == {(n, v) for n in "BC" for v in range(1, 11)}
+    session.correct(current, {"type": "reveal_crew_card", "player": None, "owner": "B",
+                              "value": 5})
+    assert game().state["groups"][0]["reveal"] == {"A": 9, "B": 5}
+    store.close()

@@ -26,6 +26,10 @@ export function shipshape(view, ctx) {
         `${g.members.join(", ")}: ${g.top_crate.crate ?? JSON.stringify(g.top_crate)}`, null)))] : null,
     view.score_sheet ? h("details", {class: "more", open: true}, h("summary", {}, "Score sheet"),
       renderValue(view.score_sheet)) : null,
+    // Sealed until the end (SPEC §5.7): readings the record of a hand or the Cap'n's deck lacked.
+    view.audit?.length ? h("details", {class: "more", dataset: {audit: "1"}},
+      h("summary", {}, `Readings at odds with the hands (${view.audit.length})`),
+      renderValue(view.audit)) : null,
   ];
 }
 
