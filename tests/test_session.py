@@ -228,3 +228,24 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path, seed):
     for step in session.steps:
         fresh.apply(step.action)
     assert fresh.state == session.game.state
+
+
+def test_undo_never_reaches_a_sealed_entry_even_one_step_at_a_time(store):
+    """Schmuggler seals a draw once the next action follows (who drew which is secret, SPEC
+    §3.7): undoing the second draw is fine (its card is still shown), but undo then stops before
+    the first draw, even though the first draw is now the last action."""
+    session = TableSession.create(store, "schmuggler", ["Ann", "Bea", "Cy"], seed=3)
+    pool = [a for a in session.game.legal_actions(None) if a["type"] == "draft_card"]
+    session.submit(pool[0], source="camera")
+    session.submit(pool[1], source="camera")
+    session.undo()
+    before = session.game.to_json()
+    with pytest.raises(IllegalAction, match="undo stops here: that card lies face down"):
+        session.undo()
+    assert session.game.to_json() == before
+    session.redo()
+    session.submit(next(a for a in session.game.legal_actions(None)
+                        if a["type"] == "draft_card"), source="camera")
+    session.undo()  # the newest draw, still shown
+    with pytest.raises(IllegalAction, match="undo stops here"):
+        session.undo()

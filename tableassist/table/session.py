@@ -249,6 +249,14 @@ class TableSession:
         with self._changing():
             if not self.steps:
                 raise IllegalAction("there is nothing to undo")
+            # Undo must not reach an entry the engine seals (a secret once the game moved past
+            # it), even one by one: it is judged against the history as far as it went before
+            # this run of undos, so undoing the later steps first does not unseal it.
+            far = [s.action for s in self.steps] + [s.action for s in reversed(self._redo)]
+            reached = self.game if not self._redo else self.game.replayed(far)
+            sealed = reached.sealed(far, len(self.steps) - 1)
+            if sealed is not None:
+                raise IllegalAction(f"undo stops here: {sealed}")
             game, steps = self._replay(self.steps[:-1])
             self._append("undo", "undo", source=source, author=author)
             undone = self.steps[-1]
