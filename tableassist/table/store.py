@@ -40,6 +40,9 @@ APPLICATION_ID = 0x54415353  # "TASS": marks the file as ours, so a foreign SQLi
 SCHEMA_VERSION = 2
 ENTRY_KINDS = ("action", "undo", "redo", "correction", "resume")
 SOURCES = ("tablet", "camera", "clock", "script")
+#: The largest whole number the database keeps (SQLite's INTEGER is 64-bit signed): the bound of
+#: every seed, saved-game row and entry number the command line or a screen may give.
+MAX_INTEGER = 2**63 - 1
 
 _GAMES = """
 CREATE TABLE games (
