@@ -74,6 +74,12 @@ _OPEN_INDEX = "CREATE INDEX games_open ON games(id) WHERE ended IS NULL;"
 _SCHEMA = _GAMES + _ENTRIES.format(name="entries") + _OPEN_INDEX
 
 
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made (``lastrowid`` is typed optional; after an INSERT it is set)."""
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
 def default_db() -> Path:
     """The table's database in the user's data folder (XDG on Linux)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
@@ -377,7 +383,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game, json.dumps(list(players)), int(seed), json.dumps(dict(options)),
                  json.dumps(components, separators=(",", ":")), _now()))
-            return int(cur.lastrowid)
+            return _inserted(cur)
 
     def game(self, game_id: int) -> SavedGame:
         """The game's row, parsed; a :class:`StoreError` says what is damaged."""
@@ -518,7 +524,7 @@ class Store:
                          json.dumps(saved.options),
                          json.dumps(saved.components, separators=(",", ":")), saved.created,
                          saved.ended))
-                    row = int(cur.lastrowid)
+                    row = _inserted(cur)
                     db.executemany(
                         "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         [(row, e.seq, e.kind, None if e.action is None else
