@@ -7,6 +7,8 @@ import json
 import random
 import re
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, mirror, orient,
@@ -118,6 +120,7 @@ def check_crew_cards(game):
         assert sorted(cards) == list(range(1, 11)), (name, cards)
 
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
     played = 0
     for seed in range(1000):
@@ -177,6 +180,7 @@ def hidden_twin(game, rng):
     return twin
 
 
+@pytest.mark.slow  # long random games
 def test_the_shared_list_never_depends_on_hidden_cards():
     """Twin test (§5.7): at every reveal of 60 random games, a twin whose hands, discard piles
     and Cap'n's deck are dealt otherwise shows the same table list, labels, view and prompts.
