@@ -22,6 +22,7 @@ tableassist.server.messages.Refused: say which saved game with "row": a whole nu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import UnionType
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StringConstraints,
@@ -206,7 +207,7 @@ def _sentence(event: str, struct: type[Shape], error: Any) -> str:
         field = shape.model_fields.get(step)
         if field is None:  # a field the object does not have
             fields = ", ".join(f'"{name}"' for name in shape.model_fields) or "no fields"
-            return f"{where} has no field {step!r} (it takes {fields})"
+            return f"{where} has no field {str(step)[:40]!r} (it takes {fields})"
         says = next((m for m in field.metadata if isinstance(m, Says)), says)
         shape = _shape_in(field.annotation)
         if shape is not None:
@@ -222,7 +223,7 @@ def _shape_in(annotation: Any) -> type[Shape] | None:
     """The struct a field holds, directly or as list items (``list[Seat]`` → ``Seat``)."""
     if isinstance(annotation, type) and issubclass(annotation, Shape):
         return annotation
-    if get_origin(annotation) in (list, Union) or get_origin(annotation) is type(int | None):
+    if get_origin(annotation) in (list, Union, UnionType):
         for arg in get_args(annotation):
             found = _shape_in(arg)
             if found is not None:

@@ -146,3 +146,8 @@ def test_a_spectator_is_refused_for_permission_before_shape(server):
     spectator = server.client()
     answer = spectator.call("start", {"game": 5})
     assert "only the table's own screens" in answer["error"]
+
+
+def test_the_module_docstring_examples_hold():
+    import doctest
+    assert doctest.testmod(messages).failed == 0
