@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tableassist.games.schmuggler import Schmuggler
+from tableassist.games.wreckers import Wreckers
 from tableassist.table import catalog
 from tableassist.markers.registry import Registry, load_registry
 from tableassist.vision import synthetic as S
@@ -330,7 +332,9 @@ def wreckers(*, wrong_move: bool = False, registry: Registry | None = None) -> S
     Investor and ends the turn (the tablet); Ann discards a Search card, picks from Bea (a tap) and
     turns up a wreck. With ``wrong_move`` Cy discards a wreck instead of a Search card."""
     players, seed = DEMO_PLAYERS, 3
-    deck = catalog.new_game("wreckers", list(players), seed=seed).deck
+    game = catalog.new_game("wreckers", list(players), seed=seed)
+    assert isinstance(game, Wreckers)
+    deck = game.deck
     wrecks = sorted((c for c in deck.values() if c.type == "W"), key=lambda c: (c.millions, c.discovery))
     searches = [c.name for c in deck.values() if c.type == "S"]
     investor = next(c.name for c in deck.values() if c.type == "I")
@@ -391,6 +395,7 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
     is moved one space too far."""
     players, seed = DEMO_PLAYERS, 1
     game = catalog.new_game("schmuggler", list(players), seed=seed)
+    assert isinstance(game, Schmuggler)
     track = game.track
     b = Builder("schmuggler", registry, min_marker_mm=20)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SB_BOARD)))

@@ -62,8 +62,11 @@ class CameraFeed:
 
         registry = load_registry()
         detector = MarkerDetector(registry.dictionary)
-        along = PlayAlong(self.table, registry,
-                          on_change=lambda: self.server is not None and self.server.broadcast())
+        def changed() -> None:
+            if self.server is not None:
+                self.server.broadcast()
+
+        along = PlayAlong(self.table, registry, on_change=changed)
         period = 1.0 / READ_FPS
         t0 = time.monotonic()
         previewed = -1e9

@@ -246,8 +246,8 @@ class Table:
             shared = None if session is None or session.saved.ended else session.game.view(None)
         self.clock.update(None if shared is None else shared.get("timer"))
         camera = self._camera_for(session)
-        if camera is not None and not getattr(self._rechecking, "on", False) and \
-                (not session.steps or session.steps[-1].source != "camera"):
+        if camera is not None and session is not None and \
+                not getattr(self._rechecking, "on", False) and (not session.steps or session.steps[-1].source != "camera"):
             # The tablet, the clock or an undo changed the game: a reading that waited for that
             # may go in now. The camera's own submissions come back here; they need no recheck.
             self._rechecking.on = True

@@ -106,7 +106,7 @@ class TableSession:
         shrinks, so it ends (at worst at the start of the game)."""
         entries = self.store.entries(self.saved.id)
         self._log_end = entries[-1].seq if entries else 0
-        upto: int | None = None
+        upto: int | None = None  # None: the whole log
         first: ReplayBroken | None = None
         while True:
             kept = entries if upto is None else [e for e in entries if e.seq <= upto]
@@ -121,6 +121,7 @@ class TableSession:
         if first is None:
             self._resume_at, self.warning = None, None
             return
+        assert upto is not None  # a replay broke, so the log was cut short
         self._resume_at = upto
         where = f"entry {upto}" if upto else "the start (entry 0)"
         self.warning = (f"entries {upto + 1}… of game #{self.saved.id} no longer replay "

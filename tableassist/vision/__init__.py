@@ -1,4 +1,5 @@
-"""Vision: camera frames in, stable table events out. The only package that imports cv2.
+"""Vision: camera frames in, stable table events out. The only package that reads frames with cv2
+(markers/printing.py takes marker cells from its dictionaries, docs/architecture.md).
 
 The stable public API (used by the table server's camera panel and the camera readers):
 

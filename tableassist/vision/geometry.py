@@ -122,14 +122,14 @@ class Layout:
 
     def table_corners_mm(self) -> np.ndarray:
         w, h = self.width_mm, self.height_mm
-        return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
 
 
 def _zones(zones: list[dict], tracks: list[dict]) -> list[Zone]:
     out = []
     for z in zones:
         x0, y0, x1, y1 = (float(v) for v in z["rect"])
-        out.append(Zone(z["name"], np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
+        out.append(Zone(z["name"], np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32),
                         int(z.get("rows", 1)), int(z.get("cols", 1)), z.get("rows_from", "top"),
                         tuple(z.get("labels", ())), bool(z.get("numbered", False)), bool(z.get("shared", True)),
                         (x0, y0, x1, y1)))
@@ -145,9 +145,9 @@ def _loop_track(t: dict) -> list[Zone]:
     labels = list(t["labels"]) if "labels" in t else [str(i + 1) for i in range(int(t["count"]))]
     n = len(labels)
     depth = float(t.get("depth_mm", 40))
-    outer = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    inner = np.float32([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
-                        [x0 + depth, y1 - depth]])
+    outer = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    inner = np.array([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
+                        [x0 + depth, y1 - depth]], np.float32)
 
     def along(poly: np.ndarray, s: float) -> np.ndarray:
         edges = [(poly[i], poly[(i + 1) % 4]) for i in range(4)]
@@ -172,7 +172,7 @@ def _loop_track(t: dict) -> list[Zone]:
             if s0 < k / 4 < s1:
                 pts.append(inner[k])
         pts.append(along(inner, s0))
-        zones.append(Zone(f"{t['name']} {label}", np.float32(pts), shared=bool(t.get("shared", True))))
+        zones.append(Zone(f"{t['name']} {label}", np.array(pts, np.float32), shared=bool(t.get("shared", True))))
     return zones
 
 
@@ -254,14 +254,14 @@ class TableGeometry:
             if pts is not None:
                 w, h = board.width_mm, board.height_mm
                 self.board_h[board.component] = cv2.getPerspectiveTransform(
-                    pts, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+                    pts, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
 
     @staticmethod
     def _corner_points(by_corner: dict, component: str) -> np.ndarray | None:
         quads = [by_corner.get((component, c), []) for c in CORNERS]
         if any(len(q) != 1 for q in quads):
             return None
-        return np.float32([marker_center(q[0]) for q in quads])
+        return np.array([marker_center(q[0]) for q in quads], np.float32)
 
     def _lookup(self, marker_id: int):
         return self.registry.lookup(marker_id, self.game) if self.registry is not None else None
@@ -309,8 +309,8 @@ class TableGeometry:
             if m is None or m.component not in ("table_corner", "seat") and \
                     not (m.item in CORNERS and any(b.component == m.component for b in self.layout.boards)):
                 zone, cell, rotation, shared = self._zone(found.corners[k], table_quads[k], carriers, m)
-            elif table_quads[k] is not None:
-                rotation = quarter(_angle(table_quads[k]))
+            elif (quad := table_quads[k]) is not None:
+                rotation = quarter(_angle(quad))
             seat = None
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
@@ -330,7 +330,7 @@ class TableGeometry:
 
     def _seat(self, marker_id: int, center: np.ndarray, seats: list) -> str | None:
         distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
-        name = min(distance, key=distance.get)
+        name = min(distance, key=distance.__getitem__)
         previous, at = self._last_seat.get(marker_id, (None, None))
         if previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
                 and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
@@ -363,7 +363,7 @@ class TableGeometry:
                 if m is not None and m.component == carrier.component:
                     continue
                 a = math.radians(angle)
-                rot = np.float32([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table -> carrier
+                rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]], np.float32)  # table -> carrier
                 local = (center - origin) @ rot.T
                 for z in carrier.zones:
                     if z.contains(local):

@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from .detect import get_dictionary
+
+if TYPE_CHECKING:
+    from .geometry import Placement
 
 
 @dataclass(frozen=True)
@@ -34,18 +38,18 @@ class Piece:
     def marker_corners_mm(self) -> np.ndarray:
         """The marker's 4 corners in table mm, clockwise from its own top-left."""
         h = self.size_mm / 2
-        return _place(np.float32([[-h, -h], [h, -h], [h, h], [-h, h]]), self)
+        return _place(np.array([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32), self)
 
     def card_corners_mm(self) -> np.ndarray:
         w, h = self.card_mm
         w, h = max(w, self.size_mm * 1.4) / 2, max(h, self.size_mm * 1.4) / 2
-        return _place(np.float32([[-w, -h], [w, -h], [w, h], [-w, h]]), self)
+        return _place(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float32), self)
 
 
 def _place(local: np.ndarray, piece: Piece) -> np.ndarray:
     a = math.radians(piece.rotation)
-    rot = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return local @ rot.T + np.float32([piece.x, piece.y])
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
+    return local @ rot.T + np.array([piece.x, piece.y], np.float32)
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,8 @@ class Scene:
 
     def surface_mm(self) -> np.ndarray:
         r = self.rim
-        return np.float32([[-r, -r], [self.width + r, -r], [self.width + r, self.height + r],
-                           [-r, self.height + r]])
+        return np.array([[-r, -r], [self.width + r, -r], [self.width + r, self.height + r],
+                           [-r, self.height + r]], np.float32)
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ class Renderer:
             if _inside(quad, camera.width, camera.height):
                 ids.append(piece.marker_id)
                 corners.append(quad)
-        corners_arr = np.float32(corners).reshape(-1, 4, 2)
+        corners_arr = np.array(corners, np.float32).reshape(-1, 4, 2)
         hidden: list[int] = []
         if effects.hands:
             covered = np.zeros((camera.height, camera.width), np.uint8)
@@ -176,7 +180,7 @@ class Renderer:
             ids = [i for i, k in zip(ids, keep) if k]
             corners_arr = corners_arr[np.array(keep, bool)] if keep else corners_arr
         frame = _damage(frame, camera, effects)
-        return frame, GroundTruth(np.int32(ids), corners_arr.reshape(-1, 4, 2), tuple(hidden))
+        return frame, GroundTruth(np.array(ids, np.int32), corners_arr.reshape(-1, 4, 2), tuple(hidden))
 
     def _table(self, scene: Scene, camera: Camera, H: np.ndarray) -> np.ndarray:
         key = (scene.width, scene.height, camera)
@@ -210,13 +214,13 @@ class Renderer:
         src_img = marker if m == n else cv2.resize(marker, (m, m), interpolation=cv2.INTER_AREA)
         # pixel centres are integers: the image's outer edge is half a pixel outside them
         e0, e1 = -0.5, m - 0.5
-        M = cv2.getPerspectiveTransform(np.float32([[e0, e0], [e1, e0], [e1, e1], [e0, e1]]),
-                                        quad - np.float32([x0, y0]))
+        M = cv2.getPerspectiveTransform(np.array([[e0, e0], [e1, e0], [e1, e1], [e0, e1]], np.float32),
+                                        quad - np.array([x0, y0], np.float32))
         roi = frame[y0:y1, x0:x1]
         warped = cv2.warpPerspective(src_img, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=255)
         alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillConvexPoly(alpha, np.round((quad - np.float32([x0, y0])) * 16).astype(np.int32), 1.0,
+        cv2.fillConvexPoly(alpha, np.round((quad - np.array([x0, y0], np.float32)) * 16).astype(np.int32), 1.0,
                            cv2.LINE_AA, 4)
         ink = warped.astype(np.float32) / 255.0
         shade = (1.0 - alpha + alpha * ink)[:, :, None]
@@ -230,21 +234,21 @@ def _inside(quad: np.ndarray, w: int, h: int) -> bool:
 
 def _draw_hand(frame: np.ndarray, covered: np.ndarray, hand: Hand, H: np.ndarray) -> None:
     a = math.radians(hand.angle)
-    d = np.float32([math.cos(a), math.sin(a)])
-    n = np.float32([-d[1], d[0]])
-    c = np.float32([hand.x, hand.y])
+    d = np.array([math.cos(a), math.sin(a)], np.float32)
+    n = np.array([-d[1], d[0]], np.float32)
+    c = np.array([hand.x, hand.y], np.float32)
     s = hand.size_mm
     palm = [c + d * s * 0.5 * math.cos(t) + n * s * 0.4 * math.sin(t) for t in np.linspace(0, 2 * math.pi, 24)]
     arm = [c - n * s * 0.3, c - n * s * 0.3 - d * s * 4, c + n * s * 0.3 - d * s * 4, c + n * s * 0.3]
     fingers = [[c + d * s * 0.4 + n * s * o, c + d * s * 0.95 + n * s * o] for o in (-0.25, -0.08, 0.08, 0.25)]
     colour = (120, 150, 205)
     for poly in (palm, arm):
-        pts = cv2.perspectiveTransform(np.float32(poly).reshape(-1, 1, 2), H).reshape(-1, 2)
+        pts = cv2.perspectiveTransform(np.array(poly, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
         pts = np.round(pts).astype(np.int32)
         cv2.fillPoly(frame, [pts], colour)
         cv2.fillPoly(covered, [pts], 1)
     for a0, a1 in fingers:
-        pts = cv2.perspectiveTransform(np.float32([a0, a1]).reshape(-1, 1, 2), H).reshape(-1, 2)
+        pts = cv2.perspectiveTransform(np.array([a0, a1], np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
         width = max(2, int(np.linalg.norm(H[:2, :2] @ n) * s * 0.12 / max(H[2, 2], 1e-6)))
         p0, p1 = tuple(np.round(pts[0]).astype(int)), tuple(np.round(pts[1]).astype(int))
         cv2.line(frame, p0, p1, colour, width)
@@ -273,7 +277,9 @@ def _damage(frame: np.ndarray, camera: Camera, fx: Effects) -> np.ndarray:
             for k in range(8):
                 n = np.empty(out.shape, np.int16)
                 cv2.setRNGSeed(k + 1)
-                cv2.randn(n, 0, fx.noise)
+                # Scalars, which OpenCV takes though its stubs name arrays only (a 1x1 array is
+                # not the same: it fills the first channel alone).
+                cv2.randn(n, 0, fx.noise)  # type: ignore[call-overload]
                 bank.append(n)
             _NOISE[key] = bank
         noise = _NOISE[key][fx.seed % 8]
@@ -283,7 +289,9 @@ def _damage(frame: np.ndarray, camera: Camera, fx: Effects) -> np.ndarray:
         out = cv2.add(out, noise, dtype=cv2.CV_8U)
     if fx.jpeg is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg)])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # the JPEG OpenCV has just written
+        out = decoded
     return out
 
 
@@ -473,7 +481,7 @@ def project(scene: Scene, camera: Camera) -> GroundTruth:
         if _inside(quad, camera.width, camera.height):
             ids.append(piece.marker_id)
             corners.append(quad)
-    return GroundTruth(np.int32(ids), np.float32(corners).reshape(-1, 4, 2))
+    return GroundTruth(np.array(ids, np.int32), np.array(corners, np.float32).reshape(-1, 4, 2))
 
 
 @dataclass
@@ -498,7 +506,7 @@ def score_events(script: Script, camera: Camera, geometry_factory, events: Seque
     """
     from .detect import Detections
 
-    def placements(t: float) -> dict[int, object]:
+    def placements(t: float) -> dict[int, Placement]:
         scene, _ = script.state_at(t)
         truth = project(scene, camera)
         geometry = geometry_factory()

@@ -4,8 +4,12 @@ rat moved where no die can take it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tableassist.demo.scripts import abandon_ship
 from tests.e2e.conftest import by_source, read_video
+
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 
 
 def test_three_turns_are_read_to_the_expected_state_with_one_tap(renderer, registry, tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tableassist.readers.live import PlayAlong
 from tableassist.demo.play import TabletScript
 from tableassist.demo.scripts import wreckers
@@ -9,6 +11,8 @@ from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
 from tableassist.table.store import Store
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
+
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 
 
 def test_the_camera_reads_the_game_the_table_starts_and_follows_a_new_one(renderer, registry,

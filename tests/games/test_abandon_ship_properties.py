@@ -15,6 +15,8 @@ import random
 import re
 from collections import Counter
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.abandon_ship import BOX, NEUTRAL, POOL, SPENT
 from tableassist.games.protocol import IllegalAction
@@ -191,6 +193,7 @@ def finish(game, tiles) -> dict:
     return result
 
 
+@pytest.mark.slow  # long random games
 def test_random_games_keep_the_rules_and_the_secrets():
     ends = Counter()
     for seed in range(GAMES):

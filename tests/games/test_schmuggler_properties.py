@@ -17,6 +17,8 @@ import json
 import random
 import re
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler
@@ -64,6 +66,7 @@ def check_conservation(game: Schmuggler) -> None:
 
 # -- T-SB-15, replay and the views over ≥ 1,000 random games --------------------------------------
 
+@pytest.mark.slow  # 1,000 random games
 def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
     """Every step: chips + kitty and the 30 goods are conserved, no note names a good. At a few
     random steps per game and the last one before the end: no view ties a good to a player.
@@ -147,6 +150,7 @@ def candidate_actions(game: Schmuggler, rng: random.Random) -> list[dict]:
     ]
 
 
+@pytest.mark.slow  # long random games
 def test_nothing_shown_and_no_step_of_the_flow_depends_on_the_holdings():
     for seed in range(12):
         game = new(seed)
@@ -207,6 +211,7 @@ def tied(node, players: set[str]) -> list:
     return found
 
 
+@pytest.mark.slow  # long random games
 def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
     for seed in range(30):
         game = new(seed)

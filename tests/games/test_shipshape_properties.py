@@ -8,6 +8,8 @@ import random
 import re
 from collections import Counter
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, mirror, orient,
                                          visible_grid)
@@ -119,6 +121,7 @@ def check_crew_cards(game):
         assert sorted(cards.elements()) == list(range(1, 11)) and not p["not_held"], (name, cards)
 
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
     played = 0
     for seed in range(1000):
@@ -170,6 +173,7 @@ def hidden_twin(game, rng):
     return twin
 
 
+@pytest.mark.slow  # long random games
 def test_the_shared_list_and_every_reading_never_depend_on_hidden_cards():
     """Twin test (§5.7): at every reveal of 60 random games, a twin whose hands, discard piles
     and Cap'n's deck are dealt otherwise shows the same table list, labels, view and prompts.

@@ -18,6 +18,8 @@ import json
 import random
 from collections import Counter
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import (BID_TYPES, CHOOSE_LOT, FACE_DOWN, FLIP_PRIZE, LAY,
@@ -120,6 +122,7 @@ def check_shared_views(game: Shipwrecked) -> None:
 
 # -- 1,000 random legal games ------------------------------------------------------------------
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
     rng_games = 1000
     lengths = []
@@ -267,6 +270,7 @@ def check_messages_hold_no_secret(table: TrueTable) -> None:
         assert json.dumps(game.state, sort_keys=True) == before
 
 
+@pytest.mark.slow  # long random games
 def test_true_tables_never_show_a_secret():
     for seed in range(150):
         n = 2 + seed % 3

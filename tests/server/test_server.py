@@ -382,6 +382,7 @@ def test_camera_preview_goes_to_the_host_screen_only(server):
     assert frames["table"] == [] and "camera" not in table.state
 
 
+@pytest.mark.slow  # 60 random actions per game over sockets
 @pytest.mark.parametrize("game_id", catalog.game_ids())
 def test_random_play_every_room_sees_exactly_its_view(server, game_id):
     """Seeded random legal play through the table's screen, for every registered game: after each
