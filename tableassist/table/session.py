@@ -94,8 +94,10 @@ class TableSession:
 
     def _new_engine(self) -> Game:
         s = self.saved
+        # The players as saved: names were checked when the game was created, and a game saved
+        # before a check was added must still replay.
         return catalog.new_game(s.game, s.players, seed=s.seed, options=s.options,
-                                components=s.components)
+                                components=s.components, saved=True)
 
     # -- the fold from log to effective actions ---------------------------------------------
 
