@@ -420,7 +420,7 @@ class Game(Generic[PhaseT, ComponentsT]):
         template = self.labels.get(str(action.get("type")))
         if template is not None:
             return template(**{**action, **self.label_params(action)})
-        who = action.get("player") or "Table"
+        who = action.get("player") or Message("protocol.word.table", "Table")
         words = str(action.get("type", "")).replace("_", " ")
         fields = tuple(_FIELD(name=str(k), value=str(v)) for k, v in action.items()
                        if k not in ("type", "player"))
