@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from tableassist.table import catalog
-from tableassist.games.protocol import IllegalAction
+from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.table.session import TableSession, open_latest
 from tableassist.table.store import Store, StoreError
 from tests.games.random_play import all_legal_actions
@@ -153,6 +153,17 @@ def test_ended_game_is_read_only_and_open_latest_skips_it(store):
 def test_a_saved_game_keeps_the_components_it_started_with(store):
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     assert session.saved.components == catalog.load_components(GAME)
+
+
+def test_a_game_saved_before_the_name_check_still_replays(store):
+    """Names alike but for capitals are refused for a new game, not for one saved earlier."""
+    with pytest.raises(SetupError, match="same name"):
+        TableSession.create(store, GAME, ["Ann", "ann", "Cy"], seed=7)
+    row = store.create_game(GAME, ["Ann", "ann", "Cy"], 7, {}, catalog.load_components(GAME))
+    session = TableSession.open(store, row)
+    assert session.game.players == ("Ann", "ann", "Cy")
+    play(session, random.Random(2), 12)
+    assert TableSession.open(Store(store.path), row).history() == session.history()
 
 
 def test_foreign_and_damaged_files_are_refused_clearly(tmp_path):

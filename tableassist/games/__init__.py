@@ -4,7 +4,8 @@ Nothing in this package touches files, sockets, cameras or clocks (a test enforc
 data is read by :mod:`tableassist.table.catalog` and handed to the engine.
 """
 
-from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        merge_options)
+from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
+                                        SetupError, Template, merge_options)
 
-__all__ = ["Action", "Game", "IllegalAction", "Note", "Prompt", "SetupError", "merge_options"]
+__all__ = ["Action", "Game", "IllegalAction", "Message", "Note", "Prompt", "SetupError",
+           "Template", "merge_options"]

@@ -7,38 +7,78 @@ files, sockets, cameras or clocks: components arrive as already-parsed data, cha
 as actions from the table, and the only randomness (for simulation and demo) comes from the seed
 kept in the state.
 
-A subclass supplies:
+A subclass (docs/protocol.md, "Writing an engine") supplies:
 
-* ``game_id`` and ``min_players``/``max_players``;
+* ``game_id``, ``title`` and ``min_players``/``max_players``;
+* ``Phase``, a :class:`~enum.StrEnum` of its phases, the last one ``over``; and ``waiting``, what
+  the game waits for in each phase (for the uniform "cannot … now" refusal);
+* ``parse_components(data)``: the data file parsed into a frozen dataclass (the catalog calls it
+  once per distinct content and hands the result in);
 * ``setup(self)`` that fills ``self.state`` (a JSON-ready dict) for a new game;
-* one method ``on_<type>(self, action) -> list[Note]`` per action type;
-* ``legal_actions``, ``view``, ``prompts``, ``is_over`` and ``result``.
+* one method ``on_<type>(self, action) -> list[Note]`` per action type, which begins with
+  :meth:`Game.table_input` or :meth:`Game.player_input`;
+* ``labels``, one :class:`~tableassist.games.messages.Template` per action type;
+* ``legal_actions``, ``view``, ``prompts`` and ``result``;
+* read-only properties for what readers and screens ask (``game.phase``, ``game.bid``), returning
+  small frozen values: code outside ``games/`` never reads ``state``.
 
 The base class gives every engine the same checks on an action's shape, atomic ``apply`` (a failed
-action restores the state snapshot, whatever the handler had already changed), JSON round-trip and
-a seeded chance generator.
+action restores the state snapshot, whatever the handler had already changed), ``is_over``, JSON
+round-trip and a seeded chance generator. Every text is a :class:`Message`.
 """
 
 from __future__ import annotations
 
 import marshal
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
+
+from tableassist.games.messages import Message, Template
+
+__all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
+           "SetupError", "Template", "competition_ranks", "merge_options", "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
 ``None`` for an input the table itself supplies, such as a card turned over or a die rolled)."""
 
+PhaseT = TypeVar("PhaseT", bound=StrEnum)
+ComponentsT = TypeVar("ComponentsT")
+
+#: The last phase of every engine: once the state's phase is this, :attr:`Game.is_over`.
+OVER: Final = "over"
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now. The message says what was wrong, in the table's words,
-    and cites the rule (``"Bea cannot stop: … (R-SW-07)"``). It never contains hidden information."""
+    and cites the rule (``"Bea cannot stop: … (R-SW-07)"``). It never contains hidden information.
+    ``details`` after the message are the caller's own (the camera loop keeps what it saw)."""
+
+    def __init__(self, message: Message, *details: object) -> None:
+        super().__init__(message, *details)
+
+    @property
+    def message(self) -> Message:
+        return cast(Message, self.args[0])
 
 
 class SetupError(ValueError):
     """A game cannot be created as asked (wrong player count, unknown option, bad option value)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+
+    @property
+    def message(self) -> Message:
+        return cast(Message, self.args[0])
+
+
+def _text_json(text: Message) -> dict[str, Any]:
+    # An engine not converted to messages yet passes a plain str (docs/protocol.md).
+    return text.to_json() if isinstance(text, Message) else {}
 
 
 @dataclass(frozen=True)
@@ -49,11 +89,12 @@ class Note:
     ``rule`` is the SPEC id the step carries out (``"R-SW-09"``), or ``""``.
     """
 
-    text: str
+    text: Message
     rule: str = ""
 
-    def to_json(self) -> dict[str, str]:
-        return {"text": self.text, "rule": self.rule}
+    def to_json(self) -> dict[str, Any]:
+        """``text`` (English) and ``rule``, with the message's ``id`` and ``params``."""
+        return {"text": str(self.text), "rule": self.rule, **_text_json(self.text)}
 
 
 @dataclass(frozen=True)
@@ -65,14 +106,14 @@ class Prompt:
     that answer the prompt, so a tablet can offer the right buttons.
     """
 
-    text: str
+    text: Message
     rule: str
     player: str | None = None
     actions: tuple[str, ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "text": self.text, "rule": self.rule,
-                "actions": list(self.actions)}
+        return {"player": self.player, "text": str(self.text), "rule": self.rule,
+                "actions": list(self.actions), **_text_json(self.text)}
 
 
 def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
@@ -85,12 +126,19 @@ def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
     options = dict(defaults)
     for name, value in (given or {}).items():
         if name not in defaults:
-            known = ", ".join(sorted(defaults)) or "none"
-            raise SetupError(f"unknown option {name!r}; this game's options are: {known}")
+            if not defaults:
+                raise SetupError(Message("protocol.setup.no_options",
+                                         "unknown option {name}; this game has no options",
+                                         name=repr(name)))
+            raise SetupError(Message("protocol.setup.unknown_option",
+                                     "unknown option {name}; this game's options are: {known}",
+                                     name=repr(name), known=tuple(sorted(defaults))))
         allowed = (choices or {}).get(name)
         if allowed is not None and value not in allowed:
-            raise SetupError(f"option {name!r} cannot be {value!r}; choose one of "
-                             + ", ".join(repr(a) for a in allowed))
+            raise SetupError(Message("protocol.setup.bad_option_value",
+                                     "option {name} cannot be {value}; choose one of {allowed}",
+                                     name=repr(name), value=repr(value),
+                                     allowed=tuple(repr(a) for a in allowed)))
         options[name] = value
     return options
 
@@ -114,7 +162,8 @@ def unverified_values(components: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def competition_ranks(players: Sequence[str], key: Callable[[str], Any]) -> list[tuple[str, int]]:
+def competition_ranks(players: Sequence[str],
+                      key: Callable[[str], Any]) -> list[tuple[str, int]]:
     """``players`` best first by ``key`` (smaller is better), each with its place; equal keys
     share a place and the next place is skipped (1, 1, 3), as a shared win reads at the table."""
     order = sorted(players, key=key)
@@ -125,8 +174,16 @@ def competition_ranks(players: Sequence[str], key: Callable[[str], Any]) -> list
     return ranked
 
 
-class Game:
-    """Base class of the five rules engines. See the module docstring for the contract."""
+_DEFAULT_LABEL = Template("protocol.label.default", "{who}: {words}")
+_DEFAULT_LABEL_FIELDS = Template("protocol.label.default_fields", "{who}: {words} ({fields})")
+_FIELD = Template("protocol.label.field", "{name} {value}")
+
+
+class Game(Generic[PhaseT, ComponentsT]):
+    """Base class of the five rules engines. See the module docstring for the contract.
+
+    ``Game[Phase, Components]``: the engine's phases and its parsed components, so that
+    ``game.phase`` and ``game.components`` have the engine's own types."""
 
     game_id: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -134,21 +191,39 @@ class Game:
     max_players: ClassVar[int] = 4
     #: Action types still accepted once the game is over (say, tiles revealed at the end).
     actions_after_end: ClassVar[frozenset[str]] = frozenset()
+    #: The engine's phases (a ``StrEnum``; the state keeps the plain value, so JSON round-trips).
+    Phase: type[PhaseT]
+    #: Phase -> what the game waits for in it ("bid cards to be laid"), for refusals.
+    waiting: ClassVar[Mapping[str, Message]] = {}
+    #: Action type -> the template of its button label. Its parameters are the action's fields
+    #: and whatever :meth:`label_params` adds.
+    labels: ClassVar[Mapping[str, Template]] = {}
 
     def __init__(self, players: Sequence[str], *, seed: int = 0,
-                 options: Mapping[str, Any] | None = None,
-                 components: Mapping[str, Any]) -> None:
+                 options: Mapping[str, Any] | None = None, data: Mapping[str, Any],
+                 components: ComponentsT, saved: bool = False) -> None:
         """Start a new game. ``players`` are names in clockwise seat order (SPEC X4), checked
-        by :meth:`player_names`; ``components`` is the game's parsed data file; ``options``
-        override its defaults."""
-        self.players: tuple[str, ...] = self.player_names(players)
+        by :meth:`player_names` (``saved``: taken as a saved game recorded them, since a game
+        saved before a check was added must still replay); ``data`` is the game's data file as
+        read (options come from it) and ``components`` its :meth:`parse_components`;
+        ``options`` override the data file's defaults."""
+        self.players: tuple[str, ...] = tuple(players) if saved else self.player_names(players)
         self.seed = int(seed)
-        self.components: Mapping[str, Any] = components
+        self.data: Mapping[str, Any] = data
+        self.components: ComponentsT = components
         self.options: dict[str, Any] = merge_options(
-            components.get("options", {}), options, components.get("option_choices"))
+            data.get("options", {}), options, data.get("option_choices"))
         self.actions_applied = 0
         self.state: dict[str, Any] = {}
         self.setup()
+
+    @classmethod
+    def parse_components(cls, data: Mapping[str, Any]) -> ComponentsT:
+        """The data file parsed into the engine's frozen components (pure; the catalog calls it
+        once per distinct content). Bad data raises ``KeyError``/``TypeError``/``ValueError``,
+        which the catalog reports as a :class:`SetupError`. An engine that parses nothing gets
+        the data itself."""
+        return cast(ComponentsT, data)
 
     @classmethod
     def player_names(cls, players: Sequence[str]) -> tuple[str, ...]:
@@ -158,20 +233,27 @@ class Game:
         with the reason otherwise."""
         players = tuple(players)
         if not cls.min_players <= len(players) <= cls.max_players:
-            raise SetupError(f"{cls.title or cls.game_id} is for {cls.min_players}–"
-                             f"{cls.max_players} players, not {len(players)}")
+            raise SetupError(Message("protocol.setup.player_count",
+                                     "{game} is for {min}–{max} players, not {count}",
+                                     game=cls.title or cls.game_id, min=cls.min_players,
+                                     max=cls.max_players, count=len(players)))
         if not all(isinstance(name, str) and name.strip() for name in players):
-            raise SetupError("every player needs a non-empty name")
+            raise SetupError(Message("protocol.setup.empty_name",
+                                     "every player needs a non-empty name"))
         names = tuple(name.strip() for name in players)
         seen: dict[str, str] = {}
         for name in names:
             other = seen.setdefault(name.casefold(), name)
             if other == name and names.count(name) > 1:
-                raise SetupError(f"two players are called {name!r}; names must be unique")
+                raise SetupError(Message("protocol.setup.same_name",
+                                         "two players are called {name}; names must be unique",
+                                         name=repr(name)))
             if other != name:
-                raise SetupError(f"{other!r} and {name!r} are the same name at the table "
-                                 "(capitals and spaces around a name do not count); names "
-                                 "must be unique")
+                raise SetupError(Message(
+                    "protocol.setup.names_alike",
+                    "{one} and {other} are the same name at the table (capitals and spaces "
+                    "around a name do not count); names must be unique",
+                    one=repr(other), other=repr(name)))
         return names
 
     # -- what a subclass writes ------------------------------------------------------------
@@ -200,10 +282,6 @@ class Game:
         """Who must do what next. Safe for the shared screen."""
         raise NotImplementedError
 
-    @property
-    def is_over(self) -> bool:
-        raise NotImplementedError
-
     def result(self) -> dict[str, Any] | None:
         """``None`` while the game runs; then the ranking, ``winners`` and per-player scores
         with their breakdown."""
@@ -211,26 +289,57 @@ class Game:
 
     # -- what the base class gives ---------------------------------------------------------
 
+    _phases: ClassVar[Mapping[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "Phase" in cls.__dict__:
+            cls._phases = {str(p): p for p in cls.Phase}   # a dict is faster than Phase(value)
+
+    @property
+    def phase(self) -> PhaseT:
+        """The phase the game is in."""
+        return cast(PhaseT, self._phases[self.state["phase"]])
+
+    @phase.setter
+    def phase(self, phase: PhaseT) -> None:
+        # The plain value: the state stays plain data (JSON, marshal).
+        self.state["phase"] = str(phase)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (its phase is ``over``)."""
+        return bool(self.state["phase"] == OVER)
+
     def apply(self, action: Any) -> list[Note]:
         """Apply one action, or raise :class:`IllegalAction` and leave the state untouched.
 
         Returns the public notes the action produced (for the history)."""
         if not isinstance(action, Mapping):
-            raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
+            raise IllegalAction(Message("protocol.refuse.not_an_object",
+                                        "an action must be a JSON object, not {kind}",
+                                        kind=type(action).__name__))
         kind = action.get("type")
         if not isinstance(kind, str) or not kind:
-            raise IllegalAction("an action needs a 'type'")
+            raise IllegalAction(Message("protocol.refuse.no_type", "an action needs a 'type'"))
         handler = getattr(self, "on_" + kind, None) if kind.isidentifier() else None
         if handler is None:
-            raise IllegalAction(f"{self.title or self.game_id} has no action {kind!r}; it knows: "
-                                + ", ".join(self.action_types()))
+            raise IllegalAction(Message("protocol.refuse.unknown_type",
+                                        "{game} has no action {type}; it knows: {known}",
+                                        game=self.title or self.game_id, type=repr(kind),
+                                        known=tuple(self.action_types())))
         if "player" not in action:
-            raise IllegalAction(f"action {kind!r} needs a 'player' (a name, or null for the table)")
+            raise IllegalAction(Message(
+                "protocol.refuse.no_player",
+                "action {type} needs a 'player' (a name, or null for the table)",
+                type=repr(kind)))
         player = action["player"]
         if player is not None and player not in self.players:
-            raise IllegalAction(f"{player!r} is not a player at this table")
+            raise IllegalAction(Message("protocol.refuse.not_a_player",
+                                        "{player} is not a player at this table",
+                                        player=repr(player)))
         if self.is_over and kind not in self.actions_after_end:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(Message("protocol.refuse.over", "the game is over"))
         # The snapshot makes every handler atomic: a rule check deep inside a handler may raise
         # after earlier steps changed the state. marshal is the fastest exact copy of plain data.
         snapshot = marshal.dumps(self.state)
@@ -241,18 +350,88 @@ class Game:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             # A malformed field that slipped past the handler's own checks: report, never crash.
+            # (The detail is Python's words: a translation shows it as it is.)
             self.state = marshal.loads(snapshot)
-            raise IllegalAction(f"malformed {kind!r} action: {exc}") from None
+            raise IllegalAction(Message("protocol.refuse.malformed",
+                                        "malformed {type} action: {detail}",
+                                        type=repr(kind), detail=str(exc))) from None
         self.actions_applied += 1
         return list(notes or [])
 
-    def label(self, action: Mapping[str, Any]) -> str:
-        """A short button label for a legal action ("Ann: stop the bid"). Engines override it
-        for their own words; the default spells out the type and the fields."""
-        who = action.get("player") or "Table"
+    # -- the checks every handler begins with ------------------------------------------------
+
+    def table_input(self, action: Action, phases: str | Collection[str], does: Message) -> None:
+        """Check an input the table supplies (``player`` null) in one of ``phases``. ``does``
+        says what the action does, as a verb phrase ("turn a row face up")."""
+        if action["player"] is not None:
+            raise IllegalAction(Message(
+                "protocol.refuse.table_input",
+                "{type} is an input of the table: send it with 'player': null",
+                type=repr(action["type"])))
+        self._in_phase(phases, does)
+
+    def player_input(self, action: Action, phases: str | Collection[str], does: Message, *,
+                     only: str | Collection[str] | None = None, role: Message | None = None,
+                     rule: str = "") -> str:
+        """Check a player's move in one of ``phases`` and return who makes it. ``only``: the
+        player (or players) who may make it now, ``role`` why ("whose turn it is"), ``rule``
+        the SPEC ids to cite."""
+        player = action["player"]
+        if player is None:
+            raise IllegalAction(Message(
+                "protocol.refuse.player_input",
+                "{type} is a player's move: send it with the name of the player who makes it, "
+                "not 'player': null", type=repr(action["type"])))
+        self._in_phase(phases, does)
+        if only is not None:
+            self.require_player(player, only, does, role=role, rule=rule)
+        return str(player)
+
+    def require_player(self, player: str, only: str | Collection[str], does: Message, *,
+                       role: Message | None = None, rule: str = "") -> None:
+        """Refuse ``player`` unless they are ``only`` (or one of them), in the words of
+        :meth:`player_input`. For a check that can be put only once the phase is known to be
+        right (who owes is known only while a debt is being paid)."""
+        allowed = (only,) if isinstance(only, str) else tuple(only)
+        if player in allowed:
+            return
+        if role is None:
+            raise IllegalAction(Message("protocol.refuse.not_yours",
+                                        "only {allowed} may {does} ({rule})",
+                                        allowed=allowed, does=does, rule=rule))
+        raise IllegalAction(Message("protocol.refuse.not_yours_role",
+                                    "only {allowed}, {role}, may {does} ({rule})",
+                                    allowed=allowed, role=role, does=does, rule=rule))
+
+    def _in_phase(self, phases: str | Collection[str], does: Message) -> None:
+        phase = self.state["phase"]
+        if phase == phases if isinstance(phases, str) else phase in phases:
+            return
+        raise IllegalAction(Message("protocol.refuse.not_now",
+                                    "cannot {does} now: the game is waiting for {waiting}",
+                                    does=does, waiting=self.waiting[phase]))
+
+    # -- labels -----------------------------------------------------------------------------
+
+    def label(self, action: Mapping[str, Any]) -> Message:
+        """A short button label for a legal action ("Ann: stop the bid"): the action type's
+        template in :attr:`labels`, filled with the action's fields and :meth:`label_params`.
+        An action type without a template spells out its type and fields."""
+        template = self.labels.get(str(action.get("type")))
+        if template is not None:
+            return template(**{**action, **self.label_params(action)})
+        who = action.get("player") or Message("protocol.word.table", "Table")
         words = str(action.get("type", "")).replace("_", " ")
-        extra = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("type", "player"))
-        return f"{who}: {words}" + (f" ({extra})" if extra else "")
+        fields = tuple(_FIELD(name=str(k), value=str(v)) for k, v in action.items()
+                       if k not in ("type", "player"))
+        if fields:
+            return _DEFAULT_LABEL_FIELDS(who=who, words=words, fields=fields)
+        return _DEFAULT_LABEL(who=who, words=words)
+
+    def label_params(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Parameters of an action's label beyond its fields (a card's value, a field written as
+        a list); none by default."""
+        return {}
 
     @classmethod
     def action_types(cls) -> list[str]:
@@ -269,7 +448,7 @@ class Game:
     # it, so an entry whose content is a secret no longer shown (a card drawn, a crew card of an
     # earlier round) is *sealed*: no alternatives, one refusal, until the game is over.
 
-    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+    def sealed(self, actions: Sequence[Action], index: int) -> Message | None:
         """Why ``actions[index]`` cannot be corrected now, in words that name only public
         facts, or ``None`` if it can. The default seals nothing."""
         return None
@@ -292,11 +471,11 @@ class Game:
         if reason is not None:
             raise IllegalAction(reason)
 
-    def replayed(self, actions: Sequence[Action]) -> "Game":
+    def replayed(self, actions: Sequence[Action]) -> Self:
         """A new game with this one's players, seed, options and components, after
         ``actions``."""
-        game = type(self)(self.players, seed=self.seed, options=self.options,
-                          components=self.components)
+        game = type(self)(self.players, seed=self.seed, options=self.options, data=self.data,
+                          components=self.components, saved=True)
         for action in actions:
             game.apply(action)
         return game
@@ -323,17 +502,27 @@ class Game:
                 "state": marshal.loads(marshal.dumps(self.state))}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], components: Mapping[str, Any]) -> "Game":
-        if data.get("game") != cls.game_id:
-            raise SetupError(f"this is a {data.get('game')!r} game, not {cls.game_id!r}")
+    def from_json(cls, snapshot: Mapping[str, Any], data: Mapping[str, Any],
+                  components: Any) -> Self:
+        """The game :meth:`to_json` gave, with its data file and parsed components."""
+        if snapshot.get("game") != cls.game_id:
+            raise SetupError(Message("protocol.setup.other_game",
+                                     "this is a {game} game, not {expected}",
+                                     game=repr(snapshot.get("game")),
+                                     expected=repr(cls.game_id)))
         game = cls.__new__(cls)
-        game.players = tuple(data["players"])
-        game.seed = int(data["seed"])
+        game.players = tuple(snapshot["players"])
+        game.seed = int(snapshot["seed"])
+        game.data = data
         game.components = components
-        game.options = dict(data["options"])
-        game.actions_applied = int(data["actions_applied"])
-        game.state = marshal.loads(marshal.dumps(data["state"]))
+        game.options = dict(snapshot["options"])
+        game.actions_applied = int(snapshot["actions_applied"])
+        game.state = marshal.loads(marshal.dumps(snapshot["state"]))
         return game
+
+    def copy(self) -> Self:
+        """An independent copy (a reader tries an action on it; the live game is untouched)."""
+        return type(self).from_json(self.to_json(), self.data, self.components)
 
     # -- small helpers for handlers --------------------------------------------------------
 
@@ -341,20 +530,28 @@ class Game:
     def need(action: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
         """The field ``name`` of ``action``, checked to be of ``kind``; a clear message if not."""
         if name not in action:
-            raise IllegalAction(f"action {action.get('type')!r} needs a field {name!r}")
+            raise IllegalAction(Message("protocol.refuse.no_field",
+                                        "action {type} needs a field {name}",
+                                        type=repr(action.get("type")), name=repr(name)))
         value = action[name]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            expected = kind.__name__ if isinstance(kind, type) else " or ".join(
-                k.__name__ for k in kind)
-            raise IllegalAction(f"field {name!r} of {action.get('type')!r} must be {expected}, "
-                                f"not {value!r}")
+            kinds = (kind,) if isinstance(kind, type) else kind
+            raise IllegalAction(Message(
+                "protocol.refuse.field_type",
+                "field {name} of {type} must be {expected}, not {value}",
+                name=repr(name), type=repr(action.get("type")), value=repr(value),
+                expected=Message("protocol.word.alternatives",
+                                 "{count, plural, one {{first}} other {{first} or {rest}}}",
+                                 count=len(kinds), first=kinds[0].__name__,
+                                 rest=tuple(k.__name__ for k in kinds[1:]))))
         return value
 
-    def next_player(self, player: str, *, skip: Sequence[str] = ()) -> str:
+    def next_player(self, player: str, *, skip: Collection[str] = ()) -> str:
         """The next player clockwise (SPEC X4) not in ``skip``."""
         i = self.players.index(player)
         for step in range(1, len(self.players) + 1):
             candidate = self.players[(i + step) % len(self.players)]
             if candidate not in skip:
                 return candidate
-        raise IllegalAction("no player is left to take the turn")
+        raise IllegalAction(Message("protocol.refuse.nobody_left",
+                                    "no player is left to take the turn"))

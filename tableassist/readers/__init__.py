@@ -40,12 +40,14 @@ CAM_INPUTS: dict[str, dict[str, tuple[str, ...]]] = {
 
 
 def reader_for(game_id: str, players: Sequence[str], colours: Mapping[str, str] | None = None,
-               **kwargs: Any) -> Reader:
-    """A new reader for a game of ``game_id`` played by ``players`` (seat order)."""
+               **kwargs: Any) -> Reader[Any]:
+    """A new reader for a game of ``game_id`` played by ``players`` (seat order); it reads a
+    game of that kind only (``Reader[Shipwrecked]``)."""
     if game_id not in READERS:
         raise KeyError(f"no camera reader for game {game_id!r}; readers: {', '.join(READERS)}")
-    module, cls = READERS[game_id].split(":")
-    return getattr(importlib.import_module(module), cls)(players, colours, **kwargs)
+    module, name = READERS[game_id].split(":")
+    cls: type[Reader[Any]] = getattr(importlib.import_module(module), name)
+    return cls(players, colours, **kwargs)
 
 
 __all__ = ["READERS", "CAM_INPUTS", "Reader", "Reading", "TablePicture", "reader_for"]

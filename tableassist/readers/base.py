@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from tableassist.games.protocol import Game
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
@@ -58,7 +58,7 @@ class Reading:
     action: dict[str, Any] | None = None
     confirm: tuple[dict[str, Any], ...] = ()
     expects: str | None = None
-    key: tuple = ()
+    key: tuple[Any, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -101,8 +101,8 @@ class TablePicture:
         key = self._key_of(event) if kind in ("moved", "rotated") else None
         if key is None:
             key = self._new_key(event)
-        old = self.seen.get(key)
-        since = old.since if old is not None and kind in ("moved", "rotated") else event.t
+        before = self.seen.get(key)
+        since = before.since if before is not None and kind in ("moved", "rotated") else event.t
         self.seen[key] = Seen(event.marker_id, event.component, event.item, event.side, event.zone,
                               event.cell, event.seat, event.rotation, event.position_mm, since,
                               event.t)
@@ -145,8 +145,12 @@ class TablePicture:
             self.fresh.pop(k, None)
 
 
-class Reader:
-    """The protocol of a per-game reader. Subclasses set ``game_id`` and implement ``read``.
+G = TypeVar("G", bound=Game[Any, Any])
+
+
+class Reader(Generic[G]):
+    """The protocol of a per-game reader. Subclasses set ``game_id`` and implement ``read``;
+    ``Reader[Shipwrecked]`` reads a Shipwrecked game through its typed surface.
 
     ``players`` are the game's players in seat order; ``colours`` maps a player to their seat
     colour (the seat marker in front of them and the colour of their bid or crew card backs);
@@ -173,7 +177,7 @@ class Reader:
 
     # -- feeding -----------------------------------------------------------------------------
 
-    def feed(self, events: Iterable[Any], game: Game) -> None:
+    def feed(self, events: Iterable[Any], game: G) -> None:
         """Fold the tracker's events into the picture. A secret face the game does not reveal
         now is dropped on arrival (see :meth:`may_read_face`)."""
         for e in events:
@@ -199,7 +203,7 @@ class Reader:
                         key=("early", mid))
                 for mid, (component, _t) in sorted(self.early.items())]
 
-    def may_read_face(self, event: Any, game: Game) -> bool:
+    def may_read_face(self, event: Any, game: G) -> bool:
         """Whether the face this event shows may be read now. The default keeps every marker;
         a game with secret faces allows each only at its reveal."""
         return True
@@ -210,7 +214,7 @@ class Reader:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def read(self, game: Game) -> list[Reading]:
+    def read(self, game: G) -> list[Reading]:
         """The readings for the table now, most urgent first."""
         raise NotImplementedError
 
@@ -221,21 +225,21 @@ class Reader:
 
 # -- small helpers shared by the readers ----------------------------------------------------------
 
-def expects(game: Game, kind: str, player: str | None = None) -> bool:
+def expects(game: Game[Any, Any], kind: str, player: str | None = None) -> bool:
     """Whether ``player`` (None: the table) may now supply an action of type ``kind``."""
     return any(a.get("type") == kind for a in game.legal_actions(player))
 
 
-def expected_text(game: Game) -> str:
+def expected_text(game: Game[Any, Any]) -> str:
     """What the game waits for, from its public prompts."""
     return "; ".join(p.text for p in game.prompts()) or "nothing: the game is over"
 
 
-def try_action(game: Game, action: Mapping[str, Any]) -> Game | None:
+def try_action(game: G, action: Mapping[str, Any]) -> G | None:
     """The game after ``action`` on a copy, or None if the engine refuses it. The live game is
     never touched."""
     from tableassist.games.protocol import IllegalAction
-    copy = type(game).from_json(game.to_json(), game.components)
+    copy = game.copy()
     try:
         copy.apply(dict(action))
     except IllegalAction:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tableassist.games.protocol import Game
+from tableassist.games.shipwrecked import Phase, Shipwrecked
 from tableassist.readers.base import Reader, Reading, cell_row_col
 
 LOT_CARDS = ("resource_card", "hidden_card")
@@ -30,72 +30,75 @@ def _colour_type(item: str | None) -> tuple[str, str] | None:
     return (parts[0], parts[1]) if len(parts) >= 2 else None
 
 
-class ShipwreckedReader(Reader):
+Faces = dict[tuple[str, int], tuple[tuple[int, int], str]]
+
+
+class ShipwreckedReader(Reader[Shipwrecked]):
     game_id = "shipwrecked"
 
-    def may_read_face(self, event: Any, game: Game) -> bool:
+    def may_read_face(self, event: Any, game: Shipwrecked) -> bool:
         if event.component != "bid_card" or event.side != "face":
             return True
-        st = game.state
-        bid, rc = st["bid"], cell_row_col(event.cell)
+        bid, rc = game.bid, cell_row_col(event.cell)
         ct = _colour_type(event.item)
         if bid is None or rc is None or ct is None or event.zone != "bid":
             return False
         owner = self.by_colour.get(ct[0])
-        if st["phase"] == "reveal":
-            return rc[0] == bid["round"] and owner in bid["participants"]
-        if st["phase"] == "tiebreak":
-            return rc[0] < bid["round"] and owner in bid["tied"] \
-                and owner not in bid["tiebreak_done"]
+        if game.phase is Phase.REVEAL:
+            return rc[0] == bid.round and owner in bid.participants
+        if game.phase is Phase.TIEBREAK:
+            return rc[0] < bid.round and owner in bid.tiebreak_waiting
         return False
 
-    def read(self, game: Game) -> list[Reading]:
-        phase = game.state["phase"]
-        if phase in ("choose_lot", "flip_prize"):
+    def read(self, game: Shipwrecked) -> list[Reading]:
+        phase = game.phase
+        if phase in (Phase.CHOOSE_LOT, Phase.FLIP_PRIZE):
             return self._lot(game)
-        if phase == "lay":
+        if phase is Phase.LAY:
             return self._lay(game)
-        if phase == "reveal":
+        if phase is Phase.REVEAL:
             return self._reveal(game)
-        if phase == "tiebreak":
+        if phase is Phase.TIEBREAK:
             return self._tiebreak(game)
-        if phase == "pay":
+        if phase is Phase.PAY:
             return self._sale(game)
         return []
 
-    def _lot(self, game: Game) -> list[Reading]:
-        st = game.state
+    def _lot(self, game: Shipwrecked) -> list[Reading]:
         out = []
+        display = game.bank_display
         for key, s in self.picture.items():
             # Only a face names a card: the stack's shared back (item "any") shows where the
             # stack lies, never which card is on top (SPEC X2).
             if s.component not in LOT_CARDS or s.side != "face" or s.zone not in ("lot", "stack"):
                 continue
-            if s.zone == "lot" and s.item in st["bank_display"] and st["phase"] == "choose_lot":
+            if s.zone == "lot" and s.item in display and game.phase is Phase.CHOOSE_LOT:
                 out.append(Reading(f"{s.item} from the bank display on the lot spot", confirm=(
-                    {"type": "choose_bank_lot", "player": st["turn"], "card": s.item},), key=(key,)))
+                    {"type": "choose_bank_lot", "player": game.turn, "card": s.item},),
+                    key=(key,)))
             elif self.picture.is_fresh(key):
                 out.append(Reading(f"{s.item} turned over on the {s.zone} spot",
                                    {"type": "turn_over_card", "player": None, "card": s.item},
                                    key=(key,)))
         return out
 
-    def _lay(self, game: Game) -> list[Reading]:
-        bid = game.state["bid"]
+    def _lay(self, game: Shipwrecked) -> list[Reading]:
+        bid = game.bid
+        assert bid is not None      # phase lay
         out = []
         for key, s in self.picture.items("bid_card", side="back", zone="bid"):
             rc, player = cell_row_col(s.cell), self.by_colour.get(s.item or "")
             if rc is None or player is None or not self.picture.is_fresh(key):
                 continue
-            if rc[0] != bid["round"] or player in bid["rows"][-1]:
+            if rc[0] != bid.round or player in bid.row:
                 continue
             out.append(Reading(f"{player} laid a bid card face down in row {rc[0]}",
                                {"type": "lay_bid_card", "player": player}, key=(key,)))
         return out
 
-    def _faces(self, game: Game) -> dict[tuple[str, int], tuple[tuple[int, int], str]]:
+    def _faces(self) -> Faces:
         """(player, row) -> (picture key, card type) for every bid card face up on the board."""
-        out = {}
+        out: Faces = {}
         for key, s in self.picture.items("bid_card", side="face", zone="bid"):
             rc, ct = cell_row_col(s.cell), _colour_type(s.item)
             if rc is None or ct is None or ct[0] not in self.by_colour:
@@ -103,38 +106,37 @@ class ShipwreckedReader(Reader):
             out[(self.by_colour[ct[0]], rc[0])] = (key, ct[1])
         return out
 
-    def _reveal(self, game: Game) -> list[Reading]:
-        bid = game.state["bid"]
-        r = bid["round"]
-        faces = self._faces(game)
-        row = {p: faces.get((p, r)) for p in bid["participants"]}
-        if any(v is None for v in row.values()):
+    def _reveal(self, game: Shipwrecked) -> list[Reading]:
+        bid = game.bid
+        assert bid is not None      # phase reveal
+        r = bid.round
+        faces = self._faces()
+        row = {p: faces[(p, r)] for p in bid.participants if (p, r) in faces}
+        if len(row) < len(bid.participants):
             return []
         return [Reading(f"row {r} turned face up",
                         {"type": "reveal_row", "player": None,
                          "cards": {p: v[1] for p, v in row.items()}},
                         key=tuple(v[0] for v in row.values()))]
 
-    def _tiebreak(self, game: Game) -> list[Reading]:
-        bid = game.state["bid"]
-        r = bid["round"]
-        faces = self._faces(game)
+    def _tiebreak(self, game: Shipwrecked) -> list[Reading]:
+        bid = game.bid
+        assert bid is not None      # phase tiebreak
+        faces = self._faces()
         out = []
-        for p in bid["tied"]:
-            if p in bid["tiebreak_done"]:
-                continue
-            rows = [faces.get((p, k)) for k in range(1, r)]
-            if all(rows):
+        for p in bid.tiebreak_waiting:
+            rows = [faces[(p, k)] for k in range(1, bid.round) if (p, k) in faces]
+            if len(rows) == bid.round - 1:
                 out.append(Reading(f"{p}'s earlier rows turned face up",
                                    {"type": "reveal_earlier_rows", "player": None, "bidder": p,
                                     "cards": [v[1] for v in rows]},
                                    key=tuple(v[0] for v in rows)))
         return out
 
-    def _sale(self, game: Game) -> list[Reading]:
-        st = game.state
-        debtor = st["debts"][0]["player"]
-        held = st["players"][debtor]["resources"]
+    def _sale(self, game: Shipwrecked) -> list[Reading]:
+        debtor = game.debtor
+        assert debtor is not None   # phase pay
+        held = game.seat(debtor).resources
         return [Reading(f"{s.item} put in the bank display", confirm=(
                     {"type": "sell_card", "player": debtor, "card": s.item},), key=(key,))
                 for key, s in self.picture.items("resource_card", zone="bank") if s.item in held]

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from tableassist.table import catalog
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
@@ -183,8 +184,9 @@ class Table:
     def resume(self, game_row: int) -> TableSession:
         saved = self.store.game(game_row)
         if saved.game not in catalog.ENGINES:
-            raise SetupError(f"saved game #{game_row} is a {saved.game!r} game, which this "
-                             "version of tableassist cannot play")
+            raise SetupError(Message("table.refuse.unknown_game",
+                                     "saved game #{row} is a {game} game, which this version of "
+                                     "tableassist cannot play", row=game_row, game=repr(saved.game)))
         session = TableSession(self.store, saved)
         self._use(session)
         return session
@@ -195,7 +197,7 @@ class Table:
         session = self.session
         if game_row is None or (session is not None and game_row == session.saved.id):
             if session is None:
-                raise SetupError("no game is being played")
+                raise SetupError(Message("table.refuse.no_game", "no game is being played"))
             session.end()  # first, so the lobby sent next lists it as ended
             self._use(None)
         else:
@@ -234,7 +236,7 @@ class Table:
     def confirm_camera(self, action: Mapping[str, Any], author: str) -> None:
         camera = self._camera_for(self.session)
         if camera is None:
-            raise IllegalAction("no camera is reading this game")
+            raise IllegalAction(Message("table.refuse.no_camera", "no camera is reading this game"))
         camera.confirm(action, author=author)
         # The camera drops the tapped row only after its submission was broadcast: send again.
         self.on_change()
@@ -272,7 +274,8 @@ class Table:
 
     def current(self) -> TableSession:
         if self.session is None:
-            raise SetupError("no game is being played; start or resume one first")
+            raise SetupError(Message("table.refuse.no_game_yet",
+                                     "no game is being played; start or resume one first"))
         return self.session
 
     def lobby(self) -> dict[str, Any]:
@@ -457,7 +460,8 @@ class Table:
         steps = list(session.steps)
         i = next((i for i, s in enumerate(steps) if s.seq == seq), None)
         if i is None:
-            raise IllegalAction(f"entry {seq} is not part of the game's history")
+            raise IllegalAction(Message("table.refuse.no_such_entry",
+                                         "entry {seq} is not part of the game's history", seq=seq))
         game = session.game
         return [{"action": action, "label": game.label(action), "player": action.get("player")}
                 for action in game.correction_choices([s.action for s in steps], i)]

@@ -1,22 +1,30 @@
 """Which games exist, where their component data lives, and how a game is created or restored.
 
 This is the one place that reads the games' data files (``tableassist/games/data/<game>.toml``), so
-the engines themselves stay free of file access.
+the engines themselves stay free of file access. It is also the one place that parses component
+data into an engine's frozen components (:meth:`Game.parse_components`): once per distinct content,
+so every replay, undo and simulation of a game shares one parse.
 """
 
 from __future__ import annotations
 
+import copy
+import datetime
+import hashlib
 import importlib
+import json
+import threading
 import tomllib
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from tableassist.games.protocol import Game, SetupError, unverified_values
+from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 
-__all__ = ["ENGINES", "engine_class", "game_ids", "load_components", "new_game", "restore",
-           "unverified_values"]
+__all__ = ["ENGINES", "engine_class", "game_ids", "load_components", "new_game", "parsed",
+           "restore", "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
@@ -32,14 +40,16 @@ def game_ids() -> list[str]:
     return list(ENGINES)
 
 
-def engine_class(game_id: str) -> type[Game]:
+def engine_class(game_id: str) -> type[Game[Any, Any]]:
     try:
         target = ENGINES[game_id]
     except KeyError:
-        raise SetupError(f"unknown game {game_id!r}; choose one of: "
-                         + ", ".join(ENGINES)) from None
+        raise SetupError(Message("catalog.setup.unknown_game",
+                                 "unknown game {game}; choose one of: {games}",
+                                 game=repr(game_id), games=tuple(ENGINES))) from None
     module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+    cls: type[Game[Any, Any]] = getattr(importlib.import_module(module), name)
+    return cls
 
 
 @cache
@@ -50,33 +60,94 @@ def _load_components(game_id: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"the data file of {game_id} cannot be read: {exc}") from None
+        raise SetupError(Message("catalog.setup.unreadable_data",
+                                 "the data file of {game} cannot be read: {detail}",
+                                 game=game_id, detail=str(exc))) from None
 
 
 def load_components(game_id: str) -> dict[str, Any]:
     """The parsed data file of ``game_id`` (a fresh copy the caller may keep)."""
-    import copy
     return copy.deepcopy(_load_components(game_id))
+
+
+# -- parsed components, cached by content ------------------------------------------------------
+
+#: (game id, digest of the data's canonical JSON) -> the engine's parsed components. Bounded: a
+#: table holds a few distinct data versions (the file's, and those saved games started with).
+_PARSED: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_PARSED_MAX = 32
+_PARSED_LOCK = threading.Lock()
+
+
+def _toml_value(value: Any) -> Any:
+    # TOML's dates and times: not JSON; tagged so a date never equals the string of its text.
+    if isinstance(value, (datetime.date, datetime.time)):
+        return {"$toml": type(value).__name__, "value": value.isoformat()}
+    raise TypeError(f"{type(value).__name__} is not component data")
+
+
+def content_key(data: Mapping[str, Any]) -> str:
+    """A digest of ``data``'s content: equal for equal data, whatever its key order."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=_toml_value)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def parsed(game_id: str, data: Mapping[str, Any]) -> Any:
+    """``data`` parsed by the engine of ``game_id`` (:meth:`Game.parse_components`), once per
+    distinct content. Data the engine cannot read is a :class:`SetupError`."""
+    cls = engine_class(game_id)
+    key = (game_id, content_key(data))
+    with _PARSED_LOCK:
+        if key in _PARSED:
+            _PARSED.move_to_end(key)
+            return _PARSED[key]
+    try:
+        value = cls.parse_components(data)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        if isinstance(exc, SetupError):
+            raise
+        raise SetupError(Message("catalog.setup.bad_data",
+                                 "the component data of {game} is not as its engine reads it: "
+                                 "{problem} {detail}", game=game_id,
+                                 problem=type(exc).__name__, detail=str(exc))) from None
+    with _PARSED_LOCK:
+        _PARSED[key] = value
+        while len(_PARSED) > _PARSED_MAX:
+            _PARSED.popitem(last=False)
+    return value
+
+
+@cache
+def _file_parsed(game_id: str) -> Any:
+    return parsed(game_id, _load_components(game_id))
+
+
+def _data_and_parsed(game_id: str,
+                     components: Mapping[str, Any] | None) -> tuple[Mapping[str, Any], Any]:
+    if components is None:
+        # The data file as read: shared, never changed (load_components gives callers copies).
+        return _load_components(game_id), _file_parsed(game_id)
+    return components, parsed(game_id, components)
 
 
 def new_game(game_id: str, players: Sequence[str], *, seed: int = 0,
              options: Mapping[str, Any] | None = None,
-             components: Mapping[str, Any] | None = None) -> Game:
+             components: Mapping[str, Any] | None = None, saved: bool = False) -> Game[Any, Any]:
     """Create a new game of ``game_id`` for ``players`` (clockwise seat order).
 
     ``components`` defaults to the game's data file; a saved game passes the data it started with,
-    so editing the data file never changes a game already being played.
+    so editing the data file never changes a game already being played, and ``saved=True``: its
+    players are taken as it recorded them (names checked when it was created).
     """
     cls = engine_class(game_id)
-    if components is None:
-        components = load_components(game_id)
-    return cls(players, seed=seed, options=options, components=components)
+    data, comps = _data_and_parsed(cls.game_id, components)
+    return cls(players, seed=seed, options=options, data=data, components=comps, saved=saved)
 
 
-def restore(snapshot: Mapping[str, Any], components: Mapping[str, Any] | None = None) -> Game:
+def restore(snapshot: Mapping[str, Any],
+            components: Mapping[str, Any] | None = None) -> Game[Any, Any]:
     """A game from :meth:`Game.to_json` output."""
-    game_id = snapshot.get("game")
-    cls = engine_class(str(game_id))
-    if components is None:
-        components = load_components(cls.game_id)
-    return cls.from_json(snapshot, components)
+    cls = engine_class(str(snapshot.get("game")))
+    data, comps = _data_and_parsed(cls.game_id, components)
+    return cls.from_json(snapshot, data, comps)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.table import catalog
+from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
 from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
 
@@ -51,7 +52,7 @@ Listener = Callable[["TableSession"], None]
 class ReplayBroken(IllegalAction):
     """The log stops replaying at entry ``seq`` (the message says why)."""
 
-    def __init__(self, seq: int, message: str) -> None:
+    def __init__(self, seq: int, message: Message) -> None:
         super().__init__(message)
         self.seq = seq
 
@@ -94,8 +95,10 @@ class TableSession:
 
     def _new_engine(self) -> Game:
         s = self.saved
+        # The players as saved: names were checked when the game was created, and a game saved
+        # before a check was added must still replay.
         return catalog.new_game(s.game, s.players, seed=s.seed, options=s.options,
-                                components=s.components)
+                                components=s.components, saved=True)
 
     # -- the fold from log to effective actions ---------------------------------------------
 
@@ -140,7 +143,8 @@ class TableSession:
         redo: list[Step] = []
         for e in kept:
             if e.damaged is not None:
-                raise ReplayBroken(e.seq, f"entry {e.seq} is damaged: {e.damaged}")
+                raise ReplayBroken(e.seq, Message("session.broken.damaged", "entry {seq} is damaged: {reason}",
+                                                   seq=e.seq, reason=e.damaged))
             if e.kind == "action":
                 steps.append(Step(e.seq, e.action or {}, e.source, e.author, ()))
                 redo.clear()
@@ -177,14 +181,16 @@ class TableSession:
             try:
                 notes = game.apply(step.action)
             except IllegalAction as exc:
-                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
-                                             f"{exc}") from None
+                raise ReplayBroken(step.seq, Message(
+                    "session.broken.refused", "entry {seq} ({kind}): {reason}", seq=step.seq,
+                    kind=str(step.action.get("type")), reason=exc.message)) from None
             except Exception as exc:  # noqa: BLE001
                 if not loading:
                     raise
-                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
-                                             f"the engine failed ({type(exc).__name__})") \
-                    from None
+                raise ReplayBroken(step.seq, Message(
+                    "session.broken.failed", "entry {seq} ({kind}): the engine failed ({error})",
+                    seq=step.seq, kind=str(step.action.get("type")),
+                    error=type(exc).__name__)) from None
             done.append(Step(step.seq, step.action, step.source, step.author, tuple(notes),
                              step.corrected))
         return game, done
@@ -249,7 +255,7 @@ class TableSession:
         """Take back the last effective action (the state is a replay without it)."""
         with self._changing():
             if not self.steps:
-                raise IllegalAction("there is nothing to undo")
+                raise IllegalAction(Message("session.refuse.nothing_to_undo", "there is nothing to undo"))
             # Undo must not reach an entry the engine seals (a secret once the game moved past
             # it), even one by one: it is judged against the history as far as it went before
             # this run of undos, so undoing the later steps first does not unseal it.
@@ -257,7 +263,8 @@ class TableSession:
             reached = self.game if not self._redo else self.game.replayed(far)
             sealed = reached.sealed(far, len(self.steps) - 1)
             if sealed is not None:
-                raise IllegalAction(f"undo stops here: {sealed}")
+                raise IllegalAction(Message("session.refuse.undo_sealed", "undo stops here: {reason}",
+                                             reason=sealed))
             game, steps = self._replay(self.steps[:-1])
             self._append("undo", "undo", source=source, author=author)
             undone = self.steps[-1]
@@ -268,7 +275,7 @@ class TableSession:
     def redo(self, *, source: str = "tablet", author: str | None = None) -> Step:
         with self._changing():
             if not self._redo:
-                raise IllegalAction("there is nothing to redo")
+                raise IllegalAction(Message("session.refuse.nothing_to_redo", "there is nothing to redo"))
             step = self._redo[-1]
             notes = self.game.apply(step.action)
             self._append("redo", "redo", source=source, author=author)
@@ -284,7 +291,9 @@ class TableSession:
         with self._changing():
             i = next((i for i, s in enumerate(self.steps) if s.seq == target_seq), None)
             if i is None:
-                raise IllegalAction(f"entry {target_seq} is not part of the game's history")
+                raise IllegalAction(Message("session.refuse.no_such_entry",
+                                             "entry {seq} is not part of the game's history",
+                                             seq=target_seq))
             # The engine first: where the replay's verdict would depend on a secret, it refuses
             # in public words (Game.check_correction).
             self.game.check_correction([s.action for s in self.steps], i,
@@ -313,7 +322,8 @@ class TableSession:
 
     def _check_open(self) -> None:
         if self.saved.ended:
-            raise IllegalAction("this game was ended; start or resume another")
+            raise IllegalAction(Message("session.refuse.ended",
+                                         "this game was ended; start or resume another"))
 
     def _reload(self) -> None:
         self._load()

@@ -1,9 +1,10 @@
 """Shipwrecked: every SPEC §1.5 case (T-SW-01 … T-SW-24), the gap options, and bad input.
 
 Notation (SPEC §1.5): players A–D sit clockwise; a bid is written as rows, one string per round,
-``"A:P B:S C:S D:K"`` (P = PASS, S = STOP, K = STRIKE). The helpers lay every row face down (the
-engine learns only that a card is there), let the stop windows close, stop after the last row,
-turn it face up and, when asked, turn over the tied players' earlier rows.
+``"A:P B:S C:S D:K"`` (P = PASS, S = STOP, K = STRIKE). The helpers (``tests/games/positions.py``) lay
+every row face down (the engine learns only that a card is there), let the stop windows close, stop
+after the last row, turn it face up and, when asked, turn over the tied players' earlier rows; exact
+gems and held cards are set by the engine's ``set_position``.
 """
 
 from __future__ import annotations
@@ -14,72 +15,13 @@ import pytest
 
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
-from tableassist.games.shipwrecked import (BANKRUPT, CHOOSE_LOT, FACE_DOWN, LAY, PAY, PASS,
-                                           STOP_WINDOW, TIEBREAK, Shipwrecked,
+from tableassist.games.shipwrecked import (BANKRUPT, FACE_DOWN, PASS, Phase, Shipwrecked,
                                            earlier_rows_possible)
-
-TYPE = {"P": "PASS", "S": "STOP", "K": "STRIKE"}
-
-
-# -- notation helpers ------------------------------------------------------------------------
-
-def new(players: str = "ABCD", first: str = "A", components=None, **options) -> Shipwrecked:
-    game = catalog.new_game("shipwrecked", list(players), seed=1, options=options,
-                            components=components)
-    if game.state["phase"] == "first_player":
-        game.apply({"type": "choose_first_player", "player": None, "first_player": first})
-    return game
+from tests.games.positions import bid, close_window, hold, lay_row, parse_row as parse
+from tests.games.positions import set_gems as gems, shipwrecked as new, total_gems
 
 
-def gems(game: Shipwrecked, **by_player: int) -> None:
-    """Give players exact gem counts, the bank making up the difference (I-SW-1 holds)."""
-    for p, n in by_player.items():
-        game.state["bank_gems"] += game.state["players"][p]["gems"] - n
-        game.state["players"][p]["gems"] = n
-
-
-def hold(game: Shipwrecked, player: str, *cards: str) -> None:
-    """Move resource cards from the stack to ``player`` (a position, not a play)."""
-    for c in cards:
-        game.state["stack"]["resources"].remove(c)
-        game.state["players"][player]["resources"].append(c)
-
-
-def parse(row: str) -> dict[str, str]:
-    return {cell.split(":")[0]: TYPE[cell.split(":")[1]] for cell in row.split()}
-
-
-def lay_row(game: Shipwrecked, row: dict[str, str]) -> None:
-    for p in row:
-        game.apply({"type": "lay_bid_card", "player": p})
-
-
-def close_window(game: Shipwrecked) -> list:
-    return game.apply({"type": "close_stop_window", "player": None,
-                       "round": game.state["bid"]["round"]})
-
-
-def bid(game: Shipwrecked, rows: list[str], stop_by: str | None = None,
-        lot: str | None = "FOOD-30") -> list:
-    """Play one bid from the notation: rows 1..r, a stop by ``stop_by`` after row r (r < 6),
-    the reveal of row r, and the tie-break reveals the engine asks for. Returns the notes."""
-    if game.state["phase"] == CHOOSE_LOT and lot is not None:
-        game.apply({"type": "turn_over_card", "player": None, "card": lot})
-    parsed = [parse(r) for r in rows]
-    for i, row in enumerate(parsed):
-        lay_row(game, row)
-        if i < len(parsed) - 1:
-            close_window(game)
-    notes = []
-    if len(parsed) < 6:
-        notes += game.apply({"type": "announce_stop", "player": stop_by})
-    notes += game.apply({"type": "reveal_row", "player": None, "cards": parsed[-1]})
-    if game.state["phase"] == TIEBREAK:
-        for p in list(game.state["bid"]["tied"]):
-            notes += game.apply({"type": "reveal_earlier_rows", "player": None, "bidder": p,
-                                 "cards": [row[p] for row in parsed[:-1]]})
-    return notes
-
+# -- helpers ---------------------------------------------------------------------------------
 
 def player(game: Shipwrecked, name: str) -> dict:
     return next(p for p in game.view()["players"] if p["name"] == name)
@@ -96,11 +38,6 @@ def refused(game: Shipwrecked, action, match: str) -> None:
     assert frozen(game) == before
 
 
-def total_gems(game: Shipwrecked) -> int:
-    s = game.state
-    return sum(p["gems"] for p in s["players"].values()) + s["bank_gems"]
-
-
 # -- setup and cost --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n, each, bank", [(2, 11, 43), (3, 13, 26), (4, 15, 5)])
@@ -111,7 +48,7 @@ def test_T_SW_01_setup_gems_and_stack(n, each, bank):
     assert view["bank_gems"] == bank
     assert view["stack_count"] == 24
     assert view["bank_display"] == [] and view["set_aside_hidden"] == []
-    assert view["turn"] == "A" and view["phase"] == CHOOSE_LOT
+    assert view["turn"] == "A" and view["phase"] == Phase.CHOOSE_LOT
 
 
 def test_T_SW_02_cost_falls_by_round():
@@ -123,11 +60,11 @@ def test_T_SW_02_cost_falls_by_round():
 
 def test_T_SW_03_single_strike_wins_round_3():
     game = new()
-    bank = game.state["bank_gems"]
+    bank = game.bank_gems
     bid(game, ["A:P B:P C:S D:P", "A:P B:S C:P D:S", "A:S B:K C:P D:P"], stop_by="A")
     # B pays 3; then the turn passes to B, whose turn starts with FOOD-30's income of 1.
     assert player(game, "B")["gems"] == 15 - 3 + 1
-    assert game.state["bank_gems"] == bank + 3 - 1
+    assert game.bank_gems == bank + 3 - 1
     assert player(game, "B")["resources"] == ["FOOD-30"]
     assert game.view()["turn"] == "B"
     assert game.view()["last_bid"]["winner"] == "B"
@@ -162,17 +99,17 @@ def test_T_SW_06_pass_count_breaks_the_stop_tie():
 
 def test_T_SW_07_bidlock_both_pay_and_rebid():
     game = new()
-    bank = game.state["bank_gems"]
+    bank = game.bank_gems
     bid(game, ["A:S B:P C:P D:K", "A:P B:S C:S D:P"], stop_by="B")
     assert player(game, "B")["gems"] == 15 - 4
     assert player(game, "C")["gems"] == 15 - 4
     assert player(game, "A")["gems"] == 15 and player(game, "D")["gems"] == 15
-    assert game.state["bank_gems"] == bank + 8
+    assert game.bank_gems == bank + 8
     view = game.view()
     assert view["bid"]["participants"] == ["B", "C"]
     assert view["bid"]["round"] == 1 and view["bid"]["cost"] == 5
     assert view["bid"]["reason"] == "bidlock" and view["lot"]["card"] == "FOOD-30"
-    assert view["turn"] == "A" and view["phase"] == LAY
+    assert view["turn"] == "A" and view["phase"] == Phase.LAY
     assert game.legal_actions("A") == [] and game.legal_actions("D") == []
 
 
@@ -180,9 +117,9 @@ def test_T_SW_07_bidlock_both_pay_and_rebid():
 
 def test_T_SW_08_round_6_without_stop_is_a_free_rebid():
     game = new("AB")
-    before = [player(game, p)["gems"] for p in "AB"], game.state["bank_gems"]
+    before = [player(game, p)["gems"] for p in "AB"], game.bank_gems
     bid(game, ["A:S B:P", "A:P B:S", "A:S B:S", "A:P B:K", "A:K B:P", "A:P B:P"])
-    assert ([player(game, p)["gems"] for p in "AB"], game.state["bank_gems"]) == before
+    assert ([player(game, p)["gems"] for p in "AB"], game.bank_gems) == before
     view = game.view()
     assert view["bid"]["reason"] == "free_rebid" and view["bid"]["round"] == 1
     assert view["bid"]["participants"] == ["A", "B"] and view["turn"] == "A"
@@ -236,7 +173,7 @@ def test_T_SW_14_payment_with_a_forced_sale():
     gems(game, A=3)
     hold(game, "A", "WATER-20")
     bid(game, ["A:S B:P C:P D:P"], stop_by="A", lot="FOOD-30")
-    assert game.state["phase"] == PAY
+    assert game.phase is Phase.PAY
     assert game.view()["debt"] == {"player": "A", "due": 5, "reason": "lot"}
     assert game.legal_actions("A") == [{"type": "sell_card", "player": "A", "card": "WATER-20"}]
     game.apply({"type": "sell_card", "player": "A", "card": "WATER-20"})
@@ -258,7 +195,7 @@ def test_T_SW_15_forced_sale_is_the_sellers_choice_with_change(first, sold, left
     assert game.view()["debt"]["due"] == 3
     game.apply({"type": "sell_card", "player": "A", "card": first})
     if len(sold) == 2:
-        assert game.state["phase"] == PAY           # 2 gems: still short, must sell again
+        assert game.phase is Phase.PAY           # 2 gems: still short, must sell again
         game.apply({"type": "sell_card", "player": "A", "card": "FOOD-50"})
     assert player(game, "A")["gems"] == left_gems
     assert player(game, "A")["resources"] == kept + ["FOOD-30"]
@@ -269,7 +206,7 @@ def test_T_SW_15_forced_sale_is_the_sellers_choice_with_change(first, sold, left
 def test_T_SW_16_bankruptcy():
     game = new()
     gems(game, C=1)
-    bank = game.state["bank_gems"]
+    bank = game.bank_gems
     bid(game, ["A:P B:P C:P D:P", "A:P B:P C:S D:P"], stop_by="C")
     view = game.view()
     assert player(game, "C")["status"] == BANKRUPT
@@ -287,12 +224,12 @@ def test_T_SW_17_selling_is_not_enough_so_bankrupt_and_both_cards_are_lots():
     game = new()
     gems(game, B=1)
     hold(game, "B", "SHELTER-30")
-    bank = game.state["bank_gems"]
+    bank = game.bank_gems
     bid(game, ["A:P B:S C:P D:P"], stop_by="B")
     assert player(game, "B")["status"] == BANKRUPT
     assert sorted(game.view()["bank_display"]) == ["FOOD-30", "SHELTER-30"]
     # Selling SHELTER-30 (bank -3) and handing over the 4 gems (bank +4): the bank gains 1.
-    assert game.state["bank_gems"] == bank + 1
+    assert game.bank_gems == bank + 1
     assert total_gems(game) == 65
     turn = game.view()["turn"]
     assert turn == "C"
@@ -369,10 +306,10 @@ def test_T_SW_21_hidden_lot_chain():
     assert "Hidden" in notes[0].text
     assert game.view()["lot"] == {"card": None, "source": "stack", "hidden": True}
     bid(game, ["A:P B:S C:P D:S", "A:K B:P C:P D:P"], stop_by="B", lot=None)
-    assert game.state["phase"] == "flip_prize"
+    assert game.phase is Phase.FLIP_PRIZE
     assert game.legal_actions(None)[0]["type"] == "turn_over_card"
     game.apply({"type": "turn_over_card", "player": None, "card": "HIDDEN-2"})
-    assert game.state["phase"] == "flip_prize"
+    assert game.phase is Phase.FLIP_PRIZE
     game.apply({"type": "turn_over_card", "player": None, "card": "SHELTER-40"})
     view = game.view()
     assert player(game, "A")["resources"] == ["SHELTER-40"]
@@ -387,7 +324,7 @@ def test_G_SW_12_a_hidden_prize_is_turned_over_before_a_bankrupt_winner_loses_it
     gems(game, B=1)
     game.apply({"type": "turn_over_card", "player": None, "card": "HIDDEN-1"})
     bid(game, ["A:P B:S C:P"], stop_by="B", lot=None)
-    assert game.state["phase"] == "flip_prize" and player(game, "B")["status"] == "ACTIVE"
+    assert game.phase is Phase.FLIP_PRIZE and player(game, "B")["status"] == "ACTIVE"
     game.apply({"type": "turn_over_card", "player": None, "card": "WATER-40"})
     assert player(game, "B")["status"] == BANKRUPT
     assert game.view()["bank_display"] == ["WATER-40"]
@@ -398,9 +335,7 @@ def test_T_SW_22_option_2_is_forced_when_the_stack_is_empty():
     game = new("AB")
     hold(game, "A", "FOOD-10", "SHELTER-10", "WATER-10")
     hold(game, "B", "FRIENDS-10", "FOOD-20", "SHELTER-20")
-    s = game.state
-    s["bank_display"], s["stack"]["resources"] = s["stack"]["resources"], []
-    s["set_aside_hidden"], s["stack"]["hidden"] = s["stack"]["hidden"], []
+    game.set_position(bank_display=game.stack.resources, set_aside_hidden=game.stack.hidden)
     assert game.view()["stack_count"] == 0
     assert game.legal_actions(None) == []
     assert [a["type"] for a in game.legal_actions("A")] == ["choose_bank_lot"] * 14
@@ -413,9 +348,7 @@ def test_T_SW_22_option_2_is_forced_when_the_stack_is_empty():
 
 def test_G_SW_11_option_1_is_closed_when_only_hidden_cards_are_left():
     game = new("AB")
-    leftover = list(game.state["stack"]["resources"])
-    game.state["stack"]["resources"] = []
-    game.state["bank_display"] = leftover
+    game.set_position(bank_display=game.stack.resources)
     assert game.view()["stack_count"] == 4
     assert game.legal_actions(None) == []
     refused(game, {"type": "turn_over_card", "player": None, "card": "HIDDEN-2"}, "G-SW-11")
@@ -459,7 +392,7 @@ def test_G_SW_03_first_player_random_is_fixed_by_the_seed():
     assert firsts == set("ABCD")
     a = catalog.new_game("shipwrecked", list("ABCD"), seed=7, options={"first_player": "random"})
     b = catalog.new_game("shipwrecked", list("ABCD"), seed=7, options={"first_player": "random"})
-    assert a.state == b.state
+    assert a.to_json() == b.to_json()
 
 
 def test_G_SW_03_first_player_bid_has_no_lot_and_no_payment():
@@ -469,7 +402,7 @@ def test_G_SW_03_first_player_bid_has_no_lot_and_no_payment():
     assert game.view()["bid"]["participants"] == ["A", "B"]
     bid(game, ["A:P B:S"], stop_by="B", lot=None)
     view = game.view()
-    assert view["turn"] == "B" and view["first_player"] == "B" and view["phase"] == CHOOSE_LOT
+    assert view["turn"] == "B" and view["first_player"] == "B" and view["phase"] == Phase.CHOOSE_LOT
     assert [p["gems"] for p in view["players"]] == [13, 13, 13]
 
 
@@ -494,7 +427,7 @@ def test_G_SW_04_unlimited_bank_adds_substitute_tokens():
     gems(game, D=19)                                           # the bank keeps 1
     notes = bid(game, A_STRIKES_IN_ROW_6)                      # A wins for 0; B's turn
     assert player(game, "B")["gems"] == 15 + 3
-    assert game.state["extra_gems"] == 2 and game.state["bank_gems"] == 0
+    assert game.extra_gems == 2 and game.bank_gems == 0
     assert any(n.rule == "G-SW-04" and "2 substitute tokens" in n.text for n in notes)
     assert total_gems(game) == 65 + 2
 
@@ -506,7 +439,7 @@ def test_G_SW_04_physical_bank_pays_what_it_has():
     notes = bid(game, A_STRIKES_IN_ROW_6)
     assert player(game, "B")["gems"] == 15
     assert any(n.rule == "G-SW-04" and "short" in n.text for n in notes)
-    assert total_gems(game) == 65 and game.state["extra_gems"] == 0
+    assert total_gems(game) == 65 and game.extra_gems == 0
 
 
 def test_G_SW_09_alternative_bidlocks_every_stop():
@@ -571,7 +504,7 @@ def test_G_SW_13_the_stop_window_is_a_timer_for_the_servers_clock():
     game.apply({"type": "turn_over_card", "player": None, "card": "FOOD-30"})
     lay_row(game, {"A": "", "B": ""})
     view = game.view()
-    assert view["phase"] == STOP_WINDOW and view["stop_window_s"] == 6
+    assert view["phase"] == Phase.STOP_WINDOW and view["stop_window_s"] == 6
     assert view["timer"] == {"seconds": 6, "action": {"type": "close_stop_window",
                                                       "player": None, "round": 1}}
     refused(game, {"type": "lay_bid_card", "player": "A"}, "G-SW-13")
@@ -708,7 +641,7 @@ def test_bad_impossible_revealed_cards():
     refused(game, {"type": "reveal_row", "player": None, "cards": ["PASS", "STOP", "STOP"]},
             "must be dict")
     game.apply({"type": "reveal_row", "player": None, "cards": parse(bid_rows[2])})
-    assert game.state["phase"] == TIEBREAK
+    assert game.phase is Phase.TIEBREAK
     refused(game, {"type": "reveal_earlier_rows", "player": None, "bidder": "B",
                    "cards": ["STOP", "STOP"]}, "cannot show 3 STOP")
     refused(game, {"type": "reveal_earlier_rows", "player": None, "bidder": "B",
@@ -753,7 +686,7 @@ def test_malformed_json_line_is_refused_by_replay(tmp_path, capsys):
     assert main(["replay", "--game", "shipwrecked", "--players", "A,B", str(log)]) == 2
     out = capsys.readouterr()
     assert out.err.startswith("line 2: not valid JSON")
-    assert json.loads(out.out)["phase"] == CHOOSE_LOT
+    assert json.loads(out.out)["phase"] == Phase.CHOOSE_LOT
 
 
 def test_unverified_card_values_are_listed_in_every_view():
@@ -778,3 +711,28 @@ def test_example_game_replays_to_its_end(capsys):
     assert sorted(view["bank_display"]) == ["FOOD-40", "WATER-30"]
     assert len(view["violations"]) == 1
     assert view["bank_gems"] + sum(p["gems"] for p in view["players"]) == 65
+
+
+# -- positions (set_position, the engine's set_fen) ------------------------------------------
+
+def test_a_position_is_checked_against_the_invariants_and_refused_whole():
+    from tableassist.games.protocol import SetupError
+    game = new("ABC")
+    before = frozen(game)
+    for bad, words in [
+            (dict(holdings={"A": ["FOOD-60"]}), "FOOD-60"),
+            (dict(holdings={"A": ["FOOD-10"]}, bank_display=["FOOD-10"]), "one place"),
+            (dict(set_aside_hidden=["FOOD-10"]), "Hidden cards only"),
+            (dict(gems={"A": -1}), "at least 0"),
+            (dict(gems={"A": 60, "B": 6}), "at most 65"),
+            (dict(gems={"Zed": 3}), "not a player")]:
+        with pytest.raises(SetupError, match=words):
+            game.set_position(**bad)
+        assert frozen(game) == before
+    game.set_position(gems={"A": 3}, holdings={"B": ["WATER-20"]}, bank_display=["FOOD-10"])
+    assert game.seat("A").gems == 3 and game.seat("B").resources == ("WATER-20",)
+    assert game.bank_gems == 65 - 3 - 13 - 13 and total_gems(game) == 65
+    assert len(game.stack) == 24 - 2 and "FOOD-10" not in game.stack.resources
+    game.apply({"type": "turn_over_card", "player": None, "card": "FOOD-30"})
+    with pytest.raises(SetupError, match="start of a turn"):
+        game.set_position(gems={"A": 1})

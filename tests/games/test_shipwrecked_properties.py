@@ -22,9 +22,7 @@ import pytest
 
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
-from tableassist.games.shipwrecked import (BID_TYPES, CHOOSE_LOT, FACE_DOWN, FLIP_PRIZE, LAY,
-                                           OVER, PAY, REVEAL, STOP, STOP_WINDOW, TIEBREAK,
-                                           Shipwrecked)
+from tableassist.games.shipwrecked import BID_TYPES, FACE_DOWN, STOP, Phase, Shipwrecked
 from tests.games.random_play import random_actions
 
 NAMES = ["Ann", "Bea", "Cy", "Dee"]
@@ -59,45 +57,47 @@ def new(n: int, seed: int, options: dict) -> Shipwrecked:
 # -- the invariants ---------------------------------------------------------------------------
 
 def check_invariants(game: Shipwrecked) -> None:
-    s = game.state
-    players = s["players"].values()
+    seats = [game.seat(p) for p in game.players]
     # I-SW-1: gems are conserved (substitute tokens are counted as they are added, G-SW-04).
-    assert all(p["gems"] >= 0 for p in players) and s["bank_gems"] >= 0
-    assert sum(p["gems"] for p in players) + s["bank_gems"] == 65 + s["extra_gems"]
+    assert all(p.gems >= 0 for p in seats) and game.bank_gems >= 0
+    assert sum(p.gems for p in seats) + game.bank_gems == 65 + game.extra_gems
     if game.options["bank_mode"] == "physical":
-        assert s["extra_gems"] == 0
+        assert game.extra_gems == 0
     # I-SW-2: every card is in exactly one place.
-    lot = s["lot"] or {"card": None, "hidden": []}
-    places = s["stack"]["resources"] + s["bank_display"] + [lot["card"]] * bool(lot["card"])
-    for p in players:
-        places = places + p["resources"]
+    lot = game.lot
+    stack = game.stack
+    places = [*stack.resources, *game.bank_display, *([lot.card] if lot and lot.card else [])]
+    for p in seats:
+        places = places + list(p.resources)
     assert sorted(places) == ALL_RESOURCES
-    assert sorted(s["stack"]["hidden"] + lot["hidden"] + s["set_aside_hidden"]) == ALL_HIDDEN
+    assert sorted([*stack.hidden, *(lot.hidden if lot else ()), *game.set_aside_hidden]) == \
+        ALL_HIDDEN
     # A bankrupt player holds nothing and bids on nothing.
-    for name, p in s["players"].items():
-        if p["status"] == "BANKRUPT":
-            assert p["gems"] == 0 and p["resources"] == []
-    bid = s["bid"]
+    for p in seats:
+        if p.bankrupt:
+            assert p.gems == 0 and p.resources == ()
+    bid = game.bid
     if bid is not None:
-        assert s["phase"] in (LAY, STOP_WINDOW, REVEAL, TIEBREAK)
-        assert all(s["players"][p]["status"] == "ACTIVE" for p in bid["participants"])
-        r = bid["round"]
-        assert len(bid["rows"]) == r
-        for p in bid["participants"]:
-            laid = [row[p] for row in bid["rows"] if p in row]
+        assert game.phase in (Phase.LAY, Phase.STOP_WINDOW, Phase.REVEAL, Phase.TIEBREAK)
+        bankrupt = {p.name for p in seats if p.bankrupt}
+        assert not bankrupt & set(bid.participants)
+        r = bid.round
+        assert len(bid.rows) == r
+        for p in bid.participants:
+            laid = [row[p] for row in bid.rows if p in row]
             # I-SW-3: after round r every participant has r cards on the board (r - 1 while
             # row r is being laid), and those face up fit in one bid set.
-            assert len(laid) == r or (s["phase"] == LAY and len(laid) == r - 1)
+            assert len(laid) == r or (game.phase is Phase.LAY and len(laid) == r - 1)
             assert all(laid.count(t) <= BID_SET[t] for t in BID_TYPES)
             # I-SW-4: a participant's round-6 card is forced: one card is left in hand.
-            if r == 6 and p not in bid["rows"][-1]:
+            if r == 6 and p not in bid.row:
                 assert len(laid) == 5 and game.view(p)["private"]["bid"]["in_hand"] == 1
     # T-SW-10: two or more STOPs in row 6 (and no single STRIKE) always bidlock.
-    last = s["last_bid"]
-    if last and last["round"] == 6:
-        row6 = Counter(last["rows"][5].values())
+    last = game.last_bid
+    if last and last.round == 6:
+        row6 = Counter(last.rows[5].values())
         if row6[STOP] >= 2 and row6["STRIKE"] != 1:
-            assert last["outcome"] == "bidlock"
+            assert last.outcome == "bidlock"
 
 
 def check_shared_views(game: Shipwrecked) -> None:
@@ -106,13 +106,26 @@ def check_shared_views(game: Shipwrecked) -> None:
     shared = game.view(None)
     json.dumps(shared)
     assert "private" not in shared
+    # The typed surface says what the shared view says.
+    bid, last = game.bid, game.last_bid
+    assert shared["phase"] == game.phase and shared["turn"] == game.turn
+    assert (bid is None) == (shared["bid"] is None) and (last is None) == (shared["last_bid"] is None)
+    if bid is not None:
+        assert [dict(r) for r in bid.rows] == shared["bid"]["rows"]
+        assert list(bid.participants) == shared["bid"]["participants"]
+    if last is not None:
+        assert (last.outcome, last.round, [dict(r) for r in last.rows]) == \
+            (shared["last_bid"]["outcome"], shared["last_bid"]["round"], shared["last_bid"]["rows"])
+    assert [(p.name, p.gems, list(p.resources), p.status) for p in map(game.seat, game.players)] \
+        == [(p["name"], p["gems"], p["resources"], p["status"]) for p in shared["players"]]
     for p in game.players:
         mine = game.view(p)
         assert set(mine) - set(shared) == {"private"}
         assert {k: v for k, v in mine.items() if k not in ("private", "viewer")} == \
             {k: v for k, v in shared.items() if k != "viewer"}
-    if game.state["phase"] == STOP_WINDOW:
-        bidders = game.state["bid"]["participants"]
+    if game.phase is Phase.STOP_WINDOW:
+        assert game.bid is not None
+        bidders = game.bid.participants
         assert all(game.legal_actions(p) == [{"type": "announce_stop", "player": p}]
                    for p in bidders)
         assert all(pr.player is None for pr in game.prompts())
@@ -138,16 +151,17 @@ def test_random_legal_games_keep_the_invariants():
             check_invariants(game)
             if len(log) % 7 == 0 or game.is_over:
                 check_shared_views(game)
-            assert json.loads(json.dumps(game.state)) == game.state
+            snapshot = game.to_json()
+            assert json.loads(json.dumps(snapshot)) == snapshot
         assert game.is_over, f"seed {seed}: not over after {len(log)} actions"
-        outcomes[game.state["win_reason"]] += 1
+        outcomes[game.result()["reason"]] += 1
         lengths.append(len(log))
         restored = catalog.restore(json.loads(json.dumps(game.to_json())), COMPONENTS)
-        assert restored.state == game.state and restored.view() == game.view()
+        assert restored.to_json() == game.to_json() and restored.view() == game.view()
         replayed = new(n, seed, options)
         for action in json.loads(json.dumps(log)):
             replayed.apply(action)
-        assert replayed.state == game.state
+        assert replayed.to_json() == game.to_json()
     # Every way to end a game happened.
     assert set(outcomes) == {"group", "total", "last_solvent"}, outcomes
 
@@ -159,7 +173,7 @@ class TrueTable:
 
     def __init__(self, game: Shipwrecked, rng: random.Random) -> None:
         self.game, self.rng = game, rng
-        self.stack = list(game.state["stack"]["resources"] + game.state["stack"]["hidden"])
+        self.stack = list(game.stack.resources + game.stack.hidden)
         rng.shuffle(self.stack)
         self.hands: dict[str, list[str]] = {}
         self.board: dict[str, list[str]] = {}   # the true card in each row, per bidder
@@ -167,49 +181,50 @@ class TrueTable:
 
     def sync(self) -> None:
         """A bid that has just begun: every bidder takes their six cards back (R-SW-06)."""
-        bid = self.game.state["bid"]
-        if bid is not None and bid["round"] == 1 and not bid["rows"][0]:
+        bid = self.game.bid
+        if bid is not None and bid.round == 1 and not bid.rows[0]:
             self.hands = {p: [t for t in BID_TYPES for _ in range(BID_SET[t])]
-                          for p in bid["participants"]}
-            self.board = {p: [] for p in bid["participants"]}
+                          for p in bid.participants}
+            self.board = {p: [] for p in bid.participants}
 
     def step(self) -> dict:
-        g, s, rng = self.game, self.game.state, self.rng
-        bid = s["bid"]
-        phase = s["phase"]
-        if phase == "first_player":
+        g, rng = self.game, self.rng
+        bid = g.bid
+        phase = g.phase
+        if phase is Phase.FIRST_PLAYER:
             return rng.choice(g.legal_actions(None))
-        if phase == CHOOSE_LOT:
-            options = g.legal_actions(s["turn"])
+        if phase is Phase.CHOOSE_LOT:
+            options = g.legal_actions(g.turn)
             if g.may_turn_over_top_card() and (not options or rng.random() < 0.7):
                 return {"type": "turn_over_card", "player": None, "card": self.stack[0]}
             return rng.choice(options)
-        if phase == FLIP_PRIZE:
+        if phase is Phase.FLIP_PRIZE:
             return {"type": "turn_over_card", "player": None, "card": self.stack[0]}
-        if phase == LAY:
-            p = rng.choice([p for p in bid["participants"] if p not in bid["rows"][-1]])
+        assert bid is not None or phase is Phase.PAY
+        if phase is Phase.LAY:
+            p = rng.choice(bid.to_lay)
             card = self.hands[p].pop(rng.randrange(len(self.hands[p])))
             self.board[p].append(card)
             return {"type": "lay_bid_card", "player": p}
-        if phase == STOP_WINDOW:
+        if phase is Phase.STOP_WINDOW:
             # Players mostly stop when they may; sometimes they bluff a stop (G-SW-14).
-            r = bid["round"]
-            holders = [p for p in bid["participants"] if self.board[p][r - 1] == STOP]
+            r = bid.round
+            holders = [p for p in bid.participants if self.board[p][r - 1] == STOP]
             if holders and rng.random() < 0.5:
                 return {"type": "announce_stop", "player": rng.choice(holders)}
             if rng.random() < 0.05:
-                return {"type": "announce_stop", "player": rng.choice(bid["participants"])}
+                return {"type": "announce_stop", "player": rng.choice(bid.participants)}
             return g.legal_actions(None)[0]
-        if phase == REVEAL:
-            r = bid["round"]
+        if phase is Phase.REVEAL:
+            r = bid.round
             return {"type": "reveal_row", "player": None,
-                    "cards": {p: self.board[p][r - 1] for p in bid["participants"]}}
-        if phase == TIEBREAK:
-            p = next(p for p in bid["tied"] if p not in bid["tiebreak_done"])
+                    "cards": {p: self.board[p][r - 1] for p in bid.participants}}
+        if phase is Phase.TIEBREAK:
+            p = bid.tiebreak_waiting[0]
             return {"type": "reveal_earlier_rows", "player": None, "bidder": p,
-                    "cards": self.board[p][:bid["round"] - 1]}
-        if phase == PAY:
-            return rng.choice(g.legal_actions(s["debts"][0]["player"]))
+                    "cards": self.board[p][:bid.round - 1]}
+        if phase is Phase.PAY:
+            return rng.choice(g.legal_actions(g.debtor))
         raise AssertionError(f"no move in phase {phase}")
 
     def turned_over(self, action: dict) -> None:
@@ -221,7 +236,6 @@ def check_secrets(table: TrueTable) -> None:
     """Nothing the engine shows reveals a face-down card, a hand, or the card behind a Hidden
     lot; what it shows face up is what the table shows."""
     game = table.game
-    s = game.state
     for viewer in [None, *game.players]:
         view = game.view(viewer)
         bid = view["bid"]
@@ -231,7 +245,7 @@ def check_secrets(table: TrueTable) -> None:
                     assert shown in (FACE_DOWN, table.board[p][r])
                     # Face up only once the row is revealed, or in a tied player's tie-break.
                     if shown != FACE_DOWN:
-                        assert s["phase"] == TIEBREAK
+                        assert game.phase is Phase.TIEBREAK
                         assert r == len(bid["rows"]) - 1 or p in bid["tiebreak_done"]
         if view["lot"] is not None and view["lot"]["hidden"]:
             assert view["lot"]["card"] is None
@@ -250,13 +264,13 @@ def check_messages_hold_no_secret(table: TrueTable) -> None:
     """A refusal never depends on a face-down card: trying to enter each possible type with a
     laid card gives one and the same message, which names no type (SPEC §1.7)."""
     game = table.game
-    bid = game.state["bid"]
+    bid = game.bid
     if bid is None:
         return
-    for p in bid["participants"]:
+    for p in bid.participants:
         if not table.board[p]:
             continue
-        before = json.dumps(game.state, sort_keys=True)
+        before = json.dumps(game.to_json(), sort_keys=True)
         messages = set()
         for t in BID_TYPES:
             try:
@@ -267,7 +281,7 @@ def check_messages_hold_no_secret(table: TrueTable) -> None:
                 raise AssertionError("a bid card's type was accepted")
         (message,) = messages
         assert not any(t in message for t in BID_TYPES), message
-        assert json.dumps(game.state, sort_keys=True) == before
+        assert json.dumps(game.to_json(), sort_keys=True) == before
 
 
 @pytest.mark.slow  # long random games
@@ -291,4 +305,4 @@ def test_true_tables_never_show_a_secret():
             check_secrets(table)
             if game.actions_applied % 3 == 0:
                 check_messages_hold_no_secret(table)
-        assert game.state["phase"] == OVER, f"seed {seed} did not finish"
+        assert game.phase is Phase.OVER, f"seed {seed} did not finish"

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from tableassist.games.shipwrecked import Phase
 from tableassist.readers import reader_for
-from tests.readers.table import Table, new, run
+from tests.games.positions import shipwrecked
+from tests.readers.table import Table, run
 
 PLAYERS = ("Ann", "Bea", "Cy")
 COLOURS = {"Ann": "red", "Bea": "blue", "Cy": "green"}
 X = {"Ann": 30.0, "Bea": 80.0, "Cy": 130.0}   # each bidder's column on the board (mm)
 
 
+def ann_starts():
+    return shipwrecked(PLAYERS, "Ann", seed=2), Table("shipwrecked")
+
+
 def lot_turned_over():
-    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
-    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    game, table = ann_starts()
     reader = reader_for("shipwrecked", PLAYERS, COLOURS)
     applied, _, _ = run(reader, game, [table.appear("resource_card", "FOOD-30", zone="lot")])
     return game, table, reader, applied
@@ -33,14 +38,14 @@ def flip(table, player, card, row):
 def test_the_top_card_turned_over_is_the_lot():
     game, _, _, applied = lot_turned_over()
     assert applied == [{"type": "turn_over_card", "player": None, "card": "FOOD-30"}]
-    assert game.state["phase"] == "lay"
+    assert game.phase is Phase.LAY
 
 
 def test_card_backs_in_the_row_are_read_as_laid_by_their_colour():
     game, table, reader, _ = lot_turned_over()
     applied, _, _ = run(reader, game, lay_row(table, 1))
     assert applied == [{"type": "lay_bid_card", "player": p} for p in PLAYERS]
-    assert game.state["phase"] == "stop_window"
+    assert game.phase is Phase.STOP_WINDOW
 
 
 def test_a_single_stop_is_read_from_the_revealed_row():
@@ -58,7 +63,7 @@ def test_a_single_stop_is_read_from_the_revealed_row():
 def test_a_face_turned_up_before_the_reveal_is_dropped_unread():
     game, table, reader, _ = lot_turned_over()
     run(reader, game, lay_row(table, 1))
-    assert game.state["phase"] == "stop_window"
+    assert game.phase is Phase.STOP_WINDOW
     applied, confirm, _ = run(reader, game, [flip(table, "Ann", "STRIKE", 1)])
     assert applied == [] and confirm == []
     assert all(s.side != "face" for _, s in reader.picture.items("bid_card"))
@@ -66,9 +71,8 @@ def test_a_face_turned_up_before_the_reveal_is_dropped_unread():
 
 
 def test_a_bank_card_on_the_lot_spot_asks_for_a_tap():
-    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
-    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
-    game.state["bank_display"] = ["WATER-20"]
+    game, table = ann_starts()
+    game.set_position(bank_display=["WATER-20"])
     reader = reader_for("shipwrecked", PLAYERS, COLOURS)
     applied, confirm, _ = run(reader, game, [table.appear("resource_card", "WATER-20", zone="bank"),
                                              table.move("resource_card", "WATER-20", zone="lot")])
@@ -105,7 +109,7 @@ def test_two_stops_are_broken_by_the_earlier_rows_turned_up():
     applied, _, _ = run(reader, game, [flip(table, "Ann", "STOP-1", 2), flip(table, "Bea", "STOP-1", 2),
                                        flip(table, "Cy", "PASS-1", 2)])
     assert applied[0]["cards"] == {"Ann": "STOP", "Bea": "STOP", "Cy": "PASS"}
-    assert game.state["phase"] == "tiebreak"
+    assert game.phase is Phase.TIEBREAK
     # Cy was not tied: a face of Cy's row 1 turned up now is not read
     applied, _, _ = run(reader, game, [flip(table, "Cy", "STRIKE", 1), flip(table, "Ann", "PASS-2", 1),
                                        flip(table, "Bea", "STRIKE", 1)])
@@ -117,15 +121,14 @@ def test_two_stops_are_broken_by_the_earlier_rows_turned_up():
 
 
 def test_a_hidden_lot_and_its_prize_are_turned_over_on_the_stack():
-    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
-    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    game, table = ann_starts()
     reader = reader_for("shipwrecked", PLAYERS, COLOURS)
     applied, _, _ = run(reader, game, [table.appear("resource_card", "HIDDEN-2", zone="stack")] + lay_row(table, 1))
     assert applied[0] == {"type": "turn_over_card", "player": None, "card": "HIDDEN-2"}
     game.apply({"type": "announce_stop", "player": "Bea"})
     run(reader, game, [flip(table, "Ann", "PASS-1", 1), flip(table, "Bea", "STOP-1", 1),
                        flip(table, "Cy", "PASS-1", 1)])
-    assert game.state["phase"] == "flip_prize"
+    assert game.phase is Phase.FLIP_PRIZE
     # the Hidden card goes to the set-aside pile; the next card of the stack is turned over
     applied, _, _ = run(reader, game, [table.move("resource_card", "HIDDEN-2", zone="set_aside"),
                                        table.appear("resource_card", "SHELTER-20", zone="stack",
@@ -135,12 +138,11 @@ def test_a_hidden_lot_and_its_prize_are_turned_over_on_the_stack():
 
 
 def test_the_stack_back_on_the_stack_or_lot_spot_is_never_read_as_a_card():
-    game, table = new("shipwrecked", PLAYERS, seed=2), Table("shipwrecked")
-    game.apply({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    game, table = ann_starts()
     reader = reader_for("shipwrecked", PLAYERS, COLOURS)
-    before = game.state["phase"]
+    before = game.phase
     applied, confirm, mismatch = run(reader, game, [
         table.appear("resource_card", "any", "back", zone="stack"),
         table.appear("resource_card", "any", "back", zone="lot")])
     assert (applied, confirm, mismatch) == ([], [], [])   # no action, no tap, no false notice
-    assert game.state["phase"] == before
+    assert game.phase is before
