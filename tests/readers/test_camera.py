@@ -159,3 +159,36 @@ def test_the_status_is_one_frozen_value(tmp_path):
     with pytest.raises(AttributeError):
         status.state = "on"  # type: ignore[misc]
     assert heard == [status] and status.reading and status.device_json()["state"] == "off"
+
+
+class Blinking:
+    """A source with a picture, then none for a while (unplugged), then a picture again."""
+
+    def __init__(self, pattern):
+        import numpy as np
+        self.frames = [np.zeros((48, 64, 3), np.uint8) if on else None for on in pattern]
+
+    def read(self):
+        if not self.frames:
+            raise SystemExit   # never reached: the test stops the camera first
+        return self.frames.pop(0)
+
+    def close(self):
+        self.frames = [None] * 1000
+
+
+def test_the_camera_says_when_it_has_no_picture_and_when_it_has_one_again():
+    from tests.server.conftest import wait_until
+
+    camera = Camera()
+    states: list[tuple[str, str]] = []
+    camera.subscribe(lambda s: states.append((s.state, s.notice)))
+    camera.start(Blinking([True] * 3 + [False] * 25 + [True] * 3 + [False] * 1000),
+                 name="camera 7", fps=200)
+    try:
+        wait_until(lambda: len(states) >= 3, 10, "the camera on, lost, on")
+    finally:
+        camera.stop()
+    assert states[:3] == [("on", "camera 7"), ("lost", "camera 7: no picture (unplugged, or the "
+                                                        "video ended)"), ("on", "camera 7")]
+    assert states[-1] == ("off", "the camera was stopped") and camera.status.mode == "64x48"
