@@ -26,7 +26,7 @@ def test_the_camera_reads_the_game_the_table_starts_and_follows_a_new_one(render
         assert len(seen.detections) >= 4
         assert first.game.state == scripted.expected_game().state
         assert table.camera_status.out_of_sync.sees.startswith("Cy discarded")
-        assert table.camera_status.markers == len(seen.detections)
+        assert table.camera_status.markers >= 4     # published at most once a second
         second = table.start("wreckers", list(scripted.players), options=None, seed=scripted.seed)
         camera.process(frames[-1][1], 0.0)
         assert camera.session is second and table.camera_status.out_of_sync is None
