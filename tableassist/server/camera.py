@@ -73,12 +73,14 @@ def camera_name(spec: str) -> str:
     return f"camera {'0' if spec == 'auto' else spec}"
 
 
-def pipeline_for(registry: Registry) -> Callable[[str | None], TablePipeline]:
-    """The camera's pipeline factory: a game's table with its markers and the command cards; no
-    game, the command cards only."""
+def pipeline_for(registry: Registry, *, qr_every: float | None = 1.0
+                 ) -> Callable[[str | None], TablePipeline]:
+    """The camera's pipeline factory: a game's table with its markers and the command cards
+    (scanned every ``qr_every`` seconds; None: never, for tests of the markers alone); no game,
+    the command cards only."""
     from tableassist.vision import TablePipeline
 
-    return lambda game: TablePipeline(game, registry)
+    return lambda game: TablePipeline(game, registry, qr_every=qr_every)
 
 
 class Preview:

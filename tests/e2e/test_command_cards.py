@@ -41,7 +41,7 @@ def kinds(session):
 def test_undo_held_up_for_four_seconds_undoes_once_and_shown_again_undoes_again(
         renderer, registry, tmp_path):
     scripted = lot_and_cards((4.0, "undo", 4.0), (9.0, "redo", 1.5), (12.0, "undo", 2.0))
-    session, camera, _ = read_video(scripted, renderer, registry, tmp_path)
+    session, camera, _ = read_video(scripted, renderer, registry, tmp_path, cards=True)
     assert kinds(session) == [("action", "tablet"), ("action", "camera"), ("undo", "camera"),
                               ("redo", "camera"), ("undo", "camera")]
     assert [s.action for s in session.steps] == [FIRST]   # the lot card is not read again
