@@ -32,7 +32,7 @@ class _Track:
     last_seen: float
     seen_at: list[float] = field(default_factory=list)   # the recent frames it was seen in
     confirmed: Sighting | None = None   # the stable state last reported
-    pending: tuple | None = None        # a candidate new place and its count
+    pending: tuple[str | None, str | None, str | None, int | None] | None = None  # a new place
     pending_count: int = 0
     seen_now: bool = False
 
