@@ -324,8 +324,10 @@ class Camera:
     # -- listeners -----------------------------------------------------------------------------
 
     def subscribe(self, listener: StatusListener) -> Callable[[], None]:
-        """Tell ``listener`` each new status; returns the unsubscribe function."""
-        self._listeners.append(listener)
+        """Tell ``listener`` the status now and each new one; returns the unsubscribe function."""
+        with self._lock:
+            self._listeners.append(listener)
+            listener(self.status)
         return lambda: self._listeners.remove(listener)
 
     def on_frame(self, listener: FrameListener) -> Callable[[], None]:

@@ -121,7 +121,6 @@ def open_table(db: Path, *, host: str, port: int, camera: str | FrameSource = "n
             eye = Camera(pipeline_for=pipeline_for(registry), play_again=table.play_again,
                          status=status)
             preview = Preview(server, registry)
-            table.camera_status = status
             table.camera = eye
             eye.subscribe(table.show_camera)
             eye.on_frame(preview)

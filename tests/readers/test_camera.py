@@ -158,7 +158,8 @@ def test_the_status_is_one_frozen_value(tmp_path):
     status = camera.status
     with pytest.raises(AttributeError):
         status.state = "on"  # type: ignore[misc]
-    assert heard == [status] and status.reading and status.device_json()["state"] == "off"
+    assert heard == [CameraStatus(), status]   # told the status at once, then each new one
+    assert status.reading and status.device_json()["state"] == "off"
 
 
 class Blinking:
@@ -183,6 +184,7 @@ def test_the_camera_says_when_it_has_no_picture_and_when_it_has_one_again():
     camera = Camera()
     states: list[tuple[str, str]] = []
     camera.subscribe(lambda s: states.append((s.state, s.notice)))
+    assert states.pop(0) == ("off", "no camera")   # the status it starts with
     camera.start(Blinking([True] * 3 + [False] * 25 + [True] * 3 + [False] * 1000),
                  name="camera 7", fps=200)
     try:
