@@ -15,6 +15,7 @@ from tableassist.demo.scripts import (DEMO_COLOURS, DEMO_PLAYERS, SW_BOARD, SW_L
 from tableassist.vision import synthetic as S
 from tests.e2e.conftest import read_video
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
+from tests.server.test_browser import TABLET, chromium  # noqa: F401 - the browser fixture
 
 #: Where the cards are held up: over an empty part of the table, so they hide nothing that counts.
 AWAY = {"x": 250.0, "y": 430.0}
@@ -69,30 +70,23 @@ def test_the_table_screen_sees_the_undo_a_card_made(server, renderer):
 
 
 @pytest.mark.browser
-def test_the_page_says_what_a_card_did_and_that_the_camera_is_paused(server):
+def test_the_page_says_what_a_card_did_and_that_the_camera_is_paused(server, chromium):
     """The table's page (headless Chromium) shows the camera's report and its pause."""
     from tableassist.markers.sighting import CardShown
-    from tests.server.test_browser import CHROMIUM, FLAGS, TABLET
-
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (scripts/setup --test installs it)")
-    from playwright.sync_api import sync_playwright
 
     server.table.start("shipwrecked", list(DEMO_PLAYERS), options=None, seed=2)
     server.table.current().submit(FIRST, source="tablet", author="table")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport=TABLET)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.url}#t={server.tokens.table}")
-        page.wait_for_function("() => (window.tableassist?.state?.history || []).length === 1")
-        server.camera.feed([CardShown(command="undo", t=1.0)], 1.0)
-        report = page.locator('[data-notice="camera-report"]')
-        report.wait_for()
-        assert report.inner_text() == "Camera: Undo card: entry 1 was undone"
-        assert page.locator(".history .line").count() == 0
-        server.camera.feed([CardShown(command="pause", t=2.0)], 2.0)
-        page.locator('[data-notice="camera-paused"]').wait_for()
-        assert "Pause card" in report.inner_text() and errors == []
-        browser.close()
+    page = chromium.new_page(viewport=TABLET)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}#t={server.tokens.table}")
+    page.wait_for_function("() => (window.tableassist?.state?.history || []).length === 1")
+    server.camera.feed([CardShown(command="undo", t=1.0)], 1.0)
+    report = page.locator('[data-notice="camera-report"]')
+    report.wait_for()
+    assert report.inner_text() == "Camera: Undo card: entry 1 was undone"
+    assert page.locator(".history .line").count() == 0
+    server.camera.feed([CardShown(command="pause", t=2.0)], 2.0)
+    page.locator('[data-notice="camera-paused"]').wait_for()
+    assert "Pause card" in report.inner_text() and errors == []
+    page.close()
