@@ -116,15 +116,17 @@ def open_table(db: Path, *, host: str, port: int, camera: str | FrameSource = "n
             status = CameraStatus(state="starting", notice=f"{name}: starting")
         try:
             table = Table(store, tokens)
-            server = create_app(table)
             registry = load_registry()
             eye = Camera(pipeline_for=pipeline_for(registry), play_again=table.play_again,
                          status=status)
-            preview = Preview(server, registry)
+            # before the server subscribes to the table: a table nobody has looked at yet
+            # sends nothing (and reads nothing from the store) while it is put together
             table.camera = eye
             eye.subscribe(table.show_camera)
-            eye.on_frame(preview)
             table.follow(eye.follow)
+            server = create_app(table)
+            preview = Preview(server, registry)
+            eye.on_frame(preview)
             try:
                 http = make_server(host, port, server.app, threaded=True,
                                    request_handler=QuietHandler)

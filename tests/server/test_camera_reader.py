@@ -63,7 +63,9 @@ def test_the_new_game_card_starts_the_same_game_again_and_the_screens_follow(ser
                                colours={"Ann": "blue", "Bea": "red", "Cy": "green"})
     table = server.client(server.tokens.table)
     server.camera.feed([CardShown(command="new_game", t=1.0)], 1.0)
-    state = table.wait_state(lambda s: s["game"]["row"] != first.saved.id, "the new game")
+    # the new game is sent first; the camera's report of the card in the broadcast after it
+    state = table.wait_state(lambda s: s["game"]["row"] != first.saved.id
+                             and (s.get("camera_reader") or {}).get("report"), "the new game")
     second = server.table.session
     assert (second.saved.game, second.saved.players) == ("abandon_ship", ("Ann", "Bea", "Cy"))
     assert state["game"]["colours"] == {"Ann": "blue", "Bea": "red", "Cy": "green"}
