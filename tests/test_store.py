@@ -97,7 +97,7 @@ def test_a_stale_writer_is_refused_reloads_and_says_so(path):
     rng = random.Random(1)
     done = play(first, rng, 3)
     heard = []
-    second.subscribe(lambda s: heard.append(len(s.steps)))
+    second.subscribe(lambda change: heard.append((change.kind, len(change.session.steps))))
     stale = all_legal_actions(second.game)[0]  # legal in second's out-of-date picture
     with pytest.raises(StoreError, match=r"another program wrote to the log of game #1 \(it has "
                                          r"3 entries, this table knew of 0\): the action was not "
@@ -105,7 +105,7 @@ def test_a_stale_writer_is_refused_reloads_and_says_so(path):
         second.submit(stale)
     assert len(a.entries(first.saved.id)) == 3  # nothing was written
     assert second.game.state == first.game.state == replayed(done)
-    assert heard == [3]  # the screens were sent the reloaded game
+    assert heard == [("reload", 3)]  # the screens were sent the reloaded game
     # Reloaded, the second session writes at the right place; now the first is the stale one.
     second.submit(rng.choice(all_legal_actions(second.game)))
     with pytest.raises(StoreError, match="the undo was not saved and not applied"):

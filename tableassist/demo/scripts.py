@@ -46,15 +46,27 @@ class Step:
     piece: S.Piece | None = None          # a piece put down for the first time
 
 
+@dataclass(frozen=True)
+class Showing:
+    """From ``t``, for ``duration`` seconds, someone holds ``card`` (a QR command card) up to the
+    camera."""
+
+    t: float
+    card: S.HeldCard
+    duration: float = 3.0
+
+
 @dataclass
 class Timeline:
     """Like :class:`tableassist.vision.synthetic.Script`, but pieces have names, so several
-    copies of one sticker (card backs of one colour) can lie on the table at once."""
+    copies of one sticker (card backs of one colour) can lie on the table at once; and command
+    cards can be held up."""
 
     scene: S.Scene
     pieces: dict[str, S.Piece] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     passes: list[S.Pass] = field(default_factory=list)
+    showings: list[Showing] = field(default_factory=list)
 
     def state_at(self, t: float) -> tuple[S.Scene, list[S.Hand]]:
         pieces = dict(self.pieces)
@@ -83,7 +95,9 @@ class Timeline:
                 k = (t - p.t) / p.duration
                 hands.append(S.Hand(p.start[0] + (p.end[0] - p.start[0]) * k,
                                     p.start[1] + (p.end[1] - p.start[1]) * k, 90.0))
-        return replace(self.scene, pieces=self.scene.pieces + tuple(pieces.values())), hands
+        held = tuple(s.card for s in self.showings if s.t <= t < s.t + s.duration)
+        return replace(self.scene, pieces=self.scene.pieces + tuple(pieces.values()),
+                       held=held), hands
 
     @property
     def end(self) -> float:
@@ -181,6 +195,12 @@ class Builder:
 
     def remove(self, t: float, name: str, duration: float = 0.6) -> None:
         self.timeline.steps.append(Step(t, name, remove=True, duration=duration))
+
+    def hold_up(self, t: float, command: str, duration: float = 3.0, **card: Any) -> None:
+        """Someone holds the command card ``command`` ("undo", …) up to the camera from ``t``
+        for ``duration`` seconds (``card``: where and how big, see ``synthetic.HeldCard``)."""
+        text = next(c.text for c in self.registry.commands if c.name == command)
+        self.timeline.showings.append(Showing(t, S.HeldCard(text, **card), duration))
 
     def build(self) -> Timeline:
         self.timeline.scene = S.Scene(pieces=tuple(self.base))

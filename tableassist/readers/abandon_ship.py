@@ -14,10 +14,11 @@ Tiles are never read before the end (SPEC §2.7): a tile face seen earlier is dr
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
 from tableassist.games.protocol import Game
-from tableassist.readers.base import Reader, Reading, Seen, expected_text, try_action
+from tableassist.markers.sighting import Sighting, TableEvent
+from tableassist.readers.base import Reader, Reading, expected_text, try_action
 
 
 def _index(item: str | None) -> int | None:
@@ -33,12 +34,12 @@ def _index(item: str | None) -> int | None:
 class AbandonShipReader(Reader):
     game_id = "abandon_ship"
 
-    def may_read_face(self, event: Any, game: Game) -> bool:
-        if event.component == "tile":
+    def may_read_face(self, seen: Sighting, game: Game) -> bool:
+        if seen.component == "tile":
             return game.state["phase"] in ("reveal_tiles", "over")
         return True
 
-    def feed(self, events, game: Game) -> None:
+    def feed(self, events: Iterable[TableEvent], game: Game) -> None:
         super().feed(events, game)
         # Dice lying in the pool at set-up show no roll: the first roll is a new face.
         if game.state["phase"] in ("place_cheese", "first_player"):
@@ -60,7 +61,7 @@ class AbandonShipReader(Reader):
             return self._tiles(game)
         return []
 
-    def _space(self, s: Seen) -> int | None:
+    def _space(self, s: Sighting) -> int | None:
         if s.zone != "space" or s.cell is None:
             return None
         try:
@@ -97,7 +98,7 @@ class AbandonShipReader(Reader):
         return []
 
     @staticmethod
-    def _die_face(game: Game, s: Seen) -> tuple[str, str] | None:
+    def _die_face(game: Game, s: Sighting) -> tuple[str, str] | None:
         """(die id, face label) for a die-face marker: "red:face-3" is the red die's 3rd face."""
         if not s.item or ":" not in s.item:
             return None

@@ -15,14 +15,17 @@ Nobody's holdings are read: a card is read only while it is shown, which is publ
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tableassist.games.protocol import Game
+from tableassist.markers.sighting import TableEvent
 from tableassist.readers.base import Reader, Reading
 
 
 class SchmugglerReader(Reader):
     game_id = "schmuggler"
 
-    def feed(self, events, game: Game) -> None:
+    def feed(self, events: Iterable[TableEvent], game: Game) -> None:
         super().feed(events, game)
         # the die lying on the table during the draft shows no roll: the first roll is a new face
         if game.state["phase"] == "draft":

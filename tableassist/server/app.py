@@ -232,7 +232,6 @@ class TableServer:
 
     def broadcast(self) -> None:
         """Send each occupied room its payload (called after every change of the table)."""
-        camera_status = self.table.reader_status()  # before our lock: see Table.reader_status
         with self._lock:
             if self.table.game_row != self._granted_row:
                 self._regrant()
@@ -244,8 +243,7 @@ class TableServer:
             for room, grant in rooms.items():
                 links = self._host_links() if grant.role == HOST else None
                 self.socketio.emit("state", self.table.payload(
-                    grant, links=links, history_update=update, camera_status=camera_status,
-                    shared=shared), to=room)
+                    grant, links=links, history_update=update, shared=shared), to=room)
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""

@@ -46,7 +46,23 @@ class Step:
                 "notes": [n.to_json() for n in self.notes]}
 
 
-Listener = Callable[["TableSession"], None]
+@dataclass(frozen=True)
+class Change:
+    """What changed in a session, as its listeners hear it (after the change, outside its lock).
+
+    ``kind``: "action", "undo", "redo", "correction", "end", or "reload" (the store refused a
+    change and the session is again the replay of its log); ``source`` and ``author`` are the
+    change's (``"camera"`` for what the camera did); ``seq`` the log entry written, None when
+    nothing was."""
+
+    session: TableSession
+    kind: str
+    source: str
+    author: str | None = None
+    seq: int | None = None
+
+
+Listener = Callable[[Change], None]
 
 
 class ReplayBroken(IllegalAction):
@@ -224,17 +240,18 @@ class TableSession:
         return entry
 
     @contextmanager
-    def _changing(self) -> Iterator[None]:
+    def _changing(self, kind: str, source: str, author: str | None) -> Iterator[None]:
         """The session's lock around one change; the listeners hear of it afterwards (outside
         the lock), also when the store refused it and the session was reloaded."""
         try:
             with self._lock:
                 self._check_open()
                 yield
+                seq = self._log_end
         except NotSaved:
-            self._changed()
+            self._changed(Change(self, "reload", source, author))
             raise
-        self._changed()
+        self._changed(Change(self, kind, source, author, seq))
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -242,7 +259,7 @@ class TableSession:
                author: str | None = None) -> list[Note]:
         """Apply ``action`` and log it. Raises :class:`IllegalAction` (nothing changes) or
         :class:`StoreError` (nothing saved; the game is put back as the log has it)."""
-        with self._changing():
+        with self._changing("action", source, author):
             notes = self.game.apply(action)  # refuses non-objects before we copy it
             action = dict(action)
             entry = self._append("action", "action", action=action, source=source,
@@ -253,7 +270,7 @@ class TableSession:
 
     def undo(self, *, source: str = "tablet", author: str | None = None) -> Step:
         """Take back the last effective action (the state is a replay without it)."""
-        with self._changing():
+        with self._changing("undo", source, author):
             if not self.steps:
                 raise IllegalAction(Message("session.refuse.nothing_to_undo", "there is nothing to undo"))
             # Undo must not reach an entry the engine seals (a secret once the game moved past
@@ -273,7 +290,7 @@ class TableSession:
         return undone
 
     def redo(self, *, source: str = "tablet", author: str | None = None) -> Step:
-        with self._changing():
+        with self._changing("redo", source, author):
             if not self._redo:
                 raise IllegalAction(Message("session.refuse.nothing_to_redo", "there is nothing to redo"))
             step = self._redo[-1]
@@ -288,7 +305,7 @@ class TableSession:
                 source: str = "tablet", author: str | None = None) -> None:
         """Replace the effective action put in place by entry ``target_seq`` with ``action``
         (``None`` strikes it). Refused if the corrected history would not replay."""
-        with self._changing():
+        with self._changing("correction", source, author):
             i = next((i for i, s in enumerate(self.steps) if s.seq == target_seq), None)
             if i is None:
                 raise IllegalAction(Message("session.refuse.no_such_entry",
@@ -313,12 +330,12 @@ class TableSession:
             self.game, self.steps = game, steps
             self._redo.clear()
 
-    def end(self) -> None:
+    def end(self, *, source: str = "tablet", author: str | None = None) -> None:
         """The table ends this game (finished or abandoned); it stays in the store, read-only."""
         with self._lock:
             self.store.end_game(self.saved.id)
             self.saved = self.store.game(self.saved.id)
-        self._changed()
+        self._changed(Change(self, "end", source, author))
 
     def _check_open(self) -> None:
         if self.saved.ended:
@@ -340,13 +357,19 @@ class TableSession:
             return [s.public() for s in self.steps]
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(session)`` after every change; returns the unsubscribe function."""
+        """Call ``listener(change)`` after every change (a :class:`Change`: what changed and its
+        source); returns the unsubscribe function. The server shows each change; the camera
+        reads the table again after a change it did not make itself."""
         self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
 
-    def _changed(self) -> None:
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+        return unsubscribe
+
+    def _changed(self, change: Change) -> None:
         for listener in list(self._listeners):
-            listener(self)
+            listener(change)
 
 
 def open_latest(path: str | Path) -> TableSession | None:

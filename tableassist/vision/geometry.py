@@ -18,6 +18,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tableassist.markers.sighting import Sighting
+
 from .detect import Detections
 
 LAYOUTS_DIR = Path(__file__).parent / "layouts"
@@ -176,22 +178,7 @@ def _loop_track(t: dict) -> list[Zone]:
     return zones
 
 
-# ------------------------------------------------------------------------------------------------ placement
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one marker is on the table: its registry entry, table position, zone, cell, rotation and seat."""
-
-    marker_id: int
-    component: str | None
-    item: str | None
-    side: str | None
-    table_mm: tuple[float, float] | None
-    zone: str | None
-    cell: str | None
-    rotation: int | None         # 0/90/180/270, clockwise, against the table (or the board/carrier it is on)
-    seat: str | None
-
+# ------------------------------------------------------------------------------------------------ location
 
 def marker_center(quad: np.ndarray) -> np.ndarray:
     """The projective centre of a marker: where its diagonals cross (the mean of the corners is not, under
@@ -233,7 +220,7 @@ class TableGeometry:
     #: cards to the next seat
     seats: dict[str, np.ndarray] = field(default_factory=dict)
     carriers: dict[tuple[str, str], tuple] = field(default_factory=dict)
-    #: placements by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
+    #: sightings by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
     #: a marker that has not moved is not located again
     _cache: dict = field(default_factory=dict, repr=False)
     _last_seat: dict = field(default_factory=dict, repr=False)
@@ -269,14 +256,15 @@ class TableGeometry:
     def to_table(self, pts: np.ndarray) -> np.ndarray | None:
         return None if self.table_h is None else _map(self.table_h, pts)
 
-    def locate(self, found: Detections) -> list[Placement]:
-        """A placement for every detection, in detection order."""
+    def locate(self, found: Detections) -> list[Sighting]:
+        """A sighting for every detection, in detection order: its registry entry and where it lies
+        (position, zone, cell, rotation, seat)."""
         state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
                          + [h.tobytes() for _, h in sorted(self.board_h.items())])
         keys = [(int(i), q.tobytes()) for i, q in zip(found.ids, found.corners)]
         if state == self._cache_key and all(k in self._cache for k in keys):
             return [self._cache[k] for k in keys]
-        placements = self._locate(found)
+        sightings = self._locate(found)
         state_after = state + b"".join(c.tobytes() for _, c in sorted(self.seats.items())) + \
             b"".join(repr((k, f[1], f[2].tobytes(), f[3])).encode() for k, f in sorted(self.carriers.items()))
         if state_after != getattr(self, "_full_state", None):
@@ -285,10 +273,10 @@ class TableGeometry:
         if len(self._cache) > 4096:
             self._cache = {}
         self._cache_key = state
-        self._cache.update(zip(keys, placements))
-        return placements
+        self._cache.update(zip(keys, sightings))
+        return sightings
 
-    def _locate(self, found: Detections) -> list[Placement]:
+    def _locate(self, found: Detections) -> list[Sighting]:
         markers = [self._lookup(int(i)) for i in found.ids]
         table_quads = [self.to_table(q) for q in found.corners]
         centers = [None if tq is None else marker_center(tq) for tq in table_quads]
@@ -315,11 +303,12 @@ class TableGeometry:
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
                 seat = self._seat(int(mid), center_mm, seats)
-            out.append(Placement(int(mid), getattr(m, "component", None), getattr(m, "item", None),
-                                 getattr(m, "side", None),
-                                 None if center_mm is None else (round(float(center_mm[0]), 1),
-                                                                 round(float(center_mm[1]), 1)),
-                                 zone, cell, rotation, seat))
+            out.append(Sighting(
+                marker_id=int(mid), component=getattr(m, "component", None),
+                item=getattr(m, "item", None), side=getattr(m, "side", None),
+                position_mm=None if center_mm is None else (round(float(center_mm[0]), 1),
+                                                            round(float(center_mm[1]), 1)),
+                zone=zone, cell=cell, rotation=rotation, seat=seat))
         return out
 
     #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is

@@ -4,7 +4,8 @@ Tests, benchmarks and the demo use it, since these machines have no webcam. A `S
 with `Piece`s on it (a marker on a card or token, at a position and rotation). `Camera` is a pinhole
 camera tilted up to 50 deg from straight down. `render(scene, camera, effects)` draws one BGR frame and
 returns the corners of every visible marker in OpenCV's order. `Script` moves pieces over time (with a
-hand carrying them) and `SyntheticVideo` plays it as frames with ground-truth table states.
+hand carrying them) and `SyntheticVideo` plays it as frames with ground-truth table states. A `HeldCard` is
+a QR command card held up to the camera over the table, drawn as the sheets print it.
 """
 
 from __future__ import annotations
@@ -12,15 +13,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from .detect import get_dictionary
+from tableassist.markers.sighting import Sighting, TableEvent
 
-if TYPE_CHECKING:
-    from .geometry import Placement
+from .detect import get_dictionary
 
 
 @dataclass(frozen=True)
@@ -53,13 +52,29 @@ def _place(local: np.ndarray, piece: Piece) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class HeldCard:
+    """A QR command card held up to the camera: `text` drawn as the sheets print it (segno, error level M,
+    a 4-module quiet zone on white card), its centre over table point (`x`, `y`) mm. Held close to the
+    camera, it faces it and is `side_px` wide in the picture whatever the table's scale; turned `angle` deg.
+    It hides what lies under it."""
+
+    text: str
+    x: float = 450.0
+    y: float = 300.0
+    side_px: float = 170.0
+    angle: float = 0.0
+
+
+@dataclass(frozen=True)
 class Scene:
-    """A table of `width` x `height` mm (x to the right, y towards the camera's bottom edge) and pieces."""
+    """A table of `width` x `height` mm (x to the right, y towards the camera's bottom edge), pieces on it
+    and cards held up over it."""
 
     width: float = 900.0
     height: float = 600.0
     pieces: tuple[Piece, ...] = ()
     rim: float = 50.0   # table surface beyond the play area, where the corner markers' outer halves lie
+    held: tuple[HeldCard, ...] = ()
 
     def surface_mm(self) -> np.ndarray:
         r = self.rim
@@ -142,6 +157,7 @@ class Renderer:
         self.dictionary = get_dictionary(dictionary)
         self._cells = self.dictionary.markerSize + 2
         self._cache: dict[int, np.ndarray] = {}
+        self._qr: dict[str, np.ndarray] = {}
         self._background: dict[tuple, np.ndarray] = {}
 
     def marker_image(self, marker_id: int) -> np.ndarray:
@@ -167,8 +183,10 @@ class Renderer:
                 corners.append(quad)
         corners_arr = np.array(corners, np.float32).reshape(-1, 4, 2)
         hidden: list[int] = []
-        if effects.hands:
+        if effects.hands or scene.held:
             covered = np.zeros((camera.height, camera.width), np.uint8)
+            for held in scene.held:
+                self._draw_card(frame, covered, held, H)
             for hand in effects.hands:
                 _draw_hand(frame, covered, hand, H)
             keep = []
@@ -181,6 +199,31 @@ class Renderer:
             corners_arr = corners_arr[np.array(keep, bool)] if keep else corners_arr
         frame = _damage(frame, camera, effects)
         return frame, GroundTruth(np.array(ids, np.int32), corners_arr.reshape(-1, 4, 2), tuple(hidden))
+
+    def qr_image(self, text: str) -> np.ndarray:
+        """The QR code of `text` as the sheets print it, with its quiet zone: one pixel per module."""
+        img = self._qr.get(text)
+        if img is None:
+            import segno
+            modules = np.array(segno.make(text, error="m", micro=False).matrix, np.uint8)
+            img = np.pad(np.where(modules > 0, 0, 255).astype(np.uint8), 4, constant_values=255)
+            self._qr[text] = img
+        return img
+
+    def _draw_card(self, frame: np.ndarray, covered: np.ndarray, card: HeldCard, H: np.ndarray) -> None:
+        centre = cv2.perspectiveTransform(np.array([[[card.x, card.y]]], np.float32), H).reshape(2)
+        a = math.radians(card.angle)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
+        h = card.side_px / 2
+        quad = np.array([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32) @ rot.T + centre
+        pts = np.round(quad * 16).astype(np.int32)
+        cv2.fillConvexPoly(frame, pts, (246, 248, 250), cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 1)
+        qr = self.qr_image(card.text)
+        # the modules fill the card but for a thin white margin, as a cut card has
+        inner = (quad - centre) * (qr.shape[0] / (qr.shape[0] + 2)) + centre
+        big = cv2.resize(qr, (qr.shape[1] * 8, qr.shape[0] * 8), interpolation=cv2.INTER_NEAREST)
+        self._paste(frame, big, inner)
 
     def _table(self, scene: Scene, camera: Camera, H: np.ndarray) -> np.ndarray:
         key = (scene.width, scene.height, camera)
@@ -506,7 +549,7 @@ def score_events(script: Script, camera: Camera, geometry_factory, events: Seque
     """
     from .detect import Detections
 
-    def placements(t: float) -> dict[int, Placement]:
+    def located(t: float) -> dict[int, Sighting]:
         scene, _ = script.state_at(t)
         truth = project(scene, camera)
         geometry = geometry_factory()
@@ -516,23 +559,22 @@ def score_events(script: Script, camera: Camera, geometry_factory, events: Seque
 
     expected = []
     for m in script.moves:
-        before, after = placements(m.t - 1e-3), placements(m.t + m.duration + 1e-3)
+        before, after = located(m.t - 1e-3), located(m.t + m.duration + 1e-3)
         new_id = m.new_id if m.new_id is not None else m.marker_id
         old, new = before.get(m.marker_id), after.get(new_id)
         if m.remove:
             expected.append((m, "removed", m.marker_id))
         elif m.new_id is not None:
             expected.append((m, "flipped", new_id))
-        elif old is not None and new is not None and \
-                (old.zone, old.cell, old.seat, old.rotation) != (new.zone, new.cell, new.seat, new.rotation):
+        elif old is not None and new is not None and old.place != new.place:
             expected.append((m, "moved" if (old.zone, old.cell, old.seat) != (new.zone, new.cell, new.seat)
                              else "rotated", new_id))
-    scored = [e for e in events if e.t >= settle]
+    scored = [e for e in events if isinstance(e, TableEvent) and e.t >= settle]
     used: set[int] = set()
     missed = []
     for m, kind, mid in expected:
-        hit = next((k for k, e in enumerate(scored) if k not in used and e.marker_id == mid and e.kind == kind
-                    and m.t <= e.t <= m.t + m.duration + slack), None)
+        hit = next((k for k, e in enumerate(scored) if k not in used and e.sighting.marker_id == mid
+                    and e.kind == kind and m.t <= e.t <= m.t + m.duration + slack), None)
         if hit is None:
             missed.append((m, kind))
         else:

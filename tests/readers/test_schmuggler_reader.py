@@ -17,7 +17,7 @@ def drafted():
     # a shown card goes face down in front of its drafter: its face leaves the view
     events = []
     for e in shown:
-        events += [e, table.remove("contraband_card", e.item, "face", pos=(450.0, 500.0))]
+        events += [e, table.remove("contraband_card", e.sighting.item, "face", pos=(450.0, 500.0))]
     applied, _, _ = run(reader, game, events)
     return game, table, reader, applied, pool
 
