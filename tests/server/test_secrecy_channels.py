@@ -32,8 +32,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tableassist.table import catalog
-from tableassist.readers.live import CameraTable
+from tableassist.readers.live import Camera, CameraStatus
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
@@ -45,6 +47,8 @@ from tests.games.test_shipwrecked_properties import OPTION_SETS, TrueTable
 from tests.games.test_wreckers_properties import CARDS, PhysicalTable
 from tests.readers.table import Table as Events
 from tests.server.conftest import wait_until
+
+pytestmark = pytest.mark.slow  # random games of every engine, twice each, through the real Table
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "orange", "purple"]
@@ -191,14 +195,25 @@ def check_corrections(a: Screens, b: Screens, rng: random.Random, viewers, hide=
     return accepted
 
 
-def camera_for(screens: Screens, colours: dict[str, str] | None = None) -> CameraTable:
-    """A real camera loop and reader on the table (fed hand-built table events), attached as
-    ``tableassist serve --camera`` attaches it, so its notice and rows reach the payloads."""
-    saved = screens.session.saved
-    camera = CameraTable(screens.session, None, reader_for(saved.game, saved.players, colours),
-                         grace=0.0)
-    screens.table.attach_camera(camera)
+def camera_for(screens: Screens, colours: dict[str, str] | None = None) -> Camera:
+    """A real camera and reader on the table (fed hand-built table events), attached as a served
+    table attaches it (``server/served.py``), so its notice and rows reach the payloads."""
+    def readers(game: str, players, given):
+        return reader_for(game, players, colours or given)
+
+    camera = Camera(reader_for=readers, grace=0.0, status=CameraStatus(state="on", notice="camera"))
+    screens.table.camera = camera
+    screens.detach = [camera.subscribe(screens.table.show_camera),
+                      screens.table.follow(camera.follow)]
     return camera
+
+
+def detach_camera(screens: Screens) -> None:
+    """The camera taken off the table (its notice and rows leave the screens)."""
+    for undo in screens.detach:
+        undo()
+    screens.table.camera = None
+    screens.table.show_camera(CameraStatus())
 
 
 # -- Schmuggler: who drew which card ----------------------------------------------------------
@@ -475,7 +490,7 @@ def test_abandon_ship_every_channel_is_the_same_whatever_tile_was_entered(tmp_pa
             assert "tile face up before its reveal" in notice
             assert not set(notice.replace(",", " ").split()) & set(a.game.ship.colours)
             for screens in (a, b):
-                screens.table.attach_camera(None)
+                detach_camera(screens)
             accepted += check_corrections(
                 a, b, rng, viewers, entering, entries=3,
                 also=lambda s: [{"type": "enter_tile", "player": entering[0],
@@ -544,7 +559,7 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
                 assert "bid card face up before its reveal" in notice
                 assert not {"STOP", "PASS", "STRIKE"} & set(notice.split())
                 for screens in (a, b):
-                    screens.table.attach_camera(None)
+                    detach_camera(screens)
                 faced += 1
         assert a.fix_lists() == b.fix_lists()
         for entry in a.store.entries(a.session.saved.id):
