@@ -210,7 +210,7 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
     With ``wrong_move`` the first player moves the green rat to space 9, which no die of the roll
     explains: the camera must say so and read nothing."""
     players, seed = DEMO_PLAYERS, 1
-    first = catalog.new_game("abandon_ship", list(players), seed=seed).state["first_player"]
+    first = catalog.new_game("abandon_ship", list(players), seed=seed).first_player
     order = [players[(players.index(first) + k) % 3] for k in range(3)]
     b = Builder("abandon_ship", registry, min_marker_mm=14)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in

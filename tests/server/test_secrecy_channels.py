@@ -423,7 +423,7 @@ def abandon_plan(seed: int):
     game = catalog.new_game("abandon_ship", players, seed=seed)
     log = list(random_actions(game, random.Random(seed)))
     rng = random.Random(seed)
-    tiles = [sorted(t, key=game.ship.colours.index) for t in game.ship.tiles]
+    tiles = [sorted(t, key=game.components.colours.index) for t in game.components.tiles]
     entering = rng.sample(players, 2)
     given_a, given_b = rng.sample(tiles, 2), rng.sample(tiles, 2)
     while any(x == y for x, y in zip(given_a, given_b)):
@@ -467,13 +467,13 @@ def test_abandon_ship_every_channel_is_the_same_whatever_tile_was_entered(tmp_pa
             cameras = [camera_for(a), camera_for(b)]
             events = Events("abandon_ship")
             for cam, tiles in zip(cameras, (tiles_a, tiles_b)):
-                tile = f"tile-{1 + [sorted(t) for t in a.game.ship.tiles].index(sorted(tiles[0]))}"
+                tile = f"tile-{1 + [sorted(t) for t in a.game.components.tiles].index(sorted(tiles[0]))}"
                 cam.feed([events.appear("tile", tile, "face", seat="red", pos=(450., 560.))],
                          events.t)
             assert a.screens(viewers, entering) == b.screens(viewers, entering)
             notice = a.table.payload(SPECTATOR_GRANT)["camera_reader"]["notice"]["text"]
             assert "tile face up before its reveal" in notice
-            assert not set(notice.replace(",", " ").split()) & set(a.game.ship.colours)
+            assert not set(notice.replace(",", " ").split()) & set(a.game.components.colours)
             for screens in (a, b):
                 screens.table.attach_camera(None)
             accepted += check_corrections(
