@@ -391,10 +391,10 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
     is moved one space too far."""
     players, seed = DEMO_PLAYERS, 1
     game = catalog.new_game("schmuggler", list(players), seed=seed)
-    track = game.track
+    track = game.components.track
     b = Builder("schmuggler", registry, min_marker_mm=20)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SB_BOARD)))
-    youngest = game.state["youngest"]
+    youngest = game.youngest
     order = [players[(players.index(youngest) + k) % 3] for k in range(3)]
     drafted = [track[k] for k in (3, 5, 8, 10, 12, 15, 18, 21, 24)]  # space 3 and 5 will be empty
     expected: list[dict[str, Any]] = []

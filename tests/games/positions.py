@@ -15,6 +15,7 @@ from typing import Any
 
 from tableassist.games.abandon_ship import AbandonShip
 from tableassist.games.protocol import Note
+from tableassist.games.schmuggler import Phase as SchmugglerPhase, Schmuggler
 from tableassist.games.shipwrecked import PASS, STOP, STRIKE, Phase, Shipwrecked
 from tableassist.table import catalog
 
@@ -135,3 +136,39 @@ def arrange(game: AbandonShip, *, rats: Mapping[str, int], waterline: int = 0,
                       slots=slots or [[] for _ in game.components.scoring_spaces], pool=pool,
                       turn=turn, revealed=revealed or [], cheese=cheese)
     return game
+
+
+# -- Schmuggler an Bord ---------------------------------------------------------------------------
+#
+# Players A, B, C, D sit clockwise and A is the youngest, so A drafts and rolls first.
+
+def schmuggler(players: Iterable[str] = "ABCD", draft: Mapping[str, str] | None = None, *,
+               seed: int = 0, **options: Any) -> Schmuggler:
+    """A game after the draft and the board lay-out, played through ``apply``: ``draft`` gives
+    each player's cards (a space-separated list); unnamed players draft the first goods still in
+    the pool."""
+    game = catalog.new_game("schmuggler", list(players), seed=seed, options=options)
+    assert isinstance(game, Schmuggler)
+    wanted = {p: (draft or {}).get(p, "").split() for p in game.players}
+    while game.phase is SchmugglerPhase.DRAFT:
+        drafter = str(game.drafter)
+        pool = game.draft_pool
+        mine = wanted[drafter]
+        good = mine.pop(0) if mine else next(g for g in pool
+                                            if not any(g in w for w in wanted.values()))
+        game.apply({"type": "draft_card", "player": None, "good": good})
+    game.apply({"type": "lay_out_board", "player": None})
+    return game
+
+
+def give(game: Schmuggler, player: str, count: int) -> None:
+    """Move ``count`` cards from the board to ``player`` (as if taken on earlier turns): the
+    last ones in track order."""
+    taken = list(reversed(game.board))[:count]
+    game.set_position(holdings={player: [*game.record(player), *taken]})
+
+
+def land_on(game: Schmuggler, good: str) -> list[Note]:
+    """The turn player rolls a 1 onto ``good``'s space (the piece set one space before it)."""
+    game.set_position(piece=game.components.track.index(good) - 1)
+    return game.apply({"type": "roll_die", "player": None, "face": 1})

@@ -35,6 +35,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.readers.live import CameraTable
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.schmuggler import Phase as SchmugglerPhase
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
@@ -234,8 +235,8 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             if cameras and x["type"] == "take_card":
                 # the camera sees the roller take the space's card and show it; first someone
                 # shows a wrong card (a notice for everyone), then the right one
-                space = a.game.track[a.game.state["piece"]]
-                wrong = next(g for g in a.game.track[1:] if g != space)
+                space = a.game.piece.good
+                wrong = next(g for g in a.game.components.track[1:] if g != space)
                 for cam in cameras:
                     cam.feed([events.appear("contraband_card", wrong, "face", pos=(300., 300.))],
                              events.t)
@@ -252,7 +253,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             elif cameras and x["type"] == "look" and x["found"] and not x.get("looked_at_all"):
                 # the missing card shown while someone looks: a one-tap row on the table's
                 # screens, the same whoever the record says holds it; the tablet taps it
-                space = a.game.track[a.game.state["piece"]]
+                space = a.game.piece.good
                 shown = [events.appear("contraband_card", space, "face", pos=(340., 300.))]
                 for cam in cameras:
                     cam.feed(shown, events.t)
@@ -269,7 +270,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             else:
                 a.submit(x)
                 b.submit(y)
-            drafting = a.game.state["phase"] == "draft"
+            drafting = a.game.phase is SchmugglerPhase.DRAFT
             # during the draft the table's buttons are the pool: the card just shown, public
             viewers = ["spectator", *players] + ([] if drafting else ["table"])
             assert a.screens(viewers) == b.screens(viewers), (seed, i, x)
