@@ -380,6 +380,10 @@ class AbandonShip(Game[Phase, Components]):
             self._start_turn(first)
         return notes
 
+    def _space_to_fill(self) -> int:
+        """The first passenger deck without its cheese token (set-up asks space by space)."""
+        return self.components.cheese_spaces[list(self.state["cheese_on_board"]).index(None)]
+
     def _cheese_left(self) -> list[int]:
         left = Counter(self.components.cheese_tokens)
         left.subtract(v for v in self.state["cheese_on_board"] if v is not None)
@@ -846,8 +850,8 @@ class AbandonShip(Game[Phase, Components]):
             if phase is Phase.FIRST_PLAYER:
                 return first
             if phase is Phase.PLACE_CHEESE:
-                space = ship.cheese_spaces[st["cheese_on_board"].index(None)]
-                return [{"type": "place_cheese", "player": None, "space": space, "value": v}
+                return [{"type": "place_cheese", "player": None,
+                         "space": self._space_to_fill(), "value": v}
                         for v in sorted(set(self._cheese_left()))] + first
             if phase is Phase.WATER:
                 return [{"type": "reveal_sinking_token", "player": None, "value": v}
@@ -895,14 +899,14 @@ class AbandonShip(Game[Phase, Components]):
         return {}
 
     def prompts(self) -> list[Prompt]:
-        st, ship = self.state, self.components
+        st = self.state
         phase = self.phase
         turn = st["turn"]
         if phase is Phase.PLACE_CHEESE:
-            space = ship.cheese_spaces[st["cheese_on_board"].index(None)]
             return [Prompt(Message("abandon_ship.prompt.place_cheese",
                                    "Place a cheese token number side up on space {space}",
-                                   space=space), "G-AS-03", None, ("place_cheese",))]
+                                   space=self._space_to_fill()), "G-AS-03", None,
+                           ("place_cheese",))]
         if phase is Phase.FIRST_PLAYER:
             return [Prompt(Message("abandon_ship.prompt.first_player",
                                    "Randomly select a player to go first, and say who"),
@@ -1107,9 +1111,7 @@ class AbandonShip(Game[Phase, Components]):
     @property
     def next_cheese_space(self) -> int | None:
         """The passenger deck the set-up asks a cheese token for next (``None`` once laid)."""
-        if self.phase is not Phase.PLACE_CHEESE:
-            return None
-        return self.components.cheese_spaces[list(self.state["cheese_on_board"]).index(None)]
+        return self._space_to_fill() if self.phase is Phase.PLACE_CHEESE else None
 
     @property
     def cheese_placed(self) -> int:
