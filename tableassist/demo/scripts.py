@@ -232,7 +232,7 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
     With ``wrong_move`` the first player moves the green rat to space 9, which no die of the roll
     explains: the camera must say so and read nothing."""
     players, seed = DEMO_PLAYERS, 1
-    first = catalog.new_game("abandon_ship", list(players), seed=seed).state["first_player"]
+    first = catalog.new_game("abandon_ship", list(players), seed=seed).first_player
     order = [players[(players.index(first) + k) % 3] for k in range(3)]
     b = Builder("abandon_ship", registry, min_marker_mm=14)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in
@@ -416,10 +416,10 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
     players, seed = DEMO_PLAYERS, 1
     game = catalog.new_game("schmuggler", list(players), seed=seed)
     assert isinstance(game, Schmuggler)
-    track = game.track
+    track = game.components.track
     b = Builder("schmuggler", registry, min_marker_mm=20)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SB_BOARD)))
-    youngest = game.state["youngest"]
+    youngest = game.youngest
     order = [players[(players.index(youngest) + k) % 3] for k in range(3)]
     drafted = [track[k] for k in (3, 5, 8, 10, 12, 15, 18, 21, 24)]  # space 3 and 5 will be empty
     expected: list[dict[str, Any]] = []

@@ -20,18 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Files that still read an engine's state, to be emptied as each engine gets its surface
 #: (docs/protocol.md, "Writing an engine"). Remove a file as soon as it no longer reads state.
 NOT_CONVERTED_YET: set[str] = {
-    # Abandon Ship
-    "tableassist/readers/abandon_ship.py",
-    "tableassist/demo/scripts.py",
-    "tests/e2e/test_abandon_ship_e2e.py",
-    "tests/games/test_abandon_ship.py",
-    "tests/games/test_abandon_ship_properties.py",
-    "tests/readers/test_abandon_ship_reader.py",
-    # Schmuggler
-    "tableassist/readers/schmuggler.py",
-    "tests/games/test_schmuggler.py",
-    "tests/games/test_schmuggler_properties.py",
-    "tests/readers/test_schmuggler_reader.py",
     # ShipShape
     "tableassist/readers/shipshape.py",
     "tests/games/test_shipshape.py",

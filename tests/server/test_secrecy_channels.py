@@ -37,6 +37,7 @@ import pytest
 from tableassist.table import catalog
 from tableassist.readers.live import Camera, CameraStatus
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.schmuggler import Phase as SchmugglerPhase
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
@@ -249,8 +250,8 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             if cameras and x["type"] == "take_card":
                 # the camera sees the roller take the space's card and show it; first someone
                 # shows a wrong card (a notice for everyone), then the right one
-                space = a.game.track[a.game.state["piece"]]
-                wrong = next(g for g in a.game.track[1:] if g != space)
+                space = a.game.piece.good
+                wrong = next(g for g in a.game.components.track[1:] if g != space)
                 for cam in cameras:
                     cam.feed([events.appear("contraband_card", wrong, "face", pos=(300., 300.))],
                              events.t)
@@ -267,7 +268,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             elif cameras and x["type"] == "look" and x["found"] and not x.get("looked_at_all"):
                 # the missing card shown while someone looks: a one-tap row on the table's
                 # screens, the same whoever the record says holds it; the tablet taps it
-                space = a.game.track[a.game.state["piece"]]
+                space = a.game.piece.good
                 shown = [events.appear("contraband_card", space, "face", pos=(340., 300.))]
                 for cam in cameras:
                     cam.feed(shown, events.t)
@@ -284,7 +285,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             else:
                 a.submit(x)
                 b.submit(y)
-            drafting = a.game.state["phase"] == "draft"
+            drafting = a.game.phase is SchmugglerPhase.DRAFT
             # during the draft the table's buttons are the pool: the card just shown, public
             viewers = ["spectator", *players] + ([] if drafting else ["table"])
             assert a.screens(viewers) == b.screens(viewers), (seed, i, x)
@@ -438,7 +439,7 @@ def abandon_plan(seed: int):
     game = catalog.new_game("abandon_ship", players, seed=seed)
     log = list(random_actions(game, random.Random(seed)))
     rng = random.Random(seed)
-    tiles = [sorted(t, key=game.ship.colours.index) for t in game.ship.tiles]
+    tiles = [sorted(t, key=game.components.colours.index) for t in game.components.tiles]
     entering = rng.sample(players, 2)
     given_a, given_b = rng.sample(tiles, 2), rng.sample(tiles, 2)
     while any(x == y for x, y in zip(given_a, given_b)):
@@ -482,13 +483,13 @@ def test_abandon_ship_every_channel_is_the_same_whatever_tile_was_entered(tmp_pa
             cameras = [camera_for(a), camera_for(b)]
             events = Events("abandon_ship")
             for cam, tiles in zip(cameras, (tiles_a, tiles_b)):
-                tile = f"tile-{1 + [sorted(t) for t in a.game.ship.tiles].index(sorted(tiles[0]))}"
+                tile = f"tile-{1 + [sorted(t) for t in a.game.components.tiles].index(sorted(tiles[0]))}"
                 cam.feed([events.appear("tile", tile, "face", seat="red", pos=(450., 560.))],
                          events.t)
             assert a.screens(viewers, entering) == b.screens(viewers, entering)
             notice = a.table.payload(SPECTATOR_GRANT)["camera_reader"]["notice"]["text"]
             assert "tile face up before its reveal" in notice
-            assert not set(notice.replace(",", " ").split()) & set(a.game.ship.colours)
+            assert not set(notice.replace(",", " ").split()) & set(a.game.components.colours)
             for screens in (a, b):
                 detach_camera(screens)
             accepted += check_corrections(
