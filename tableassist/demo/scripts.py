@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tableassist.games.abandon_ship import AbandonShip
 from tableassist.games.schmuggler import Schmuggler
 from tableassist.games.wreckers import Wreckers
 from tableassist.table import catalog
@@ -232,7 +233,9 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
     With ``wrong_move`` the first player moves the green rat to space 9, which no die of the roll
     explains: the camera must say so and read nothing."""
     players, seed = DEMO_PLAYERS, 1
-    first = catalog.new_game("abandon_ship", list(players), seed=seed).first_player
+    game = catalog.new_game("abandon_ship", list(players), seed=seed)
+    assert isinstance(game, AbandonShip) and game.first_player is not None
+    first = game.first_player
     order = [players[(players.index(first) + k) % 3] for k in range(3)]
     b = Builder("abandon_ship", registry, min_marker_mm=14)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in
