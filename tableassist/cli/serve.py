@@ -7,12 +7,11 @@ import signal
 import socket
 import sys
 import threading
-from pathlib import Path
 
 from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
-from tableassist.server.tokens import Tokens, links_file
-from tableassist.table.store import Store, StoreError, default_db
+from tableassist.server.tokens import Tokens
+from tableassist.table.store import Store, StoreError, default_db, open_store
 
 DEFAULT_PORT = 8765
 
@@ -24,8 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "join; 127.0.0.1 keeps it to this machine)")
     parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--db", type=Path, default=None,
-                        help=f"the table's database (default {default_db()})")
+    parser.add_argument("--db", type=cli.database, default=None,
+                        help=f"the table's database (default {default_db()}){cli.DB_HELP}")
     parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
                         help="camera preview source on the host screen (default: camera 0 if "
                              "there is one, else none)")
@@ -65,26 +64,27 @@ def run(args: argparse.Namespace) -> int:
     old_handlers = stop_on_signals()
     try:
         try:
-            store = Store(db)  # the writer lock first: a second server stops here, naming it
+            store = open_store(db)  # the writer lock first: a second server stops here, naming it
         except StoreError as exc:
             print(f"cannot open the table's database: {exc}", file=sys.stderr)
             return 2
         try:
-            return _serve(args, db, store)
+            return _serve(args, store)
         finally:
             store.close()
     finally:
         restore_signals(old_handlers)
 
 
-def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
+def _serve(args: argparse.Namespace, store: Store) -> int:
     from werkzeug.serving import make_server
 
+    links = store.links()
     try:
-        tokens = Tokens(links_file(db))
-    except OSError as exc:
-        print(f"cannot write the table's links file {links_file(db)}: "
-              f"{(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        tokens = Tokens(links)
+    except (OSError, StoreError) as exc:
+        reason = (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else exc
+        print(f"cannot write the table's links {links.where}: {reason}", file=sys.stderr)
         return 2
     table = Table(store, tokens)
     try:
@@ -119,7 +119,7 @@ def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
     host_url = f"{public_url}#t={tokens.host}"
     print(f"tableassist: serving the table at {public_url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
-    print(f"database: {db}")
+    print(f"database: {store.where}")
     print(f"camera: {table.camera_status.get('notice')}")
     try:
         import segno

@@ -25,7 +25,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
-from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,12 @@ class TableSession:
                                       expected_seq=self._log_end + 1)
         except StoreError as exc:
             warning = self.warning
-            self._reload()
+            try:
+                self._reload()
+            except StoreError:
+                # The log cannot be read either (the database server is gone): the game is put
+                # back as this session last read it, which is the log as far as it knows.
+                self.game, _ = self._replay(self.steps)
             if isinstance(exc, StaleLog):
                 raise NotSaved(f"{exc}: the {what} was not saved and not applied; the table "
                                "reloaded the game from the log, check it and do it again if "
@@ -349,8 +354,8 @@ class TableSession:
             listener(self)
 
 
-def open_latest(path: str | Path) -> TableSession | None:
-    """The most recent game in the database at ``path`` that was not ended, if any."""
-    store = Store(path)
+def open_latest(db: str | Path) -> TableSession | None:
+    """The most recent game in the database ``db`` (a file or a URL) that was not ended, if any."""
+    store = open_store(db)
     row = store.latest_open(catalog.game_ids())
     return None if row is None else TableSession.open(store, row)

@@ -1,0 +1,202 @@
+"""The two stores the same tests run against: the ``store_factory`` fixture (``tests/conftest.py``)
+gives one of these per test, ``sqlite`` (a file in the test's folder) or ``postgresql`` (a fresh
+database on the session's real PostgreSQL server).
+
+A factory opens stores of its database (``store_factory()``, ``store_factory("bar",
+read_only=True)``) and closes them at the end of the test, and does what a test needs to do
+behind the store's back, in the backend's own way: change rows as a damaged disk or another
+program would (:meth:`raw`, SQL with ``?`` placeholders), fill the disk for real
+(:meth:`full_disk`), count the work a query does (:meth:`cost`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tableassist.table import catalog
+from tableassist.table.links import JsonLinks, links_file
+from tableassist.table.store import MAIN, Store, open_store
+
+GAME = "shipwrecked"
+PLAYERS = ["Ann", "Bea", "Cy"]
+
+
+class Backend:
+    name: str
+    #: What ``--db`` takes for this database.
+    db: str | Path
+    #: How the store says the disk is full.
+    disk_full: str
+
+    def __init__(self) -> None:
+        self.opened: list[Store] = []
+
+    def __call__(self, table: str = MAIN, *, read_only: bool = False) -> Store:
+        store = open_store(self.db, table, read_only=read_only)
+        self.opened.append(store)
+        return store
+
+    def close(self) -> None:
+        for store in self.opened:
+            store.close()
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def raw(self, sql: str, *params: Any) -> None:
+        raise NotImplementedError
+
+    def keys(self, table: str = MAIN) -> dict[str, Any]:
+        """The table's links as they are saved."""
+        raise NotImplementedError
+
+    def insert_games(self, store: Store, n: int) -> None:
+        """``n`` saved games, written straight into the database; only the oldest not ended."""
+        raise NotImplementedError
+
+    @contextmanager
+    def full_disk(self, store: Store) -> Iterator[None]:
+        """Inside the block, the database cannot grow (for real); afterwards it can again."""
+        raise NotImplementedError
+        yield
+
+    def cost(self, store: Store, what: str) -> int:
+        """The work the database does for the lobby's ``listing`` or ``latest_open``: a count
+        (not a time), so the noisy machine cannot make a test flaky."""
+        raise NotImplementedError
+
+
+class SqliteBackend(Backend):
+    name = "sqlite"
+    disk_full = "the disk is full"
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.db = folder / "table.sqlite3"
+
+    def raw(self, sql: str, *params: Any) -> None:
+        with sqlite3.connect(self.db) as db:
+            db.execute(sql, params)
+        db.close()
+
+    def keys(self, table: str = MAIN) -> dict[str, Any]:
+        from tableassist.table.sqlite_store import table_file
+        return JsonLinks(links_file(table_file(Path(self.db), table))).load()
+
+    def insert_games(self, store: Store, n: int) -> None:
+        components = json.dumps(catalog.load_components(GAME))
+        with store._db:  # type: ignore[attr-defined]
+            store._db.executemany(  # type: ignore[attr-defined]
+                "INSERT INTO games (game, players, seed, options, components, created, ended) "
+                "VALUES (?, ?, 0, '{}', ?, 't', ?)",
+                [(GAME, json.dumps(PLAYERS), components, None if i == 0 else "t")
+                 for i in range(n)])
+
+    @contextmanager
+    def full_disk(self, store: Store) -> Iterator[None]:
+        """SQLite's max_page_count makes the file full for real (SQLITE_FULL from the pager)."""
+        db = store._db  # type: ignore[attr-defined]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages + 1}")
+        try:
+            yield
+        finally:
+            db.execute("PRAGMA max_page_count = 1000000")
+
+    def cost(self, store: Store, what: str) -> int:
+        """Virtual-machine steps, counted in hundreds."""
+        steps = [0]
+
+        def tick() -> int:
+            steps[0] += 1
+            return 0
+
+        run: Callable[[], object] = (lambda: store.listing(50)) if what == "listing" else \
+            (lambda: store.latest_open(catalog.ENGINES))
+        db = store._db  # type: ignore[attr-defined]
+        db.set_progress_handler(tick, 100)
+        try:
+            run()
+        finally:
+            db.set_progress_handler(None, 100)
+        return steps[0]
+
+
+class PostgresBackend(Backend):
+    name = "postgresql"
+    disk_full = "the database server's disk is full"
+
+    def __init__(self, server: Any) -> None:
+        super().__init__()
+        self.server = server
+        self.dbname = server.new_database()
+        self.db = server.url(self.dbname)
+        self._spaces = 0
+
+    def raw(self, sql: str, *params: Any) -> None:
+        with self.server.connect(self.dbname) as conn:
+            conn.execute(sql.replace("?", "%s"), params)
+
+    def keys(self, table: str = MAIN) -> dict[str, Any]:
+        with self.server.connect(self.dbname) as conn:
+            row = conn.execute("SELECT data FROM links WHERE table_name = %s",
+                               (table,)).fetchone()
+        return {} if row is None else json.loads(row[0])
+
+    def insert_games(self, store: Store, n: int) -> None:
+        components = json.dumps(catalog.load_components(GAME))
+        with self.server.connect(self.dbname) as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO games (table_name, id, game, players, seed, options, components, "
+                "created, ended) VALUES (%s, %s, %s, %s, 0, '{}', %s, 't', %s)",
+                [(store.table, i + 1, GAME, json.dumps(PLAYERS), components,
+                  None if i == 0 else "t") for i in range(n)])
+            conn.execute("ANALYZE games")
+
+    @contextmanager
+    def full_disk(self, store: Store) -> Iterator[None]:
+        """The log's table moved to a tablespace on a small tmpfs, filled up: the server's own
+        write fails with ENOSPC (SQLSTATE 53100), as when the database server's disk is full."""
+        if os.geteuid() != 0:
+            pytest.skip("filling the database server's disk needs root (to mount a tmpfs)")
+        self._spaces += 1
+        name = f"small_{self.dbname}_{self._spaces}"
+        try:
+            mount = self.server.small_tablespace(name)
+        except PermissionError as exc:
+            pytest.skip(str(exc))
+        with self.server.connect(self.dbname) as conn:
+            conn.execute(f"ALTER TABLE entries SET TABLESPACE {name}")
+        filler = mount / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        try:  # take every free block
+            for chunk in (65536, 4096, 512):
+                try:
+                    while True:
+                        os.write(fd, b"\0" * chunk)
+                except OSError:
+                    pass
+        finally:
+            os.close(fd)
+        try:
+            yield
+        finally:
+            filler.unlink()
+
+    def cost(self, store: Store, what: str) -> int:
+        """Buffers the plan touches (shared hits and reads), as EXPLAIN (ANALYZE, BUFFERS) says."""
+        from tableassist.table.postgres_store import LATEST_OPEN, LISTING
+        sql, params = (LISTING, (store.table, 50)) if what == "listing" else \
+            (LATEST_OPEN, (store.table, list(catalog.ENGINES)))
+        with self.server.connect(self.dbname) as conn:
+            conn.execute(sql, params)  # once first: the cost of a warm lobby, not of planning
+            plan = conn.execute("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql,
+                                params).fetchone()[0][0]["Plan"]
+        return int(plan["Shared Hit Blocks"]) + int(plan["Shared Read Blocks"])
