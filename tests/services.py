@@ -133,12 +133,14 @@ class PostgresServer:
         return psycopg.connect(self.url(dbname, user=self.SUPERUSER, password=self.SUPERPASS),
                                autocommit=True)
 
-    def new_database(self) -> str:
-        """A fresh, empty database owned by the venue's user."""
+    def new_database(self, template: str | None = None) -> str:
+        """A fresh database owned by the venue's user: empty, or a copy of ``template`` (which
+        nobody may be connected to)."""
         self._databases += 1
         name = f"venue_{self._databases}"
+        copy = f" TEMPLATE {template}" if template else ""
         with self.admin() as conn:
-            conn.execute(f"CREATE DATABASE {name} OWNER {self.USER}")
+            conn.execute(f"CREATE DATABASE {name}{copy} OWNER {self.USER}")
         return name
 
     def connect(self, dbname: str) -> Any:

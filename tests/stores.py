@@ -21,11 +21,33 @@ from typing import Any
 import pytest
 
 from tableassist.table import catalog
-from tableassist.table.links import JsonLinks, links_file
-from tableassist.table.store import MAIN, Store, open_store
+from tableassist.table.store import MAIN, Store, is_postgres, open_store
 
 GAME = "shipwrecked"
 PLAYERS = ["Ann", "Bea", "Cy"]
+
+
+def raw(db: str | Path, sql: str, *params: Any) -> None:
+    """Change the database ``db`` (a file or a URL) behind the store's back, as a damaged disk
+    or another program would: ``sql`` with ``?`` placeholders, run on the backend's own client."""
+    if is_postgres(db):
+        import psycopg
+        with psycopg.connect(str(db), autocommit=True) as conn:
+            conn.execute("SET search_path TO tableassist")
+            conn.execute(sql.replace("?", "%s"), params)
+        return
+    with sqlite3.connect(db) as conn:
+        conn.execute(sql, params)
+    conn.close()
+
+
+def keys(db: str | Path, table: str = MAIN) -> dict[str, Any]:
+    """The table's links as they are saved (read without taking its writer lock)."""
+    store = open_store(db, table, read_only=True)
+    try:
+        return store.links().load()
+    finally:
+        store.close()
 
 
 class Backend:
@@ -51,11 +73,10 @@ class Backend:
         return self.name
 
     def raw(self, sql: str, *params: Any) -> None:
-        raise NotImplementedError
+        raw(self.db, sql, *params)
 
     def keys(self, table: str = MAIN) -> dict[str, Any]:
-        """The table's links as they are saved."""
-        raise NotImplementedError
+        return keys(self.db, table)
 
     def insert_games(self, store: Store, n: int) -> None:
         """``n`` saved games, written straight into the database; only the oldest not ended."""
@@ -80,15 +101,6 @@ class SqliteBackend(Backend):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.db = folder / "table.sqlite3"
-
-    def raw(self, sql: str, *params: Any) -> None:
-        with sqlite3.connect(self.db) as db:
-            db.execute(sql, params)
-        db.close()
-
-    def keys(self, table: str = MAIN) -> dict[str, Any]:
-        from tableassist.table.sqlite_store import table_file
-        return JsonLinks(links_file(table_file(Path(self.db), table))).load()
 
     def insert_games(self, store: Store, n: int) -> None:
         components = json.dumps(catalog.load_components(GAME))
@@ -133,22 +145,12 @@ class PostgresBackend(Backend):
     name = "postgresql"
     disk_full = "the database server's disk is full"
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, template: str | None = None) -> None:
         super().__init__()
         self.server = server
-        self.dbname = server.new_database()
+        self.dbname = server.new_database(template)
         self.db = server.url(self.dbname)
         self._spaces = 0
-
-    def raw(self, sql: str, *params: Any) -> None:
-        with self.server.connect(self.dbname) as conn:
-            conn.execute(sql.replace("?", "%s"), params)
-
-    def keys(self, table: str = MAIN) -> dict[str, Any]:
-        with self.server.connect(self.dbname) as conn:
-            row = conn.execute("SELECT data FROM links WHERE table_name = %s",
-                               (table,)).fetchone()
-        return {} if row is None else json.loads(row[0])
 
     def insert_games(self, store: Store, n: int) -> None:
         components = json.dumps(catalog.load_components(GAME))

@@ -32,7 +32,11 @@ same readers (``store.py``) rather than refused by the column's type. Every faul
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -53,6 +57,15 @@ SCHEMA_VERSION = 1
 #: number (``tables.id``, from 1), or 0 for the lock that serialises creating the schema.
 LOCK_SPACE = 0x54415353
 CONNECT_TIMEOUT = 5  # seconds; a server that does not answer is said so, not waited for
+#: How soon the server notices a writer that vanished without closing its connection (its
+#: computer lost power, its network went): TCP keepalives on the writer's connection, asked of
+#: the server for that session, end it after about 30 + 3 × 10 s of silence, and so free the
+#: table's lock. (A killed process closes its socket: the server notices at once.)
+SERVER_KEEPALIVES = {"tcp_keepalives_idle": 30, "tcp_keepalives_interval": 10,
+                     "tcp_keepalives_count": 3}
+#: How long a writer waits for the server to notice that the process its owner row names, on
+#: this computer, is gone (its lock is released the moment the server sees the socket close).
+DEAD_OWNER_WAIT = 5.0
 
 _DDL = f"""
 CREATE SCHEMA IF NOT EXISTS {SCHEMA};
@@ -153,6 +166,10 @@ def parameters(url: str) -> dict[str, str]:
                          "it looks like postgresql://USER:PASSWORD@HOST:PORT/DATABASE") from None
     params.setdefault("connect_timeout", str(CONNECT_TIMEOUT))
     params.setdefault("application_name", "tableassist")
+    # The client's side of the same: a vanished server is noticed, not waited on forever.
+    params.setdefault("keepalives_idle", "30")
+    params.setdefault("keepalives_interval", "10")
+    params.setdefault("keepalives_count", "3")
     return params
 
 
@@ -210,7 +227,9 @@ def connect_error(exc: Exception, params: Mapping[str, str]) -> str:
         return f"the database '{dbname}' is not accepting connections now"
     if "too many" in text and "connections" in text:
         return f"the PostgreSQL server at {server} has no free connection (max_connections)"
-    return f"cannot connect to the PostgreSQL server at {server} ({_first_line(exc)})"
+    reason = re.sub(r"^(connection (is bad|failed): )+(connection to server at .*? failed: )?"
+                    r"(FATAL: +)?", "", _first_line(exc))
+    return f"cannot connect to the PostgreSQL server at {server} ({reason})"
 
 
 def explain(exc: Exception) -> str:
@@ -262,6 +281,8 @@ class _Link:
         try:
             conn.execute(f"SET search_path TO {SCHEMA}")
             if self.writer:
+                for name, value in SERVER_KEEPALIVES.items():
+                    conn.execute(f"SET {name} = {int(value)}")
                 self.table_id = self._prepare(conn)
                 self._take_lock(conn)
             else:
@@ -320,14 +341,17 @@ class _Link:
                                     (self.table,)).fetchone()[0])
 
     def _take_lock(self, conn: Any) -> None:
-        got = conn.execute("SELECT pg_try_advisory_lock(%s::int, %s::int)",
-                           (LOCK_SPACE, self.table_id)).fetchone()[0]
-        if not got:
+        deadline = time.monotonic() + DEAD_OWNER_WAIT
+        while not conn.execute("SELECT pg_try_advisory_lock(%s::int, %s::int)",
+                               (LOCK_SPACE, self.table_id)).fetchone()[0]:
             row = conn.execute("SELECT owner_pid, owner_host, owner_command, owner_since "
                                "FROM tables WHERE id = %s", (self.table_id,)).fetchone()
             owner = None if row is None or row[0] is None else \
                 dict(zip(("pid", "host", "command", "since"), row))
-            raise StoreError(in_use(self.where, owner))
+            # A holder that died on this computer a moment ago: its connection is closing.
+            if owner is None or not _gone(owner) or time.monotonic() > deadline:
+                raise StoreError(in_use(self.where, owner))
+            time.sleep(0.05)
         me = this_process()
         conn.execute("UPDATE tables SET owner_pid = %s, owner_host = %s, owner_command = %s, "
                      "owner_since = %s WHERE id = %s",
@@ -386,6 +410,19 @@ class _Link:
                 except psycopg.Error:
                     pass  # closing the connection releases the lock anyway
             self._drop()
+
+
+def _gone(owner: Mapping[str, Any]) -> bool:
+    """Whether the owner row names a process of this computer that no longer runs."""
+    if owner.get("host") != socket.gethostname():
+        return False
+    try:
+        os.kill(int(owner["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, ValueError, TypeError):
+        return False
+    return False
 
 
 def _said(doing: str | None, reason: str) -> str:

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,11 +114,9 @@ class RunningServer:
         return c
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The server in a thread of this process, on a fresh database."""
-    store = Store(tmp_path / "table.sqlite3")
-    tokens = Tokens(tmp_path / "table.sqlite3.table.json")
+@contextmanager
+def serving(store: Store, tokens: Tokens) -> Iterator[RunningServer]:
+    """The server of ``store``'s table in a thread of this process."""
     table = Table(store, tokens)
     tserver = create_app(table)
     http = make_server("127.0.0.1", 0, tserver.app, threaded=True,
@@ -138,10 +137,26 @@ def server(tmp_path: Path) -> Iterator[RunningServer]:
         store.close()
 
 
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server in a thread of this process, on a fresh SQLite database."""
+    with serving(Store(tmp_path / "table.sqlite3"),
+                 Tokens(tmp_path / "table.sqlite3.table.json")) as running:
+        yield running
+
+
+@pytest.fixture
+def any_server(store_factory) -> Iterator[RunningServer]:
+    """The same, once on each store (``store_factory``: SQLite, PostgreSQL)."""
+    store = store_factory()
+    with serving(store, Tokens(store.links())) as running:
+        yield running
+
+
 class ServerProcess:
     """``tableassist serve`` as a child process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self.db = db
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",
