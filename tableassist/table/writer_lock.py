@@ -20,6 +20,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shlex
 import socket
 import sys
@@ -42,10 +43,13 @@ def lock_path(db: Path) -> Path:
 
 
 def _command() -> str:
+    """This process's command line, as another user may be shown it: a URL's password (``--db
+    postgresql://user:secret@…``) is left out."""
     argv = list(sys.argv) or ["?"]
     if Path(argv[0]).name in ("tableassist", "__main__.py", "-m"):
         argv[0] = "tableassist"
-    return " ".join(shlex.quote(a) for a in argv)
+    return " ".join(shlex.quote(re.sub(r"(://[^/\s:@]*):[^/\s@]*@", r"\1:***@", a))
+                    for a in argv)
 
 
 def this_process() -> dict[str, object]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -85,11 +87,12 @@ def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(store_
                                 timeout=60)
         assert second.returncode == 2
         line = plain_refusal(second.stderr)
-        # The holder's command names the URL as it was typed: it is this machine's own process.
+        # The holder's command as it was typed, less a URL's password.
+        typed = shlex.quote(re.sub(r":[^:@/]*@", ":***@", str(db)))
+        command = f"tableassist serve --host 127.0.0.1 --port 0 --db {typed} --camera none"
         assert line.startswith(f"cannot open the table's database: {where(db)} is in use by "
                                f"another tableassist: pid {first.proc.pid} on "
-                               f"{socket.gethostname()}, running 'tableassist serve --host "
-                               f"127.0.0.1 --port 0 --db {db} --camera none', since ")
+                               f"{socket.gethostname()}, running {command!r}, since ")
         assert line.endswith("Stop it first (Ctrl+C in its window), or choose another --db")
         # Nothing else may write while it runs; reading (an export, a backup) may.
         backup = tmp_path / "backup.jsonl"
