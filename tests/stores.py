@@ -152,6 +152,21 @@ class PostgresBackend(Backend):
         self.db = server.url(self.dbname)
         self._spaces = 0
 
+    def connections(self) -> list[Any]:
+        """tableassist's connections to this database (each store's, or a child process's)."""
+        with self.server.admin() as conn:
+            return [r[0] for r in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = "
+                "'tableassist'", (self.dbname,))]
+
+    def close(self) -> None:
+        """Close the test's stores, then check that none is left open: a store that code forgot
+        to close holds its table's lock (and a connection) for as long as its process runs."""
+        super().close()
+        from tests.server.conftest import wait_until
+        # A killed child's connection ends as soon as the server sees its socket close.
+        wait_until(lambda: not self.connections(), what="every store of the test to be closed")
+
     def insert_games(self, store: Store, n: int) -> None:
         components = json.dumps(catalog.load_components(GAME))
         with self.server.connect(self.dbname) as conn, conn.cursor() as cur:

@@ -83,8 +83,13 @@ def test_the_owner_row_names_the_holder_and_kill_9_frees_the_table(postgres, ven
             # The lock itself is the server's: one advisory lock, held by the child's backend.
             held = conn.execute(
                 "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                "AND classid = %s AND objid = %s", (LOCK_SPACE, table_id)).fetchone()[0]
-            assert held == 1
+                "AND classid = %s AND objid = %s AND database = (SELECT oid FROM pg_database "
+                "WHERE datname = current_database())", (LOCK_SPACE, table_id)).fetchone()[0]
+            assert held == 1, conn.execute(
+                "SELECT d.datname, a.application_name, a.pid FROM pg_locks l "
+                "JOIN pg_database d ON d.oid = l.database "
+                "LEFT JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory'").fetchall()
         with pytest.raises(StoreError, match=rf"table main in postgresql://tableassist@127.0.0.1:"
                                              rf"{postgres.port}/{name} is in use by another "
                                              rf"tableassist: pid {child.pid} on "):
@@ -173,10 +178,12 @@ def test_a_lost_connection_is_made_again_and_the_action_saved_once(postgres, ven
     cut_connections(postgres, name)
     done += play(session, rng, 1)  # reconnected, the lock taken again, saved once
     assert [e.action for e in store.entries(session.saved.id)] == done
-    assert TableSession.open(Store(url), session.saved.id).game.state == replayed(done)
+    with Store(url) as again:  # a second store of the table in this process: the same writer
+        assert TableSession.open(again, session.saved.id).game.state == replayed(done)
     with postgres.connect(name) as conn:
         assert conn.execute("SELECT owner_pid FROM tables").fetchone() == (os.getpid(),)
     store.close()
+    assert backends_of(postgres, name) == []  # the last store closed let the table go
 
 
 def test_a_database_that_is_gone_refuses_the_action_in_words_and_loses_nothing(postgres, venue):

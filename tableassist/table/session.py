@@ -357,5 +357,12 @@ class TableSession:
 def open_latest(db: str | Path) -> TableSession | None:
     """The most recent game in the database ``db`` (a file or a URL) that was not ended, if any."""
     store = open_store(db)
-    row = store.latest_open(catalog.game_ids())
-    return None if row is None else TableSession.open(store, row)
+    try:
+        row = store.latest_open(catalog.game_ids())
+        if row is not None:
+            return TableSession.open(store, row)  # the session's store: its caller closes it
+    except BaseException:
+        store.close()
+        raise
+    store.close()  # nothing to resume: let the table go (its writer lock, its connection)
+    return None

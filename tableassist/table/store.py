@@ -260,7 +260,6 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.where}{' read-only' if self.read_only else ''}>"
