@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,10 +22,44 @@ from typing import Any
 import pytest
 
 from tableassist.table import catalog
+from tableassist.table.session import TableSession
 from tableassist.table.store import MAIN, Store, is_postgres, open_store
+from tests.games.random_play import all_legal_actions
 
 GAME = "shipwrecked"
 PLAYERS = ["Ann", "Bea", "Cy"]
+
+
+def play(session: TableSession, rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """``n`` random legal actions submitted (each acknowledged, so logged); returns them."""
+    done = []
+    for _ in range(n):
+        action = rng.choice(all_legal_actions(session.game))
+        session.submit(action)
+        done.append(action)
+    return done
+
+
+def replayed(actions: list[dict[str, Any]], seed: int = 7) -> dict[str, Any]:
+    """The state of a fresh game after ``actions``: what a log of them must replay to."""
+    game = catalog.new_game(GAME, PLAYERS, seed=seed)
+    for a in actions:
+        game.apply(a)
+    return game.state
+
+
+def fill_up(path: Path) -> None:
+    """Take every free block of the file system ``path`` is on (a small tmpfs), with one file."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    try:
+        for chunk in (65536, 4096, 512):
+            try:
+                while True:
+                    os.write(fd, b"\0" * chunk)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
 
 
 def raw(db: str | Path, sql: str, *params: Any) -> None:
@@ -192,16 +227,7 @@ class PostgresBackend(Backend):
         with self.server.connect(self.dbname) as conn:
             conn.execute(f"ALTER TABLE entries SET TABLESPACE {name}")
         filler = mount / "filler"
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-        try:  # take every free block
-            for chunk in (65536, 4096, 512):
-                try:
-                    while True:
-                        os.write(fd, b"\0" * chunk)
-                except OSError:
-                    pass
-        finally:
-            os.close(fd)
+        fill_up(filler)
         try:
             yield
         finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import random
 import shlex
-import signal
 import subprocess
 import sys
 import textwrap
@@ -16,15 +15,12 @@ import textwrap
 import psycopg
 import pytest
 
-from tableassist.table import catalog
 from tableassist.table.postgres_store import LOCK_SPACE
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, wait_until
-
-GAME = "shipwrecked"
-PLAYERS = ["Ann", "Bea", "Cy"]
+from tests.stores import GAME, PLAYERS, play, replayed
 
 
 @pytest.fixture
@@ -32,22 +28,6 @@ def venue(postgres):
     """A fresh database: (its URL, its name)."""
     name = postgres.new_database()
     return postgres.url(name), name
-
-
-def play(session: TableSession, rng: random.Random, n: int) -> list[dict]:
-    done = []
-    for _ in range(n):
-        action = rng.choice(all_legal_actions(session.game))
-        session.submit(action)
-        done.append(action)
-    return done
-
-
-def replayed(actions) -> dict:
-    game = catalog.new_game(GAME, PLAYERS, seed=7)
-    for a in actions:
-        game.apply(a)
-    return game.state
 
 
 HOLD = textwrap.dedent("""
@@ -66,6 +46,15 @@ def holder(url: str, table: str = "main") -> subprocess.Popen:
     line = child.stdout.readline()
     assert line.strip() == "holding", child.stderr.read()
     return child
+
+
+def let_go(child: subprocess.Popen) -> None:
+    """Kill the holder (SIGKILL: no clean shutdown, its owner row stays behind)."""
+    if child.poll() is None:
+        child.kill()
+    child.wait()
+    for f in (child.stdin, child.stdout, child.stderr):
+        f.close()
 
 
 # -- the writer lock ------------------------------------------------------------------------------
@@ -94,15 +83,8 @@ def test_the_owner_row_names_the_holder_and_kill_9_frees_the_table(postgres, ven
                                              rf"{postgres.port}/{name} is in use by another "
                                              rf"tableassist: pid {child.pid} on "):
             Store(url)
-        child.send_signal(signal.SIGKILL)  # no clean shutdown: the owner row stays behind
-        child.wait()
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdin.close()
-        child.stdout.close()
-        child.stderr.close()
+        let_go(child)  # kill -9: no clean shutdown, the owner row stays behind
     store = Store(url)  # the server let the lock go with the dead connection
     with postgres.connect(name) as conn:
         assert conn.execute("SELECT owner_pid FROM tables WHERE name = 'main'").fetchone() == \
@@ -131,10 +113,7 @@ def test_a_venues_tables_share_one_database_and_nothing_else(postgres, venue):
             reader.create_game(GAME, PLAYERS, 1, {}, {})
         reader.close()
     finally:
-        child.kill()
-        child.wait()
-        for f in (child.stdin, child.stdout, child.stderr):
-            f.close()
+        let_go(child)
     bar = Store(url, "bar")
     other = TableSession.create(bar, GAME, PLAYERS, seed=3)
     assert (first.saved.id, other.saved.id) == (1, 1)  # numbered per table
@@ -225,10 +204,7 @@ def test_a_table_taken_while_the_connection_was_lost_is_not_written(postgres, ve
                                              r"action was not saved and not applied"):
             session.submit(rng.choice(all_legal_actions(session.game)))
     finally:
-        child.kill()
-        child.wait()
-        for f in (child.stdin, child.stdout, child.stderr):
-            f.close()
+        let_go(child)
     assert session.game.state == replayed(done)
     reader = Store(url, read_only=True)
     assert [e.action for e in reader.entries(session.saved.id)] == done
@@ -247,10 +223,7 @@ def test_the_password_is_never_in_a_message(postgres, venue):
         with pytest.raises(StoreError) as refused:
             Store(url)
     finally:
-        child.kill()
-        child.wait()
-        for f in (child.stdin, child.stdout, child.stderr):
-            f.close()
+        let_go(child)
     assert "tableassist:***@127.0.0.1" in str(refused.value)
     assert postgres.PASSWORD not in str(refused.value)
     with psycopg.connect(url) as conn:  # the venue's user owns what tableassist made

@@ -22,26 +22,8 @@ from tableassist.table.session import TableSession
 from tableassist.table.sqlite_store import SqliteStore
 from tableassist.table.store import Store, StoreError, open_store
 from tests.games.random_play import all_legal_actions
-
-GAME = "shipwrecked"
-PLAYERS = ["Ann", "Bea", "Cy"]
+from tests.stores import GAME, PLAYERS, fill_up, play, replayed
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def play(session: TableSession, rng: random.Random, n: int) -> list[dict]:
-    done = []
-    for _ in range(n):
-        action = rng.choice(all_legal_actions(session.game))
-        session.submit(action)
-        done.append(action)
-    return done
-
-
-def replayed(actions, seed: int = 7) -> dict:
-    game = catalog.new_game(GAME, PLAYERS, seed=seed)
-    for a in actions:
-        game.apply(a)
-    return game.state
 
 
 def raw(path: Path, sql: str, *params) -> None:
@@ -251,16 +233,7 @@ def test_a_full_file_system_says_the_disk_is_full_and_loses_nothing(small_disk):
     rng = random.Random(5)
     acked = play(session, rng, 3)
     filler = small_disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:  # take every free block
-        for chunk in (65536, 4096, 512):
-            try:
-                while True:
-                    os.write(fd, b"\0" * chunk)
-            except OSError:
-                pass
-    finally:
-        os.close(fd)
+    fill_up(filler)
     more, message = fill_until_refused(session, rng)
     assert message == "the disk is full: the action was not saved and not applied"
     check_nothing_lost(store, session, acked + more)
@@ -352,9 +325,9 @@ def test_every_store_keeps_the_whole_contract():
 
 
 def test_the_database_names_its_store_and_a_bad_one_is_refused(tmp_path):
-    store = Store(tmp_path / "t.sqlite3")
-    assert isinstance(store, SqliteStore) and store.table == "main"
-    store.close()
+    with Store(tmp_path / "t.sqlite3") as store:  # a block closes it, lock and all
+        assert isinstance(store, SqliteStore) and store.table == "main"
+    assert "opened" in hold(tmp_path / "t.sqlite3").stdout
     other = open_store(tmp_path / "t.sqlite3", "bar")
     assert other.path == tmp_path / "t.bar.sqlite3"  # another table: the file beside it
     other.close()
