@@ -1,9 +1,10 @@
-"""Settings for the whole suite."""
+"""Settings for the whole suite, and the fixtures of real services and stores it shares."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 # CI runs the same hypothesis examples every time (derandomized: a red build is reproducible,
@@ -12,3 +13,55 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+# -- real services, started once per test session --------------------------------------------------
+
+def _service(start):
+    """Start a service of tests/services.py. A missing one is a skip on a developer's machine
+    without it, and a failure on CI (where scripts/setup --test installs it)."""
+    from tests.services import ServiceMissing
+    try:
+        return start()
+    except ServiceMissing as exc:
+        if os.environ.get("CI"):
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One real PostgreSQL server for the whole session (a fresh database per test: see
+    store_factory and PostgresServer.new_database)."""
+    from tests.services import PostgresServer
+    server = _service(lambda: PostgresServer())
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """One real redis-server for the whole session (``.url``, ``.client()``)."""
+    from tests.services import RedisServer
+    server = _service(lambda: RedisServer())
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_factory(request, tmp_path):
+    """Opens stores of one fresh database, SQLite or PostgreSQL (tests/stores.py); the test runs
+    once with each. Every store it opened is closed at the end."""
+    from tests.stores import PostgresBackend, SqliteBackend
+    backend = SqliteBackend(tmp_path) if request.param == "sqlite" else \
+        PostgresBackend(request.getfixturevalue("postgres"))
+    try:
+        yield backend
+    finally:
+        backend.close()

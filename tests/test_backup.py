@@ -1,12 +1,12 @@
-"""`tableassist export` and `tableassist import`: a round trip replays every game to the same
-views; a damaged, foreign, newer or incomplete file is refused and changes nothing."""
+"""`tableassist export` and `tableassist import`, on both stores: a round trip (also from one
+store to the other) replays every game to the same views; a damaged, foreign, newer or
+incomplete file is refused and changes nothing."""
 
 from __future__ import annotations
 
 import json
 import random
 import shutil
-import sqlite3
 
 import pytest
 
@@ -14,8 +14,9 @@ from tableassist.table import catalog
 from tableassist.cli import main
 from tableassist.server.tokens import Tokens, links_file
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.store import Store, is_postgres
 from tests.games.random_play import all_legal_actions
+from tests.stores import keys, raw
 
 PLAYERS = ["Ann", "Bea", "Cy"]
 
@@ -26,13 +27,11 @@ def views(session: TableSession) -> dict:
             "history": session.history(), "redo": session.can_redo}
 
 
-@pytest.fixture(scope="module")
-def played_db(tmp_path_factory):
-    """A database with a game of every engine: played at random, an undo and a struck reading
-    in some (the undone step waits for a redo), one game ended."""
-    path = tmp_path_factory.mktemp("played") / "table.sqlite3"
-    store = Store(path)
-    Tokens(links_file(path))
+def play_every_game(db) -> None:
+    """A game of every engine in ``db``: played at random, an undo and a struck reading in some
+    (the undone step waits for a redo), one game ended; and the table's links."""
+    store = Store(db)
+    Tokens(store.links())
     rng = random.Random(11)
     for i, game_id in enumerate(catalog.game_ids()):
         session = TableSession.create(store, game_id, PLAYERS, seed=i)
@@ -47,34 +46,56 @@ def played_db(tmp_path_factory):
             session.correct(session.steps[-1].seq, None)  # strike the last reading
         if i == 1:
             session.end()
-    store.close()  # checkpointed: the file alone holds everything
+    store.close()  # checkpointed (SQLite): the file alone holds everything
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("played") / "table.sqlite3"
+    play_every_game(path)
     return path
 
 
-@pytest.fixture
-def table_db(played_db, tmp_path):
-    """A copy of the played database, for one test to change."""
+@pytest.fixture(scope="module")
+def played_postgres(postgres):
+    """The same games in a PostgreSQL database, the template each test's copy is made from."""
+    name = postgres.new_database()
+    play_every_game(postgres.url(name))
+    return name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def table_db(request, tmp_path):
+    """A copy of the played database, for one test to change: a file, or a PostgreSQL URL."""
+    if request.param == "postgresql":
+        postgres = request.getfixturevalue("postgres")
+        return postgres.url(postgres.new_database(request.getfixturevalue("played_postgres")))
+    played_db = request.getfixturevalue("played_db")
     path = tmp_path / "table.sqlite3"
     shutil.copyfile(played_db, path)
     shutil.copyfile(links_file(played_db), links_file(path))
     return path
 
 
-def test_export_then_import_into_an_empty_db_replays_every_game_the_same(table_db, tmp_path,
-                                                                        capsys):
+def test_export_then_import_into_the_other_store_replays_every_game_the_same(table_db, tmp_path,
+                                                                            capsys, postgres):
+    """A table moves from SQLite to a venue's PostgreSQL, and from PostgreSQL to a file."""
     out = tmp_path / "games.jsonl"
     assert main(["export", "--db", str(table_db), "-o", str(out)]) == 0
     assert "exported 5 games to" in capsys.readouterr().err
     assert out.stat().st_mode & 0o777 == 0o600  # the logs hold every hidden card
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["type"] for line in lines] == ["header"] + ["game"] * 5 + ["end"]
-    keys = Tokens(links_file(table_db))
-    assert not any(k in out.read_text() for k in (keys.host, keys.table))  # no link keys
+    links = keys(table_db)
+    assert not any(links[k] in out.read_text() for k in ("host", "table"))  # no link keys
 
-    copy = tmp_path / "moved" / "table.sqlite3"
-    assert main(["import", str(out), "--db", str(copy)]) == 0
-    assert "imported 5 games into" in capsys.readouterr().out
-    old, new = Store(table_db, read_only=True), Store(copy)
+    copy = tmp_path / "moved" / "table.sqlite3" if is_postgres(table_db) else \
+        postgres.url(postgres.new_database())
+    assert main(["import", str(out), "--db", str(copy), "--table", "moved"]) == 0
+    said = capsys.readouterr().out
+    old, new = Store(table_db, read_only=True), Store(copy, "moved")
+    assert said.startswith(f"imported 5 games into {new.where}: #1 as #1, #2 as #2")
+    assert postgres.PASSWORD not in said  # a URL is never printed with its password
     assert old.game_rows() == new.game_rows()
     for row in old.game_rows():
         a, b = old.game(row), new.game(row)
@@ -142,10 +163,10 @@ def test_a_bad_file_is_refused_and_changes_nothing(table_db, tmp_path, capsys, n
     err = capsys.readouterr().err
     assert message in err and err.strip().endswith("nothing was imported")
     assert len(err.strip().splitlines()) == 1
-    with sqlite3.connect(table_db) as db:
-        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 5
-        assert db.execute("SELECT max(game_id) FROM entries").fetchone()[0] <= 5
-    db.close()
+    store = Store(table_db, read_only=True)
+    assert store.game_rows() == [1, 2, 3, 4, 5]
+    assert store.entries(6) == []
+    store.close()
 
 
 def test_a_binary_file_and_a_missing_file_are_refused(tmp_path, capsys):
@@ -161,9 +182,7 @@ def test_a_binary_file_and_a_missing_file_are_refused(tmp_path, capsys):
 
 
 def test_export_leaves_out_a_damaged_game_and_says_so(table_db, tmp_path, capsys):
-    with sqlite3.connect(table_db) as db:
-        db.execute("UPDATE games SET options = '{' WHERE id = 2")
-    db.close()
+    raw(table_db, "UPDATE games SET options = '{' WHERE id = 2")
     out = tmp_path / "games.jsonl"
     assert main(["export", "--db", str(table_db), "-o", str(out)]) == 1
     err = capsys.readouterr().err

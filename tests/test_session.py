@@ -1,4 +1,5 @@
-"""The table session and its SQLite log: durability, undo/redo, corrections, bad files."""
+"""The table session and its log, on both stores (``store_factory``): durability, undo/redo,
+corrections, a killed writer; and SQLite's bad files."""
 
 from __future__ import annotations
 
@@ -43,17 +44,15 @@ def replayed(actions) -> dict:
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "table.sqlite")
-    yield s
-    s.close()
+def store(store_factory):
+    return store_factory()
 
 
-def test_state_is_a_replay_of_the_log(store):
+def test_state_is_a_replay_of_the_log(store, store_factory):
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     actions = play(session, random.Random(1), 60)
     assert session.game.state == replayed(actions)
-    reopened = TableSession.open(Store(store.path), session.saved.id)
+    reopened = TableSession.open(store_factory(), session.saved.id)
     assert reopened.game.state == session.game.state
     assert reopened.history() == session.history()
     assert [e.source for e in store.entries(session.saved.id)] == \
@@ -73,7 +72,7 @@ def test_illegal_action_changes_neither_state_nor_log(store):
             len(store.entries(session.saved.id))) == before
 
 
-def test_undo_is_a_replay_without_the_tail_and_redo_restores_it(store):
+def test_undo_is_a_replay_without_the_tail_and_redo_restores_it(store, store_factory):
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     actions = play(session, random.Random(3), 30)
     session.undo(author="Ann")
@@ -83,7 +82,7 @@ def test_undo_is_a_replay_without_the_tail_and_redo_restores_it(store):
     session.redo()
     assert session.game.state == replayed(actions[:-1])
     # the undo/redo survive a restart
-    reopened = TableSession.open(Store(store.path), session.saved.id)
+    reopened = TableSession.open(store_factory(), session.saved.id)
     assert reopened.game.state == replayed(actions[:-1])
     assert reopened.can_redo
     # a new action ends redo
@@ -100,7 +99,7 @@ def test_undo_at_the_start_is_refused(store):
     assert store.entries(session.saved.id) == []
 
 
-def test_correction_replaces_a_reading_and_is_logged_with_its_source(store):
+def test_correction_replaces_a_reading_and_is_logged_with_its_source(store, store_factory):
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     rng = random.Random(4)
     actions = play(session, rng, 12)
@@ -118,7 +117,7 @@ def test_correction_replaces_a_reading_and_is_logged_with_its_source(store):
     assert (entry.kind, entry.target, entry.source, entry.author) == \
         ("correction", last.seq, "tablet", "Bea")
     assert session.history()[-1]["corrected"] is True
-    reopened = TableSession.open(Store(store.path), session.saved.id)
+    reopened = TableSession.open(store_factory(), session.saved.id)
     assert reopened.game.state == session.game.state
 
 
@@ -145,9 +144,11 @@ def test_ended_game_is_read_only_and_open_latest_skips_it(store):
     session.end()
     with pytest.raises(IllegalAction, match="ended"):
         session.submit(all_legal_actions(session.game)[0])
-    assert open_latest(store.path) is None
+    assert open_latest(store.db) is None
     second = TableSession.create(store, GAME, PLAYERS, seed=8)
-    assert open_latest(store.path).saved.id == second.saved.id
+    latest = open_latest(store.db)
+    assert latest.saved.id == second.saved.id
+    latest.store.close()
 
 
 def test_a_saved_game_keeps_the_components_it_started_with(store):
@@ -155,7 +156,7 @@ def test_a_saved_game_keeps_the_components_it_started_with(store):
     assert session.saved.components == catalog.load_components(GAME)
 
 
-def test_a_game_saved_before_the_name_check_still_replays(store):
+def test_a_game_saved_before_the_name_check_still_replays(store, store_factory):
     """Names alike but for capitals are refused for a new game, not for one saved earlier."""
     with pytest.raises(SetupError, match="same name"):
         TableSession.create(store, GAME, ["Ann", "ann", "Cy"], seed=7)
@@ -163,7 +164,7 @@ def test_a_game_saved_before_the_name_check_still_replays(store):
     session = TableSession.open(store, row)
     assert session.game.players == ("Ann", "ann", "Cy")
     play(session, random.Random(2), 12)
-    assert TableSession.open(Store(store.path), row).history() == session.history()
+    assert TableSession.open(store_factory(), row).history() == session.history()
 
 
 def test_foreign_and_damaged_files_are_refused_clearly(tmp_path):
@@ -195,9 +196,9 @@ def test_unknown_saved_game_is_a_clear_error(store):
 CHILD = textwrap.dedent("""
     import random, sys
     from tableassist.table.session import TableSession
-    from tableassist.table.store import Store
+    from tableassist.table.store import open_store
     from tests.games.random_play import all_legal_actions
-    store = Store(sys.argv[1])
+    store = open_store(sys.argv[1])
     session = TableSession.create(store, sys.argv[2], ["Ann", "Bea", "Cy"], seed=7)
     print("game", session.saved.id, flush=True)
     rng = random.Random(int(sys.argv[3]))
@@ -214,12 +215,12 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path, seed):
+def test_sigkill_mid_game_loses_no_acknowledged_action(store_factory, seed):
     """A child plays and acknowledges actions; SIGKILL at a random moment; the reopened log holds
-    every acknowledged entry, plus at most the one being acknowledged when the kill came."""
-    path = tmp_path / "killed.sqlite"
+    every acknowledged entry, plus at most the one being acknowledged when the kill came. The
+    killed writer's lock goes with it: this process may write at once."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), GAME, str(seed)],
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(store_factory.db), GAME, str(seed)],
                              stdout=subprocess.PIPE, text=True, cwd=root)
     game_row = int(child.stdout.readline().split()[1])
     acked = 0
@@ -232,9 +233,10 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path, seed):
     child.send_signal(signal.SIGKILL)
     child.wait()
     acked += sum(1 for line in child.stdout if line.strip() in ("ack", "undo"))  # still in the pipe
-    entries = Store(path).entries(game_row)
+    store = store_factory()  # the writer now
+    entries = store.entries(game_row)
     assert acked <= len(entries) <= acked + 1
-    session = TableSession.open(Store(path), game_row)
+    session = TableSession.open(store, game_row)
     fresh = catalog.new_game(GAME, PLAYERS, seed=7)
     for step in session.steps:
         fresh.apply(step.action)

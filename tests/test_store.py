@@ -1,6 +1,7 @@
 """The store under faults: one writer, stale writers, damaged rows and entries, a log that stops
 replaying, a full disk, the v1 → v2 migration, and a lobby that costs the same at 10 and 1,000
-saved games. Real SQLite files throughout; a real full file system where mounting is allowed."""
+saved games. Most run against both stores (``store_factory``: a real SQLite file, a real
+PostgreSQL server); a real full file system where mounting is allowed."""
 
 from __future__ import annotations
 
@@ -16,29 +17,13 @@ from pathlib import Path
 import pytest
 
 from tableassist.table import catalog
+from tableassist.table.postgres_store import PostgresStore
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError
+from tableassist.table.sqlite_store import SqliteStore
+from tableassist.table.store import Store, StoreError, open_store
 from tests.games.random_play import all_legal_actions
-
-GAME = "shipwrecked"
-PLAYERS = ["Ann", "Bea", "Cy"]
+from tests.stores import GAME, PLAYERS, fill_up, play, replayed
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def play(session: TableSession, rng: random.Random, n: int) -> list[dict]:
-    done = []
-    for _ in range(n):
-        action = rng.choice(all_legal_actions(session.game))
-        session.submit(action)
-        done.append(action)
-    return done
-
-
-def replayed(actions, seed: int = 7) -> dict:
-    game = catalog.new_game(GAME, PLAYERS, seed=seed)
-    for a in actions:
-        game.apply(a)
-    return game.state
 
 
 def raw(path: Path, sql: str, *params) -> None:
@@ -57,9 +42,9 @@ def path(tmp_path):
 
 HOLD = textwrap.dedent("""
     import sys
-    from tableassist.table.store import Store, StoreError
+    from tableassist.table.store import StoreError, open_store
     try:
-        Store(sys.argv[1])
+        open_store(sys.argv[1])
     except StoreError as exc:
         print(exc)
         sys.exit(2)
@@ -67,31 +52,32 @@ HOLD = textwrap.dedent("""
 """)
 
 
-def hold(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", HOLD, str(path)], cwd=ROOT,
+def hold(db) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HOLD, str(db)], cwd=ROOT,
                           capture_output=True, text=True, timeout=30)
 
 
-def test_a_second_process_is_refused_and_told_who_holds_the_table(path):
-    store, again = Store(path), Store(path)  # one process: one writer, two stores
-    child = hold(path)
+def test_a_second_process_is_refused_and_told_who_holds_the_table(store_factory):
+    store, again = store_factory(), store_factory()  # one process: one writer, two stores
+    child = hold(store_factory.db)
     assert child.returncode == 2
     message = child.stdout.strip()
-    assert f"{path} is in use by another tableassist: pid {os.getpid()} on " in message
+    assert message.startswith(f"{store.where} is in use by another tableassist: pid "
+                              f"{os.getpid()} on ")
     # The command is quoted as repr quotes it: "…" once it holds a ' (pytest -m 'not slow').
     assert ("running '" in message or 'running "' in message) and "since " in message
     assert "Stop it first" in message
     again.close()
-    assert hold(path).returncode == 2  # the other store still holds it
+    assert hold(store_factory.db).returncode == 2  # the other store still holds it
     store.close()  # the writer lets go: the next one may write
-    child = hold(path)
+    child = hold(store_factory.db)
     assert (child.returncode, child.stdout.strip()) == (0, "opened")
 
 
-def test_a_stale_writer_is_refused_reloads_and_says_so(path):
-    """Two stores on one file (one process, so they share the writer lock): each session
+def test_a_stale_writer_is_refused_reloads_and_says_so(store_factory):
+    """Two stores on one table (one process, so they share the writer lock): each session
     appends only where it expects, so the one whose picture is stale can never append."""
-    a, b = Store(path), Store(path)
+    a, b = store_factory(), store_factory()
     first = TableSession.create(a, GAME, PLAYERS, seed=7)
     second = TableSession.open(b, first.saved.id)
     rng = random.Random(1)
@@ -112,40 +98,47 @@ def test_a_stale_writer_is_refused_reloads_and_says_so(path):
         first.undo()
     assert first.game.state == second.game.state
     assert [e.kind for e in a.entries(first.saved.id)] == ["action"] * 4
-    a.close()
-    b.close()
 
 
 # -- damaged rows and entries ---------------------------------------------------------------------
 
-def test_damaged_rows_are_listed_with_what_is_wrong(path):
-    store = Store(path)
-    rows = [TableSession.create(store, GAME, PLAYERS, seed=s).saved.id for s in range(4)]
-    raw(path, "UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = ?", rows[1])
-    # A flipped bit that leaves the text invalid UTF-8 (sqlite3 would raise UnicodeDecodeError).
-    raw(path, "UPDATE games SET game = CAST(x'736869ff' AS TEXT) WHERE id = ?", rows[2])
-    raw(path, "UPDATE games SET components = '{\"game\": ' WHERE id = ?", rows[3])
+def test_damaged_rows_are_listed_with_what_is_wrong(store_factory):
+    store = store_factory()
+    rows = [TableSession.create(store, GAME, PLAYERS, seed=s).saved.id for s in range(5)]
+    store_factory.raw("UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = ?", rows[1])
+    store_factory.raw("UPDATE games SET components = '{\"game\": ' WHERE id = ?", rows[3])
+    store_factory.raw("UPDATE games SET options = '[1, 2]' WHERE id = ?", rows[4])
+    if store_factory.name == "sqlite":
+        # A flipped bit that leaves the text invalid UTF-8 (sqlite3 would raise
+        # UnicodeDecodeError); PostgreSQL refuses such text at the door.
+        store_factory.raw("UPDATE games SET game = CAST(x'736869ff' AS TEXT) WHERE id = ?",
+                          rows[2])
+    else:
+        store_factory.raw("UPDATE games SET players = '[]' WHERE id = ?", rows[2])
     listing = {s.id: s for s in store.listing()}
     assert sorted(listing) == rows  # every game is listed
     assert listing[rows[0]].damaged is None and listing[rows[0]].players == tuple(PLAYERS)
     assert listing[rows[1]].damaged == "its players are damaged (not a JSON list of names)"
     assert listing[rows[1]].players == ()
-    assert listing[rows[2]].damaged == "its game name is damaged"
+    assert listing[rows[2]].damaged == ("its game name is damaged" if store_factory.name ==
+                                        "sqlite" else
+                                        "its players are damaged (not a JSON list of names)")
     assert listing[rows[3]].damaged == "its components are damaged (not a JSON object)"
+    assert listing[rows[4]].damaged == "its options are damaged (not a JSON object)"
     for row in rows[1:]:
         with pytest.raises(StoreError, match=f"saved game #{row} is damaged: its"):
             store.game(row)
     assert store.game(rows[0]).players == tuple(PLAYERS)
-    store.close()
 
 
-def test_a_log_that_stops_replaying_resumes_short_of_it_and_keeps_everything(path):
-    store = Store(path)
+def test_a_log_that_stops_replaying_resumes_short_of_it_and_keeps_everything(store_factory):
+    store = store_factory()
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     done = play(session, random.Random(2), 8)
     row = session.saved.id
-    raw(path, "UPDATE entries SET action = ? WHERE game_id = ? AND seq = 5",
-        json.dumps({"type": "turn_over_card", "player": None, "card": "NO-SUCH-CARD"}), row)
+    store_factory.raw("UPDATE entries SET action = ? WHERE game_id = ? AND seq = 5",
+                      json.dumps({"type": "turn_over_card", "player": None,
+                                  "card": "NO-SUCH-CARD"}), row)
     opened = TableSession.open(store, row)
     assert opened.warning is not None
     assert opened.warning.startswith(f"entries 5… of game #{row} no longer replay (entry 5 "
@@ -166,23 +159,21 @@ def test_a_log_that_stops_replaying_resumes_short_of_it_and_keeps_everything(pat
     assert [s.seq for s in again.steps] == [1, 2, 3, 4, 10]
     again.undo()
     assert TableSession.open(store, row).game.state == replayed(done[:4])
-    store.close()
 
 
-def test_a_damaged_entry_breaks_the_log_there(path):
-    store = Store(path)
+def test_a_damaged_entry_breaks_the_log_there(store_factory):
+    store = store_factory()
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     done = play(session, random.Random(3), 5)
-    raw(path, "UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 3")
+    store_factory.raw("UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 3")
     opened = TableSession.open(store, session.saved.id)
     assert "entries 3… of game #1 no longer replay (entry 3 is damaged: its action is not a " \
            "JSON object); resumed at entry 2" in opened.warning
     assert opened.game.state == replayed(done[:2])
-    raw(path, "UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 1")
+    store_factory.raw("UPDATE entries SET action = '{\"type\": \"lay' WHERE seq = 1")
     first = TableSession.open(store, session.saved.id)
     assert "resumed at the start (entry 0)" in first.warning
     assert first.steps == []
-    store.close()
 
 
 # -- a full disk ----------------------------------------------------------------------------------
@@ -206,18 +197,17 @@ def check_nothing_lost(store: Store, session: TableSession, acked: list[dict]) -
     assert session.game.state == replayed(acked)  # the state equals the log
 
 
-def test_a_full_database_says_the_disk_is_full_and_loses_nothing(path):
-    """SQLite's max_page_count makes the file full for real (SQLITE_FULL from the pager)."""
-    store = Store(path)
+def test_a_full_database_says_the_disk_is_full_and_loses_nothing(store_factory):
+    """A real full database: SQLite's max_page_count (SQLITE_FULL from the pager), or the
+    PostgreSQL server's own file system (tests/stores.py)."""
+    store = store_factory()
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages + 1}")
-    acked, message = fill_until_refused(session, random.Random(4))
-    assert message == "the disk is full: the action was not saved and not applied"
-    check_nothing_lost(store, session, acked)
-    store._db.execute("PRAGMA max_page_count = 1000000")  # room again: the table plays on
-    session.submit(all_legal_actions(session.game)[0])
-    store.close()
+    with store_factory.full_disk(store):
+        acked, message = fill_until_refused(session, random.Random(4))
+        assert message == f"{store_factory.disk_full}: the action was not saved and not applied"
+        check_nothing_lost(store, session, acked)
+    session.submit(all_legal_actions(session.game)[0])  # room again: the table plays on
+    assert len(store.entries(session.saved.id)) == len(acked) + 1
 
 
 @pytest.fixture
@@ -243,16 +233,7 @@ def test_a_full_file_system_says_the_disk_is_full_and_loses_nothing(small_disk):
     rng = random.Random(5)
     acked = play(session, rng, 3)
     filler = small_disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:  # take every free block
-        for chunk in (65536, 4096, 512):
-            try:
-                while True:
-                    os.write(fd, b"\0" * chunk)
-            except OSError:
-                pass
-    finally:
-        os.close(fd)
+    fill_up(filler)
     more, message = fill_until_refused(session, rng)
     assert message == "the disk is full: the action was not saved and not applied"
     check_nothing_lost(store, session, acked + more)
@@ -317,38 +298,41 @@ def test_a_version_1_file_is_migrated_to_version_2(path):
 
 # -- the lobby's cost does not grow with the saved games -----------------------------------------
 
-def sqlite_steps(store: Store, fn) -> int:
-    """How much work SQLite does for ``fn`` (virtual-machine steps, counted in hundreds): a count,
-    not a time, so the noisy machine cannot make it flaky."""
-    steps = [0]
-
-    def tick():
-        steps[0] += 1
-        return 0
-
-    store._db.set_progress_handler(tick, 100)
-    try:
-        fn()
-    finally:
-        store._db.set_progress_handler(None, 100)
-    return steps[0]
-
-
-def test_the_lobby_and_resume_latest_do_not_grow_with_the_saved_games(tmp_path):
+def test_the_lobby_and_resume_latest_do_not_grow_with_the_saved_games(store_factory):
+    """Two tables of one database (two files beside each other, or two tables of one PostgreSQL
+    database): the lobby of the one with 1,000 games costs what the one with 60 costs."""
     costs = {}
     for n in (60, 1000):
-        store = Store(tmp_path / f"{n}.sqlite3")
-        components = json.dumps(catalog.load_components(GAME))
-        with store._db:
-            store._db.executemany(
-                "INSERT INTO games (game, players, seed, options, components, created, ended) "
-                "VALUES (?, ?, 0, '{}', ?, 't', ?)",
-                [(GAME, json.dumps(PLAYERS), components, None if i == 0 else "t")
-                 for i in range(n)])  # only the oldest is not ended: the worst case
+        store = store_factory(f"t{n}")
+        store_factory.insert_games(store, n)  # only the oldest is not ended: the worst case
         assert store.latest_open(catalog.ENGINES) == 1
         assert len(store.listing(50)) == min(n, 50)
-        costs[n] = (sqlite_steps(store, lambda: store.listing(50)),
-                    sqlite_steps(store, lambda: store.latest_open(catalog.ENGINES)))
-        store.close()
+        costs[n] = (store_factory.cost(store, "listing"),
+                    store_factory.cost(store, "latest_open"))
     assert costs[1000][0] <= costs[60][0] * 1.1 + 2  # 50 rows either way, not 1,000
     assert costs[1000][1] <= costs[60][1] + 2        # one indexed lookup
+
+
+def test_every_store_keeps_the_whole_contract():
+    """Each implementation has every method of the contract (Store), and Store(db) is the one
+    open_store picks."""
+    contract = [name for name, value in vars(Store).items()
+                if callable(value) and not name.startswith("_")]
+    assert {"append", "entries", "listing", "latest_open", "links", "add_games"} <= set(contract)
+    for impl in (SqliteStore, PostgresStore):
+        missing = [name for name in contract if getattr(impl, name) is getattr(Store, name)]
+        assert not missing, f"{impl.__name__} lacks {missing}"
+
+
+def test_the_database_names_its_store_and_a_bad_one_is_refused(tmp_path):
+    with Store(tmp_path / "t.sqlite3") as store:  # a block closes it, lock and all
+        assert isinstance(store, SqliteStore) and store.table == "main"
+    assert "opened" in hold(tmp_path / "t.sqlite3").stdout
+    other = open_store(tmp_path / "t.sqlite3", "bar")
+    assert other.path == tmp_path / "t.bar.sqlite3"  # another table: the file beside it
+    other.close()
+    with pytest.raises(StoreError, match=r"'Bar Room' cannot name a table: use 1 to 40 "):
+        open_store(tmp_path / "t.sqlite3", "Bar Room")
+    with pytest.raises(StoreError, match=r"--db mysql://… is not a database tableassist can "
+                                         r"use: give a file \(SQLite\) or a postgresql:// URL"):
+        open_store("mysql://venue@db/tables")

@@ -14,8 +14,9 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from tableassist.table.store import MAX_INTEGER
+from tableassist.table.store import MAX_INTEGER, is_postgres
 
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
@@ -49,6 +50,16 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
 port = whole_number("a port", 0, 65535)
 #: A game's seed: any number the table's database can keep (SQLite's 64-bit INTEGER).
 seed = whole_number("a seed", 0, MAX_INTEGER)
+
+
+def database(text: str) -> str | Path:
+    """An argparse ``type`` for ``--db``: a ``postgresql://`` URL stays text (a path would fold
+    its ``//``), anything else is the SQLite file's path."""
+    return text if is_postgres(text) else Path(text)
+
+
+#: What ``--db`` says it takes, after the default.
+DB_HELP = "; or a venue's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 
 
 def _summary(module_name: str) -> str:

@@ -8,14 +8,16 @@ import sys
 from pathlib import Path
 
 from tableassist.table import backup
-from tableassist.table.store import MAX_INTEGER, Store, StoreError, default_db
+from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db, open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tableassist.cli import whole_number
-    parser.add_argument("--db", type=Path, default=None,
-                        help=f"the table's database (default {default_db()}); it is only read, "
-                             "so a running server may keep it open")
+    from tableassist.cli import DB_HELP, database, whole_number
+    parser.add_argument("--db", type=database, default=None,
+                        help=f"the table's database (default {default_db()}{DB_HELP}); it is "
+                             "only read, so a running server may keep it open")
+    parser.add_argument("--table", default=MAIN, metavar="NAME",
+                        help=f"which table of the database (default {MAIN})")
     parser.add_argument("--game-row", type=whole_number("a saved game's number", 1, MAX_INTEGER),
                         default=None, metavar="N",
                         help="export saved game #N only (default: every saved game)")
@@ -26,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     db = args.db or default_db()
     try:
-        store = Store(db, read_only=True)
+        store = open_store(db, args.table, read_only=True)
     except StoreError as exc:
         print(f"cannot read the table's database: {exc}", file=sys.stderr)
         return 2

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from tableassist.table import backup, catalog
-from tableassist.table.store import Store, StoreError, default_db
+from tableassist.table.store import MAIN, StoreError, default_db, open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="an export file; '-' reads standard input")
-    parser.add_argument("--db", type=Path, default=None,
-                        help=f"the table's database (default {default_db()}); made if missing. "
-                             "Its server must be stopped: one writer per database")
+    from tableassist.cli import DB_HELP, database
+    parser.add_argument("--db", type=database, default=None,
+                        help=f"the table's database (default {default_db()}{DB_HELP}); made if "
+                             "missing. Its server must be stopped: one writer per table")
+    parser.add_argument("--table", default=MAIN, metavar="NAME",
+                        help=f"which table of the database (default {MAIN}); made if missing")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         try:
-            store = Store(db)
+            store = open_store(db, args.table)
         except StoreError as exc:
             print(f"cannot open the table's database: {exc}", file=sys.stderr)
             return 2
@@ -43,14 +45,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{args.file}: {exc}; nothing was imported", file=sys.stderr)
             return 2
         except StoreError as exc:
-            print(f"cannot import into {db}: {exc}", file=sys.stderr)
+            print(f"cannot import into {store.where}: {exc}", file=sys.stderr)
             return 2
         finally:
+            where = store.where
             store.close()
     finally:
         if source is not sys.stdin:
             source.close()
-    print(f"imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {db}"
+    print(f"imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {where}"
           + (": " + ", ".join(f"#{old} as #{new}" for (old, _g), new in zip(games, rows))
              if rows else ""))
     unknown = sorted({g for _old, g in games} - set(catalog.game_ids()))

@@ -7,7 +7,6 @@ import signal
 import socket
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tableassist.table.store import StoreError, default_db
@@ -25,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "join; 127.0.0.1 keeps it to this machine)")
     parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--db", type=Path, default=None,
-                        help=f"the table's database (default {default_db()})")
+    parser.add_argument("--db", type=cli.database, default=None,
+                        help=f"the table's database (default {default_db()}){cli.DB_HELP}")
     parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
                         help="the camera that reads the table (and the host screen's preview; "
                              "default: camera 0 if there is one, else none)")
@@ -75,14 +74,14 @@ def run(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
             return 2
         try:
-            return _serve(served, db)
+            return _serve(served)
         finally:
             served.close()
     finally:
         restore_signals(old_handlers)
 
 
-def _serve(served: ServedTable, db: Path) -> int:
+def _serve(served: ServedTable) -> int:
     try:
         session = served.table.resume_latest()
     except StoreError as exc:
@@ -94,7 +93,7 @@ def _serve(served: ServedTable, db: Path) -> int:
     host_url = served.host_link
     print(f"tableassist: serving the table at {served.url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
-    print(f"database: {db}")
+    print(f"database: {served.store.where}")
     print(f"camera: {served.camera.status.notice}")
     try:
         import segno

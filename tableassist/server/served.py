@@ -28,8 +28,8 @@ from tableassist.readers.live import Camera, CameraStatus, FrameSource
 from tableassist.server.app import QuietHandler, TableServer, create_app
 from tableassist.server.camera import READ_FPS, Preview, camera_name, open_camera, pipeline_for
 from tableassist.server.table import Table
-from tableassist.server.tokens import Tokens, links_file
-from tableassist.table.store import Store, StoreError
+from tableassist.server.tokens import Tokens
+from tableassist.table.store import Store, StoreError, open_store
 
 
 class OpenError(Exception):
@@ -82,11 +82,12 @@ class ServedTable:
         self.store.close()
 
 
-def open_table(db: Path, *, host: str, port: int, camera: str | FrameSource = "none",
+def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | FrameSource = "none",
                camera_says: str | None = None, public_host: str | None = None,
                whose: str = "the table's") -> ServedTable:
-    """Open the database ``db`` (its writer lock first: a second server stops here), the links
-    file next to it, the camera and the HTTP server on ``host``:``port`` (0: any free port).
+    """Open the database ``db`` (its writer lock first: a second server stops here; a path is a
+    SQLite file, a ``postgresql://`` URL a venue's database, a :class:`Store` one already open),
+    the table's links kept beside it, the camera and the HTTP server on ``host``:``port`` (0: any free port).
 
     ``camera`` is a ``--camera`` spec (see ``server.camera.open_camera``) or a frame source
     itself (the demo's synthetic table; ``camera_says`` is then how the screens call it).
@@ -95,15 +96,16 @@ def open_table(db: Path, *, host: str, port: int, camera: str | FrameSource = "n
     from tableassist.markers.registry import load_registry
 
     try:
-        store = Store(db)
+        store = db if isinstance(db, Store) else open_store(db)
     except StoreError as exc:
         raise OpenError(f"cannot open {whose} database: {exc}") from None
     try:
+        links = store.links()
         try:
-            tokens = Tokens(links_file(db))
-        except OSError as exc:
-            raise OpenError(f"cannot write {whose} links file {links_file(db)}: "
-                            f"{(exc.strerror or str(exc)).lower()}") from None
+            tokens = Tokens(links)
+        except (OSError, StoreError) as exc:
+            reason = (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else exc
+            raise OpenError(f"cannot write {whose} links {links.where}: {reason}") from None
         if isinstance(camera, str):
             try:
                 from tableassist.server.camera import CameraError

@@ -9,26 +9,28 @@ Four roles, from most to least trusted:
 * ``player`` — one player's private link: that player's private view and that player's actions;
 * ``spectator`` — no token, or one that matches nothing: the shared view, read-only.
 
-Tokens live in ``<database>.table.json`` (mode 0600), so links keep working after a restart, with the
-seat colours chosen at setup (presentation only: engines know players by name). Tokens are never
+Tokens are kept where the table's store keeps its links (``Store.links()``, see
+``tableassist/table/links.py``): beside an SQLite database in ``<database>.table.json`` (mode 0600),
+on PostgreSQL in the table's row of the ``links`` table. So links keep working after a restart, with
+the seat colours chosen at setup (presentation only: engines know players by name). Tokens are never
 written to a log: the server's request log is off, and links carry them in the URL's ``#`` fragment,
 which browsers never send.
 
-The file has one writer, as the database has: the process holding the database's writer lock (a
-second server is refused before it reads its tokens). It is replaced atomically (written to a
-temporary file, flushed to disk, renamed over the old one), so a crash leaves the old file or the
-new one, never half of one.
+They have one writer, as the log has: the process holding the table's writer lock (a second server
+is refused before it reads its tokens). They are replaced whole and atomically, so a crash leaves the
+old ones or the new ones, never half of them.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
-import os
 import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from tableassist.table.links import JsonLinks, Links
+from tableassist.table.links import links_file as links_file  # where it was first defined
 
 HOST, TABLE, PLAYER, SPECTATOR = "host", "table", "player", "spectator"
 
@@ -55,17 +57,15 @@ class Grant:
 SPECTATOR_GRANT = Grant(SPECTATOR)
 
 
-def links_file(db: str | Path) -> Path:
-    """Where the tokens of the table whose database is ``db`` are kept."""
-    db = Path(db)
-    return db.with_name(db.name + ".table.json")
-
-
 class Tokens:
-    """The table's tokens. ``grant(token)`` says what a presented token allows."""
+    """The table's tokens. ``grant(token)`` says what a presented token allows.
 
-    def __init__(self, path: str | Path | None) -> None:
-        self.path = Path(path) if path else None
+    ``links`` is where they are kept: the store's (``store.links()``), a path to a JSON file (the
+    SQLite table's ``<db>.table.json``), or ``None`` (kept in memory only, for tests and the
+    demo's throwaway tables)."""
+
+    def __init__(self, links: Links | str | Path | None) -> None:
+        self.links: Links | None = JsonLinks(links) if isinstance(links, (str, Path)) else links
         self._lock = threading.Lock()
         data = self._load()
         self.host: str = data.get("host") or secrets.token_urlsafe(18)
@@ -76,31 +76,12 @@ class Tokens:
         self._save()
 
     def _load(self) -> dict:
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # unreadable: new tokens; old links stop working, which is the safe side
-        return data if isinstance(data, dict) else {}
+        return {} if self.links is None else self.links.load()
 
     def _save(self) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"host": self.host, "table": self.table, "players": self._players,
-                       "colours": self._colours}, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        folder = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)  # the rename itself survives a power cut
-        finally:
-            os.close(folder)
+        if self.links is not None:
+            self.links.save({"host": self.host, "table": self.table, "players": self._players,
+                             "colours": self._colours})
 
     def players(self, game_row: int, names: tuple[str, ...] | list[str]) -> dict[str, str]:
         """Each player's private token for saved game ``game_row`` (made on first use)."""

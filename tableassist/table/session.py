@@ -25,7 +25,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
-from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,12 @@ class TableSession:
                                       expected_seq=self._log_end + 1)
         except StoreError as exc:
             warning = self.warning
-            self._reload()
+            try:
+                self._reload()
+            except StoreError:
+                # The log cannot be read either (the database server is gone): the game is put
+                # back as this session last read it, which is the log as far as it knows.
+                self.game, _ = self._replay(self.steps)
             if isinstance(exc, StaleLog):
                 raise NotSaved(f"{exc}: the {what} was not saved and not applied; the table "
                                "reloaded the game from the log, check it and do it again if "
@@ -372,8 +377,15 @@ class TableSession:
             listener(change)
 
 
-def open_latest(path: str | Path) -> TableSession | None:
-    """The most recent game in the database at ``path`` that was not ended, if any."""
-    store = Store(path)
-    row = store.latest_open(catalog.game_ids())
-    return None if row is None else TableSession.open(store, row)
+def open_latest(db: str | Path) -> TableSession | None:
+    """The most recent game in the database ``db`` (a file or a URL) that was not ended, if any."""
+    store = open_store(db)
+    try:
+        row = store.latest_open(catalog.game_ids())
+        if row is not None:
+            return TableSession.open(store, row)  # the session's store: its caller closes it
+    except BaseException:
+        store.close()
+        raise
+    store.close()  # nothing to resume: let the table go (its writer lock, its connection)
+    return None

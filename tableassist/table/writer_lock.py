@@ -1,4 +1,6 @@
-"""One writer per database: an exclusive OS lock on ``<db>.lock``, held for the writer's lifetime.
+"""One writer per SQLite database: an exclusive OS lock on ``<db>.lock``, held for the writer's
+lifetime (the PostgreSQL store's lock is an advisory lock, ``postgres_store.py``; both name their
+holder in the same words, :func:`in_use`).
 
 The lock is ``flock(LOCK_EX)`` on a small file beside the database, whose content names the holder
 (pid, host name, command, since when), so a second ``tableassist serve`` on the same ``--db`` can
@@ -18,12 +20,14 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shlex
 import socket
 import sys
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 
 class LockError(RuntimeError):
@@ -39,20 +43,41 @@ def lock_path(db: Path) -> Path:
 
 
 def _command() -> str:
+    """This process's command line, as another user may be shown it: a URL's password (``--db
+    postgresql://user:secret@…``) is left out."""
     argv = list(sys.argv) or ["?"]
     if Path(argv[0]).name in ("tableassist", "__main__.py", "-m"):
         argv[0] = "tableassist"
-    return " ".join(shlex.quote(a) for a in argv)
+    return " ".join(shlex.quote(re.sub(r"(://[^/\s:@]*):[^/\s@]*@", r"\1:***@", a))
+                    for a in argv)
 
 
-def describe_owner(text: str) -> str:
-    """The holder as the lock file names it, in words."""
-    try:
-        owner = json.loads(text)
-        return (f"pid {int(owner['pid'])} on {owner['host']}, running {owner['command']!r}, "
-                f"since {owner['since']}")
-    except (ValueError, KeyError, TypeError):
-        return "a process that has not said who it is yet"
+def this_process() -> dict[str, object]:
+    """Who this process is, as a lock names its holder (the PostgreSQL store's owner row too)."""
+    return {"pid": os.getpid(), "host": socket.gethostname(), "command": _command(),
+            "since": datetime.now(timezone.utc).astimezone().isoformat(sep=" ", timespec="seconds")}
+
+
+def describe_owner(owner: Any) -> str:
+    """The holder as its lock file (JSON text) or owner row (a dict) names it, in words."""
+    if not isinstance(owner, dict):
+        try:
+            owner = json.loads(owner or "")
+        except (ValueError, TypeError):
+            owner = None
+    if isinstance(owner, dict):
+        try:
+            return (f"pid {int(owner['pid'])} on {owner['host']}, running {owner['command']!r}, "
+                    f"since {owner['since']}")
+        except (KeyError, TypeError, ValueError):
+            pass
+    return "a process that has not said who it is yet"
+
+
+def in_use(where: object, owner: Any) -> str:
+    """The refusal a second writer gets, naming the holder (SQLite and PostgreSQL alike)."""
+    return (f"{where} is in use by another tableassist: {describe_owner(owner)}. Stop it first "
+            "(Ctrl+C in its window), or choose another --db")
 
 
 class WriterLock:
@@ -90,16 +115,11 @@ class WriterLock:
                     text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
                 finally:
                     os.close(fd)
-                raise LockError(f"{db} is in use by another tableassist: "
-                                f"{describe_owner(text)}. Stop it first (Ctrl+C in its window), "
-                                "or choose another --db") from None
+                raise LockError(in_use(db, text)) from None
             os.close(fd)
             raise LockError(f"cannot lock {path} ({exc.strerror}): the file system does not "
                             "support locks; keep the database on a local disk") from None
-        owner = {"pid": os.getpid(), "host": socket.gethostname(), "command": _command(),
-                 "since": datetime.now(timezone.utc).astimezone()
-                 .isoformat(sep=" ", timespec="seconds")}
-        data = json.dumps(owner).encode()
+        data = json.dumps(this_process()).encode()
         os.ftruncate(fd, 0)
         os.pwrite(fd, data, 0)
         return fd

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ import socketio
 from tableassist.readers.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedTable, open_table
+from tableassist.table.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,11 +121,11 @@ class RunningServer:
         return c
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The server in a thread of this process, on a fresh database: the table ``tableassist
-    serve --camera none`` serves (the same composition)."""
-    served = open_table(tmp_path / "table.sqlite3", host="127.0.0.1", port=0)
+@contextmanager
+def serving(db: Path | Store) -> Iterator[RunningServer]:
+    """The table ``tableassist serve --camera none`` serves (the same composition) on ``db``, in
+    a thread of this process."""
+    served = open_table(db, host="127.0.0.1", port=0)
     served.serve_in_thread()
     running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:
@@ -134,10 +136,24 @@ def server(tmp_path: Path) -> Iterator[RunningServer]:
         served.close()
 
 
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server on a fresh SQLite database."""
+    with serving(tmp_path / "table.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture
+def any_server(store_factory) -> Iterator[RunningServer]:
+    """The same, once on each store (``store_factory``: SQLite, PostgreSQL)."""
+    with serving(store_factory()) as running:
+        yield running
+
+
 class ServerProcess:
     """``tableassist serve`` as a child process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self.db = db
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",

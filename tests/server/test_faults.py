@@ -1,12 +1,16 @@
-"""The table under faults, with real `tableassist serve` processes and real files: a second server
-on the same database, kill -9, SIGTERM and Ctrl+C, bit-flipped database files, start-up faults,
-damaged games and broken logs as a screen sees them, and a full disk."""
+"""The table under faults, with real `tableassist serve` processes, real files and a real
+PostgreSQL server: a second server on the same table, kill -9, SIGTERM and Ctrl+C, bit-flipped
+database files, start-up faults (of a file, and of a PostgreSQL server: down, a wrong password, no
+database, a newer schema …), damaged games and broken logs as a screen sees them, and a full disk.
+The tests that hold for both stores run on both (``store_factory``)."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -15,27 +19,32 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tableassist.cli import main
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError
+from tableassist.table.store import Store, StoreError, is_postgres
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start
+from tests.stores import keys, raw
 
 NAMES = [p["name"] for p in PLAYERS]
 
 
-def serve_command(db: Path) -> list[str]:
+def serve_command(db: Path | str) -> list[str]:
     return [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(db), "--camera", "none"]
 
 
-def keys(db: Path) -> dict:
-    return json.loads(links_file(db).read_text())
+def where(db: Path | str) -> str:
+    """How messages name the table's log (a URL without its password)."""
+    store = Store(db, read_only=True)
+    store.close()
+    return store.where
 
 
 def output_of(proc: ServerProcess) -> str:
@@ -49,7 +58,7 @@ def plain_refusal(err: str) -> str:
     return lines[0]
 
 
-def saved_db(path: Path, games: int = 3, actions: int = 6) -> Path:
+def saved_db(path: Path | str, games: int = 3, actions: int = 6) -> Path | str:
     """A closed (checkpointed) database with ``games`` Shipwrecked games, each played a little."""
     store = Store(path)
     rng = random.Random(1)
@@ -61,16 +70,11 @@ def saved_db(path: Path, games: int = 3, actions: int = 6) -> Path:
     return path
 
 
-def raw(path: Path, sql: str, *params) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute(sql, params)
-    db.close()
-
-
 # -- one writer per database ------------------------------------------------------------------
 
-def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(tmp_path):
-    db = tmp_path / "table.sqlite3"
+def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(store_factory,
+                                                                           tmp_path):
+    db = store_factory.db
     first = ServerProcess(db)
     try:
         table = Client(first.url, keys(db)["table"]).connect()
@@ -83,20 +87,26 @@ def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(tmp_pa
                                 timeout=60)
         assert second.returncode == 2
         line = plain_refusal(second.stderr)
-        assert line.startswith(f"cannot open the table's database: {db} is in use by another "
-                               f"tableassist: pid {first.proc.pid} on {socket.gethostname()}, "
-                               f"running 'tableassist serve --host 127.0.0.1 --port 0 --db {db} "
-                               "--camera none', since ")
+        # The holder's command as it was typed, less a URL's password.
+        typed = shlex.quote(re.sub(r":[^:@/]*@", ":***@", str(db)))
+        command = f"tableassist serve --host 127.0.0.1 --port 0 --db {typed} --camera none"
+        assert line.startswith(f"cannot open the table's database: {where(db)} is in use by "
+                               f"another tableassist: pid {first.proc.pid} on "
+                               f"{socket.gethostname()}, running {command!r}, since ")
         assert line.endswith("Stop it first (Ctrl+C in its window), or choose another --db")
         # Nothing else may write while it runs; reading (an export, a backup) may.
         backup = tmp_path / "backup.jsonl"
         assert main(["export", "--db", str(db), "-o", str(backup)]) == 0
         assert main(["import", str(backup), "--db", str(db)]) == 2
-        assert main(["demo", "--db", str(db), "--once", "--fast", "--port", "0"]) == 2
-        first.kill()  # SIGKILL: the lock file stays, the kernel's lock goes with the process
+        if not is_postgres(db):  # the demo keeps its game in a file
+            assert main(["demo", "--db", str(db), "--once", "--fast", "--port", "0"]) == 2
+        # SIGKILL: the lock file stays (SQLite), the lock goes with the process (the kernel's
+        # flock; PostgreSQL's advisory lock when the server sees the connection close)
+        first.kill()
     finally:
         first.stop()
-    assert (tmp_path / "table.sqlite3.lock").exists()
+    if not is_postgres(db):
+        assert (tmp_path / "table.sqlite3.lock").exists()
     again = ServerProcess(db)
     try:
         table = Client(again.url, keys(db)["table"]).connect()
@@ -110,8 +120,8 @@ def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(tmp_pa
 # -- stopping ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_a_stop_signal_leaves_the_database_file_complete_on_its_own(tmp_path, sig):
-    db = tmp_path / "table.sqlite3"
+def test_a_stop_signal_leaves_the_database_complete_on_its_own(store_factory, tmp_path, sig):
+    db = store_factory.db
     proc = ServerProcess(db)
     try:
         table = Client(proc.url, keys(db)["table"]).connect()
@@ -126,10 +136,17 @@ def test_a_stop_signal_leaves_the_database_file_complete_on_its_own(tmp_path, si
         proc.stop()
     wait_until(lambda: "stopped" in output_of(proc), what="the server's last words")
     assert "Traceback" not in output_of(proc)
-    # What a person copies as a backup: the .sqlite3 file alone, without its -wal.
-    copy = tmp_path / "backup" / "table.sqlite3"
-    copy.parent.mkdir()
-    shutil.copyfile(db, copy)
+    if is_postgres(db):
+        # The table was let go cleanly: its owner row no longer names the stopped server.
+        with psycopg.connect(db) as conn:
+            assert conn.execute("SELECT owner_pid FROM tableassist.tables "
+                                "WHERE name = 'main'").fetchone() == (None,)
+        copy = db
+    else:
+        # What a person copies as a backup: the .sqlite3 file alone, without its -wal.
+        copy = tmp_path / "backup" / "table.sqlite3"
+        copy.parent.mkdir()
+        shutil.copyfile(db, copy)
     store = Store(copy)
     assert [e.kind for e in store.entries(1)] == ["action"] * 7
     assert TableSession.open(store, 1).game.view(None) == view
@@ -273,6 +290,66 @@ def test_a_start_up_fault_gives_one_plain_line_and_exit_2(tmp_path, capsys, make
     assert line.startswith("cannot open the table's database: ") and message in line
 
 
+def postgres_fault(postgres, fault: str) -> tuple[str, str]:
+    """A --db URL with ``fault``, and the database's name."""
+    from tests.services import free_port
+    db = postgres.new_database()
+    if fault == "server down":
+        return postgres.url(db, port=free_port()), db  # nothing listens there
+    if fault == "wrong password":
+        return postgres.url(db, password="not-the-password"), db
+    if fault == "no database":
+        return postgres.url("nowhere"), "nowhere"
+    if fault == "bad port":
+        return postgres.url(db).replace(f":{postgres.port}/", ":eighty/"), db
+    with postgres.admin(db) as conn:
+        if fault == "newer schema":
+            Store(postgres.url(db)).close()
+            conn.execute("UPDATE tableassist.meta SET value = '99' WHERE key = 'schema'")
+        elif fault == "foreign schema":
+            conn.execute("CREATE SCHEMA tableassist AUTHORIZATION tableassist")
+            conn.execute("CREATE TABLE tableassist.photos (id integer)")
+        elif fault == "read-only database":
+            conn.execute(f"ALTER DATABASE {db} SET default_transaction_read_only = on")
+        elif fault == "no permission":
+            conn.execute(f"ALTER DATABASE {db} OWNER TO postgres")
+            conn.execute(f"REVOKE CREATE ON DATABASE {db} FROM PUBLIC")
+    return postgres.url(db), db
+
+
+@pytest.mark.parametrize("fault, message", [
+    ("server down", "cannot reach the PostgreSQL server at 127.0.0.1:{other} (connection "
+                    "refused): is it running, and is that its address and port?"),
+    ("wrong password", "the PostgreSQL server at 127.0.0.1:{port} refused the password of user "
+                       "'tableassist' (or there is no such user)"),
+    ("no database", "there is no database 'nowhere' on the PostgreSQL server at "
+                    "127.0.0.1:{port}: create it (createdb -O tableassist nowhere), or check "
+                    "the --db URL"),
+    ("bad port", "cannot connect to the PostgreSQL server at 127.0.0.1:eighty (invalid "
+                 "integer value \"eighty\" for connection option \"port\")"),
+    ("newer schema", "postgresql://tableassist@127.0.0.1:{port}/{db} was written by a newer "
+                     "tableassist (schema 99); update tableassist to open it"),
+    ("foreign schema", "postgresql://tableassist@127.0.0.1:{port}/{db} has a schema "
+                       "'tableassist' of another program; tableassist will not write into it"),
+    ("read-only database", "table main in postgresql://tableassist@127.0.0.1:{port}/{db}: the "
+                           "database cannot be written (the server says it is read-only)"),
+    ("no permission", "user 'tableassist' may not create tableassist's tables in "
+                      "postgresql://tableassist@127.0.0.1:{port}/{db} (permission denied for "
+                      "database {db}): make it the database's owner (createdb -O tableassist "
+                      "…) or GRANT CREATE ON DATABASE to it"),
+])
+def test_a_postgres_start_up_fault_gives_one_plain_line_and_exit_2(postgres, capsys, fault,
+                                                                   message):
+    url, db = postgres_fault(postgres, fault)
+    code = main(["serve", "--db", url, "--camera", "none", "--port", "0", "--host", "127.0.0.1"])
+    assert code == 2
+    line = plain_refusal(capsys.readouterr().err)
+    other = url.split("@127.0.0.1:")[1].split("/")[0]
+    assert line == "cannot open the table's database: " + message.format(
+        port=postgres.port, other=other, db=db)
+    assert postgres.PASSWORD not in line and "not-the-password" not in line
+
+
 def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
     db = tmp_path / "table.sqlite3"
     links_file(db).mkdir()  # cannot be replaced by a file, even by root
@@ -285,8 +362,8 @@ def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
 
 # -- damaged games and broken logs, as the screens see them ----------------------------------
 
-def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(tmp_path):
-    db = saved_db(tmp_path / "table.sqlite3", games=3, actions=6)
+def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(store_factory):
+    db = saved_db(store_factory.db, games=3, actions=6)
     raw(db, "UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = 2")
     raw(db, "UPDATE entries SET action = ? WHERE game_id = 3 AND seq = 4",
         json.dumps({"type": "reveal_row", "player": None, "cards": {"Zed": "STOP"}}))
@@ -324,14 +401,15 @@ def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(tmp_p
     store.close()
 
 
-def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(server):
+def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
+    server = any_server
     store = server.table.store
     first = TableSession.create(store, "shipwrecked", NAMES, seed=1)
     rng = random.Random(2)
     for _ in range(5):
         first.submit(rng.choice(all_legal_actions(first.game)))
     TableSession.create(store, "shipwrecked", NAMES, seed=2)
-    raw(store.path, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
+    raw(store.db, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
     table = server.client(server.tokens.table)
     assert table.call("resume", {"row": 1})["ok"]
     state = table.wait_state(lambda s: s["game"] and s["game"]["row"] == 1)
@@ -344,10 +422,11 @@ def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(server):
     assert [e.kind for e in store.entries(1)] == ["action"] * 5 + ["resume", "undo"]
 
 
-def test_resume_latest_does_not_crash_on_a_damaged_newest_game(tmp_path):
-    db = saved_db(tmp_path / "table.sqlite3", games=2, actions=2)
+def test_resume_latest_does_not_crash_on_a_damaged_newest_game(store_factory):
+    db = saved_db(store_factory.db, games=2, actions=2)
     raw(db, "UPDATE games SET options = 'not json' WHERE id = 2")
-    table = Table(Store(db), Tokens(links_file(db)))
+    store = Store(db)
+    table = Table(store, Tokens(store.links()))
     with pytest.raises(StoreError, match="saved game #2 is damaged: its options are damaged"):
         table.resume_latest()
     assert table.session is None  # the table stays at the lobby, which marks the game
@@ -358,24 +437,25 @@ def test_resume_latest_does_not_crash_on_a_damaged_newest_game(tmp_path):
 
 # -- a full disk -------------------------------------------------------------------------------
 
-def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(server):
+def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(any_server,
+                                                                      store_factory):
+    server = any_server
     table = server.client(server.tokens.table)
     start(table)
     store = server.table.store
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages + 1}")  # the file cannot grow
     rng = random.Random(3)
     refused = None
-    for _ in range(2000):
-        answer = table.act(rng.choice(table.state["actions"])["action"])
-        if not answer["ok"]:
-            refused = answer["error"]
-            break
-        table.wait_state(lambda s: s["version"] >= table.state["version"])
-    assert refused == "the disk is full: the action was not saved and not applied"
-    session = server.table.session
-    log = [e.action for e in store.entries(session.saved.id)]
-    assert [s.action for s in session.steps] == log  # the state is the log's replay
-    wait_until(lambda: len(table.state["history"]) == len(log), what="the screen's history")
-    store._db.execute("PRAGMA max_page_count = 1000000")
+    with store_factory.full_disk(store):  # the database cannot grow
+        for _ in range(2000):
+            answer = table.act(rng.choice(table.state["actions"])["action"])
+            if not answer["ok"]:
+                refused = answer["error"]
+                break
+            table.wait_state(lambda s: s["version"] >= table.state["version"])
+        assert refused == f"{store_factory.disk_full}: the action was not saved and not applied"
+        session = server.table.session
+        log = [e.action for e in store.entries(session.saved.id)]
+        assert [s.action for s in session.steps] == log  # the state is the log's replay
+        wait_until(lambda: len(table.state["history"]) == len(log),
+                   what="the screen's history")
     assert table.act(table.state["actions"][0]["action"])["ok"]
