@@ -22,6 +22,7 @@ WORDS: dict[str, str] = {
     # what the camera gives
     "low_mode_asked": "This camera gives {size}: ask for 1080p (--camera-size 1920x1080).",
     "low_mode_best": "This camera gives at most {size}: the small stickers need a 1080p camera or better.",
+    "low_mode_app": "This camera sends {size}: choose 1080p (1920x1080) or more in its app.",
     "low_mode_file": "This picture is {size}: take it at 1080p (1920x1080) or more.",
     "slow": "The camera gives {fps:.0f} fps at {size}{codec}: ask for a smaller size (--camera-size "
             "1280x720), or use a camera that sends MJPG.",

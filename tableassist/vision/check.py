@@ -451,6 +451,8 @@ def _advise(r: dict[str, Any], seen: _Scene, focal: float | None, registry: Regi
             out.append(advice.say("low_mode_file", size=size))
         elif asked == "best":
             out.append(advice.say("low_mode_best", size=size))
+        elif asked == "app":
+            out.append(advice.say("low_mode_app", size=size))
         else:
             out.append(advice.say("low_mode_asked", size=size))
     fps = getattr(mode, "fps", None)

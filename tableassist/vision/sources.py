@@ -58,7 +58,8 @@ class CaptureMode:
     """The picture a source gives: `width` x `height`, the `codec` the camera sends (a FOURCC such as
     "MJPG" or "YUYV"; None when the backend does not say), the frame rate `fps` measured over the
     first seconds of the stream (None until then; a video file's own rate), and what was `asked`
-    ("best": the best of BEST_FIRST; "1920x1080"; None: nothing was asked)."""
+    ("best": the best of BEST_FIRST; "1920x1080"; "app": a network camera, whose size is chosen in its
+    own app; None: nothing was asked)."""
 
     width: int
     height: int
@@ -344,7 +345,7 @@ class NetworkSource(LiveSource):
                                   "no video stream at that address")
             return cap
 
-        super().__init__(url, opener, **live)
+        super().__init__(url, opener, asked="app", **live)
 
 
 class VideoSource:
