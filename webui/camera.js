@@ -62,7 +62,7 @@ async function ask(on) {
   const answer = await check.app.ask("camera_check", {on, game: check.game});
   check.on = on && answer.ok;
   if (!on || !answer.ok) check.report = null;
-  check.error = null;
+  check.error = answer.ok ? null : answer.error;   // e.g. "no camera to check: …", said in the card
   redrawCheck();
 }
 
