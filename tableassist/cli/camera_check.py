@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.camera} gave no picture{why}")
     geometry = TableGeometry(layout, registry, args.game)
     report = check_camera(samples, layout=layout, registry=registry, game=args.game,
-                          mode=mode if hasattr(mode, "width") else None, geometry=geometry,
+                          mode=mode, geometry=geometry,
                           min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
     if args.annotate:
         try:

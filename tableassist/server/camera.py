@@ -205,7 +205,7 @@ class CameraCheck:
         found = detector.detect(frame)
         mode = getattr(self.source, "mode", None)
         report = check_camera([(frame, found)], layout=layout, registry=self.registry, game=game,
-                              mode=mode if hasattr(mode, "width") else None, geometry=geometry,
+                              mode=mode, geometry=geometry,
                               min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
         return report, draw_check(frame, report, found, geometry, registry=self.registry,
                                   width=CHECK_WIDTH)

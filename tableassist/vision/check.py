@@ -316,12 +316,15 @@ def check_camera(samples: Sequence[tuple[np.ndarray, Detections]], *, layout: La
                  game: str | None, mode: Any = None, min_perimeter_rate: float | None = None,
                  geometry: TableGeometry | None = None) -> CameraReport:
     """The report for `samples` (frames and the markers found in each, in time order) of `game`'s
-    table (None: the table corners and seats only). `mode` is the source's `CaptureMode` (None: a
-    file or folder). `min_perimeter_rate` is the detector's (OpenCV's default 0.03): a full-frame
-    scan finds no marker whose perimeter is under that share of the frame's longer side.
+    table (None: the table corners and seats only). `mode` is the source's `mode` (a `CaptureMode`;
+    None or anything else: unknown, as for a file or folder). `min_perimeter_rate` is the
+    detector's (OpenCV's default 0.03): a full-frame scan finds no marker whose perimeter is under
+    that share of the frame's longer side.
     `geometry` (a fresh one by default) is updated with every sample, so the caller can draw it."""
     if not samples:
         raise ValueError("the camera check needs at least one frame")
+    if not hasattr(mode, "width"):
+        mode = None             # a source that says its mode in words only, or nothing
     if min_perimeter_rate is None:
         min_perimeter_rate = float(cv2.aruco.DetectorParameters().minMarkerPerimeterRate)
     geometry = geometry or TableGeometry(layout, registry, game)
