@@ -56,3 +56,16 @@ def test_every_number_option_of_every_subcommand_uses_a_checked_type():
             if action.type in (cli.port, cli.seed):
                 checked.add(f"{name} {action.option_strings[0]}")
     assert checked >= set(NUMBERS)
+
+
+@pytest.mark.parametrize("command", [["serve", "--camera", "none"], ["demo"], ["camera-check"]])
+def test_a_camera_size_is_width_x_height_within_bounds(command, capsys):
+    parsed = build_parser(command).parse_args([*command, "--camera-size", "1920x1080"])
+    assert parsed.camera_size == (1920, 1080)
+    assert build_parser(command).parse_args([*command, "--camera-size", "3840×2160"]).camera_size == (3840, 2160)
+    for bad in ("1920", "1920x", "x1080", "8x8", "99999x1080", "1920x1080x3", "0x0"):
+        with pytest.raises(SystemExit) as exit_:
+            main([*command, "--camera-size", bad])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "a camera size is WIDTHxHEIGHT in pixels (16–16384 each)" in err
+        assert "Traceback" not in err

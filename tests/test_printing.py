@@ -183,10 +183,29 @@ def test_first_page_holds_corners_seats_and_command_cards(paper, registry):
     assert on_page == {m.id for m in registry.markers(None)}
     assert [s.command for s in first.stickers if s.command] == list(registry.commands)
     assert any("100 %" in t.text and "fit-to-page" in t.text for t in first.texts)
-    assert any("17 mm" in t.text for t in first.texts) and any("28 mm" in t.text for t in first.texts)
     width, height = PAPERS[paper]
     for s in first.stickers:
         assert 0 < s.x and s.x + s.cut < width and 0 < s.y and s.y + s.cut < height
+
+
+def test_the_sheets_state_sizes_the_camera_physics_supports(registry):
+    """A 16:9 camera that sees the whole table (940 x 640 mm with the corner stickers) gives 1.69
+    px/mm at 1080p, 1.12 at 720p, 3.38 at 4K (issue 15); each section quotes its markers' pixels
+    at 1080p and 4K and the camera that reads them, and no sheet promises a camera distance."""
+    first = " ".join(t.text for t in layout(registry, "abandon_ship", "a4")[0].texts)
+    assert "1.69 px per mm at 1080p, 1.12 at 720p and 3.38" in first
+    assert "from 20 px when the picture is sharp, reliably from 30 px" in first
+    headings = {t.text for page in layout(registry, "abandon_ship", "a4") for t in page.texts}
+    assert ("12 mm markers on 16 x 16 mm die faces: 20 px at 1080p seeing the whole table, 40 px at "
+            "4K: reliable at 4K, at 1080p when the picture is sharp.") in headings
+    assert ("17 mm markers on 22 x 22 mm cheese tokens: 29 px at 1080p seeing the whole table, 57 px "
+            "at 4K: reliable from 1440p, at 1080p when the picture is sharp.") in headings
+    cards = {t.text for page in layout(registry, "shipwrecked", "a4") for t in page.texts}
+    assert ("28 mm markers on 63 x 88 mm bid cards: 47 px at 1080p seeing the whole table, 94 px at "
+            "4K: reliable from 720p.") in cards
+    for game in registry.games():
+        for page in layout(registry, game, "letter"):
+            assert not any(" cm above" in t.text or "1.8 px" in t.text for t in page.texts), game
 
 
 def test_command_cards_decode_with_zbar_at_100_and_300_dpi(registry, fresh, tmp_path):

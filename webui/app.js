@@ -2,7 +2,8 @@
 // The server decides what this screen may see (its token's room); this file only draws and asks.
 import {h} from "./dom.js";
 import {renderLobby} from "./lobby.js";
-import {renderPlay, onCamera} from "./play.js";
+import {renderPlay} from "./play.js";
+import {onCamera, onCameraCheck} from "./camera.js";
 
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 const socket = io({auth: {token}, transports: ["websocket", "polling"]});
@@ -53,6 +54,7 @@ socket.on("state", (payload) => {
 });
 socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
 socket.on("camera", (frame) => onCamera(app, frame));
+socket.on("camera_check", (msg) => onCameraCheck(app, msg));
 
 function setLink(text, kind) {
   link.textContent = text;

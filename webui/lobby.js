@@ -1,6 +1,7 @@
 // The games screen: set up a new game (game, players with colours in seat order, options) or
 // resume / end a saved one. The form lives in `setup` so a payload arriving mid-typing keeps it.
 import {h, titleCase} from "./dom.js";
+import {cameraCard} from "./camera.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 
@@ -27,6 +28,7 @@ export function renderLobby(app, main) {
   const broken = lobby.games.filter((g) => g.broken);
   main.replaceChildren(h("div", {class: "lobby"},
     newGame(app, games, lobby.colours), savedGames(app, lobby.saved, lobby.saved_error),
+    app.state.role === "host" ? cameraCard(app, app.state) : null,
     broken.length ? h("section", {class: "card notice warn"}, "Cannot be played in this installation: ",
       broken.map((g) => h("div", {}, `${g.id}: ${g.broken}`))) : null));
   if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();

@@ -2,10 +2,10 @@
 // history with undo and corrections, the end-of-game breakdown, and on the host the camera and links.
 import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
+import {cameraCard} from "./camera.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
-let cameraUrl = null;
 
 export function renderPlay(app, main) {
   const s = app.state;
@@ -23,6 +23,7 @@ export function renderPlay(app, main) {
   const right = [
     actions(app, s, ctx),
     history(app, s),
+    s.role === "host" ? cameraCard(app, s) : null,
     s.role === "host" ? hostPart(s) : null,
   ];
   const focused = document.activeElement?.dataset?.field;  // a filter being typed in survives
@@ -224,28 +225,14 @@ function privatePart(priv) {
 
 function hostPart(s) {
   const links = s.links;
+  if (!links) return null;
   return h("section", {class: "card host"},
-    h("h2", {}, "Camera"),
-    h("div", {class: "camera"},
-      h("img", {id: "camera-img", alt: "camera preview", src: cameraUrl || "", hidden: !cameraUrl}),
-      h("p", {class: "quiet", id: "camera-note"}, [s.camera?.notice, s.camera?.mode].filter(Boolean).join(" · "))),
-    links ? h("details", {class: "links"},
+    h("details", {class: "links"},
       h("summary", {}, h("h2", {}, "Join and private links")),
       h("figure", {}, h("img", {src: links.join.qr, alt: "QR code of the table link", class: "qr"}),
         h("figcaption", {}, "Table link (tablets and phones that help run the game): ",
           h("code", {}, links.join.url))),
       Object.entries(links.players).map(([name, l]) => h("figure", {class: "player-link"},
         h("img", {src: l.qr, alt: `QR code of ${name}'s private link`, class: "qr small"}),
-        h("figcaption", {}, `${name}'s private view (let only ${name} scan it): `, h("code", {}, l.url))))) : null);
-}
-
-export function onCamera(app, frame) {
-  const blob = new Blob([frame.jpeg], {type: "image/jpeg"});
-  const url = URL.createObjectURL(blob);
-  if (cameraUrl) URL.revokeObjectURL(cameraUrl);
-  cameraUrl = url;
-  const img = document.getElementById("camera-img");
-  if (img) { img.src = url; img.hidden = false; }
-  const note = document.getElementById("camera-note");
-  if (note) note.textContent = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen`;
+        h("figcaption", {}, `${name}'s private view (let only ${name} scan it): `, h("code", {}, l.url))))));
 }

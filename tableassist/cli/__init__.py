@@ -2,8 +2,9 @@
 
 Each subcommand module has ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code) and a
 one-line docstring used as its help. Every number on the command line is read by one of the
-argparse types below (:func:`whole_number`, :data:`port`, :data:`seed`), so a number out of range
-is refused with what it may be (exit code 2) rather than wrapping round or failing later.
+argparse types below (:func:`whole_number`, :data:`port`, :data:`seed`, :func:`camera_size`), so a
+number out of range is refused with what it may be (exit code 2) rather than wrapping round or
+failing later.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "markers": "tableassist.cli.markers",
     "print": "tableassist.cli.print",
     "detect": "tableassist.cli.detect",
+    "camera-check": "tableassist.cli.camera_check",
     "export": "tableassist.cli.export",
     "import": "tableassist.cli.import_",
 }
@@ -60,6 +62,20 @@ def database(text: str) -> str | Path:
 
 #: What ``--db`` says it takes, after the default.
 DB_HELP = "; or a venue's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+
+
+def camera_size(text: str) -> tuple[int, int]:
+    """An argparse ``type`` for ``--camera-size``: "1920x1080" as (1920, 1080), each side 16–16384."""
+    w, sep, h = text.strip().lower().replace("×", "x").partition("x")
+    if sep and w.isdigit() and h.isdigit() and 16 <= int(w) <= 16384 and 16 <= int(h) <= 16384:
+        return int(w), int(h)
+    raise argparse.ArgumentTypeError(f"a camera size is WIDTHxHEIGHT in pixels (16–16384 each), "
+                                     f"e.g. 1920x1080, not {text!r}")
+
+
+#: ``--camera-size``'s help, the same for every command that opens a camera.
+CAMERA_SIZE_HELP = ("ask the webcam for this size, e.g. 1920x1080 (default: the best it offers of "
+                    "3840x2160, 2560x1440, 1920x1080, 1280x720, over MJPG)")
 
 
 def _summary(module_name: str) -> str:

@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="database for the demo game (default: a temporary file)")
     parser.add_argument("--once", action="store_true",
                         help="play the script once and exit (default: keep serving after it)")
+    parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
+                        help="the synthetic camera's frame size, e.g. 640x480, to see what a "
+                             "smaller camera reads (default: the script's, 1280x720 or 1600x900)")
     parser.add_argument("--fast", action="store_true",
                         help="do not wait for each frame's time (for tests and benchmarks)")
 
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from tableassist.server.served import OpenError
     try:
-        demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
+        demo = Demo(args.game, host=args.host, port=args.port, db=args.db, size=args.camera_size)
     except OpenError as exc:
         print(exc, file=sys.stderr)
         return 2

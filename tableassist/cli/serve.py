@@ -26,9 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=cli.database, default=None,
                         help=f"the table's database (default {default_db()}){cli.DB_HELP}")
-    parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
-                        help="the camera that reads the table (and the host screen's preview; "
-                             "default: camera 0 if there is one, else none)")
+    parser.add_argument("--camera", default="auto", metavar="INDEX|URL|FILE|DIR|demo|none",
+                        help="the camera that reads the table (and the host screen's preview): a "
+                             "webcam index, a network camera's URL (http://… MJPEG as phone camera "
+                             "apps serve it, rtsp://…), a video, a folder of images, demo, or none "
+                             "(default: camera 0 if there is one, else none)")
+    parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
+                        help=cli.CAMERA_SIZE_HELP)
 
 
 def lan_address() -> str:
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         try:
             served = open_table(db, host=args.host, port=args.port, camera=args.camera,
-                                public_host=shown_host)
+                                camera_size=args.camera_size, public_host=shown_host)
         except OpenError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -94,7 +98,8 @@ def _serve(served: ServedTable) -> int:
     print(f"tableassist: serving the table at {served.url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
     print(f"database: {served.store.where}")
-    print(f"camera: {served.camera.status.notice}")
+    mode = getattr(served.source, "mode", None)
+    print(f"camera: {served.camera.status.notice}" + (f" ({mode})" if mode else ""))
     try:
         import segno
         segno.make(host_url, error="m").terminal(compact=True)

@@ -134,7 +134,8 @@ class Demo:
     had."""
 
     def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
-                 db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
+                 db: Path | None = None, hands: bool = True, flicker: float = 0.02,
+                 size: tuple[int, int] | None = None) -> None:
         from tableassist.markers.registry import load_registry
         from tableassist.server.served import open_table
         from tableassist.vision.synthetic import Renderer
@@ -146,7 +147,7 @@ class Demo:
             db = Path(self._tmp.name) / "demo.sqlite3"
         registry = load_registry()
         self.source = ScriptedSource(self.scripted.video(Renderer(registry.dictionary),
-                                                         hands=hands, flicker=flicker))
+                                                         hands=hands, flicker=flicker, size=size))
         try:
             self.served = open_table(db, host=host, port=port, camera=self.source,
                                      camera_says="synthetic table", whose="the demo's")

@@ -123,9 +123,10 @@ class ScriptedGame:
     options: dict[str, Any] = field(default_factory=dict)
 
     def video(self, renderer: S.Renderer, *, hands: bool = False, flicker: float = 0.0,
-              seed: int = 0) -> S.SyntheticVideo:
+              seed: int = 0, size: tuple[int, int] | None = None) -> S.SyntheticVideo:
         """The video of this game. ``hands`` adds a hand passing over the table every few
-        seconds; ``flicker`` single-frame phantoms and dropouts on that share of frames."""
+        seconds; ``flicker`` single-frame phantoms and dropouts on that share of frames; ``size``
+        (width, height) the synthetic camera's frame instead of the script's."""
         timeline = self.timeline
         if hands:
             w, h = timeline.scene.width, timeline.scene.height
@@ -133,7 +134,8 @@ class ScriptedGame:
                              (w + 100.0, 200.0 + (k * 131) % (h - 300)), duration=1.2)
                       for k, t in enumerate(_frange(3.3, self.duration - 2, 4.1))]
             timeline = replace(timeline, passes=timeline.passes + passes)
-        return S.SyntheticVideo(timeline, renderer, self.camera, fps=self.fps,  # type: ignore[arg-type]
+        camera = self.camera if size is None else replace(self.camera, width=size[0], height=size[1])
+        return S.SyntheticVideo(timeline, renderer, camera, fps=self.fps,  # type: ignore[arg-type]
                                 duration=self.duration, effects=S.Effects(blur=0.4),
                                 flicker=flicker, phantom_ids=tuple(range(230, 240)), seed=seed)
 

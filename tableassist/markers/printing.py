@@ -7,8 +7,8 @@ image is embedded, so the sheets stay sharp at any printer resolution and the fi
 
 The first page of every set is the same: the printer-scaling check (a 100 mm scale bar and a bank-card
 outline), the camera-size guidance, the 4 table corners, the seat markers and the QR command cards.
-The following pages hold the game's stickers, one section per kind of component, each saying how far
-away the camera may be for that marker size. Output is deterministic (``invariant=1``), so the PDFs in
+The following pages hold the game's stickers, one section per kind of component, each saying how many
+pixels its markers span with a camera that sees the whole table, and which camera reads them. Output is deterministic (``invariant=1``), so the PDFs in
 ``print/`` can be checked for staleness byte by byte.
 """
 
@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tableassist.markers.registry import (REFERENCE_DISTANCE_CM, REFERENCE_PX_PER_MM, RELIABLE_PX,
-                                          Command, Marker, Registry, load_registry,
-                                          reliable_distance_cm)
+from tableassist.markers.registry import (MODES, RELIABLE_PX, SHARP_PX, VIEW_MM, Command, Marker,
+                                          Registry, camera_for, load_registry, marker_px, px_per_mm)
 
 #: Where `tableassist print` writes by default: ./print, which in a checkout is the ready-made sheets'
 #: folder (run it from the repository's top to refresh them).
@@ -153,14 +152,19 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     first.texts.append(Text(MARGIN, MARGIN + 10, NOTICE, 8, bold=True))
     first.texts.append(Text(MARGIN + 3, top + CARD[1] - 3,
                             "A bank card (85.60 x 53.98 mm) fits this frame exactly", 6.5))
+    px = {name: px_per_mm(*mode) for name, mode in MODES.items()}
     guidance = [
-        "Sizes follow the camera: a 1080p webcam about 70 cm above a 90 x 60 cm",
-        f"table sees about {REFERENCE_PX_PER_MM} px per mm. A marker needs at least 17 mm for",
-        "30 px (reliable with mild blur) and about 28 mm for 50 px. Small parts (dice",
-        "faces) get the largest marker their face allows; each section says how close",
-        "the camera must be for its size. Cut along the crop marks, keep the white",
-        "border around each marker. A back never tells which card it is: every back",
-        "of one colour, or of one kind of card, is the same sticker (SPEC X2).",
+        f"Sizes follow the camera: to see the whole table ({VIEW_MM[0] / 10:g} x {VIEW_MM[1] / 10:g} cm "
+        "with the corner",
+        f"stickers) a 16:9 camera gives at most {px['1080p']:.2f} px per mm at 1080p, {px['720p']:.2f} at "
+        f"720p and {px['2160p']:.2f}",
+        "at 4K, whatever its lens; tilted, it gives less at the far edge. A marker reads",
+        f"from {SHARP_PX:g} px when the picture is sharp, reliably from {RELIABLE_PX:g} px. Each "
+        "section says which",
+        "camera reads its size; the command tableassist camera-check measures yours.",
+        "Cut along the crop marks, keep the white border around each marker. A back never",
+        "tells which card it is: every back of one colour, or of one kind of card, is the",
+        "same sticker (SPEC X2).",
     ]
     for i, line in enumerate(guidance):
         first.texts.append(Text(MARGIN + CARD[0] + 4, top + 20 + 4.6 * i, line, 7))
@@ -172,8 +176,8 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     corners = [m for m in globals_ if m.component == "table_corner"]
     seats = [m for m in globals_ if m.component == "seat"]
     flow.heading("Table corners and seats (every game)",
-                 f"Corners: {_guidance(corners[0], 'table_corner')} Seats: {seats[0].size_mm:g} mm, up to "
-                 f"{reliable_distance_cm(seats[0].size_mm):.0f} cm.", cut_side(corners[0]))
+                 f"Corners: {_guidance(corners[0], 'table_corner')} Seats: {seats[0].size_mm:g} mm, "
+                 f"{marker_px(seats[0].size_mm):.0f} px at 1080p.", cut_side(corners[0]))
     for group in (corners, seats):
         flow.new_row()
         for m in group:
@@ -200,10 +204,23 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
 
 
 def _guidance(m: Marker, component: str) -> str:
+    """A section's camera line: the marker's pixels over the whole table and the camera it needs."""
     w, h = m.component_size_mm
-    return (f"{m.size_mm:g} mm markers on {w:g} x {h:g} mm {component.replace('_', ' ')}s: reliable "
-            f"({RELIABLE_PX:g} px) with a 1080p camera up to {reliable_distance_cm(m.size_mm):.0f} cm "
-            f"above the table (the reference is {REFERENCE_DISTANCE_CM:g} cm).")
+    return (f"{m.size_mm:g} mm markers on {w:g} x {h:g} mm {component.replace('_', ' ')}s: "
+            f"{marker_px(m.size_mm):.0f} px at 1080p seeing the whole table, "
+            f"{marker_px(m.size_mm, MODES['2160p']):.0f} px at 4K: {camera_words(m.size_mm)}.")
+
+
+def camera_words(size_mm: float) -> str:
+    """Which camera reads a ``size_mm`` marker over the whole table, in words."""
+    reliable, sharp = camera_for(size_mm)
+    name = {"720p": "720p", "1080p": "1080p", "1440p": "1440p", "2160p": "4K"}
+    if reliable is None:
+        return "no camera that sees the whole table reads it reliably; print it larger"
+    words = f"reliable {'at' if reliable == '2160p' else 'from'} {name[reliable]}"
+    if sharp is not None and sharp != reliable:
+        words += f", at {name[sharp]} when the picture is sharp"
+    return words
 
 
 # ---- drawing

@@ -46,11 +46,58 @@ DICTIONARY_CELLS: dict[str, int] = {
     "DICT_APRILTAG_36h10": 8, "DICT_APRILTAG_36h11": 8, "DICT_ARUCO_MIP_36h12": 8,
 }
 
-#: The camera geometry the sizes are chosen for (issue 7): a 1080p webcam ~70 cm above a 90 x 60 cm
-#: table sees ~1.8 px per mm; 30 px across a marker reads reliably at mild blur.
-REFERENCE_DISTANCE_CM = 70.0
-REFERENCE_PX_PER_MM = 1.8
+# ---- camera physics (issue 15): what a camera that sees the whole table can read
+
+#: What the camera must see: the 900 x 600 mm play area between the corner markers' centres, and
+#: the outer halves of the 40 mm corner stickers round it.
+VIEW_MM = (940.0, 640.0)
+
+#: The common 16:9 capture modes, smallest first (frame width, height in px).
+MODES: dict[str, tuple[int, int]] = {"720p": (1280, 720), "1080p": (1920, 1080),
+                                     "1440p": (2560, 1440), "2160p": (3840, 2160)}
+
+#: The mode the sheets quote first: what a good webcam gives over MJPG.
+REFERENCE_MODE = MODES["1080p"]
+
+#: A typical webcam lens (78 deg diagonal, 43 deg vertical) sees VIEW_MM from about this height,
+#: straight down; a wider one (90 deg) from about 70 cm. The scale it gives does not depend on the
+#: lens: see :func:`px_per_mm`.
+REFERENCE_DISTANCE_CM = 80.0
+
+#: A marker this many pixels wide reads reliably at mild blur (Gaussian sigma up to 2 px) and a tilt
+#: up to 25 deg: 97.6-100 % in the accuracy grid of docs/vision.md.
 RELIABLE_PX = 30.0
+#: The least that reads when the picture is sharp (sigma up to 1 px) and the camera tilts 25 deg at
+#: most (99-100 % in that grid); below it, and below 16 px always, nothing is reliable.
+SHARP_PX = 20.0
+
+
+def px_per_mm(width_px: float, height_px: float, view_mm: tuple[float, float] = VIEW_MM) -> float:
+    """The most pixels per mm a ``width_px`` x ``height_px`` camera gives while it sees all of
+    ``view_mm`` (straight down: a tilt only lowers it at the far edge). Whatever the lens, the frame
+    must hold the view in both directions, so the tighter one decides: a 16:9 frame over the
+    3:2 table is limited by its height (1080 / 640 = 1.69 px/mm at 1080p)."""
+    return min(width_px / view_mm[0], height_px / view_mm[1])
+
+
+#: 1.69 px/mm: a 1080p camera that sees the whole table (no camera that does sees more).
+REFERENCE_PX_PER_MM = px_per_mm(*REFERENCE_MODE)
+
+
+def marker_px(size_mm: float, mode: tuple[int, int] = REFERENCE_MODE) -> float:
+    """The side in pixels of a ``size_mm`` marker seen straight down by a camera in ``mode`` that
+    sees the whole table: at most this; less at the far edge of a tilted camera."""
+    return size_mm * px_per_mm(*mode)
+
+
+def camera_for(size_mm: float) -> tuple[str | None, str | None]:
+    """The smallest of :data:`MODES` that reads a ``size_mm`` marker over the whole table: reliably
+    (:data:`RELIABLE_PX`) and when the picture is sharp (:data:`SHARP_PX`); None where no common
+    mode does."""
+    def smallest(px: float) -> str | None:
+        return next((name for name, mode in MODES.items() if marker_px(size_mm, mode) >= px), None)
+    return smallest(RELIABLE_PX), smallest(SHARP_PX)
+
 
 #: The side that must not give a secret face away (SPEC X2), and the item of a back shared by every card
 #: of its component (``any``), as opposed to one per owner colour.
@@ -85,7 +132,8 @@ class Marker:
     secret: bool = False    # the component's face is hidden information (SPEC X2)
 
     def reliable_distance_cm(self) -> float:
-        """The farthest 1080p camera distance at which this marker is still ~30 px wide."""
+        """The farthest the reference camera may be for this marker to span :data:`RELIABLE_PX`
+        (see :func:`reliable_distance_cm`)."""
         return reliable_distance_cm(self.size_mm)
 
 
@@ -105,9 +153,13 @@ def sticker_mm(size_mm: float, dictionary: str) -> float:
     return size_mm * (cells + 2) / cells
 
 
-def reliable_distance_cm(size_mm: float) -> float:
-    """Camera distance (1080p, typical webcam lens) at which a ``size_mm`` marker spans 30 px."""
-    return REFERENCE_DISTANCE_CM * REFERENCE_PX_PER_MM * size_mm / RELIABLE_PX
+def reliable_distance_cm(size_mm: float, px: float = RELIABLE_PX,
+                         mode: tuple[int, int] = REFERENCE_MODE) -> float:
+    """The farthest a camera in ``mode`` with the reference lens (it sees the whole table from
+    :data:`REFERENCE_DISTANCE_CM`) may be for a ``size_mm`` marker to span ``px`` pixels. Pixels
+    per mm fall as 1 / distance, so a distance under the reference means the camera no longer sees
+    the whole table."""
+    return REFERENCE_DISTANCE_CM * px_per_mm(*mode) * size_mm / px
 
 
 @dataclass

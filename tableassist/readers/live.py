@@ -67,18 +67,57 @@ MARKERS_EVERY = 1.0
 #: keeps them equal, so no printed card does nothing).
 COMMANDS = ("new_game", "undo", "redo", "confirm", "cancel", "pause")
 
-CameraState = Literal["starting", "on", "lost", "off"]
+CameraState = Literal["starting", "on", "lost", "reconnecting", "off"]
 
 
 # -- the seams ---------------------------------------------------------------------------------
 
 class FrameSource(Protocol):
-    """Where frames come from (``tableassist.vision.open_source``: a webcam, a video, a folder of
-    images, the synthetic table): ``read()`` gives a frame or None (none now, or the end)."""
+    """Where frames come from (``tableassist.vision.open_source``: a webcam, a network camera, a
+    video, a folder of images, the synthetic table): ``read()`` gives a frame or None (none now,
+    or the end).
+
+    A source may also say what picture it gives (``mode``: a :class:`SourceMode`, or a line of
+    text) and, when it streams, how its stream is (``link``: a :class:`SourceLink`); the camera
+    shows both."""
 
     def read(self) -> Frame | None: ...
 
     def close(self) -> None: ...
+
+
+class SourceMode(Protocol):
+    """The picture a source gives (``tableassist.vision.sources.CaptureMode``): the size granted,
+    the camera's codec, the frame rate measured."""
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def codec(self) -> str | None: ...
+
+    @property
+    def fps(self) -> float | None: ...
+
+
+class SourceLink(Protocol):
+    """How a live source's stream is (``tableassist.vision.sources.Link``): "on", "lost" or
+    "reconnecting" (``attempt``, the next in ``retry_in`` s), and that in words (``text``)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def attempt(self) -> int: ...
+
+    @property
+    def retry_in(self) -> float | None: ...
+
+    @property
+    def text(self) -> str: ...
 
 
 class LastFrame(Protocol):
@@ -202,10 +241,12 @@ class Proposal:
 class CameraStatus:
     """Everything the screens show of the camera, published whole whenever a part changes.
 
-    ``state``: "starting", "on", "lost" (no picture for a while) or "off"; ``notice`` says it in
-    words ("camera 0", "no camera found; …"); ``mode`` the picture the source gives, when known
-    ("1280x720"); ``markers`` how many markers the last frame showed (None while no game is
-    read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
+    ``state``: "starting", "on", "lost" (no picture for a while), "reconnecting" (a network
+    camera or webcam whose stream dropped: attempt ``attempt``, the next in ``retry_in`` s) or
+    "off"; ``notice`` says it in words ("camera 0", "no camera found; …"); ``mode`` the picture
+    the source gives, in words ("1920x1080 MJPG at 30 fps"), and in parts: ``size`` (width,
+    height) granted, ``codec`` (the camera's FOURCC, when it says), ``fps`` (measured); ``markers``
+    how many markers the last frame showed (None while no game is read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
     notice, ``confirm`` its one-tap rows, ``paused`` whether the Pause card stopped it. ``report``
     is the camera's last word to the table: what a command card did, or a reading that could not
     be saved. Built from readings only, which never hold a secret the game has not revealed."""
@@ -213,6 +254,11 @@ class CameraStatus:
     state: CameraState = "off"
     notice: str = "no camera"
     mode: str | None = None
+    size: tuple[int, int] | None = None
+    codec: str | None = None
+    fps: float | None = None
+    attempt: int | None = None
+    retry_in: float | None = None
     markers: int | None = None
     reading: bool = False
     paused: bool = False
@@ -223,6 +269,9 @@ class CameraStatus:
     def device_json(self) -> dict[str, Any]:
         """The host screen's camera panel."""
         return {"state": self.state, "notice": self.notice, "mode": self.mode,
+                "size": None if self.size is None else list(self.size), "codec": self.codec,
+                "fps": None if self.fps is None else round(self.fps, 1),
+                "attempt": self.attempt, "retry_in": self.retry_in,
                 "markers": self.markers, "report": self.report}
 
     def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
@@ -270,6 +319,17 @@ def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict[str,
             kind = action.action["type"]
             stats.read[kind] = stats.read.get(kind, 0) + 1
     return [], [], None
+
+
+def mode_fields(mode: SourceMode | str | None, frame: Frame) -> dict[str, Any]:
+    """The status's picture fields (``mode``, ``size``, ``codec``, ``fps``) from what the source
+    says of its picture (a :class:`SourceMode`, a line of text, or nothing: then the frame's
+    size)."""
+    h, w = frame.shape[:2]
+    if mode is None or isinstance(mode, str):
+        return {"mode": mode or f"{w}x{h}", "size": (int(w), int(h)), "codec": None, "fps": None}
+    return {"mode": str(mode), "size": (int(mode.width), int(mode.height)), "codec": mode.codec,
+            "fps": mode.fps}
 
 
 ReaderFor = Callable[[str, Sequence[str], Mapping[str, str] | None], Reader]
@@ -596,26 +656,37 @@ class Camera:
         t0 = frame_time()
         misses = 0
         on = False
+        shown: tuple[object, ...] | None = None   # the link or mode last published
         while not self._stop.is_set():
             tick = self.clock()
             frame = source.read()
+            link: SourceLink | None = getattr(source, "link", None)
             if frame is None:
                 if until_end:
                     self._publish(state="off", notice=f"{name}: the video ended", markers=None)
                     return
+                if link is not None and link.state != "on":
+                    # the source knows why: its stream dropped; it reconnects by itself
+                    if shown != ("link", link):
+                        shown, on = ("link", link), False
+                        self._publish(state="reconnecting" if link.state == "reconnecting" else "lost",
+                                      notice=f"{name}: {link.text}", markers=None,
+                                      attempt=link.attempt or None, retry_in=link.retry_in)
+                    self._stop.wait(0.05)
+                    continue
                 misses += 1
                 if misses == LOST_AFTER_MISSES:
                     on = False
+                    shown = None
                     self._publish(state="lost", notice=f"{name}: no picture (unplugged, or the "
                                                        "video ended)")
                 self._stop.wait(1.0 / fps if fps else 0.05)
                 continue
             misses = 0
-            if not on:
-                on = True
-                h, w = frame.shape[:2]
-                self._publish(state="on", notice=name,
-                              mode=getattr(source, "mode", None) or f"{w}x{h}")
+            mode = mode_fields(getattr(source, "mode", None), frame)
+            if not on or shown != ("mode", mode):
+                on, shown = True, ("mode", mode)
+                self._publish(state="on", notice=name, attempt=None, retry_in=None, **mode)
             try:
                 self.process(frame, frame_time() - t0)
             except Exception:  # noqa: BLE001 - a bug must not stop the camera
@@ -625,8 +696,8 @@ class Camera:
                                   "the server's console)"
                     self._publish()
             if fps:
-                # frames are read at this pace whether or not anyone watches, so a webcam's
-                # buffer never serves a stale picture
+                # frames are read at this pace whether or not anyone watches (a live source
+                # gives the newest picture, whatever the pace)
                 self._stop.wait(max(0.0, 1.0 / fps - (self.clock() - tick)))
 
     def start(self, source: FrameSource, **run: Any) -> None:

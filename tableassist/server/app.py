@@ -26,8 +26,13 @@ event              data                                                       wh
 ``end``            ``{"row": n}`` (omit for the current game)                 host, table
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
+``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
 ``sync``           ``{}`` (send my payload again)                             anyone
 =================  =========================================================  ============
+
+Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
+``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
+``host`` room only.
 """
 
 from __future__ import annotations
@@ -110,6 +115,9 @@ class TableServer:
         self._conns: dict[str, tuple[Any, Grant]] = {}  # sid -> (token, grant)
         self._granted_row: int | None = table.game_row
         self._links: dict[int | None, dict[str, Any]] = {}
+        #: The live camera check's switch (``server.camera.CameraCheck.want``), when a camera is
+        #: composed with the table.
+        self.camera_check: Callable[[bool, str | None], None] | None = None
         table.on_change = self.broadcast
         self._routes()
         self._events()
@@ -182,6 +190,7 @@ class TableServer:
         self._on("end", self._end)
         self._on("close", self._close)
         self._on("confirm", self._confirm)
+        self._on("camera_check", self._camera_check)
 
     def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
             table_only: bool = True) -> None:
@@ -297,6 +306,16 @@ class TableServer:
 
     def _confirm(self, grant: Grant, msg: messages.Confirm) -> None:
         self.table.confirm_camera(msg.action, self._author(grant))
+
+    def _camera_check(self, grant: Grant, msg: messages.CameraCheck) -> None:
+        if grant.role != HOST:
+            raise Refused("only the host screen checks the camera")
+        if msg.game is not None and msg.game not in catalog.ENGINES:
+            raise Refused(f"there is no game {msg.game[:40]!r} to check the camera for")
+        status = self.table.camera_status
+        if self.camera_check is None or (msg.on and status.state == "off"):
+            raise Refused(f"no camera to check: {status.notice}")
+        self.camera_check(msg.on, msg.game)
 
     @staticmethod
     def _author(grant: Grant) -> str:

@@ -1,5 +1,5 @@
 """The camera as the server runs it: the capture source asked for on the command line, the vision
-pipeline the camera reads each game with, and the host screen's preview.
+pipeline the camera reads each game with, the host screen's preview and its live camera check.
 
 The camera itself (``tableassist.readers.live.Camera``: frames, readers, command cards, its
 status) knows neither the vision nor the server; this module hands it the vision's pieces and
@@ -7,13 +7,19 @@ sends its frames, annotated, to the host screen: a small JPEG a few times a seco
 ``host`` room only (other screens never get the picture). Frames are read at ``READ_FPS``
 whether or not a host screen watches; the preview reuses what the pipeline found.
 
+The camera check (:class:`CameraCheck`) runs while the host screen asks for it: every few seconds
+the newest frame is measured (``tableassist.vision.check``) in a thread of its own, so the camera
+reads on meanwhile, and the report with its picture goes to the host room.
+
 Without the vision package, or without a camera, the server runs on and the host screen says
 why there is no picture.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,17 +40,25 @@ PREVIEW_WIDTH = 800
 #: Frames read per second while a game is played: the tracker confirms a change after 3 frames
 #: seen within a second (docs/readers.md).
 READ_FPS = 8
+#: The live camera check looks again this often (s) while the host screen shows it; its picture
+#: is this wide.
+CHECK_EVERY = 2.0
+CHECK_WIDTH = 960
+
+log = logging.getLogger("tableassist.camera")
 
 
 class CameraError(Exception):
     """The camera asked for on the command line cannot be used (the message says why)."""
 
 
-def open_camera(spec: str) -> tuple[FrameSource | None, CameraStatus]:
-    """The capture source for ``spec`` ("auto", "none", a camera index, a video or image file, a
-    folder of images, or "demo") and the camera's first status: "starting" with a source, "off"
-    with the reason without one ("auto" that finds no camera, "none"). A source asked for by
-    name that cannot be opened raises :class:`CameraError`."""
+def open_camera(spec: str, size: tuple[int, int] | None = None
+                ) -> tuple[FrameSource | None, CameraStatus]:
+    """The capture source for ``spec`` ("auto", "none", a camera index, a network camera's URL, a
+    video or image file, a folder of images, or "demo") and the camera's first status: "starting"
+    with a source, "off" with the reason without one ("auto" that finds no camera, "none"). A
+    source asked for by name that cannot be opened raises :class:`CameraError`. ``size`` is asked
+    of a webcam instead of its best mode (``--camera-size``)."""
     if spec == "none":
         return None, CameraStatus(state="off", notice="no camera (started with --camera none)")
     try:
@@ -57,13 +71,13 @@ def open_camera(spec: str) -> tuple[FrameSource | None, CameraStatus]:
                           "installation; use --camera none") from None
     if spec == "auto" and sys.platform.startswith("linux") and not Path("/dev/video0").exists():
         return None, CameraStatus(state="off", notice="no camera found; play by tablet, or "
-                                                      "restart with --camera INDEX|FILE|DIR|demo")
+                                                      "restart with --camera INDEX|URL|FILE|DIR|demo")
     try:
-        source = open_source("0" if spec == "auto" else spec)
+        source = open_source("0" if spec == "auto" else spec, size)
     except SourceError as exc:
         if spec == "auto":
             return None, CameraStatus(state="off", notice=f"no camera found ({exc}); play by "
-                                      "tablet, or restart with --camera INDEX|FILE|DIR|demo")
+                                      "tablet, or restart with --camera INDEX|URL|FILE|DIR|demo")
         raise CameraError(str(exc)) from None
     return source, CameraStatus(state="starting", notice=f"{camera_name(spec)}: starting")
 
@@ -120,3 +134,78 @@ class Preview:
         self.frames += 1
         self.server.socketio.emit("camera", {"jpeg": jpeg, "markers": len(detections),
                                              "size": [int(w), int(h)]}, to="host")
+
+
+class CameraCheck:
+    """The host screen's live camera check: told every frame the camera reads (a
+    ``readers.live.FrameListener``), it measures the newest one every :data:`CHECK_EVERY` seconds
+    while the host screen asks for it (:meth:`want`) and is connected, in a thread of its own,
+    and sends the report (``CameraReport.to_json``) with its picture (zones, seats and scale
+    drawn) to the host room as a ``camera_check`` event."""
+
+    def __init__(self, server: TableServer, registry: Registry, source: FrameSource | None = None
+                 ) -> None:
+        self.server = server
+        self.registry = registry
+        self.source = source
+        self.on = False
+        self.game: str | None = None
+        self.reports = 0
+        self._busy = threading.Lock()
+        self._last = -1e9
+        self._detectors: dict[str | None, MarkerDetector] = {}
+
+    def want(self, on: bool, game: str | None = None) -> None:
+        """Start (at the next frame) or stop checking, for ``game``'s stickers (None: the game
+        being played, if any)."""
+        self.on, self.game = on, game
+        self._last = -1e9
+
+    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+        now = time.monotonic()
+        if not self.on or now - self._last < CHECK_EVERY or not self.server.host_watching():
+            return
+        if not self._busy.acquire(blocking=False):
+            return     # the last check is still being measured
+        self._last = now
+        session = self.server.table.session
+        game = self.game or (None if session is None or session.saved.ended else session.saved.game)
+        threading.Thread(target=self._check, args=(frame, game), name="camera check",
+                         daemon=True).start()
+
+    def _check(self, frame: np.ndarray, game: str | None) -> None:
+        try:
+            report, picture = self.measure(frame, game)
+            from tableassist.vision import encode_jpeg
+            jpeg = encode_jpeg(picture, quality=75)
+            self.reports += 1
+            self.server.socketio.emit("camera_check", {
+                "report": report.to_json(), "jpeg": jpeg,
+                "size": [int(picture.shape[1]), int(picture.shape[0])]}, to="host")
+        except Exception:  # noqa: BLE001 - a bug must not stop the camera
+            log.exception("the camera check failed")
+            self.server.socketio.emit("camera_check", {"error": "the camera check failed (an internal "
+                                                                "error; see the server's console)"},
+                                      to="host")
+        finally:
+            self._busy.release()
+
+    def measure(self, frame: np.ndarray, game: str | None):
+        """The report and its picture for one frame (``game``: whose stickers)."""
+        from tableassist.vision import MarkerDetector
+        from tableassist.vision.check import check_camera, draw_check
+        from tableassist.vision.geometry import Layout, TableGeometry
+
+        detector = self._detectors.get(game)
+        if detector is None:
+            detector = self._detectors[game] = MarkerDetector(
+                self.registry.dictionary, ids=[m.id for m in self.registry.markers(game)])
+        layout = Layout.for_game(game)
+        geometry = TableGeometry(layout, self.registry, game)
+        found = detector.detect(frame)
+        mode = getattr(self.source, "mode", None)
+        report = check_camera([(frame, found)], layout=layout, registry=self.registry, game=game,
+                              mode=mode, geometry=geometry,
+                              min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
+        return report, draw_check(frame, report, found, geometry, registry=self.registry,
+                                  width=CHECK_WIDTH)

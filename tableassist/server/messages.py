@@ -113,6 +113,14 @@ class Confirm(Message):
     action: Annotated[Action, Says("'confirm' needs {\"action\": {…}}: one of the camera's proposals")]
 
 
+class CameraCheck(Message):
+    """Start (``on``) or stop the host screen's live camera check, for ``game``'s stickers (the
+    game being played when omitted; the table corners and seats alone when none is)."""
+
+    on: Annotated[bool, Says("'camera_check' needs \"on\": true or false")] = True
+    game: Annotated[str | None, Says("\"game\" is a game's id (such as \"shipshape\"), or null")] = None
+
+
 _SEQ = Says("say which history entry with \"seq\": a whole number",
             "entry {value} is not part of the game's history")
 
@@ -179,6 +187,7 @@ MESSAGES: dict[str, type[Message]] = {
     "end": End,
     "close": Close,
     "confirm": Confirm,
+    "camera_check": CameraCheck,
 }
 
 

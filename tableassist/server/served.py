@@ -12,7 +12,7 @@ The pieces are wired here and nowhere else:
 * the camera follows the table (``Table.follow``: a new game gets a new pipeline and reader),
   listens to the session it reads, and publishes its status to the table (``Table.show_camera``),
   which the server shows; a screen's tap on a camera proposal goes back to it (``Table.camera``);
-* the host's preview listens to the camera's frames.
+* the host's preview and its camera check listen to the camera's frames.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from tableassist.readers.live import Camera, CameraStatus, FrameSource
 from tableassist.server.app import QuietHandler, TableServer, create_app
-from tableassist.server.camera import READ_FPS, Preview, camera_name, open_camera, pipeline_for
+from tableassist.server.camera import (READ_FPS, CameraCheck, Preview, camera_name, open_camera,
+                                       pipeline_for)
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
 from tableassist.table.store import Store, StoreError, open_store
@@ -48,6 +49,7 @@ class ServedTable:
     http: BaseWSGIServer
     camera: Camera
     preview: Preview
+    check: CameraCheck
     #: What the camera looks at (None: no camera), and how the screens call it.
     source: FrameSource | None
     source_name: str
@@ -83,14 +85,16 @@ class ServedTable:
 
 
 def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | FrameSource = "none",
-               camera_says: str | None = None, public_host: str | None = None,
-               whose: str = "the table's") -> ServedTable:
+               camera_size: tuple[int, int] | None = None, camera_says: str | None = None,
+               public_host: str | None = None, whose: str = "the table's") -> ServedTable:
     """Open the database ``db`` (its writer lock first: a second server stops here; a path is a
     SQLite file, a ``postgresql://`` URL a venue's database, a :class:`Store` one already open),
-    the table's links kept beside it, the camera and the HTTP server on ``host``:``port`` (0: any free port).
+    the table's links kept beside it, the camera and the HTTP server on ``host``:``port`` (0: any
+    free port).
 
-    ``camera`` is a ``--camera`` spec (see ``server.camera.open_camera``) or a frame source
-    itself (the demo's synthetic table; ``camera_says`` is then how the screens call it).
+    ``camera`` is a ``--camera`` spec (see ``server.camera.open_camera``; ``camera_size`` the
+    ``--camera-size`` asked of a webcam) or a frame source itself (the demo's synthetic table;
+    ``camera_says`` is then how the screens call it).
     ``public_host`` is the address the links print (default ``host``). Raises
     :class:`OpenError` with one line naming what failed (``whose`` database or links file)."""
     from tableassist.markers.registry import load_registry
@@ -109,7 +113,7 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
         if isinstance(camera, str):
             try:
                 from tableassist.server.camera import CameraError
-                source, status = open_camera(camera)
+                source, status = open_camera(camera, camera_size)
             except CameraError as exc:
                 raise OpenError(f"--camera {camera}: {exc}") from None
             name = camera_name(camera)
@@ -129,6 +133,9 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
             server = create_app(table)
             preview = Preview(server, registry)
             eye.on_frame(preview)
+            check = CameraCheck(server, registry, source)
+            eye.on_frame(check)
+            server.camera_check = check.want
             try:
                 http = make_server(host, port, server.app, threaded=True,
                                    request_handler=QuietHandler)
@@ -144,4 +151,4 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
         raise
     url = f"http://{public_host or host}:{http.server_port}/"
     server.public_url = url  # known only now that --port 0 has its port
-    return ServedTable(store, tokens, table, server, http, eye, preview, source, name, url)
+    return ServedTable(store, tokens, table, server, http, eye, preview, check, source, name, url)

@@ -1,4 +1,5 @@
-"""Drawing what the camera saw onto a frame, for the camera panel and `tableassist detect --annotate`."""
+"""Drawing what the camera saw onto a frame, for the camera panel, the camera check and
+`tableassist detect --annotate`."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import cv2
 import numpy as np
 
 from .detect import Detections, WARN_SIDE_PX
+from .geometry import TableGeometry
 
 GREEN, ORANGE, RED, WHITE, BLACK = (60, 200, 60), (0, 160, 255), (40, 40, 230), (255, 255, 255), (0, 0, 0)
+CYAN, YELLOW = (230, 200, 40), (40, 220, 240)
 CORNERS = ("NW", "NE", "SE", "SW")
 
 
@@ -47,3 +50,44 @@ def annotate(frame: np.ndarray, detections: Detections, *, registry: Any = None,
     for k, w in enumerate(reversed(list(warnings))):
         _text(out, w, (8, h - 10 - 20 * k), ORANGE, 0.5)
     return out
+
+
+def label(img: np.ndarray, text: str, org: tuple[int, int], colour=WHITE, scale: float = 0.5) -> None:
+    """Text that reads on any background (a dark outline under it)."""
+    _text(img, text, org, colour, scale)
+
+
+def _poly(img: np.ndarray, pts_mm: np.ndarray, to_image: np.ndarray, colour, closed: bool = True) -> np.ndarray:
+    pts = cv2.perspectiveTransform(np.asarray(pts_mm, np.float32).reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    cv2.polylines(img, [np.round(pts).astype(np.int32)], closed, colour, 1, cv2.LINE_AA)
+    return pts
+
+
+def _zone_name(img: np.ndarray, name: str, pts: np.ndarray) -> None:
+    x, y = pts.min(axis=0)
+    _text(img, name, (int(x) + 3, int(y) + 14), CYAN, 0.45)
+
+
+def draw_layout(img: np.ndarray, geometry: TableGeometry, *, scale: float = 1.0) -> np.ndarray:
+    """Draw, in place, what the table's layout expects where the camera sees it: the play area,
+    each zone with its name (and a board's zones where its corner stickers put it), and each seat
+    seen. `scale`: the picture is the camera's frame scaled by this much."""
+    layout = geometry.layout
+    shrink = np.diag([scale, scale, 1.0])
+    if geometry.table_h is not None:
+        to_image = shrink @ np.linalg.inv(geometry.table_h)
+        _poly(img, layout.table_corners_mm(), to_image, YELLOW)
+        for zone in layout.zones:
+            _zone_name(img, zone.name, _poly(img, zone.polygon, to_image, CYAN))
+        for name, where in geometry.seats.items():
+            c = cv2.perspectiveTransform(np.array([[where]], np.float32), to_image).reshape(2)
+            cv2.circle(img, (int(c[0]), int(c[1])), 6, WHITE, 2, cv2.LINE_AA)
+            _text(img, f"seat {name}", (int(c[0]) + 10, int(c[1]) + 18), WHITE, 0.5)
+    for board in layout.boards:
+        H = geometry.board_h.get(board.component)
+        if H is None:
+            continue
+        to_image = shrink @ np.linalg.inv(H)
+        for zone in board.zones:
+            _zone_name(img, zone.name, _poly(img, zone.polygon, to_image, CYAN))
+    return img

@@ -104,6 +104,11 @@ class Layout:
         return cls.from_dict(doc, path.name)
 
     @classmethod
+    def for_game(cls, game: str | None) -> Layout:
+        """``game``'s layout, or for None the bare 900 x 600 mm table (its corners and seats only)."""
+        return cls.load(game) if game else cls("none", 900, 600, 300)
+
+    @classmethod
     def from_dict(cls, doc: dict[str, Any], where: str = "layout") -> Layout:
         try:
             table = doc["table"]

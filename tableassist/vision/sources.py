@@ -1,24 +1,51 @@
-"""Frame sources: a webcam by index, a video file, a folder of images, or the synthetic demo table.
+"""Frame sources: a webcam by index, a network camera by URL, a video file, a folder of images, or the
+synthetic demo table.
 
-`open_source(spec)` picks one from a string; every source has `read() -> BGR frame | None` (None: it has
-ended) and `close()`; a webcam and a video also say what picture they give (`mode`, "1280x720 at 30 fps":
-what the driver granted, not what was asked). Problems are `SourceError`s with a message a person can act on.
+`open_source(spec, size=None)` picks one from a string; every source has `read() -> BGR frame | None`
+(None: no new picture now, or it has ended) and `close()`. A webcam, a network camera and a video also
+say what picture they give (`mode`: a `CaptureMode`, "1920x1080 MJPG at 30 fps": what the driver
+granted and the rate measured, not what was asked). A live source (webcam or network camera) says how
+its stream is (`link`: on, lost, or reconnecting with the attempt and the wait) and reconnects by
+itself. Problems are `SourceError`s with a message a person can act on.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Literal, Protocol
 
-import cv2
-import numpy as np
+# FFmpeg (OpenCV's backend for network streams) would print a line on stderr for every refused
+# reconnection attempt; the source says what happened in its `link` instead.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
+import cv2  # noqa: E402  (after the log level: OpenCV reads it when it first uses FFmpeg)
+import numpy as np  # noqa: E402
+
+from tableassist.markers.registry import MODES  # noqa: E402
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+#: URL schemes read as network cameras (OpenCV's FFmpeg backend): MJPEG over HTTP, as phone camera
+#: apps serve it, and RTSP.
+STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://")
+
+#: The modes a webcam is asked for when no size is given, best first: the first one granted is kept.
+BEST_FIRST: tuple[tuple[int, int], ...] = tuple(reversed(MODES.values()))
 
 
 class SourceError(RuntimeError):
-    """A camera, file or folder that cannot give frames; the message says which and why."""
+    """A camera, file or folder that cannot give frames; the message says which and why (`reason`:
+    the why alone, for a status line)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class FrameSource(Protocol):
@@ -26,27 +53,299 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
-class CameraSource:
-    """A webcam by index (OpenCV's VideoCapture)."""
+@dataclass(frozen=True)
+class CaptureMode:
+    """The picture a source gives: `width` x `height`, the `codec` the camera sends (a FOURCC such as
+    "MJPG" or "YUYV"; None when the backend does not say), the frame rate `fps` measured over the
+    first seconds of the stream (None until then; a video file's own rate), and what was `asked`
+    ("best": the best of BEST_FIRST; "1920x1080"; "app": a network camera, whose size is chosen in its
+    own app; None: nothing was asked)."""
 
-    def __init__(self, index: int, width: int | None = None, height: int | None = None) -> None:
-        self.index = index
-        self._cap = cv2.VideoCapture(index)
-        if not self._cap.isOpened():
-            self._cap.release()
-            raise SourceError(f"camera {index} cannot be opened: no such camera, or it is in use "
-                              "(try another index, e.g. 0 or 1, or check the cable and permissions)")
-        if width and height:
-            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-        self.mode = _mode(self._cap)
+    width: int
+    height: int
+    codec: str | None = None
+    fps: float | None = None
+    asked: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.width}x{self.height}"
+        if self.codec:
+            text += f" {self.codec}"
+        if self.fps:
+            text += f" at {self.fps:.3g} fps"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "codec": self.codec,
+                "fps": None if self.fps is None else round(self.fps, 1), "asked": self.asked}
+
+
+LinkState = Literal["on", "lost", "reconnecting"]
+
+
+@dataclass(frozen=True)
+class Link:
+    """How a live source's stream is: "on" (pictures arrive), "lost" (they stopped: `reason`) or
+    "reconnecting" (attempt `attempt` failed or is under way; the next in `retry_in` seconds)."""
+
+    state: LinkState
+    attempt: int = 0
+    retry_in: float | None = None
+    reason: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self.state == "on":
+            return "on"
+        why = f" ({self.reason})" if self.reason else ""
+        if self.state == "lost":
+            return f"the stream stopped{why}"
+        wait = "" if self.retry_in is None else f", next in {self.retry_in:g} s"
+        return f"reconnecting{why}: attempt {self.attempt}{wait}"
+
+
+def fourcc_text(value: float) -> str | None:
+    """A FOURCC property as its four letters ("MJPG"); None for 0 or anything unprintable."""
+    code = int(value)
+    if code <= 0:
+        return None
+    text = "".join(chr((code >> 8 * i) & 0xFF) for i in range(4))
+    return text.strip() if text.isprintable() and text.strip() else None
+
+
+def negotiate_mode(cap: Any, size: tuple[int, int] | None = None) -> tuple[int, int]:
+    """Ask an opened capture for its best picture and return the size granted.
+
+    MJPG first: over USB a camera sends 1080p uncompressed (YUYV) at a few frames a second, and
+    V4L2 lists its sizes per pixel format, so the format goes before the size. Then each size of
+    `BEST_FIRST` (or just `size`) is asked for and the first one the driver grants exactly is kept;
+    a driver that grants none of them answers each with its nearest size, and the largest of those
+    answers is kept."""
+    cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
+    best: tuple[int, int] | None = None
+    for w, h in ([size] if size else BEST_FIRST):
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, w)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, h)
+        got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        if got == (w, h):
+            return got
+        if best is None or got[0] * got[1] > best[0] * best[1]:
+            best = got
+    assert best is not None
+    cap.set(cv2.CAP_PROP_FRAME_WIDTH, best[0])
+    cap.set(cv2.CAP_PROP_FRAME_HEIGHT, best[1])
+    return int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+
+
+def quiet_capture(*args: Any) -> cv2.VideoCapture:
+    """`cv2.VideoCapture(*args)` without OpenCV's warnings on stderr when it cannot open (the
+    `SourceError` says it in words, and a reconnecting camera would print them at every attempt)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(*args)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
+class LiveSource:
+    """A camera that streams (a webcam, a network camera): a thread takes every picture as it
+    comes, so `read()` gives a picture taken after it was called — each picture once, never one a
+    buffer kept, never the last picture again once the stream has stopped — and measures the frame
+    rate. Only the pictures asked for are decoded into images (`grab`, then `retrieve`).
+
+    When the stream drops (a read fails: the connection closed, or no picture came within the
+    backend's timeout) the source says so in `link`: "lost" for the first wait, then
+    "reconnecting" with the number of the attempt and the wait before it, the waits of `retry` in
+    turn (the last one repeats), until pictures flow again ("on"). The first opening happens in the
+    constructor and raises `SourceError` when it fails: a wrong index or URL is said at once."""
+
+    #: seconds before each reconnection attempt: the last repeats
+    RETRY: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0)
+    #: the frame rate is measured over this long after each connection
+    FPS_WINDOW = 2.0
+
+    def __init__(self, name: str, opener: Callable[[], Any], *, asked: str | None = None,
+                 retry: Sequence[float] = RETRY, wait: float = 0.5) -> None:
+        self.name = name
+        self._opener = opener
+        self._asked = asked
+        self.retry = tuple(retry)
+        self.wait = wait
+        self._lock = threading.Condition()
+        self._stop = threading.Event()
+        self._cap: Any = None
+        self._want = False      # read() waits for a picture: decode the next one
+        self._seq = 0           # pictures handed over on this connection
+        self._given = 0         # the last one read() took
+        self._frame: np.ndarray | None = None
+        self._times: deque[float] = deque(maxlen=240)
+        self._size: tuple[int, int] | None = None
+        self._codec: str | None = None
+        self._fps: float | None = None
+        self.link = Link("on")
+        self._attach(opener())
+        self._thread = threading.Thread(target=self._run, name=f"capture {name}", daemon=True)
+        self._thread.start()
+
+    @property
+    def mode(self) -> CaptureMode | None:
+        """The mode granted, with the frame rate once measured (see `CaptureMode`)."""
+        with self._lock:
+            if self._size is None:
+                return None
+            return CaptureMode(self._size[0], self._size[1], self._codec, self._fps, self._asked)
 
     def read(self) -> np.ndarray | None:
-        ok, frame = self._cap.read()
-        return frame if ok else None
+        """The next picture (waiting up to `wait` s for it while the stream is on); None while the
+        stream is down, or when none came in time."""
+        with self._lock:
+            if self.link.state != "on":
+                return None
+            self._want = True
+            self._lock.wait_for(lambda: self._seq != self._given or self.link.state != "on"
+                                or self._stop.is_set(), timeout=self.wait)
+            if self._seq == self._given or self.link.state != "on":
+                return None
+            self._given = self._seq
+            frame, self._frame = self._frame, None
+            return frame
 
     def close(self) -> None:
-        self._cap.release()
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=10)
+        with self._lock:
+            self._release()
+            self.link = Link("lost", reason="closed")
+
+    # -- the capture thread ------------------------------------------------------------------------
+
+    def _attach(self, cap: Any) -> None:
+        w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        with self._lock:
+            self._cap = cap
+            self._size = (w, h) if w > 0 and h > 0 else None
+            self._codec = fourcc_text(cap.get(cv2.CAP_PROP_FOURCC))
+            self._fps = None
+            self._times.clear()
+            self._seq = self._given = 0
+            self._frame = None
+            self.link = Link("on")
+            self._lock.notify_all()
+
+    def _release(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+    def _set_link(self, link: Link) -> None:
+        with self._lock:
+            self.link = link
+            self._lock.notify_all()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            reason = self._stream()
+            if self._stop.is_set():
+                return
+            with self._lock:
+                self._release()
+            self._reconnect(reason)
+
+    def _stream(self) -> str:
+        """Take pictures until a read fails; returns why the stream stopped."""
+        cap = self._cap
+        last = time.monotonic()
+        while not self._stop.is_set():
+            ok = cap.grab()
+            now = time.monotonic()
+            if not ok:
+                return "the connection closed" if now - last < 1.0 else f"no picture for {now - last:.0f} s"
+            last = now
+            frame = None
+            if self._want:      # only the pictures someone waits for are decoded
+                got, frame = cap.retrieve()
+                if not got or frame is None or not frame.size:
+                    return "a picture could not be decoded"
+            with self._lock:
+                self._times.append(now)
+                if self._fps is None and len(self._times) > 2 and \
+                        self._times[-1] - self._times[0] >= self.FPS_WINDOW:
+                    self._fps = (len(self._times) - 1) / (self._times[-1] - self._times[0])
+                if frame is not None:
+                    self._frame, self._want = frame, False
+                    self._seq += 1
+                    self._lock.notify_all()
+        return "closed"
+
+    def _reconnect(self, reason: str) -> None:
+        """Reopen the stream, waiting `retry` between attempts, saying so in `link`."""
+        self._set_link(Link("lost", reason=reason))
+        attempt = 0
+        while not self._stop.wait(self.retry[min(attempt, len(self.retry) - 1)]):
+            attempt += 1
+            self._set_link(Link("reconnecting", attempt, None, reason))
+            try:
+                cap = self._opener()
+            except SourceError as exc:
+                reason = exc.reason
+                self._set_link(Link("reconnecting", attempt + 1,
+                                    self.retry[min(attempt, len(self.retry) - 1)], reason))
+                continue
+            if self._stop.is_set():
+                cap.release()
+                return
+            self._attach(cap)
+            return
+
+
+class CameraSource(LiveSource):
+    """A webcam by index (OpenCV's VideoCapture), in the best mode it offers (`negotiate_mode`) or
+    the `size` asked for."""
+
+    def __init__(self, index: int, size: tuple[int, int] | None = None, **live: Any) -> None:
+        self.index = index
+        self.size = size
+
+        def opener() -> Any:
+            cap = quiet_capture(index)
+            if not cap.isOpened():
+                cap.release()
+                raise SourceError(f"camera {index} cannot be opened: no such camera, or it is in use "
+                                  "(try another index, e.g. 0 or 1, or check the cable and permissions)",
+                                  "the camera cannot be opened")
+            negotiate_mode(cap, size)
+            return cap
+
+        super().__init__(f"camera {index}", opener, asked=f"{size[0]}x{size[1]}" if size else "best",
+                         **live)
+
+
+class NetworkSource(LiveSource):
+    """A network camera by URL through OpenCV's FFmpeg backend: MJPEG over HTTP (what phone camera
+    apps serve, e.g. ``http://192.168.1.20:8080/video``) or RTSP. Its size is set in the camera's
+    own app. `open_timeout` and `read_timeout` bound how long a dead address or a frozen stream may
+    keep it waiting."""
+
+    def __init__(self, url: str, *, open_timeout: float = 5.0, read_timeout: float = 3.0,
+                 **live: Any) -> None:
+        self.url = url
+        params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(open_timeout * 1000),
+                  cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(read_timeout * 1000)]
+
+        def opener() -> Any:
+            cap = quiet_capture(url, cv2.CAP_FFMPEG, params)
+            if not cap.isOpened():
+                cap.release()
+                raise SourceError(f"{url}: no video stream there (is the camera app running and "
+                                  "this machine on the same network? check the address and port)",
+                                  "no video stream at that address")
+            return cap
+
+        super().__init__(url, opener, asked="app", **live)
 
 
 class VideoSource:
@@ -61,7 +360,9 @@ class VideoSource:
             self._cap.release()
             raise SourceError(f"{path}: not a video OpenCV can read")
         self.fps = self._cap.get(cv2.CAP_PROP_FPS) or 0.0
-        self.mode = _mode(self._cap)
+        w, h = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        self.mode = CaptureMode(w, h, fourcc_text(self._cap.get(cv2.CAP_PROP_FOURCC)),
+                                self.fps or None) if w > 0 and h > 0 else None
 
     def read(self) -> np.ndarray | None:
         ok, frame = self._cap.read()
@@ -69,15 +370,6 @@ class VideoSource:
 
     def close(self) -> None:
         self._cap.release()
-
-
-def _mode(cap: cv2.VideoCapture) -> str | None:
-    """The picture a capture gives: "1280x720 at 30 fps" (None when the driver does not say)."""
-    w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
-    if w <= 0 or h <= 0:
-        return None
-    fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
-    return f"{w}x{h}" + (f" at {fps:g} fps" if fps > 0 else "")
 
 
 class FolderSource:
@@ -141,19 +433,32 @@ class DemoSource:
         self._k = 1 << 60 if self.duration is None else int(self.duration * self.fps) + 1
 
 
-def open_source(spec: str) -> FrameSource:
-    """A frame source from a string: "demo", a webcam index ("0"), a folder of images or a video file."""
+def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
+    """A frame source from a string: "demo", a webcam index ("0"), a network camera's URL
+    (``http://…`` MJPEG, ``rtsp://…``), a folder of images or a video file.
+
+    `size` (width, height) is asked of a webcam instead of its best mode, and is the synthetic
+    table's frame size for "demo"; a network camera's size is set in its own app, and a file has
+    its own, so asking one of them for a size is a `SourceError`."""
     spec = str(spec).strip()
     if spec == "demo":
-        return DemoSource()
+        return DemoSource() if size is None else DemoSource(width=size[0], height=size[1])
     if spec.isdigit():
-        return CameraSource(int(spec))
+        return CameraSource(int(spec), size)
+    if spec.lower().startswith(STREAM_SCHEMES):
+        if size:
+            raise SourceError(f"{spec}: a network camera sends the size set in its own app (choose "
+                              "the resolution there, e.g. 1920x1080); a size can be asked of a webcam only")
+        return NetworkSource(spec)
     path = Path(spec).expanduser()
+    if not path.exists() and not path.is_dir():
+        raise SourceError(f"{spec}: no such file, folder or camera (give a camera index like 0, a camera's "
+                          "URL (http://… or rtsp://…), a video file, a folder of images, or \"demo\")")
+    if size:
+        raise SourceError(f"{spec}: a file or folder has its own picture size; a size can be asked of a "
+                          "webcam only")
     if path.is_dir():
         return FolderSource(path)
-    if not path.exists():
-        raise SourceError(f"{spec}: no such file, folder or camera (give a camera index like 0, a video "
-                          "file, a folder of images, or \"demo\")")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return _SingleImage(path)
     return VideoSource(path)

@@ -92,9 +92,16 @@ class Camera:
     tilt: float = 0.0
     yaw: float = 0.0
     fill: float = 0.9
+    #: A physical camera instead of `fill`: its lens's focal length (px) and its distance (mm) from
+    #: the table's centre, which is the middle of the picture (the principal point), as a real camera
+    #: aimed at the table's centre sees it. Both None: the table is fitted to `fill` of the frame.
+    focal_px: float | None = None
+    distance_mm: float | None = None
 
     def homography(self, scene: Scene) -> np.ndarray:
         """3x3 homography from table mm to image pixels."""
+        if self.focal_px is not None and self.distance_mm is not None:
+            return self._physical(scene)
         f = 1.0
         t, y = math.radians(self.tilt), math.radians(self.yaw)
         # camera looks down -Z from above; tilt rotates about the table's X axis
@@ -113,6 +120,18 @@ class Camera:
         mid = (pts.max(axis=0) + pts.min(axis=0)) / 2
         A = np.array([[s, 0, self.width / 2 - s * mid[0]], [0, s, self.height / 2 - s * mid[1]], [0, 0, 1]])
         return A @ H
+
+    def _physical(self, scene: Scene) -> np.ndarray:
+        """K [r1 r2 t]: the camera `distance_mm` from the table's centre along its axis, tilted
+        `tilt` deg about the table's x axis (the far edge is the top of the picture), turned `yaw`."""
+        t, y = math.radians(self.tilt), math.radians(self.yaw)
+        rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+        rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+        R = rx @ rz
+        f = float(self.focal_px)  # type: ignore[arg-type]
+        K = np.array([[f, 0, self.width / 2], [0, f, self.height / 2], [0, 0, 1.0]])
+        T = np.array([[1, 0, -scene.width / 2], [0, 1, -scene.height / 2], [0, 0, 1.0]])
+        return K @ np.column_stack([R[:, 0], R[:, 1], [0, 0, float(self.distance_mm)]]) @ T  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

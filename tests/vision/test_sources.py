@@ -49,7 +49,7 @@ def test_a_video_that_ends_gives_none(tmp_path):
         writer.write(np.full((48, 64, 3), 40 * k, np.uint8))
     writer.release()
     source = open_source(str(path))
-    assert source.mode == "64x48 at 10 fps"     # what the file gives, for the camera's status
+    assert str(source.mode) == "64x48 MJPG at 10 fps"     # what the file gives, for the camera's status
     frames = []
     while (frame := source.read()) is not None:
         frames.append(frame)
@@ -64,3 +64,72 @@ def test_the_demo_source_plays_the_synthetic_table(registry):
         frames.append(frame)
     assert len(frames) == 3 and frames[0].shape == (360, 640, 3)
     assert open_source("demo").read().shape == (720, 1280, 3)
+
+
+class FakeCapture:
+    """A `cv2.VideoCapture`-like webcam that grants some modes: the only stand-in for a camera in
+    the tests, because CI machines have no webcam (everything past the negotiation is tested with
+    real sources: files, folders, a real MJPEG server). Like V4L2, it answers a size it lacks with
+    its nearest one, and grants sizes only in the format set (its `modes` per FOURCC)."""
+
+    def __init__(self, modes: dict[str, list[tuple[int, int]]]) -> None:
+        self.modes = modes
+        self.fourcc = "YUYV"
+        self.size = modes["YUYV"][0]
+        self.asked: list[tuple[int, int]] = []
+        self._w = 0
+
+    def set(self, prop, value):
+        if prop == cv2.CAP_PROP_FOURCC:
+            code = int(value)
+            name = "".join(chr((code >> 8 * i) & 0xFF) for i in range(4))
+            if name in self.modes:
+                self.fourcc = name
+        elif prop == cv2.CAP_PROP_FRAME_WIDTH:
+            self._w = int(value)
+        elif prop == cv2.CAP_PROP_FRAME_HEIGHT:
+            want = (self._w, int(value))
+            self.asked.append(want)
+            sizes = self.modes[self.fourcc]
+            self.size = min(sizes, key=lambda s: abs(s[0] * s[1] - want[0] * want[1]))
+        return True
+
+    def get(self, prop):
+        if prop == cv2.CAP_PROP_FRAME_WIDTH:
+            return float(self.size[0])
+        if prop == cv2.CAP_PROP_FRAME_HEIGHT:
+            return float(self.size[1])
+        if prop == cv2.CAP_PROP_FOURCC:
+            return float(cv2.VideoWriter.fourcc(*self.fourcc))
+        return 0.0
+
+
+def test_a_webcam_is_asked_for_its_best_mode_over_mjpg_and_keeps_what_it_grants():
+    from tableassist.vision.sources import fourcc_text, negotiate_mode
+
+    # a 1080p webcam: MJPG has 1080p, YUYV only 640x480 at a usable rate
+    cap = FakeCapture({"YUYV": [(640, 480), (1920, 1080)], "MJPG": [(640, 480), (1280, 720), (1920, 1080)]})
+    assert negotiate_mode(cap) == (1920, 1080)
+    assert fourcc_text(cap.get(cv2.CAP_PROP_FOURCC)) == "MJPG"
+    assert cap.asked[:3] == [(3840, 2160), (2560, 1440), (1920, 1080)]      # best first, 1080p granted
+    # a 4K camera stops at the first ask
+    cap = FakeCapture({"YUYV": [(640, 480)], "MJPG": [(3840, 2160), (1920, 1080)]})
+    assert negotiate_mode(cap) == (3840, 2160) and cap.asked == [(3840, 2160)]
+    # an old camera with none of the 16:9 modes: the largest of its answers is kept
+    cap = FakeCapture({"YUYV": [(640, 480), (800, 600)]})
+    assert negotiate_mode(cap) == (800, 600) and fourcc_text(cap.get(cv2.CAP_PROP_FOURCC)) == "YUYV"
+    # --camera-size: only that size is asked for
+    cap = FakeCapture({"YUYV": [(640, 480)], "MJPG": [(1280, 720), (1920, 1080)]})
+    assert negotiate_mode(cap, (1280, 720)) == (1280, 720) and cap.asked == [(1280, 720)]
+
+
+def test_the_mode_in_words_and_a_size_asked_of_a_file_is_refused(tmp_path):
+    from tableassist.vision.sources import CaptureMode
+
+    assert str(CaptureMode(1920, 1080, "MJPG", 29.97, "best")) == "1920x1080 MJPG at 30 fps"
+    assert str(CaptureMode(640, 480)) == "640x480"
+    cv2.imwrite(str(tmp_path / "a.png"), np.full((20, 30, 3), 7, np.uint8))
+    with pytest.raises(SourceError, match="a size can be asked of a webcam only"):
+        open_source(str(tmp_path / "a.png"), (1920, 1080))
+    demo = open_source("demo", (640, 480))
+    assert demo.read().shape == (480, 640, 3)

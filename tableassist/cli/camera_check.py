@@ -1,0 +1,154 @@
+"""Check the camera where it stands: can it read this game's stickers, and what to do if not.
+
+    tableassist camera-check --game abandon_ship
+    tableassist camera-check --camera http://192.168.1.20:8080/video --game shipshape
+    tableassist camera-check --camera 0 --camera-size 1920x1080 --json
+    tableassist camera-check --camera table.jpg --game wreckers --annotate check.jpg
+
+From the table-corner stickers in a few frames: the scale at the near and far edge of the table
+(px/mm), the tilt, the blur, the light and the glare; for each kind of sticker of the game its size in
+pixels here against the least that reads, which ones are unreadable from here, and what to do
+(docs/vision.md, "The camera check"). Exit code 0 when every sticker reads everywhere and nothing needs
+doing, 1 when something does, 2 when the camera or the arguments cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+#: How long a live camera may take to give its frames (s); its frame rate is measured meanwhile.
+WAIT_FOR_FRAMES = 10.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tableassist import cli
+    parser.add_argument("--camera", default="0", metavar="INDEX|URL|FILE|DIR|demo",
+                        help="the camera to check: a webcam index (default 0), a network camera's URL "
+                             "(http://… MJPEG, rtsp://…), a photo or video of the table, a folder of "
+                             "photos, or demo")
+    parser.add_argument("--game", default=None,
+                        help="the game whose stickers must read (default: the table corners and "
+                             "seats only)")
+    parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
+                        help=cli.CAMERA_SIZE_HELP)
+    parser.add_argument("--frames", type=cli.whole_number("--frames", 1, 1000), default=5, metavar="N",
+                        help="frames to check (default 5; a photo is one)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--annotate", type=Path, metavar="FILE",
+                        help="also write the checked picture with the zones, seats and scale drawn")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tableassist.markers.registry import RegistryError, load_registry
+    from tableassist.vision import MarkerDetector, SourceError, open_source, write_image
+    from tableassist.vision.check import check_camera, draw_check
+    from tableassist.vision.geometry import Layout, LayoutError, TableGeometry
+
+    def fail(message: str) -> int:
+        print(f"tableassist camera-check: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        registry = load_registry()
+    except RegistryError as exc:
+        return fail(f"the marker registry cannot be read: {exc}")
+    if args.game is not None and args.game not in registry.games():
+        return fail(f"no markers for game {args.game!r}; games: {', '.join(registry.games())}")
+    try:
+        layout = Layout.for_game(args.game)
+    except LayoutError as exc:
+        return fail(str(exc))
+    try:
+        source = open_source(args.camera, args.camera_size)
+    except SourceError as exc:
+        return fail(str(exc))
+    detector = MarkerDetector(registry.dictionary, ids=[m.id for m in registry.markers(args.game)])
+    try:
+        samples = _read(source, detector, args.frames)
+        mode = getattr(source, "mode", None)
+    finally:
+        source.close()
+    if not samples:
+        link = getattr(source, "link", None)
+        why = f" ({link.text})" if link is not None and link.state != "on" else ""
+        return fail(f"{args.camera} gave no picture{why}")
+    geometry = TableGeometry(layout, registry, args.game)
+    report = check_camera(samples, layout=layout, registry=registry, game=args.game,
+                          mode=mode, geometry=geometry,
+                          min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
+    if args.annotate:
+        try:
+            write_image(args.annotate, draw_check(samples[-1][0], report, samples[-1][1], geometry,
+                                                  registry=registry))
+        except SourceError as exc:
+            return fail(str(exc))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(text(report, args.camera, registry.titles.get(args.game or "", None)))
+    return 0 if report.ok else 1
+
+
+def _read(source: Any, detector: Any, frames: int) -> list[tuple[Any, Any]]:
+    """Up to `frames` frames and their markers. A live camera is read until it gave them and its
+    frame rate is measured (or WAIT_FOR_FRAMES passed); a file or folder until its end."""
+    samples: list[tuple[Any, Any]] = []
+    live = hasattr(source, "link")
+    deadline = time.monotonic() + WAIT_FOR_FRAMES
+    while time.monotonic() < deadline:
+        mode = getattr(source, "mode", None)
+        if len(samples) >= frames and (not live or getattr(mode, "fps", None) is not None):
+            break
+        frame = source.read()
+        if frame is None:
+            if not live:
+                break
+            continue
+        if len(samples) < frames:
+            samples.append((frame, detector.detect(frame)))
+    return samples
+
+
+VERDICTS = {"reliable": "reads", "near only": "NEAR EDGE ONLY", "unreadable": "UNREADABLE",
+            "unknown": "?"}
+
+
+def text(report: Any, camera: str, title: str | None) -> str:
+    """The report as a person reads it in a terminal."""
+    w, h = report.frame_size
+    lines = [f"Camera check: {camera} ({report.mode or f'{w}x{h}'}), "
+             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"]
+    corners = report.corners_seen
+    lines.append("Table corners seen: " + (" ".join(corners) if corners else "none")
+                 + ("" if len(corners) == 4 else f" (of NW NE SE SW)"))
+    if report.near_px_per_mm is not None:
+        lines.append(f"Scale: {report.near_px_per_mm:.2f} px/mm near ({report.near_edge}), "
+                     f"{report.far_px_per_mm:.2f} px/mm far ({report.far_edge}); tilt "
+                     f"{report.tilt_deg:.0f}°; the table fills {report.fill:.0%} of the picture")
+    picture = []
+    if report.blur_px is not None:
+        picture.append(f"edges {report.blur_px:.1f} px wide (markers of {report.needed_px:.0f} px read)")
+    if report.light is not None:
+        picture.append(f"brightness {report.light.mean:.0f} (5–95 %: {report.light.p5:.0f}–"
+                       f"{report.light.p95:.0f})")
+    picture.append(f"glare {report.glare:.1%}")
+    lines.append("Picture: " + "; ".join(picture))
+    lines.append("")
+    lines.append(f"  {'sticker':<18} {'marker':>7} {'near':>6} {'far':>6} {'needed':>7}  verdict")
+    for k in report.kinds:
+        near = "–" if k.near_px is None else f"{k.near_px:.1f}"
+        far = "–" if k.far_px is None else f"{k.far_px:.1f}"
+        lines.append(f"  {k.name:<18} {k.size_mm:>4g} mm {near:>6} {far:>6} {k.needed_px:>7.0f}  "
+                     f"{VERDICTS[k.verdict]}")
+    lines.append("")
+    if report.advice:
+        lines.append("What to do:")
+        lines += [f"  - {a.text}" for a in report.advice]
+    else:
+        lines.append("Ready: every sticker reads from here.")
+    return "\n".join(lines)

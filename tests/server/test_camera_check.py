@@ -1,0 +1,149 @@
+"""The host screen's camera (issue 15) with a real network camera: a local MJPEG server streams a
+rendered Abandon Ship table at 720p into ``open_table(camera=url)``. The camera's status carries the
+mode granted (size, measured fps); the live camera check is the host's alone (a table screen is
+refused, a spectator never gets its pictures); its report comes over Socket.IO and, in headless
+Chromium, as the "Camera check" card: a verdict per kind of sticker, what to do, the picture."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tableassist.server.served import open_table
+from tableassist.vision import synthetic as S
+from tests.server.conftest import Client, wait_until
+from tests.vision.mjpeg_server import MJPEGCamera
+
+GAME = "abandon_ship"
+# corners, seats, two dice, a cheese token and a tile, at the registry's sizes
+PIECES = [(0, 0, 0), (1, 900, 0), (2, 900, 600), (3, 0, 600), (4, 450, 570), (6, 450, 30),
+          (22, 300, 300), (23, 600, 300), (77, 450, 200), (90, 450, 420)]
+
+
+@pytest.fixture(scope="module")
+def phone() -> Iterator[MJPEGCamera]:
+    from tableassist.markers.registry import load_registry
+    registry = load_registry()
+    scene = S.Scene(pieces=tuple(S.registry_piece(registry, GAME, i, x, y) for i, x, y in PIECES))
+    # 720p with the reference lens at 80 cm: 900 px / 800 mm = 1.125 px/mm
+    frame, _ = S.Renderer(registry.dictionary).render(
+        scene, S.Camera(1280, 720, focal_px=900, distance_mm=800), S.Effects(blur=0.4))
+    camera = MJPEGCamera([frame], fps=15).start()
+    yield camera
+    camera.stop()
+
+
+@pytest.fixture
+def served(tmp_path, phone):
+    table = open_table(tmp_path / "table.sqlite3", host="127.0.0.1", port=0, camera=phone.url)
+    table.serve_in_thread()
+    table.watch()
+    try:
+        yield table
+    finally:
+        table.close()
+
+
+class Watcher(Client):
+    """A client that also keeps the host-only events."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.checks: list[dict] = []
+        self.frames: list[dict] = []
+        self.sio.on("camera_check", lambda m: self.checks.append(m))
+        self.sio.on("camera", lambda m: self.frames.append(m))
+
+
+def test_the_check_reports_to_the_host_only(served):
+    tokens = served.tokens
+    host = Watcher(served.url, tokens.host).connect()
+    table = Watcher(served.url, tokens.table).connect()
+    spectator = Watcher(served.url, None).connect()
+    try:
+        cam = host.wait_state(lambda s: s["camera"]["state"] == "on" and s["camera"]["fps"], "the mode",
+                              timeout=15)["camera"]
+        assert cam["size"] == [1280, 720] and cam["mode"].startswith("1280x720") and 5 < cam["fps"] < 25
+        refused = table.call("camera_check", {"on": True, "game": GAME})
+        assert refused == {"ok": False, "error": "only the host screen checks the camera"}
+        assert host.call("camera_check", {"on": True, "game": "chess"})["error"] == \
+            "there is no game 'chess' to check the camera for"
+        assert host.call("camera_check", {"on": True, "game": GAME}) == {"ok": True}
+        wait_until(lambda: host.checks, 20, "a camera check report")
+        report = host.checks[0]["report"]
+        assert report["game"] == GAME and report["frame_size"] == [1280, 720]
+        assert report["px_per_mm"]["near"] == pytest.approx(1.125, rel=0.02)
+        verdicts = {k["component"]: k["verdict"] for k in report["kinds"]}
+        assert verdicts["die_face"] == "unreadable" and verdicts["tile"] == "reliable"
+        assert report["advice"][0]["text"] == "This camera sends 1280x720: choose 1080p (1920x1080) or " \
+                                              "more in its app."
+        assert host.checks[0]["jpeg"][:2] == b"\xff\xd8"
+        assert host.call("camera_check", {"on": False}) == {"ok": True}
+        assert table.checks == [] == spectator.checks and table.frames == [] == spectator.frames
+        assert host.frames       # the preview went to the host alone too
+    finally:
+        for c in (host, table, spectator):
+            c.close()
+
+
+def test_no_camera_no_check(tmp_path):
+    table = open_table(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
+    table.serve_in_thread()
+    host = Client(table.url, table.tokens.host).connect()
+    try:
+        answer = host.call("camera_check", {"on": True})
+        assert answer["ok"] is False and answer["error"].startswith("no camera to check: no camera")
+    finally:
+        host.close()
+        table.close()
+
+
+CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_host_screen_shows_the_mode_and_the_camera_check(served):
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (scripts/setup --test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    from tests.server.test_browser import FLAGS
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{served.url}#t={served.tokens.host}")
+            mode = page.locator("#camera-card .camera-mode .mode")
+            mode.wait_for(timeout=15000)
+            page.wait_for_function("() => /fps/.test(document.querySelector('#camera-card .mode')"
+                                   "?.textContent || '')", timeout=15000)
+            assert mode.inner_text().startswith(" · 1280×720")
+            page.wait_for_function("() => { const i = document.getElementById('camera-img');"
+                                   " return i && !i.hidden && i.naturalWidth > 0; }", timeout=15000)
+            page.select_option('[data-field="check-game"]', GAME)
+            page.locator('[data-do="camera-check"]').click()
+            page.wait_for_selector(".check-report", timeout=20000)
+            verdict = page.locator(".check-report .verdict").inner_text()
+            assert verdict.startswith("Not ready:") and "kinds of sticker cannot be read everywhere" in verdict
+            dice = page.locator('.kind-check[data-component="die_face"]')
+            assert dice.get_attribute("data-verdict") == "unreadable"
+            assert dice.locator(".word").inner_text() == "Unreadable"
+            assert "needs 20" in dice.locator(".px").inner_text()
+            tile = page.locator('.kind-check[data-component="tile"]')
+            assert tile.locator(".word").inner_text() == "Reads"
+            advice = page.locator(".check-report .advice li").all_inner_texts()
+            assert advice[0] == "This camera sends 1280x720: choose 1080p (1920x1080) or more in its app."
+            assert any("die face and rat stickers (12 mm)" in a for a in advice)
+            page.wait_for_function("() => { const i = document.getElementById('check-img');"
+                                   " return i && i.naturalWidth === 960; }", timeout=15000)
+            page.locator('[data-do="camera-check"]').click()           # stop checking
+            page.wait_for_function("() => !document.querySelector('.check-report')")
+            assert page.locator('[data-do="camera-check"]').inner_text() == "Check the camera"
+            assert errors == []
+        finally:
+            browser.close()

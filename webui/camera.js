@@ -1,0 +1,127 @@
+// The host screen's camera: the preview with the mode the camera granted (size, codec, measured
+// frame rate) and its stream's state, and the live camera check — can this camera, where it stands,
+// read this game's stickers, and what to do if not. Only the host screen gets the pictures.
+import {h} from "./dom.js";
+
+let previewUrl = null;
+let previewNote = "";
+// The check survives redraws (a state payload redraws the whole screen): what was asked, the
+// last report and its picture.
+const check = {on: false, game: undefined, report: null, url: null, error: null, app: null};
+
+const VERDICT = {"reliable": "Reads", "near only": "Near edge only", "unreadable": "Unreadable",
+  "unknown": "Not measured"};
+
+export function cameraCard(app, s) {
+  check.app = app;
+  const cam = s.camera || {};
+  const live = cam.state === "on";
+  return h("section", {class: "card host camera-card", id: "camera-card"},
+    h("h2", {}, "Camera"),
+    h("div", {class: "camera"},
+      h("p", {class: "camera-mode", dataset: {state: cam.state || "off"}},
+        h("span", {class: "state"}, cam.notice || "no camera"),
+        modeWords(cam) ? h("span", {class: "mode", dataset: {mode: cam.mode || ""}}, " · " + modeWords(cam)) : null),
+      h("img", {id: "camera-img", alt: "camera preview", src: previewUrl || "", hidden: !previewUrl,
+        class: live ? "" : "stale"}),
+      h("p", {class: "quiet", id: "camera-note"}, live ? previewNote : previewUrl ? "The picture above is old: the camera gives none now." : "")),
+    checkPart(s));
+}
+
+// "1920×1080 · MJPG · 30 fps": what the camera granted, not what was asked.
+function modeWords(cam) {
+  const parts = [];
+  if (cam.size) parts.push(`${cam.size[0]}×${cam.size[1]}`);
+  else if (cam.mode) parts.push(cam.mode);
+  if (cam.codec) parts.push(cam.codec);
+  if (cam.fps) parts.push(`${Math.round(cam.fps)} fps`);
+  return parts.join(" · ");
+}
+
+function checkPart(s) {
+  const games = (s.lobby?.games || []).filter((g) => !g.broken);
+  if (check.game === undefined) check.game = s.game?.id || null;
+  const choose = h("select", {"aria-label": "Which game's stickers", dataset: {field: "check-game"},
+    onchange: (e) => { check.game = e.target.value || null; if (check.on) ask(true); }},
+    h("option", {value: "", selected: !check.game}, "Table corners and seats"),
+    games.map((g) => h("option", {value: g.id, selected: g.id === check.game}, g.title)));
+  const button = h("button", {type: "button", class: check.on ? "" : "primary",
+    dataset: {do: "camera-check"}, onclick: () => ask(!check.on)},
+    check.on ? "Stop checking" : "Check the camera");
+  return h("div", {class: "camera-check", id: "camera-check", dataset: {on: check.on ? "1" : ""}},
+    h("h3", {}, "Camera check"),
+    h("p", {class: "quiet"}, "Can the camera, where it stands, read every sticker of the game? ",
+      "It measures the picture every few seconds while you move the camera."),
+    h("div", {class: "row-buttons"}, choose, button),
+    check.error ? h("p", {class: "notice warn"}, check.error) : null,
+    check.on && !check.report && !check.error ? h("p", {class: "quiet"}, "Waiting for a picture…") : null,
+    check.report ? report(check.report) : null);
+}
+
+async function ask(on) {
+  const answer = await check.app.ask("camera_check", {on, game: check.game});
+  check.on = on && answer.ok;
+  if (!on || !answer.ok) check.report = null;
+  check.error = answer.ok ? null : answer.error;   // e.g. "no camera to check: …", said in the card
+  redrawCheck();
+}
+
+function report(r) {
+  const short = r.kinds.filter((k) => k.verdict !== "reliable");
+  const verdict = r.ok ? "Ready: every sticker reads from here."
+    : r.corners_seen.length < 4 ? "Not ready: the camera must see the 4 table corners."
+    : short.length ? `Not ready: ${short.length} kind${short.length > 1 ? "s" : ""} of sticker cannot be read everywhere.`
+    : "Nearly: see what to do below.";
+  const ppm = r.px_per_mm;
+  const facts = [
+    ppm.near !== null ? `${ppm.near.toFixed(2)} px/mm near (${ppm.near_edge}), ${ppm.far.toFixed(2)} far (${ppm.far_edge})` : null,
+    r.tilt_deg !== null ? `tilt ${Math.round(r.tilt_deg)}°` : null,
+    r.blur_px !== null ? `edges ${r.blur_px.toFixed(1)} px` : null,
+    r.light ? `brightness ${Math.round(r.light.mean)}` : null,
+    `glare ${(r.glare * 100).toFixed(1)} %`,
+  ].filter(Boolean);
+  return h("div", {class: "check-report", dataset: {ok: r.ok ? "1" : "0"}},
+    h("p", {class: "verdict big " + (r.ok ? "ok" : "bad")}, verdict),
+    h("p", {class: "quiet facts"}, `${r.frame_size[0]}×${r.frame_size[1]} · ` + facts.join(" · ")),
+    h("ul", {class: "plain kinds"}, r.kinds.map((k) => h("li", {class: "kind-check",
+        dataset: {component: k.component, verdict: k.verdict}},
+      h("span", {class: "name"}, `${cap(k.name)} · ${k.size_mm} mm`),
+      h("span", {class: "px"}, k.far_px === null ? "" : `${Math.floor(k.far_px)}–${Math.floor(k.near_px)} px, needs ${Math.round(k.needed_px)}`),
+      h("span", {class: "word"}, VERDICT[k.verdict])))),
+    r.advice.length ? h("div", {class: "advice"}, h("h3", {}, "What to do"),
+      h("ol", {}, r.advice.map((a) => h("li", {dataset: {advice: a.key}}, a.text)))) : null,
+    check.url ? h("img", {id: "check-img", src: check.url, alt: "the camera's picture with the table's zones and seats drawn"}) : null);
+}
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function redrawCheck() {
+  const old = document.getElementById("camera-check");
+  const state = check.app?.state;
+  if (old && state) old.replaceWith(checkPart(state));
+}
+
+export function onCamera(app, frame) {
+  const url = URL.createObjectURL(new Blob([frame.jpeg], {type: "image/jpeg"}));
+  if (previewUrl) URL.revokeObjectURL(previewUrl);
+  previewUrl = url;
+  previewNote = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen`;
+  const img = document.getElementById("camera-img");
+  if (img) { img.src = url; img.hidden = false; img.classList.remove("stale"); }
+  const note = document.getElementById("camera-note");
+  if (note) note.textContent = previewNote;
+}
+
+export function onCameraCheck(app, msg) {
+  if (!check.on) return;
+  if (msg.error) {
+    check.error = msg.error;
+  } else {
+    check.error = null;
+    check.report = msg.report;
+    const url = URL.createObjectURL(new Blob([msg.jpeg], {type: "image/jpeg"}));
+    if (check.url) URL.revokeObjectURL(check.url);
+    check.url = url;
+  }
+  redrawCheck();
+}
