@@ -38,8 +38,13 @@ FOLLOW: Mapping[str, Follow] = {
 
 
 class StepLike(Protocol):
-    seq: int
-    action: Mapping[str, Any]
+    """What the chronicle reads of a session's step (:class:`~tableassist.table.session.Step`)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def action(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
