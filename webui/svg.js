@@ -2,29 +2,12 @@
 // Text always goes in as text nodes (textContent), never as markup, so names and engine words cannot
 // inject anything. The pictures are drawn from the view alone: what the view does not hold (a face-down
 // card's face, a crate below a stack's top) is never drawn.
+import {fill} from "./dom.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
-    else if (key === "dataset") for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined && v !== null) el.dataset[k] = String(v);
-    }
-    else el.setAttribute(key, value === true ? "" : String(value));
-  }
-  append(el, children);
-  return el;
-}
-
-function append(el, children) {
-  for (const child of children) {
-    if (child === undefined || child === null || child === false) continue;
-    if (Array.isArray(child)) append(el, child);
-    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
+  return fill(document.createElementNS(NS, tag), attrs, children);
 }
 
 // A picture: scales down to its box (height from the viewBox) but never above one unit per pixel,
