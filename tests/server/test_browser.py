@@ -42,7 +42,12 @@ class Tablet:
         self.open()
 
     def open(self) -> None:
-        self.page.goto(self.url)
+        """Load the page afresh (a goto to the same URL with its ``#t=`` fragment would stay in the
+        same document, so that is a reload)."""
+        if self.page.url == self.url:
+            self.page.reload()
+        else:
+            self.page.goto(self.url)
         self.page.wait_for_function("() => window.tableassist && window.tableassist.state")
 
     def history_length(self) -> int:

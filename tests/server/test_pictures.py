@@ -371,10 +371,7 @@ def test_a_changed_number_flashes_and_says_why_on_a_tap(chromium, server):  # no
     assert "Undone:" in why.inner_text() and "→ 13" in why.inner_text()
     why.locator('[data-do="close-why"]').click()
 
-    # A reload starts afresh: nothing flashes, nothing to explain yet. (page.reload, not
-    # tablet.open: a goto to the same URL with its #t= fragment stays in the same document.)
-    page.reload()
-    page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    tablet.open()  # a reload starts afresh: nothing flashes, nothing to explain yet
     page.wait_for_selector(".play")
     assert page.locator(".stat.changed").count() == 0 and page.locator(".stat.why").count() == 0
     assert tablet.errors == []
