@@ -1,14 +1,20 @@
 // A tiny element builder: h("div", {class: "x", onclick: f}, "text", child, [children]).
 // Text always goes in as text nodes, never as HTML, so names and engine messages cannot inject markup.
 export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
+  return fill(document.createElement(tag), attrs, children);
+}
+
+// Set an element's attributes (`on…` listeners, a `style` object, a `dataset`) and append its
+// children as nodes or text: the one builder behind h() and svg.js's s().
+export function fill(el, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
-    else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, String(value));
+    else if (key === "dataset") for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined && v !== null) el.dataset[k] = String(v);
+    }
+    else el.setAttribute(key, value === true ? "" : String(value));
   }
   append(el, children);
   return el;

@@ -3,6 +3,7 @@
 import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 import {cameraCard} from "./camera.js";
+import {markChanges} from "./changes.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -10,7 +11,8 @@ let historyOpen = null;  // the table's choice survives redraws; by default open
 export function renderPlay(app, main) {
   const s = app.state;
   const view = s.view || {};
-  const ctx = {colours: s.game.colours || {}, players: s.game.players, viewer: s.player, role: s.role};
+  const ctx = {colours: s.game.colours || {}, players: s.game.players, viewer: s.player, role: s.role,
+    series: s.series};
   const over = view.over || s.game.ended;
   const left = [
     s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
@@ -30,6 +32,7 @@ export function renderPlay(app, main) {
   main.replaceChildren(h("div", {class: "play"},
     h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
   if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
+  markChanges(app, main);  // every changed number flashes and says why on a tap
   startTimer(s);
 }
 

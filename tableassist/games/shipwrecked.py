@@ -1379,6 +1379,9 @@ class Shipwrecked(Game[Phase, Components]):
             "last_bid": s["last_bid"],
             "violations": [v.text for v in self.violations],
             "cost_by_round": list(self.components.cost_by_round),
+            # What a player needs to win (R-SW-14), so a screen can show how far each one is.
+            "win": {"single_group_min": self.components.single_group_min,
+                    "total_min": self.components.total_min},
             "options": dict(self.options),
         }
         if self.options["show_unrevealed_composition"]:

@@ -22,6 +22,7 @@ from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
+from tableassist.table.chronicle import Chronicle
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
 
@@ -174,6 +175,8 @@ class Table:
         # games table (start, resume, close, end), not once per action and screen.
         self._saved_games: list[dict[str, Any]] | None = None
         self._saved_error: str | None = None
+        # The current game's public numbers as it went (the charts' series), kept across payloads.
+        self._chronicle: tuple[TableSession, Chronicle] | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -463,6 +466,9 @@ class Table:
                 out["history_delta"] = {k: change[k] for k in ("base", "from", "lines")}
             out["actions"] = once(("actions", grant.role, grant.player),
                                   lambda: self.actions_for(grant))
+            series = once("series", lambda: self.series(session))
+            if series is not None:
+                out["series"] = series
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
             if camera.reading:  # built from readings only: no unrevealed secret
@@ -474,6 +480,16 @@ class Table:
                 "seconds": spec[0], "remaining": round(remaining, 2),
                 "label": game.label(spec[1])}
             return out
+
+    def series(self, session: TableSession) -> dict[str, Any] | None:
+        """The payload's ``series``: the game's followed public numbers over its rounds (see
+        :mod:`tableassist.table.chronicle`), or ``None`` for a game that charts none."""
+        with self._lock:
+            if self._chronicle is None or self._chronicle[0] is not session:
+                self._chronicle = (session, Chronicle(session.game))
+            chronicle = self._chronicle[1]
+        chronicle.update(list(session.steps))
+        return chronicle.series()
 
     def alternatives(self, seq: int) -> list[dict[str, Any]]:
         """What a correction may put in place of entry ``seq`` (labels as the table reads them):

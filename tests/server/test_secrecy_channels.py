@@ -245,7 +245,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
         board = log.index({"type": "lay_out_board", "player": None})
         checkpoints = {board, board + rng.randrange(1, len(log) - board - 1), len(log) - 2}
         events = Events("schmuggler")
-        cameras: list[CameraTable] = []
+        cameras: list[Camera] = []
         for i, (x, y) in enumerate(zip(log[:-1], twin[:-1])):   # the last ends it: all shown
             if cameras and x["type"] == "take_card":
                 # the camera sees the roller take the space's card and show it; first someone
