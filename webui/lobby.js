@@ -82,9 +82,23 @@ function newGame(app, games, allColours) {
       game.unverified_options.length ? h("p", {class: "warn-text"},
         "⚠ marks a value the data file has not yet checked against the real components.") : null,
       h("div", {class: "options"}, options)] : null,
-    game.unverified.length ? h("p", {class: "quiet"},
-      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null,
+    boxLine(app, game),
     start);
+}
+
+// "Your box": how many of the game's unverified values the players have checked, and the way in.
+function boxLine(app, game) {
+  const progress = app.state.lobby.box?.[game.id];
+  if (!progress) {
+    return game.unverified.length ? h("p", {class: "quiet"},
+      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null;
+  }
+  const done = progress.total > 0 && progress.checked === progress.total;
+  return h("div", {class: "row-buttons box-line", dataset: {box: game.id}},
+    h("span", {class: progress.problem ? "warn-text" : done ? "ok-text" : "quiet"},
+      progress.problem ? `Your box file cannot be used: ${progress.problem}` : progress.text),
+    h("button", {type: "button", dataset: {do: "box-open"}, onclick: () => app.openBox(game.id)},
+      done ? "Your box" : "Check your box"));
 }
 
 function swap(i, j) {

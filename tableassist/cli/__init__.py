@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "detect": "tableassist.cli.detect",
     "export": "tableassist.cli.export",
     "import": "tableassist.cli.import_",
+    "box": "tableassist.cli.box",
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from tableassist.server.app import QuietHandler, create_app
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens, links_file
+from tableassist.table.box import Box, default_box_dir
 from tableassist.table.store import Store, StoreError, default_db
 
 DEFAULT_PORT = 8765
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the table's database (default {default_db()})")
+    parser.add_argument("--box", type=Path, default=None, metavar="DIR",
+                        help=f"your box: your own values for the components (default "
+                             f"{default_box_dir()})")
     parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
                         help="camera preview source on the host screen (default: camera 0 if "
                              "there is one, else none)")
@@ -86,7 +90,7 @@ def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
         print(f"cannot write the table's links file {links_file(db)}: "
               f"{(exc.strerror or str(exc)).lower()}", file=sys.stderr)
         return 2
-    table = Table(store, tokens)
+    table = Table(store, tokens, box=Box(args.box or default_box_dir()))
     try:
         session = table.resume_latest()
     except StoreError as exc:
@@ -120,6 +124,7 @@ def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
     print(f"tableassist: serving the table at {public_url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
     print(f"database: {db}")
+    print(f"your box: {table.box.folder if table.box else 'none'}")
     print(f"camera: {table.camera_status.get('notice')}")
     try:
         import segno

@@ -86,6 +86,9 @@ class CameraFeed:
             misses = 0
             # the camera plays along whenever a game with a reader is on
             seen = along.process(frame, started - t0)
+            box = getattr(self.server, "box_camera", None)
+            if box is not None and box.watching():  # a "Your box" screen is open
+                box.look(frame, seen.detections if seen is not None else detector.detect(frame))
             if self.server is None or not self.server.host_watching() or \
                     started - previewed < 1.0 / PREVIEW_FPS:
                 # Frames are still read (so a camera's buffer never serves a stale picture), but

@@ -527,8 +527,10 @@ def check_entry(game_id: str, path: str, values: Any) -> dict[str, Any]:
     for name, f in fields.items():
         if name not in values:
             continue
+        # a crate's own back has the size of its front
+        like = fields.get(str(f.spec.get("shape_of", name)), f)
         try:
-            out[name] = CHECKS[f.type](f, values[name], shipped_value(entry, f, shipped))
+            out[name] = CHECKS[f.type](f, values[name], shipped_value(entry, like, shipped))
         except _Wrong as exc:
             problems.append(f"{where}: {f.name}: {exc}")
     if problems:
@@ -594,9 +596,9 @@ def _rename(data: Any, ref: str, renames: Mapping[str, str]) -> None:
     data[name] = walk(data[name], brackets)
 
 
-def check_box(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every entry of a game's box checked, then the merged data set up by the engine itself (a
-    game for its fewest players): the entries as the box keeps them, or :class:`BoxError`."""
+def check_fields(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every entry of a game's box checked against its form: the entries as the box keeps them,
+    or :class:`BoxError` naming every fault."""
     problems: list[str] = []
     checked: dict[str, dict[str, Any]] = {}
     for path, values in entries.items():
@@ -606,14 +608,30 @@ def check_box(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str, A
             problems += exc.problems
     if problems:
         raise BoxError(problems)
-    data = merge(game_id, catalog.shipped_components(game_id), checked)
+    return checked
+
+
+def unplayable(game_id: str, entries: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """Why the engine cannot set up a game with the box's (checked) entries merged over the
+    shipped data, or ``None``: what one field cannot see (Abandon Ship needs one cheese token per
+    cheese space)."""
+    data = merge(game_id, catalog.shipped_components(game_id), entries)
     cls = catalog.engine_class(game_id)
     names = [f"Player {i + 1}" for i in range(cls.min_players)]
     try:
         catalog.new_game(game_id, names, components=data)
     except (SetupError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as exc:
-        raise BoxError([f"{cls.title or game_id} cannot be played with these values: "
-                        f"{str(exc)[:300]}"]) from None
+        return f"{cls.title or game_id} cannot be played with these values: {str(exc)[:300]}"
+    return None
+
+
+def check_box(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """A whole box of one game: each entry by its form (:func:`check_fields`), then the merged
+    data by the engine itself (:func:`unplayable`); the entries as kept, or :class:`BoxError`."""
+    checked = check_fields(game_id, entries)
+    problem = unplayable(game_id, checked)
+    if problem is not None:
+        raise BoxError([problem])
     return checked
 
 
@@ -750,7 +768,8 @@ def dump_text(games: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
 class _Read:
     stamp: tuple[int, int] | None
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)
-    problem: str | None = None
+    problem: str | None = None      # the file cannot be used (damaged, a value out of its form)
+    unplayable: str | None = None   # its values are fine one by one, but no game can use them
 
 
 class Box:
@@ -796,7 +815,8 @@ class Box:
                     if others:
                         raise BoxError([f"{where} holds {', '.join(others)} as well: a game's "
                                         "box file holds that game only"])
-                    read.entries = check_box(game_id, games.get(game_id, {}))
+                    read.entries = check_fields(game_id, games.get(game_id, {}))
+                    read.unplayable = unplayable(game_id, read.entries)
                 except OSError as exc:
                     read.problem = f"{where} cannot be read: {(exc.strerror or str(exc)).lower()}"
                 except BoxError as exc:
@@ -816,8 +836,12 @@ class Box:
         return self._load(game_id).problem
 
     def components(self, game_id: str, shipped: Mapping[str, Any]) -> dict[str, Any]:
-        """``shipped`` with this box merged over it (for :func:`catalog.load_components`)."""
+        """``shipped`` with this box merged over it (for :func:`catalog.load_components`);
+        :class:`BoxError` when the file cannot be used or no game can be set up with it."""
         entries = self.entries(game_id)
+        problem = self._load(game_id).unplayable
+        if problem is not None:
+            raise BoxError([f"your box: {problem}; fix the entries it names on the box screen"])
         return merge(game_id, shipped, entries) if entries else copy.deepcopy(dict(shipped))
 
     def progress(self, game_id: str) -> dict[str, Any]:
@@ -830,7 +854,7 @@ class Box:
         text = f"{the_form.title}: {done} of {total} checked" if total else \
             f"{the_form.title}: nothing to check"
         return {"checked": done, "total": total, "text": text, "problem": read.problem,
-                "entries": len(read.entries)}
+                "unplayable": read.unplayable, "entries": len(read.entries)}
 
     def revision(self) -> tuple[Any, ...]:
         """Changes whenever a box file does (the lobby's progress is cached by it)."""
@@ -863,12 +887,15 @@ class Box:
         return copy.deepcopy(read.entries)
 
     def save_entry(self, game_id: str, path: str, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Check one entry (with every other entry of the box, by the engine too) and save it;
-        returns the entry as kept. Nothing is written when anything is wrong."""
+        """Check one entry by its form and save it; returns the entry as kept. Nothing is written
+        when a value is wrong. Values that are right one by one but that no game can use together
+        (four cheese spaces and five cheese tokens) are saved all the same, since the next entry
+        may mend them: :meth:`progress` says so (``unplayable``) and no new game starts with them
+        until it is mended."""
         with self._lock:
             entries = self._writable(game_id)
             entries[path] = dict(values)
-            kept = check_box(game_id, entries)
+            kept = check_fields(game_id, entries)
             self._write(game_id, kept)
             return kept[path]
 

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from werkzeug.serving import make_server
 
 from tableassist.server import Table, Tokens, create_app
 from tableassist.server.app import QuietHandler
+from tableassist.table.box import Box
 from tableassist.table.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,9 +118,22 @@ class RunningServer:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RunningServer]:
     """The server in a thread of this process, on a fresh database."""
+    with serve(tmp_path) as running:
+        yield running
+
+
+@pytest.fixture
+def box_server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server as ``server`` is, with a box folder of its own (``table.box``)."""
+    with serve(tmp_path, box=Box(tmp_path / "box")) as running:
+        yield running
+
+
+@contextmanager
+def serve(tmp_path: Path, *, box: Box | None = None) -> Iterator[RunningServer]:
     store = Store(tmp_path / "table.sqlite3")
     tokens = Tokens(tmp_path / "table.sqlite3.table.json")
-    table = Table(store, tokens)
+    table = Table(store, tokens, box=box)
     tserver = create_app(table)
     http = make_server("127.0.0.1", 0, tserver.app, threaded=True,
                        request_handler=QuietHandler)
