@@ -85,7 +85,17 @@ async function loadPhotos(app, path) {
 // screen then offers to leave), its face shown, and its photo put beside the editor.
 export function onBoxSeen(app, seen) {
   if (!box.data || seen.game !== box.game) return;
+  const before = box.seen;
   box.seen = seen;
+  // The camera repeats what it sees: only a change picks an entry, a face or a slot, so the
+  // screen stays where a person moved it (the back of a crate that lies front up).
+  const changed = !before || before.path !== seen.path || before.side !== seen.side
+    || before.slot !== seen.slot || before.problem !== seen.problem || before.notice !== seen.notice;
+  if (!changed) {  // the same component, a fresh photo: swap the picture, leave the screen be
+    const img = document.querySelector('.box-photo img[data-photo="camera"]');
+    if (img && seen.photo) img.src = seen.photo;
+    return;
+  }
   if (seen.path && seen.path !== box.selected) {
     const current = entryOf(box.selected);
     if (current && dirty(current)) box.offer = seen.path;
@@ -120,6 +130,8 @@ export function renderBox(app, main) {
             onchange: (e) => importBox(app, e.target)})),
         h("button", {type: "button", dataset: {do: "box-close"}, onclick: () => closeBox(app)}, "Done")),
       d.progress.problem ? h("p", {class: "warn-text", dataset: {notice: "box-problem"}}, d.progress.problem) : null,
+      d.progress.unplayable ? h("p", {class: "warn-text", dataset: {notice: "box-unplayable"}},
+        `${d.progress.unplayable}. New games start once the entries agree.`) : null,
       !d.keeps ? h("p", {class: "warn-text"},
         "This table keeps no box (started without a box folder): you can look, not save.") : null,
       d.playing ? h("p", {class: "quiet"},
