@@ -10,12 +10,12 @@ any fault changes nothing. Exit codes: 0 done, 1 problems found by ``check``, 2 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from tableassist.table import catalog
-from tableassist.table.box import Box, BoxError, check_box, default_box_dir, form, parse_text
+from tableassist.table.box import (Box, BoxError, check_box, default_box_dir, form, parse_text,
+                                   write_file)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,12 +102,9 @@ def _export(args: argparse.Namespace, box: Box) -> int:
         sys.stdout.flush()
     else:
         path = Path(args.output)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            write_file(path, text.encode("utf-8"))
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             print(f"cannot write {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
             return 2
     games = [g for g in catalog.ENGINES if f"\n[{g}]\n" in text]

@@ -100,6 +100,9 @@ def room_of(grant: Grant) -> str:
 class TableServer:
     """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
 
+    #: The camera's help on the "Your box" screens (set by :func:`box_events.register`).
+    box_camera: box_events.BoxCamera
+
     def __init__(self, table: Table, *, public_url: str | None = None) -> None:
         self.table = table
         self.public_url = public_url

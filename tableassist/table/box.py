@@ -45,11 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.table import catalog
 
 __all__ = ["FORMAT_KEY", "FORMAT_VERSION", "Box", "BoxError", "Entry", "Field", "Form", "Kind",
-           "default_box_dir", "dump_text", "form", "merge", "parse_text"]
+           "default_box_dir", "dump_text", "form", "merge", "parse_text", "write_file"]
 
 #: The key that says a TOML file is a box file, and the version of the format this code writes.
 FORMAT_KEY = "tableassist_box"
@@ -188,6 +189,13 @@ class Form:
         return None
 
 
+def _form_error(detail: str) -> SetupError:
+    """A box form in the package that does not fit its game's data file: a mistake of whoever
+    edited the package, said with where it is."""
+    return SetupError(Message("box.form.unusable", "a box form cannot be used: {detail}",
+                              detail=detail))
+
+
 def form(game_id: str) -> Form:
     """The box form of ``game_id`` (parsed once per process; the catalog reads the file)."""
     return _form(game_id)
@@ -211,7 +219,7 @@ def _form(game_id: str) -> Form:
         if kind.list is not None:
             items = shipped.get(kind.list)
             if not isinstance(items, list):
-                raise SetupError(f"box form of {game_id}: the data has no list {kind.list!r}")
+                raise _form_error(f"box form of {game_id}: the data has no list {kind.list!r}")
             for item in items:
                 path = f"{kind.list}[{item['id']}]"
                 entries[path] = Entry(path, kind, str(item["id"]))
@@ -234,19 +242,19 @@ def _kind(game_id: str, n: int, raw: Mapping[str, Any]) -> Kind:
     where = f"box form of {game_id}, kind {n}"
     unknown = set(raw) - _KIND_KEYS
     if unknown or ("list" in raw) == ("path" in raw):
-        raise SetupError(f"{where}: give `list` or `path`, and only the keys "
+        raise _form_error(f"{where}: give `list` or `path`, and only the keys "
                          f"{sorted(_KIND_KEYS)} (not {sorted(unknown)})")
     fields = []
     for f in raw.get("field", []):
         spec = {k: v for k, v in f.items() if k not in ("name", "type", "label", "box_only")}
         if f.get("type") not in CHECKS:
-            raise SetupError(f"{where}: field {f.get('name')!r} has an unknown type "
+            raise _form_error(f"{where}: field {f.get('name')!r} has an unknown type "
                              f"{f.get('type')!r}; types: {', '.join(CHECKS)}")
         fields.append(Field(str(f["name"]), str(f["type"]), str(f.get("label", f["name"])), spec,
                             bool(f.get("box_only", False))))
     sticker = str(raw.get("sticker", "center"))
     if sticker not in STICKER_PLACES:
-        raise SetupError(f"{where}: sticker must be one of {', '.join(STICKER_PLACES)}")
+        raise _form_error(f"{where}: sticker must be one of {', '.join(STICKER_PLACES)}")
     return Kind(raw.get("list"), raw.get("path"), str(raw["group"]), str(raw["label"]),
                 str(raw["what"]), str(raw["where"]), str(raw["editor"]), tuple(fields),
                 raw.get("component"), str(raw.get("item", "{id}")), sticker,
@@ -259,14 +267,14 @@ def _resolve(data: Any, path: str, where: str = "") -> Any:
     for part in path.split("."):
         name, _, label = part.partition("[")
         if not isinstance(node, Mapping) or name not in node:
-            raise SetupError(f"{where}: no {path!r} in the data")
+            raise _form_error(f"{where}: no {path!r} in the data")
         node = node[name]
         if label:
             label = label.rstrip("]")
             found = next((x for x in node if isinstance(x, Mapping) and str(x.get("id")) == label),
                          None) if isinstance(node, list) else None
             if found is None:
-                raise SetupError(f"{where}: no {path!r} in the data")
+                raise _form_error(f"{where}: no {path!r} in the data")
             node = found
     return node
 
@@ -576,7 +584,7 @@ def _rename(data: Any, ref: str, renames: Mapping[str, str]) -> None:
     every name in every list) by their new names."""
     head, _, rest = ref.partition(".")
     name, brackets = head.partition("[")[0], head.count("[]")
-    if not isinstance(data, Mapping) or name not in data:
+    if not isinstance(data, dict) or name not in data:
         return
     if brackets == 0:
         if rest:
@@ -764,6 +772,21 @@ def dump_text(games: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
 
 # -- the box folder ---------------------------------------------------------------------------
 
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` beside ``path`` and rename it over: a box file (or a photo, or an export)
+    is the old one or the new one, never half of either, even after a power cut."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 @dataclass
 class _Read:
     stamp: tuple[int, int] | None
@@ -864,18 +887,7 @@ class Box:
 
     def _write(self, game_id: str, entries: Mapping[str, Mapping[str, Any]]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        text = dump_text({game_id: entries})
-        path = self.path(game_id)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_file(self.path(game_id), dump_text({game_id: entries}).encode("utf-8"))
         self._read.pop(game_id, None)
 
     def _writable(self, game_id: str) -> dict[str, dict[str, Any]]:
@@ -962,9 +974,7 @@ class Box:
     def save_image(self, game_id: str, path: str, side: str, jpeg: bytes) -> Path:
         target = self.image_path(game_id, path, side)
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(jpeg)
-        os.replace(tmp, target)
+        write_file(target, jpeg)
         return target
 
     def images(self, game_id: str, path: str) -> dict[str, Path]:

@@ -18,7 +18,7 @@ import json
 import threading
 import tomllib
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Protocol
@@ -54,17 +54,23 @@ def engine_class(game_id: str) -> type[Game[Any, Any]]:
     return cls
 
 
-@cache
-def _load_components(game_id: str) -> dict[str, Any]:
+def _read_data(game_id: str, *parts: str, unreadable: Callable[[str], Message]) -> dict[str, Any]:
+    """One of the package's TOML files of ``game_id`` (``data/<parts>``), read; ``unreadable``
+    gives the error's message for what the TOML parser said when it cannot be read."""
     engine_class(game_id)  # a clear error for an unknown game before any file is opened
-    text = resources.files("tableassist.games").joinpath("data", f"{game_id}.toml").read_text(
+    text = resources.files("tableassist.games").joinpath("data", *parts).read_text(
         encoding="utf-8")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupError(Message("catalog.setup.unreadable_data",
-                                 "the data file of {game} cannot be read: {detail}",
-                                 game=game_id, detail=str(exc))) from None
+        raise SetupError(unreadable(str(exc))) from None
+
+
+@cache
+def _load_components(game_id: str) -> dict[str, Any]:
+    return _read_data(game_id, f"{game_id}.toml", unreadable=lambda detail: Message(
+        "catalog.setup.unreadable_data", "the data file of {game} cannot be read: {detail}",
+        game=game_id, detail=detail))
 
 
 class BoxLike(Protocol):
@@ -92,15 +98,9 @@ def shipped_components(game_id: str) -> Mapping[str, Any]:
 def load_box_form(game_id: str) -> dict[str, Any]:
     """The box form of ``game_id`` (``data/box/<game>.toml``: what the "Your box" screen asks of
     each entry of its data), as read; :mod:`tableassist.table.box` parses it."""
-    engine_class(game_id)
-    text = resources.files("tableassist.games").joinpath("data", "box", f"{game_id}.toml"
-                                                          ).read_text(encoding="utf-8")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError(Message("catalog.setup.unreadable_box_form",
-                                 "the box form of {game} cannot be read: {detail}",
-                                 game=game_id, detail=str(exc))) from None
+    return _read_data(game_id, "box", f"{game_id}.toml", unreadable=lambda detail: Message(
+        "catalog.setup.unreadable_box_form", "the box form of {game} cannot be read: {detail}",
+        game=game_id, detail=detail))
 
 
 # -- parsed components, cached by content ------------------------------------------------------
