@@ -81,8 +81,8 @@ class CameraFeed:
                                          "video ended)")
                 self._stop.wait(period)
                 continue
-            if misses >= 20 or self.frames == 0:
-                self._status("on", f"camera {self.spec}")
+            if self.table.camera_status.get("state") != "on":  # once, not every frame:
+                self._status("on", f"camera {self.spec}")         # each one is a broadcast
             misses = 0
             # the camera plays along whenever a game with a reader is on
             seen = along.process(frame, started - t0)

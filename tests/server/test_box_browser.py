@@ -172,6 +172,10 @@ def test_a_crate_transcribed_from_its_photo_scores_in_the_next_game(chromium,  #
         assert "ShipShape: 1 of 72 checked" in page.locator('[data-box="shipshape"]').inner_text()
         page.locator('[data-do="start"]').click()
         page.wait_for_selector(".play")
+        # the game's banner counts what is still unchecked, and leads to the box
+        banner = page.locator('[data-notice="unverified"]')
+        assert "71 values" in banner.locator("summary").inner_text()
+        assert banner.locator('[data-do="box-open"]').is_visible()
         session = table.session
         assert session.saved.game == "shipshape"
         play_first_voyage(session, "C17", crates=9)

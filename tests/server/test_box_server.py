@@ -195,3 +195,23 @@ def test_a_secret_card_is_neither_named_nor_photographed_while_a_game_is_on(box_
                         "the camera sees a resource card, whose face is secret in the game being "
                         "played: it is named and photographed at the lobby only"}
     assert "FOOD" not in str(seen)
+
+
+def test_a_camera_at_the_lobby_does_not_redraw_the_screens_every_frame(box_server):
+    """The box screen is tapped while the camera reads the table: a state per frame would
+    redraw the page under the finger (the camera said "on" at every frame before). Counted."""
+    import time
+
+    from tableassist.server.camera import CameraFeed
+    from tests.server.test_box_browser import Still
+
+    table = box_server.client(box_server.tokens.table)
+    camera = CameraFeed(Still(crate_frame(C17)), "synthetic", box_server.table)
+    camera.attach(box_server.app)
+    try:
+        table.wait_state(lambda s: True)
+        before = len(table.states)
+        time.sleep(2.0)                      # about 16 frames
+        assert len(table.states) - before <= 1   # "camera on", once
+    finally:
+        camera.stop()
