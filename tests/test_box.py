@@ -348,6 +348,25 @@ def test_a_damaged_box_file_in_the_folder_is_said_and_kept(tmp_path, box):
     assert box.progress("wreckers")["problem"] is None
 
 
+def test_a_box_file_is_read_once_per_change_not_per_lobby(box, monkeypatch):
+    """Every broadcast carries each game's progress to the table's screens: the box files are
+    read and set up by the engine once per change of a file, not per broadcast. Counted."""
+    from tableassist.table import box as box_module
+    reads: list[str] = []
+    parse = box_module.parse_text
+    monkeypatch.setattr(box_module, "parse_text",
+                        lambda text, where="": (reads.append(where), parse(text, where))[1])
+    box.save_entry("shipshape", "crates[C17]", {"front": C17, "checked": True})
+    for _ in range(50):
+        assert box.progress("shipshape")["checked"] == 1
+        box.progress("wreckers")                      # no file: nothing to read
+    assert len(reads) == 1
+    box.save_entry("shipshape", "crates[C18]", {"front": C17})
+    for _ in range(50):
+        box.progress("shipshape")
+    assert len(reads) == 2
+
+
 # -- export and import ---------------------------------------------------------------------------
 
 def test_export_and_import_round_trip(tmp_path, box):
