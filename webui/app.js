@@ -4,6 +4,7 @@ import {h} from "./dom.js";
 import {renderLobby} from "./lobby.js";
 import {renderPlay} from "./play.js";
 import {onCamera, onCameraCheck} from "./camera.js";
+import {boxOpen, closeBox, onBoxSeen, openBox, renderBox} from "./box.js";
 
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 const socket = io({auth: {token}, transports: ["websocket", "polling"]});
@@ -21,6 +22,7 @@ const app = {
   },
   redraw,
   toast: (message) => toast(message),
+  openBox: (game) => openBox(app, game),  // the "Your box" screen (box.js)
 };
 window.tableassist = app;  // for the browser tests and for curious hosts
 
@@ -55,6 +57,7 @@ socket.on("state", (payload) => {
 socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
 socket.on("camera", (frame) => onCamera(app, frame));
 socket.on("camera_check", (msg) => onCameraCheck(app, msg));
+socket.on("box_seen", (seen) => onBoxSeen(app, seen));
 
 function setLink(text, kind) {
   link.textContent = text;
@@ -82,13 +85,19 @@ function redraw() {
     s.role === "player" ? `${s.player} (private)` : ROLE_NAMES[s.role] || s.role;
   document.getElementById("title").textContent = s.game ? s.game.title : "tableassist";
   const lobbyButton = document.getElementById("to-lobby");
-  lobbyButton.hidden = !(s.lobby && s.game);
-  lobbyButton.textContent = app.lobbyOpen ? "Back to the game" : "Games";
-  lobbyButton.onclick = () => { app.lobbyOpen = !app.lobbyOpen; redraw(); };
+  lobbyButton.hidden = !(s.lobby && (s.game || boxOpen()));
+  lobbyButton.textContent = boxOpen() ? (s.game && !app.lobbyOpen ? "Back to the game" : "Games")
+    : app.lobbyOpen ? "Back to the game" : "Games";
+  lobbyButton.onclick = () => {
+    if (boxOpen()) { closeBox(app); return; }
+    app.lobbyOpen = !app.lobbyOpen; redraw();
+  };
   drawNotices(s);
   const main = document.getElementById("main");
-  main.dataset.screen = s.game && !app.lobbyOpen ? "play" : "lobby";
-  if (s.game && !app.lobbyOpen) renderPlay(app, main);
+  if (boxOpen() && !s.lobby) closeBox(app);  // only the table's own screens keep a box
+  main.dataset.screen = boxOpen() ? "box" : s.game && !app.lobbyOpen ? "play" : "lobby";
+  if (boxOpen()) renderBox(app, main);
+  else if (s.game && !app.lobbyOpen) renderPlay(app, main);
   else if (s.lobby) renderLobby(app, main);
   else main.replaceChildren(h("p", {class: "big quiet"},
     "No game is being played yet. The table's screen starts one."));
@@ -98,11 +107,17 @@ function drawNotices(s) {
   const box = document.getElementById("notices");
   const items = [];
   const unverified = s.view?.unverified || [];
-  if (unverified.length) {
+  if (unverified.length && !boxOpen()) {
+    // The game's own components (saved with it); "Your box" checks them for the next games.
+    const progress = s.lobby?.box?.[s.game.id];
     items.push(h("details", {class: "notice warn", dataset: {notice: "unverified"}},
       h("summary", {}, `Unverified data: ${unverified.length} value${unverified.length > 1 ? "s" : ""} `
-        + "from the data file still need checking against the real components"),
-      h("p", {}, unverified.join(", "))));
+        + "from the data file still need checking against the real components",
+        s.lobby?.box ? h("button", {type: "button", class: "small box-open", dataset: {do: "box-open"},
+          onclick: (e) => { e.preventDefault(); app.openBox(s.game.id); }}, "Check your box") : null),
+      h("p", {}, unverified.join(", ")),
+      progress ? h("p", {}, `${progress.text}. This game keeps the components it started with; `
+        + "new games use your box.") : null));
   }
   if (s.warning) {  // the game's log stops replaying short of its end (host and table only)
     items.push(h("div", {class: "notice warn", dataset: {notice: "log"}}, s.warning));

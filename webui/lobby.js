@@ -78,15 +78,29 @@ function newGame(app, games, allColours) {
     }}, `Start ${game.title}`);
 
   return h("section", {class: "card setup"},
-    h("h2", {}, "New game"), pick,
+    h("h2", {}, "New game"), pick, boxLine(app, game),
     h("h3", {}, "Players, clockwise from the first"), seats, add,
     options.length ? [h("h3", {}, "Options"),
       game.unverified_options.length ? h("p", {class: "warn-text"},
         "⚠ marks a value the data file has not yet checked against the real components.") : null,
       h("div", {class: "options"}, options)] : null,
-    game.unverified.length ? h("p", {class: "quiet"},
-      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null,
     start);
+}
+
+// "Your box": how many of the game's unverified values the players have checked, and the way in.
+function boxLine(app, game) {
+  const progress = app.state.lobby.box?.[game.id];
+  if (!progress) {
+    return game.unverified.length ? h("p", {class: "quiet"},
+      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null;
+  }
+  const done = progress.total > 0 && progress.checked === progress.total;
+  return h("div", {class: "row-buttons box-line", dataset: {box: game.id}},
+    h("span", {class: progress.problem || progress.unplayable ? "warn-text" : done ? "ok-text" : "quiet"},
+      progress.problem ? `Your box file cannot be used: ${progress.problem}`
+        : progress.unplayable ? `${progress.text}; ${progress.unplayable}` : progress.text),
+    h("button", {type: "button", dataset: {do: "box-open"}, onclick: () => app.openBox(game.id)},
+      done ? "Your box" : "Check your box"));
 }
 
 function swap(i, j) {

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "camera-check": "tableassist.cli.camera_check",
     "export": "tableassist.cli.export",
     "import": "tableassist.cli.import_",
+    "box": "tableassist.cli.box",
 }
 
 

@@ -7,8 +7,10 @@ import signal
 import socket
 import sys
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tableassist.table.box import Box, default_box_dir
 from tableassist.table.store import StoreError, default_db
 
 if TYPE_CHECKING:
@@ -26,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=cli.database, default=None,
                         help=f"the table's database (default {default_db()}){cli.DB_HELP}")
+    parser.add_argument("--box", type=Path, default=None, metavar="DIR",
+                        help="your box: your own values for the components (default "
+                             f"{default_box_dir()})")
     parser.add_argument("--camera", default="auto", metavar="INDEX|URL|FILE|DIR|demo|none",
                         help="the camera that reads the table (and the host screen's preview): a "
                              "webcam index, a network camera's URL (http://… MJPEG as phone camera "
@@ -73,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         try:
             served = open_table(db, host=args.host, port=args.port, camera=args.camera,
-                                camera_size=args.camera_size, public_host=shown_host)
+                                camera_size=args.camera_size, public_host=shown_host,
+                                box=Box(args.box or default_box_dir()))
         except OpenError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -98,6 +104,8 @@ def _serve(served: ServedTable) -> int:
     print(f"tableassist: serving the table at {served.url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
     print(f"database: {served.store.where}")
+    box = served.table.box
+    print(f"your box: {box.folder if box is not None else 'none'}")
     mode = getattr(served.source, "mode", None)
     print(f"camera: {served.camera.status.notice}" + (f" ({mode})" if mode else ""))
     try:

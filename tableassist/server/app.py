@@ -28,6 +28,7 @@ event              data                                                       wh
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
 ``sync``           ``{}`` (send my payload again)                             anyone
+``box`` …          the "Your box" screen's events (:mod:`tableassist.server.box`)  host, table
 =================  =========================================================  ============
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
@@ -49,6 +50,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import seat_colours
+from tableassist.server import box as box_events
 from tableassist.server import messages
 from tableassist.server.messages import MESSAGES, Refused, parse
 from tableassist.server.table import Table
@@ -102,6 +104,9 @@ def room_of(grant: Grant) -> str:
 
 class TableServer:
     """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
+
+    #: The camera's help on the "Your box" screens (set by :func:`box_events.register`).
+    box_camera: box_events.BoxCamera
 
     def __init__(self, table: Table, *, public_url: str | None = None) -> None:
         self.table = table
@@ -191,9 +196,10 @@ class TableServer:
         self._on("close", self._close)
         self._on("confirm", self._confirm)
         self._on("camera_check", self._camera_check)
+        box_events.register(self)  # the "Your box" screen (server/box.py)
 
     def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
-            table_only: bool = True) -> None:
+            table_only: bool = True, max_size: int = MAX_MESSAGE) -> None:
         """Register ``fn(grant, message)`` for event ``name`` with the checks every event shares:
         the message's size, the connection's permission, the message's shape (its struct in
         :data:`~tableassist.server.messages.MESSAGES`, which ``fn`` receives), and errors turned
@@ -213,8 +219,8 @@ class TableServer:
                     size = len(json.dumps(data))
                 except (TypeError, ValueError):  # bytes sent as a binary attachment
                     raise Refused("a message holds JSON values only, not binary data") from None
-                if size > MAX_MESSAGE:
-                    raise Refused(f"that message is too large (over {MAX_MESSAGE // 1024} KB)")
+                if size > max_size:
+                    raise Refused(f"that message is too large (over {max_size // 1024} KB)")
                 if table_only and not grant.runs_table:
                     raise Refused("only the table's own screens may do that; "
                                   "ask the host for the table link")
@@ -229,6 +235,11 @@ class TableServer:
             return {"ok": False, "error": message}
 
         self.socketio.on_event(name, handler)
+
+    def connected(self, sid: str) -> bool:
+        """Is the Socket.IO session ``sid`` still connected?"""
+        with self._lock:
+            return sid in self._conns
 
     def host_watching(self) -> bool:
         """Is a host screen connected (the only one that gets the camera preview)?"""

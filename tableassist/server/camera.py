@@ -4,7 +4,8 @@ pipeline the camera reads each game with, the host screen's preview and its live
 The camera itself (``tableassist.readers.live.Camera``: frames, readers, command cards, its
 status) knows neither the vision nor the server; this module hands it the vision's pieces and
 sends its frames, annotated, to the host screen: a small JPEG a few times a second to the
-``host`` room only (other screens never get the picture). Frames are read at ``READ_FPS``
+``host`` room only (other screens never get the picture), and to the "Your box" screens while one
+is open (:class:`BoxLook`). Frames are read at ``READ_FPS``
 whether or not a host screen watches; the preview reuses what the pipeline found.
 
 The camera check (:class:`CameraCheck`) runs while the host screen asks for it: every few seconds
@@ -134,6 +135,36 @@ class Preview:
         self.frames += 1
         self.server.socketio.emit("camera", {"jpeg": jpeg, "markers": len(detections),
                                              "size": [int(w), int(h)]}, to="host")
+
+
+class BoxLook:
+    """The "Your box" screens' camera help: told every frame the camera reads (a
+    ``readers.live.FrameListener``), it hands the frame and the markers in it to the server's
+    :class:`~tableassist.server.box.BoxCamera` while a box screen is open. The markers the game's
+    pipeline found are reused when it reads the very game whose box is open; otherwise (no game
+    read, or another game's box) they are found in the frame with every id."""
+
+    def __init__(self, server: TableServer, registry: Registry) -> None:
+        self.server = server
+        self.registry = registry
+        self._detector: MarkerDetector | None = None
+
+    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+        from tableassist.vision import FrameResult, MarkerDetector
+
+        box = self.server.box_camera
+        if not box.watching():
+            return
+        session = self.server.table.session
+        read = None if session is None or not self.server.table.camera_status.reading \
+            else session.saved.game
+        if isinstance(seen, FrameResult) and read is not None and box.games() == {read}:
+            detections = seen.detections
+        else:
+            if self._detector is None:
+                self._detector = MarkerDetector(self.registry.dictionary)
+            detections = self._detector.detect(frame)
+        box.look(frame, detections)
 
 
 class CameraCheck:

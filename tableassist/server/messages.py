@@ -173,6 +173,90 @@ class End(Message):
                                        "there is no saved game #{value}")] = None
 
 
+# -- the "Your box" screen (server/box.py) ---------------------------------------------------
+
+#: Largest box file a screen may import (a full ShipShape box is about 12 KB).
+MAX_BOX_TEXT = 256 * 1024
+
+_GAME = Says("say which game with \"game\" (such as \"shipshape\")",
+             "no game has so long a name")
+GameId = Annotated[str, StringConstraints(max_length=40), _GAME]
+_PATH = Says("say which entry with \"path\", as the box screen names it (such as "
+             "\"crates[C17]\")", "no entry has so long a name")
+EntryPath = Annotated[str, StringConstraints(max_length=80), _PATH]
+
+
+class BoxOpen(Message):
+    """Open the "Your box" screen of ``game``: its entries, and the camera's help while open."""
+
+    game: GameId
+
+
+class BoxClose(Message):
+    """The "Your box" screen was left: the camera stops looking for its components."""
+
+
+class BoxSave(Message):
+    """Save one entry of the box: its values (as the screen edits them) and whether a person
+    checked them against the real component; ``keep_photo`` keeps the camera's last clean photo
+    of it as the entry's reference image."""
+
+    game: GameId
+    path: EntryPath
+    values: Annotated[dict[str, JsonValue], Says("an entry's \"values\" are a JSON object of "
+                                                 "its fields")]
+    checked: Annotated[bool, Says("\"checked\" is true or false")] = False
+    keep_photo: Annotated[bool, Says("\"keep_photo\" is true or false")] = False
+
+
+class PreviewCrate(Shape):
+    """A crate of the preview: its two faces as the data file writes them, and how it lies."""
+
+    noun: ClassVar[str] = "a preview crate"
+    front: Annotated[list[str], Says("a crate's \"front\" is a list of rows, such as "
+                                     "[\"G2 . #\", …]")]
+    back: Annotated[str | list[str], Says("a crate's \"back\" is \"mirror\" or a list of "
+                                          "rows")] = "mirror"
+    face: Annotated[str, StringConstraints(max_length=8),
+                    Says("a crate's \"face\" is \"front\" or \"back\"")] = "front"
+    rotation: Annotated[int, Says("a crate's \"rotation\" is 0, 90, 180 or 270")] = 0
+
+
+class BoxPreview(Message):
+    """What shows from above through up to three crates stacked in a hold (ShipShape's rule,
+    the engine's own), for the box screen's live preview."""
+
+    hold: Annotated[list[str], Says("the preview's \"hold\" is a list of rows, such as "
+                                    "[\"G2 . .\", …]")]
+    crates: Annotated[list[PreviewCrate], Field(max_length=3),
+                      Says("the preview's \"crates\" are a list of up to 3 crates, the "
+                           "bottom one first")] = []
+
+
+class BoxPhotos(Message):
+    """The reference photos kept with one entry."""
+
+    game: GameId
+    path: EntryPath
+
+
+class BoxExport(Message):
+    """A box file of one game (or, with no game, of every game that has entries)."""
+
+    game: Annotated[str | None, StringConstraints(max_length=40),
+                    Says("\"game\" names one game, or is omitted for all of them")] = None
+
+
+class BoxImport(Message):
+    """Take the entries of a box file (all its games, or only ``game``)."""
+
+    text: Annotated[str, StringConstraints(max_length=MAX_BOX_TEXT),
+                    Says("\"text\" is the box file's text",
+                         f"a box file is at most {MAX_BOX_TEXT // 1024} KB")]
+    game: Annotated[str | None, StringConstraints(max_length=40),
+                    Says("\"game\" names one game, or is omitted for all of them")] = None
+
+
 #: Every client event and the struct of its data, one line each. The server registers exactly
 #: these (tests/server/test_messages.py checks both ways).
 MESSAGES: dict[str, type[Message]] = {
@@ -188,6 +272,13 @@ MESSAGES: dict[str, type[Message]] = {
     "close": Close,
     "confirm": Confirm,
     "camera_check": CameraCheck,
+    "box": BoxOpen,
+    "box_close": BoxClose,
+    "box_save": BoxSave,
+    "box_preview": BoxPreview,
+    "box_photos": BoxPhotos,
+    "box_export": BoxExport,
+    "box_import": BoxImport,
 }
 
 

@@ -12,7 +12,8 @@ The pieces are wired here and nowhere else:
 * the camera follows the table (``Table.follow``: a new game gets a new pipeline and reader),
   listens to the session it reads, and publishes its status to the table (``Table.show_camera``),
   which the server shows; a screen's tap on a camera proposal goes back to it (``Table.camera``);
-* the host's preview and its camera check listen to the camera's frames.
+* the host's preview and its camera check listen to the camera's frames, and so do the "Your
+  box" screens (the camera picks the entry under it and cuts the component out).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from tableassist.readers.live import Camera, CameraStatus, FrameSource
 from tableassist.server.app import QuietHandler, TableServer, create_app
-from tableassist.server.camera import (READ_FPS, CameraCheck, Preview, camera_name, open_camera,
-                                       pipeline_for)
+from tableassist.server.camera import (READ_FPS, BoxLook, CameraCheck, Preview, camera_name,
+                                       open_camera, pipeline_for)
 from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
+from tableassist.table.box import Box
 from tableassist.table.store import Store, StoreError, open_store
 
 
@@ -86,7 +88,8 @@ class ServedTable:
 
 def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | FrameSource = "none",
                camera_size: tuple[int, int] | None = None, camera_says: str | None = None,
-               public_host: str | None = None, whose: str = "the table's") -> ServedTable:
+               public_host: str | None = None, whose: str = "the table's",
+               box: Box | None = None) -> ServedTable:
     """Open the database ``db`` (its writer lock first: a second server stops here; a path is a
     SQLite file, a ``postgresql://`` URL a venue's database, a :class:`Store` one already open),
     the table's links kept beside it, the camera and the HTTP server on ``host``:``port`` (0: any
@@ -95,6 +98,8 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
     ``camera`` is a ``--camera`` spec (see ``server.camera.open_camera``; ``camera_size`` the
     ``--camera-size`` asked of a webcam) or a frame source itself (the demo's synthetic table;
     ``camera_says`` is then how the screens call it).
+    ``box`` is the players' box (``--box``: their own component values, merged over the shipped
+    data for every new game; None: the shipped data alone).
     ``public_host`` is the address the links print (default ``host``). Raises
     :class:`OpenError` with one line naming what failed (``whose`` database or links file)."""
     from tableassist.markers.registry import load_registry
@@ -121,7 +126,7 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
             source, name = camera, camera_says or "camera"
             status = CameraStatus(state="starting", notice=f"{name}: starting")
         try:
-            table = Table(store, tokens)
+            table = Table(store, tokens, box=box)
             registry = load_registry()
             eye = Camera(pipeline_for=pipeline_for(registry), play_again=table.play_again,
                          status=status)
@@ -136,6 +141,7 @@ def open_table(db: Path | str | Store, *, host: str, port: int, camera: str | Fr
             check = CameraCheck(server, registry, source)
             eye.on_frame(check)
             server.camera_check = check.want
+            eye.on_frame(BoxLook(server, registry))
             try:
                 http = make_server(host, port, server.app, threaded=True,
                                    request_handler=QuietHandler)

@@ -22,6 +22,7 @@ from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
+from tableassist.table.box import Box, games_progress
 from tableassist.table.chronicle import Chronicle
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
@@ -149,9 +150,12 @@ class Table:
     """
 
     def __init__(self, store: Store, tokens: Tokens, *,
-                 on_change: Callable[[], None] = lambda: None) -> None:
+                 on_change: Callable[[], None] = lambda: None, box: Box | None = None) -> None:
         self.store = store
         self.tokens = tokens
+        #: The players' box (their own component values, merged over the shipped data for every
+        #: new game); ``None``: the shipped data alone.
+        self.box = box
         self.on_change = on_change
         self.session: TableSession | None = None
         self.version = 0
@@ -195,7 +199,8 @@ class Table:
     def start(self, game_id: str, players: Sequence[str], *, options: Mapping[str, Any] | None,
               seed: int = 0, colours: Mapping[str, str] | None = None) -> TableSession:
         """Start a new game (the engine checks the setup before anything is saved)."""
-        session = TableSession.create(self.store, game_id, players, seed=seed, options=options)
+        session = TableSession.create(self.store, game_id, players, seed=seed, options=options,
+                                      box=self.box)
         self.tokens.players(session.saved.id, session.saved.players)
         self.tokens.set_colours(session.saved.id, dict(colours or {}))
         self._use(session)
@@ -295,6 +300,11 @@ class Table:
         self.clock.update(None if shared is None else shared.get("timer"))
         self.on_change()
 
+    def box_changed(self) -> None:
+        """The box was saved or imported: the lobby's progress changes (the game being played
+        keeps the components it started with)."""
+        self._changed()
+
     def _clock_fired(self, action: dict[str, Any]) -> None:
         session = self.session
         if session is None:
@@ -340,7 +350,8 @@ class Table:
             saved = [{**s, "current": s["id"] == row,
                       "entries": None if s["id"] == row else s["entries"]}
                      for s in self._saved_games]
-            out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS)}
+            out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS),
+                   "box": None if self.box is None else games_progress(self.box, catalog.ENGINES)}
             if self._saved_error:
                 out["saved_error"] = self._saved_error
         return out

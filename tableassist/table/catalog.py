@@ -1,9 +1,11 @@
 """Which games exist, where their component data lives, and how a game is created or restored.
 
-This is the one place that reads the games' data files (``tableassist/games/data/<game>.toml``), so
-the engines themselves stay free of file access. It is also the one place that parses component
-data into an engine's frozen components (:meth:`Game.parse_components`): once per distinct content,
-so every replay, undo and simulation of a game shares one parse.
+This is the one place that reads the games' data files (``tableassist/games/data/<game>.toml``) and
+their box forms (``data/box/<game>.toml``), so the engines themselves stay free of file access; a
+players' box (:class:`tableassist.table.box.Box`, their own values in their data folder) is merged
+over the shipped data here, in :func:`load_components`. It is also the one place that parses
+component data into an engine's frozen components (:meth:`Game.parse_components`): once per
+distinct content, so every replay, undo and simulation of a game shares one parse.
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ import json
 import threading
 import tomllib
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 
-__all__ = ["ENGINES", "engine_class", "game_ids", "load_components", "new_game", "parsed",
-           "restore", "unverified_values"]
+__all__ = ["ENGINES", "engine_class", "game_ids", "load_box_form", "load_components", "new_game",
+           "parsed", "restore", "shipped_components", "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
@@ -52,22 +54,53 @@ def engine_class(game_id: str) -> type[Game[Any, Any]]:
     return cls
 
 
-@cache
-def _load_components(game_id: str) -> dict[str, Any]:
+def _read_data(game_id: str, *parts: str, unreadable: Callable[[str], Message]) -> dict[str, Any]:
+    """One of the package's TOML files of ``game_id`` (``data/<parts>``), read; ``unreadable``
+    gives the error's message for what the TOML parser said when it cannot be read."""
     engine_class(game_id)  # a clear error for an unknown game before any file is opened
-    text = resources.files("tableassist.games").joinpath("data", f"{game_id}.toml").read_text(
+    text = resources.files("tableassist.games").joinpath("data", *parts).read_text(
         encoding="utf-8")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupError(Message("catalog.setup.unreadable_data",
-                                 "the data file of {game} cannot be read: {detail}",
-                                 game=game_id, detail=str(exc))) from None
+        raise SetupError(unreadable(str(exc))) from None
 
 
-def load_components(game_id: str) -> dict[str, Any]:
-    """The parsed data file of ``game_id`` (a fresh copy the caller may keep)."""
+@cache
+def _load_components(game_id: str) -> dict[str, Any]:
+    return _read_data(game_id, f"{game_id}.toml", unreadable=lambda detail: Message(
+        "catalog.setup.unreadable_data", "the data file of {game} cannot be read: {detail}",
+        game=game_id, detail=detail))
+
+
+class BoxLike(Protocol):
+    """What :func:`load_components` needs of a players' box (:class:`tableassist.table.box.Box`)."""
+
+    def components(self, game_id: str, shipped: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+def load_components(game_id: str, box: BoxLike | None = None) -> dict[str, Any]:
+    """The parsed data file of ``game_id`` (a fresh copy the caller may keep), with the players'
+    ``box`` merged over it when given: what a new game is played with. A box file that cannot be
+    used raises its :class:`~tableassist.table.box.BoxError` (a ``ValueError``) rather than
+    playing with other components than the players chose."""
+    if box is not None:
+        return box.components(game_id, _load_components(game_id))
     return copy.deepcopy(_load_components(game_id))
+
+
+def shipped_components(game_id: str) -> Mapping[str, Any]:
+    """The data file of ``game_id`` as shipped, shared: read it, never change it."""
+    return _load_components(game_id)
+
+
+@cache
+def load_box_form(game_id: str) -> dict[str, Any]:
+    """The box form of ``game_id`` (``data/box/<game>.toml``: what the "Your box" screen asks of
+    each entry of its data), as read; :mod:`tableassist.table.box` parses it."""
+    return _read_data(game_id, "box", f"{game_id}.toml", unreadable=lambda detail: Message(
+        "catalog.setup.unreadable_box_form", "the box form of {game} cannot be read: {detail}",
+        game=game_id, detail=detail))
 
 
 # -- parsed components, cached by content ------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
+from tableassist.table.box import BoxError
 from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
 
 
@@ -97,9 +98,17 @@ class TableSession:
 
     @classmethod
     def create(cls, store: Store, game_id: str, players: Sequence[str], *, seed: int = 0,
-               options: Mapping[str, Any] | None = None) -> "TableSession":
-        """Start a new game (checked by the engine before anything is saved)."""
-        components = catalog.load_components(game_id)
+               options: Mapping[str, Any] | None = None,
+               box: catalog.BoxLike | None = None) -> "TableSession":
+        """Start a new game (checked by the engine before anything is saved), with the players'
+        ``box`` merged over the shipped components when given. The game's row keeps the
+        components it starts with, so a later edit of the box never changes its replay."""
+        try:
+            components = catalog.load_components(game_id, box=box)
+        except BoxError as exc:
+            raise SetupError(Message("session.setup.box", "cannot start {game}: {problem}",
+                                     game=catalog.engine_class(game_id).title or game_id,
+                                     problem=str(exc))) from None
         game = catalog.new_game(game_id, players, seed=seed, options=options,
                                 components=components)
         row = store.create_game(game_id, game.players, seed, options or {}, components)

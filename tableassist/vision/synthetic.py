@@ -25,7 +25,11 @@ from .detect import get_dictionary
 @dataclass(frozen=True)
 class Piece:
     """One sticker on the table: marker `marker_id` whose black square is `size_mm` wide, printed on a
-    card of `card_mm` (width, height), centred at (`x`, `y`) table mm, turned `rotation` deg clockwise."""
+    card of `card_mm` (width, height), centred at (`x`, `y`) table mm, turned `rotation` deg clockwise.
+
+    The card's centre is `card_offset_mm` from the marker's (in the piece's own frame: a sticker in a
+    crate's corner); `art`, a BGRA image, is drawn on the card instead of plain card (its alpha lets the
+    table show through a crate's holes; `grid_art` draws one)."""
 
     marker_id: int
     x: float
@@ -33,6 +37,8 @@ class Piece:
     rotation: float = 0.0
     size_mm: float = 20.0
     card_mm: tuple[float, float] = (0.0, 0.0)
+    card_offset_mm: tuple[float, float] = (0.0, 0.0)
+    art: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def marker_corners_mm(self) -> np.ndarray:
         """The marker's 4 corners in table mm, clockwise from its own top-left."""
@@ -42,7 +48,9 @@ class Piece:
     def card_corners_mm(self) -> np.ndarray:
         w, h = self.card_mm
         w, h = max(w, self.size_mm * 1.4) / 2, max(h, self.size_mm * 1.4) / 2
-        return _place(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float32), self)
+        dx, dy = self.card_offset_mm
+        return _place(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float32)
+                      + np.array([dx, dy], np.float32), self)
 
 
 def _place(local: np.ndarray, piece: Piece) -> np.ndarray:
@@ -194,7 +202,10 @@ class Renderer:
         ids, corners = [], []
         for piece in scene.pieces:
             card = cv2.perspectiveTransform(piece.card_corners_mm().reshape(-1, 1, 2), H).reshape(-1, 2)
-            cv2.fillConvexPoly(frame, np.round(card * 16).astype(np.int32), (236, 240, 242), cv2.LINE_AA, 4)
+            if piece.art is None:
+                cv2.fillConvexPoly(frame, np.round(card * 16).astype(np.int32), (236, 240, 242), cv2.LINE_AA, 4)
+            else:
+                _paint(frame, piece.art, card)
             quad = cv2.perspectiveTransform(piece.marker_corners_mm().reshape(-1, 1, 2), H).reshape(-1, 2)
             self._paste(frame, self.marker_image(piece.marker_id), quad)
             if _inside(quad, camera.width, camera.height):
@@ -287,6 +298,50 @@ class Renderer:
         ink = warped.astype(np.float32) / 255.0
         shade = (1.0 - alpha + alpha * ink)[:, :, None]
         roi[:] = np.clip(roi.astype(np.float32) * shade, 0, 255).astype(np.uint8)
+
+
+def _paint(frame: np.ndarray, art: np.ndarray, quad: np.ndarray) -> None:
+    """Draw the BGRA image `art` onto the frame's quadrilateral `quad` (clockwise from its top-left),
+    blended by its alpha."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return
+    ah, aw = art.shape[:2]
+    src = np.array([[-0.5, -0.5], [aw - 0.5, -0.5], [aw - 0.5, ah - 0.5], [-0.5, ah - 0.5]], np.float32)
+    M = cv2.getPerspectiveTransform(src, (quad - np.array([x0, y0], np.float32)).astype(np.float32))
+    warped = cv2.warpPerspective(art, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    roi = frame[y0:y1, x0:x1]
+    roi[:] = np.clip(roi.astype(np.float32) * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha,
+                     0, 255).astype(np.uint8)
+
+
+def grid_art(cells: Sequence[Sequence[tuple[tuple[int, int, int], str] | None]], cell_px: int = 48,
+             border_px: int = 2) -> np.ndarray:
+    """A BGRA picture of a component made of square cells (a ShipShape crate or hold): each cell is
+    `None` (cut out: transparent) or (BGR colour, label), drawn as a disc of that colour with its label
+    on a light cell; a thin frame runs round the component."""
+    rows, cols = len(cells), max(len(r) for r in cells)
+    img = np.zeros((rows * cell_px, cols * cell_px, 4), np.uint8)
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            if cell is None:
+                continue
+            colour, label = cell
+            x, y = c * cell_px, r * cell_px
+            img[y:y + cell_px, x:x + cell_px] = (228, 232, 234, 255)
+            if label:
+                centre = (x + cell_px // 2, y + cell_px // 2)
+                cv2.circle(img, centre, int(cell_px * 0.36), (*colour, 255), -1, cv2.LINE_AA)
+                scale = cell_px / 48 * 0.7
+                (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+                cv2.putText(img, label, (centre[0] - tw // 2, centre[1] + th // 2),
+                            cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255, 255), 2, cv2.LINE_AA)
+    cv2.rectangle(img, (0, 0), (cols * cell_px - 1, rows * cell_px - 1), (90, 90, 90, 255), border_px)
+    return img
 
 
 def _inside(quad: np.ndarray, w: int, h: int) -> bool:

@@ -21,6 +21,7 @@ import socketio
 from tableassist.readers.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedTable, open_table
+from tableassist.table.box import Box
 from tableassist.table.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,10 +123,10 @@ class RunningServer:
 
 
 @contextmanager
-def serving(db: Path | Store) -> Iterator[RunningServer]:
+def serving(db: Path | Store, *, box: Box | None = None) -> Iterator[RunningServer]:
     """The table ``tableassist serve --camera none`` serves (the same composition) on ``db``, in
-    a thread of this process."""
-    served = open_table(db, host="127.0.0.1", port=0)
+    a thread of this process (with ``box``: the players' box, as ``--box`` gives it)."""
+    served = open_table(db, host="127.0.0.1", port=0, box=box)
     served.serve_in_thread()
     running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:
@@ -140,6 +141,13 @@ def serving(db: Path | Store) -> Iterator[RunningServer]:
 def server(tmp_path: Path) -> Iterator[RunningServer]:
     """The server on a fresh SQLite database."""
     with serving(tmp_path / "table.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture
+def box_server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server as ``server`` is, with a box folder of its own (``table.box``)."""
+    with serving(tmp_path / "table.sqlite3", box=Box(tmp_path / "box")) as running:
         yield running
 
 

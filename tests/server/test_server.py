@@ -242,7 +242,7 @@ def test_the_catalog_is_built_once_not_per_broadcast(server, monkeypatch):
     loaded: list[str] = []
     load = catalog.load_components
     monkeypatch.setattr(catalog, "load_components",
-                        lambda game_id: (loaded.append(game_id), load(game_id))[1])
+                        lambda game_id, box=None: (loaded.append(game_id), load(game_id, box))[1])
     table_module._game_catalog.cache_clear()  # as in a new process
     table, host = server.client(server.tokens.table), server.client(server.tokens.host)
     assert sorted(loaded) == sorted(catalog.game_ids())  # the first lobby built it

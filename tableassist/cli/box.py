@@ -1,0 +1,136 @@
+"""Your box: check, export and import your own values for the components (tableassist box).
+
+``tableassist box check [FILE]`` checks a box file (by default every file of your box folder) with
+the checks the "Your box" screen makes, and prints each game's progress; ``tableassist box export
+[--game G] [-o FILE]`` writes your box (one game, or all) as a box file to share;
+``tableassist box import FILE [--game G]`` takes a box file's entries into your box. A file with
+any fault changes nothing. Exit codes: 0 done, 1 problems found by ``check``, 2 refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tableassist.table import catalog
+from tableassist.table.box import (Box, BoxError, check_box, default_box_dir, form, parse_text,
+                                   write_file)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--box", type=Path, default=None, metavar="DIR",
+                        help=f"your box folder (default {default_box_dir()})")
+    sub = parser.add_subparsers(dest="box_command", metavar="check|export|import", required=True)
+    games = ", ".join(catalog.ENGINES)
+    check = sub.add_parser("check", help="check a box file, or your box folder's files")
+    check.add_argument("file", nargs="?", type=Path, default=None,
+                       help="the box file to check (default: every game in your box folder)")
+    export = sub.add_parser("export", help="write your box as a box file to share")
+    export.add_argument("--game", default=None, choices=list(catalog.ENGINES), metavar="GAME",
+                        help=f"one game only ({games}; default: every game with entries)")
+    export.add_argument("-o", "--output", default="-", metavar="FILE",
+                        help="where to write (default '-': standard output)")
+    imp = sub.add_parser("import", help="take a box file's entries into your box")
+    imp.add_argument("file", type=Path, help="the box file")
+    imp.add_argument("--game", default=None, choices=list(catalog.ENGINES), metavar="GAME",
+                     help=f"take one game only ({games}; default: every game in the file)")
+
+
+def run(args: argparse.Namespace) -> int:
+    box = Box(args.box or default_box_dir())
+    return {"check": _check, "export": _export, "import": _import}[args.box_command](args, box)
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        print(f"cannot read {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        return None
+
+
+def _progress(box: Box, games: list[str]) -> None:
+    for game in games:
+        p = box.progress(game)
+        print(p["text"] + ("" if p["problem"] is None else f" — {p['problem']}"))
+
+
+def _check(args: argparse.Namespace, box: Box) -> int:
+    if args.file is None:
+        problems = [box.problem(g) for g in catalog.ENGINES]
+        _progress(box, list(catalog.ENGINES))
+        found = [p for p in problems if p]
+        print(f"{box.folder}: " + ("every box file is usable" if not found else
+                                   f"{len(found)} box file{'s' if len(found) > 1 else ''} "
+                                   "cannot be used"), file=sys.stderr)
+        return 1 if found else 0
+    raw = _read(args.file)
+    if raw is None:
+        return 2
+    try:
+        games = parse_text(raw, str(args.file))
+    except BoxError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    bad = 0
+    for game, entries in games.items():
+        title = catalog.engine_class(game).title
+        try:
+            kept = check_box(game, entries)
+        except BoxError as exc:
+            bad += 1
+            for problem in exc.problems:
+                print(f"{args.file}: {title}: {problem}", file=sys.stderr)
+            continue
+        unverified = form(game).unverified
+        done = sum(1 for p in unverified if kept.get(p, {}).get("checked"))
+        print(f"{title}: {len(kept)} entries, {done} of {len(unverified)} checked")
+    if not games:
+        print(f"{args.file}: a box file with no game's entries", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def _export(args: argparse.Namespace, box: Box) -> int:
+    try:
+        text = box.export_text(args.game)
+    except BoxError as exc:
+        print(f"cannot export: {exc}", file=sys.stderr)
+        return 2
+    if args.output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        path = Path(args.output)
+        try:
+            write_file(path, text.encode("utf-8"))
+        except OSError as exc:
+            print(f"cannot write {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+            return 2
+    games = [g for g in catalog.ENGINES if f"\n[{g}]\n" in text]
+    where = "standard output" if args.output == "-" else args.output
+    print(f"exported {', '.join(catalog.engine_class(g).title for g in games) or 'nothing'} "
+          f"to {where}", file=sys.stderr)
+    return 0
+
+
+def _import(args: argparse.Namespace, box: Box) -> int:
+    raw = _read(args.file)
+    if raw is None:
+        return 2
+    try:
+        report = box.import_text(raw, game=args.game, where=str(args.file))
+    except BoxError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot write your box in {box.folder}: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
+    for game, counts in report.items():
+        title = catalog.engine_class(game).title
+        print(f"{title}: {counts['added']} added, {counts['replaced']} replaced, "
+              f"{counts['unchanged']} unchanged")
+    _progress(box, list(report))
+    return 0

@@ -1,0 +1,112 @@
+"""A component cut out from its sticker's corners (tableassist/vision/rectify.py): crates drawn
+with their cells and a corner sticker, rendered by the synthetic camera, found by the real
+detector, cut out, and read back cell by cell; and the words for a cut-out that is not clean."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableassist.markers.registry import load_registry
+from tableassist.vision import MarkerDetector, synthetic
+from tableassist.vision.rectify import component_corners_mm, cut_out
+from tests.box_photos import crate_piece, read_cells
+
+REGISTRY = load_registry()
+DETECTOR = MarkerDetector(REGISTRY.dictionary)
+RENDERER = synthetic.Renderer(REGISTRY.dictionary)
+GRIDS = [["#  .  G3", "K2 .  X1", "G2 R1 ."],
+         ["X1 G2 .", "#  #  K3", ".  R2 G1"],
+         [".  K1 #", "G1 .  .", "R1 X2 K1"]]
+
+
+def marker_of(crate: str, side: str):
+    return next(m for m in REGISTRY.markers("shipshape")
+                if m.component == "crate" and m.item == crate and m.side == side)
+
+
+def shot(piece, *, width=240.0, height=160.0, tilt=0.0, yaw=0.0, seed=0, frame_px=(1280, 720)):
+    """A frame of a small table (the camera close over it) with ``piece`` on it."""
+    scene = synthetic.Scene(width, height, (piece,), rim=10)
+    camera = synthetic.Camera(*frame_px, tilt=tilt, yaw=yaw)
+    frame, _ = RENDERER.render(scene, camera, synthetic.Effects(seed=seed))
+    return frame
+
+
+def cut(frame, crate, side, corner):
+    found = DETECTOR.detect(frame)
+    marker = marker_of(crate, side)
+    assert marker.id in found.ids, "the crate's sticker is not found"
+    i = list(found.ids).index(marker.id)
+    return cut_out(frame, found.corners[i], marker_mm=marker.size_mm,
+                   component_mm=marker.component_size_mm,
+                   sticker_mm=REGISTRY.sticker_mm(marker), place=corner, what="the crate")
+
+
+def readable(cells, corner):
+    """The cells but the one the sticker covers."""
+    r = 0 if corner[0] == "N" else 2
+    c = 0 if corner[1] == "W" else 2
+    return [[t for j, t in enumerate(row) if (i, j) != (r, c)] for i, row in enumerate(cells)]
+
+
+def expected(grid, corner):
+    """What each cell shows in the cut-out (an item by its letter), but the sticker's."""
+    return readable([[t[0] if t[0] in "GKXR" else t for t in row.split()] for row in grid], corner)
+
+
+@pytest.mark.parametrize("corner", ["NW", "NE", "SE", "SW"])
+def test_a_crate_cut_out_from_its_corner_sticker_shows_its_cells_upright(corner):
+    rng = np.random.default_rng(["NW", "NE", "SE", "SW"].index(corner))
+    for k, grid in enumerate(GRIDS):
+        rotation = float(rng.uniform(0, 360))
+        x, y = float(rng.uniform(90, 150)), float(rng.uniform(65, 95))
+        frame = shot(crate_piece(REGISTRY, "C17", "front", grid, corner, x, y, rotation),
+                     tilt=float(rng.uniform(0, 15)), seed=k)
+        result = cut(frame, "C17", "front", corner)
+        assert result.clean, result.problem
+        assert result.image.shape[:2] == (360, 360)   # 60 mm at 6 px/mm
+        assert readable(read_cells(result.image), corner) == expected(grid, corner), rotation
+
+
+def test_the_back_sticker_gives_the_back_upright():
+    grid = GRIDS[1]
+    frame = shot(crate_piece(REGISTRY, "C05", "back", grid, "NE", 120, 80, 200.0))
+    result = cut(frame, "C05", "back", "NE")
+    assert result.clean and readable(read_cells(result.image), "NE") == expected(grid, "NE")
+
+
+def test_too_far_says_how_large_the_sticker_is_and_must_be():
+    piece = crate_piece(REGISTRY, "C17", "front", GRIDS[0], "NW", 450, 300, 10.0)
+    frame = shot(piece, width=900, height=600, frame_px=(1280, 720))   # the whole table: ~1.2 px/mm
+    result = cut(frame, "C17", "front", "NW")
+    assert not result.clean
+    assert result.problem.startswith("too far: the sticker is ")
+    assert "needs 26 px; bring the crate closer to the camera" in result.problem
+    assert result.image is not None   # still shown, marked as not clean
+
+
+def test_a_steep_view_is_tilted():
+    piece = crate_piece(REGISTRY, "C17", "front", GRIDS[0], "NW", 120, 80, 0.0)
+    result = cut(shot(piece, tilt=50), "C17", "front", "NW")
+    assert result.problem is not None and "tilted: the sticker is seen about" in result.problem
+    assert "lay the crate flat and look straight down at it" in result.problem
+
+
+def test_a_crate_partly_outside_the_picture_gives_no_photo():
+    # the sticker in view at the frame's bottom edge, the rest of the crate beyond it
+    piece = crate_piece(REGISTRY, "C17", "front", GRIDS[0], "NW", 120, 168, 0.0)
+    result = cut(shot(piece), "C17", "front", "NW")
+    assert result.image is None
+    assert result.problem == "the crate is partly outside the picture: move it to the middle"
+
+
+def test_the_outline_from_each_place():
+    outline = component_corners_mm((60, 40), 20, "NW")
+    assert outline.tolist() == [[-10, -10], [50, -10], [50, 30], [-10, 30]]
+    assert component_corners_mm((60, 40), 20, "SE").tolist() == [[-50, -30], [10, -30], [10, 10],
+                                                                  [-50, 10]]
+    assert component_corners_mm((60, 40), 20, "center").tolist() == [[-30, -20], [30, -20],
+                                                                      [30, 20], [-30, 20]]
+    with pytest.raises(ValueError, match="a sticker sits in one of"):
+        component_corners_mm((60, 40), 20, "top")
