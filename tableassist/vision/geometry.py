@@ -303,12 +303,15 @@ class TableGeometry:
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
                 seat = self._seat(int(mid), center_mm, seats)
+            quad = found.corners[k]
             out.append(Sighting(
                 marker_id=int(mid), component=getattr(m, "component", None),
                 item=getattr(m, "item", None), side=getattr(m, "side", None),
                 position_mm=None if center_mm is None else (round(float(center_mm[0]), 1),
                                                             round(float(center_mm[1]), 1)),
-                zone=zone, cell=cell, rotation=rotation, seat=seat))
+                zone=zone, cell=cell, rotation=rotation, seat=seat,
+                box_px=(int(quad[:, 0].min()), int(quad[:, 1].min()), int(quad[:, 0].max()) + 1,
+                        int(quad[:, 1].max()) + 1)))
         return out
 
     #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is

@@ -11,8 +11,10 @@ import numpy as np
 from tableassist.markers.registry import Registry
 from tableassist.markers.sighting import CardShown, Sighting, TableEvent
 
-from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
+from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable
 from .geometry import Layout, TableGeometry
+from .occlusion import Appearance
+from .regions import RegionTracker
 from .tracker import Tracker
 
 
@@ -76,14 +78,28 @@ class TablePipeline:
         self.dictionary = dictionary or registry.dictionary
         # only the ids this game's table can hold: faster, and no other id can ever be reported
         self.regions: RegionTracker | None = None
+        markers = {m.id: m for m in registry.markers(game)} if game else {}
+
+        def extent(marker_id: int) -> float:
+            """The component's half-diagonal in marker sides: what a change round the marker may be."""
+            m = markers.get(marker_id)
+            if m is None:
+                return 0.75
+            w, h = m.component_size_mm
+            return max(0.75, 0.5 * float(np.hypot(w, h)) / m.size_mm)
+
+        def size_mm(marker_id: int) -> float:
+            m = markers.get(marker_id)
+            return m.size_mm if m is not None else 20.0
+
         if game:
-            ids = [m.id for m in registry.markers(game)]
-            detector = MarkerDetector(self.dictionary, preset=preset, ids=ids)
-            self.regions = RegionTracker(detector, full_every=full_every)
+            detector = MarkerDetector(self.dictionary, preset=preset, ids=list(markers))
+            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm)
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
         self.geometry = TableGeometry(layout, registry, game)
-        self.tracker = tracker or Tracker(registry, game)
+        self.appearance = Appearance(extent)
+        self.tracker = tracker or Tracker(registry, game, witness=self.appearance)
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: QRScanner | None = None
@@ -101,6 +117,7 @@ class TablePipeline:
             found = self.regions.detect(frame)
             self.geometry.update(found)
             sightings = self.geometry.locate(found)
+            self.appearance.frame(frame, found, self.regions.changed or ())
             events += self.tracker.update(sightings, t)
             warnings += found.size_warnings()
             if self.geometry.table_h is None:
