@@ -111,8 +111,9 @@ class CardShown:
 
 @dataclass(frozen=True, kw_only=True)
 class FailingSticker:
-    """A sticker the camera keeps failing to read: seen where it lies but no longer read (or read
-    only by the worn-sticker reading), for ``seconds``; ``why`` says what the camera sees.
+    """A sticker the camera keeps failing to read: seen where it lies but no longer read, read
+    only by the worn-sticker reading, or an outline that never decodes, ``since`` then (s);
+    ``why`` says what the camera sees.
 
     ``component``, ``item`` and ``side`` are its registry entry (None while the camera cannot tell
     which sticker it is: an outline that never decodes); ``zone`` where it lies. A ``secret``
@@ -127,7 +128,7 @@ class FailingSticker:
     secret: bool = False
     zone: str | None = None
     why: str = "seen where it lies, not read"
-    seconds: float = 0.0
+    since: float = 0.0
 
     @property
     def text(self) -> str:

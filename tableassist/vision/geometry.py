@@ -256,6 +256,10 @@ class TableGeometry:
     def to_table(self, pts: np.ndarray) -> np.ndarray | None:
         return None if self.table_h is None else _map(self.table_h, pts)
 
+    def zone_at(self, quad_px: np.ndarray) -> str | None:
+        """The zone a quad (pixels) lies in, for an outline no marker was read in."""
+        return self._zone(quad_px, self.to_table(quad_px), list(self.carriers.values()), None)[0]
+
     def locate(self, found: Detections) -> list[Sighting]:
         """A sighting for every detection, in detection order: its registry entry and where it lies
         (position, zone, cell, rotation, seat)."""

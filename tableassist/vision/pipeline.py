@@ -9,13 +9,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from tableassist.markers.registry import Registry
-from tableassist.markers.sighting import CardShown, Sighting, TableEvent
+from tableassist.markers.registry import BACK
+from tableassist.markers.sighting import CardShown, FailingSticker, Sighting, TableEvent
 
 from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
 from .regions import RegionTracker
 from .tracker import Tracker
+from .worn import Outlines, WornReader
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class FrameResult:
     sightings: tuple[Sighting, ...]
     events: tuple[TableEvent | CardShown, ...]
     warnings: tuple[str, ...]
+    #: stickers the camera keeps failing to read (``failing_after`` seconds or more)
+    failing: tuple[FailingSticker, ...] = ()
 
 
 class CommandCards:
@@ -69,7 +73,7 @@ class TablePipeline:
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
                  preset: str = "second-look", full_every: int = 50, qr_every: float | None = 1.0,
-                 tracker: Tracker | None = None) -> None:
+                 tracker: Tracker | None = None, failing_after: float = 4.0) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
             registry = load_registry()
@@ -94,12 +98,17 @@ class TablePipeline:
 
         if game:
             detector = MarkerDetector(self.dictionary, preset=preset, ids=list(markers))
-            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm)
+            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
+                                         worn=WornReader(self.dictionary, markers))
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
         self.geometry = TableGeometry(layout, registry, game)
         self.appearance = Appearance(extent)
         self.tracker = tracker or Tracker(registry, game, witness=self.appearance)
+        self.markers = markers
+        self.failing_after = failing_after
+        self.outlines = Outlines()
+        self._worn_since: dict[int, float] = {}
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: QRScanner | None = None
@@ -110,6 +119,7 @@ class TablePipeline:
     def update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
         events: list[TableEvent | CardShown] = []
         warnings: list[str] = []
+        failing: tuple[FailingSticker, ...] = ()
         if self.regions is None:
             found = Detections.empty((frame.shape[1], frame.shape[0]))
             sightings: list[Sighting] = []
@@ -119,6 +129,7 @@ class TablePipeline:
             sightings = self.geometry.locate(found)
             self.appearance.frame(frame, found, self.regions.changed or ())
             events += self.tracker.update(sightings, t)
+            failing = self._failing(found, sightings, t)
             warnings += found.size_warnings()
             if self.geometry.table_h is None:
                 warnings.append("the table corners are not all in view: show the 4 corner markers "
@@ -126,8 +137,37 @@ class TablePipeline:
         events += self._scan_qr(frame, t, busy=bool(events))
         if self._qr_error:
             warnings.append(self._qr_error)
-        self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings))
+        self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings), failing)
         return events
+
+    def _failing(self, found: Detections, sightings: list[Sighting], t: float) -> tuple[FailingSticker, ...]:
+        """The stickers that keep failing: confirmed ones still there but not read, ones read only
+        with more error correction, and outlines that never decode, for `failing_after` s."""
+        assert self.regions is not None and self.game is not None
+        after = self.failing_after
+        out: dict[int | tuple[int, int], FailingSticker] = {}
+
+        def named(s: Sighting, why: str, since: float) -> FailingSticker:
+            m = self.markers.get(s.marker_id)
+            return FailingSticker(game=self.game or "", marker_id=s.marker_id, component=s.component,
+                                  item=s.item, side=s.side, zone=s.zone, why=why, since=round(since, 1),
+                                  secret=m is not None and m.secret and m.side != BACK)
+
+        for s, seconds in self.tracker.failing(t, after):
+            out[s.marker_id] = named(s, "it lies where it was, but is not read", t - seconds)
+        self._worn_since = {i: self._worn_since.get(i, t) for i in self.regions.worn_ids}
+        for s in sightings:
+            since = self._worn_since.get(s.marker_id)
+            if since is not None and t - since >= after:
+                out.setdefault(s.marker_id, named(s, "it is read only by guessing its damaged cells", since))
+        self.outlines.update(self.regions.rejected, t)
+        self.outlines.drop_near(found.centers(), 0.5 * float(found.side_px().max()) if len(found) else 0.0)
+        for quad, since in self.outlines.failing(t, after):
+            c = quad.mean(axis=0)
+            out[(int(c[0]), int(c[1]))] = FailingSticker(
+                game=self.game, marker_id=None, zone=self.geometry.zone_at(quad), since=round(since, 1),
+                why="its black square is seen, but it does not decode")
+        return tuple(out.values())
 
     def _scan_qr(self, frame: np.ndarray, t: float, *, busy: bool) -> list[CardShown]:
         if self.qr_every is None or t - self._qr_last_scan < self.qr_every:

@@ -16,7 +16,8 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
 
 So the cost per frame follows what moves, not the frame's size: at 2160p a still table costs the
 change map and nothing else. The candidates OpenCV found but could not decode in the scans are
-kept (`rejected`, full-frame pixels) for the worn-sticker reading (`worn.py`).
+read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
+game's ids); what it cannot read either is kept (`rejected`, full-frame pixels).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from .detect import Detections, MarkerDetector, _dedupe, _gray, _merge, _window
+from .worn import WornReader
 
 Box = tuple[int, int, int, int]
 
@@ -136,6 +138,11 @@ class RegionTracker:
     rejected: list[np.ndarray] = field(default_factory=list, repr=False)
     #: the scale of the last full scan
     full_scale: float = 1.0
+    #: reads the outlines the scans rejected, with more error correction (None: not at all)
+    worn: WornReader | None = None
+    #: the ids this frame read only by the worn-sticker reading
+    worn_ids: frozenset[int] = frozenset()
+    _worn_known: set[int] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -187,7 +194,21 @@ class RegionTracker:
             found = self.detector.detect_regions(frame, crops, only)
             self.rejected += self.detector.rejected
             parts.append(found)
+        # which markers are read only by the worn-sticker reading: those it read last (a marker
+        # reused as it was keeps its standing), unless the detector itself read them now
+        looked = parts[1:] if still else parts
+        read = {int(i) for p in looked for i in p.ids}
+        self._worn_known -= read
+        if self.worn is not None and self.rejected:
+            smallest = min(sides) if sides else 8.0
+            worn, self.rejected, _ = self.worn.read(frame, self.rejected, min_side=max(8.0, 0.5 * smallest),
+                                                    max_side=3.0 * (sides[-1] if sides else 1e6))
+            if len(worn):
+                self._worn_known |= {int(i) for i in worn.ids} - read
+                parts.append(worn)
         result = _dedupe(_merge(parts, (w, h)))
+        self._worn_known &= {int(i) for i in result.ids}
+        self.worn_ids = frozenset(self._worn_known)
         self._remember(result)
         self._count += 1
         return result
@@ -195,6 +216,7 @@ class RegionTracker:
     def reset(self) -> None:
         self._known = {}
         self._ids = {}
+        self._worn_known = set()
         self._last_changed = []
         self.changes.reset()
         self._count = 0
