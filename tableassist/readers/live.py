@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from tableassist.games.protocol import Game, IllegalAction, SetupError
-from tableassist.markers.sighting import CardShown, TableEvent
+from tableassist.markers.sighting import CardShown, FailingSticker, TableEvent
 from tableassist.readers import READERS, Reader, Reading, reader_for
 from tableassist.readers.base import expected_text
 
@@ -89,6 +89,9 @@ class LastFrame(Protocol):
 
     @property
     def detections(self) -> Sized: ...
+
+    @property
+    def failing(self) -> Sequence[FailingSticker]: ...
 
 
 class Pipeline(Protocol):
@@ -208,7 +211,9 @@ class CameraStatus:
     read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
     notice, ``confirm`` its one-tap rows, ``paused`` whether the Pause card stopped it. ``report``
     is the camera's last word to the table: what a command card did, or a reading that could not
-    be saved. Built from readings only, which never hold a secret the game has not revealed."""
+    be saved. ``stickers`` are the stickers it keeps failing to read, each with its reprint link
+    (a secret face only by its kind). Built from readings only, which never hold a secret the game
+    has not revealed."""
 
     state: CameraState = "off"
     notice: str = "no camera"
@@ -219,11 +224,13 @@ class CameraStatus:
     out_of_sync: Notice | None = None
     confirm: tuple[Proposal, ...] = ()
     report: str | None = None
+    stickers: tuple[FailingSticker, ...] = ()
 
     def device_json(self) -> dict[str, Any]:
         """The host screen's camera panel."""
         return {"state": self.state, "notice": self.notice, "mode": self.mode,
-                "markers": self.markers, "report": self.report}
+                "markers": self.markers, "report": self.report,
+                "stickers": [s.to_json() for s in self.stickers]}
 
     def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
         """What a screen shows of the camera's reading: the out-of-sync notice (everyone); the
@@ -231,7 +238,8 @@ class CameraStatus:
         return {"notice": None if self.out_of_sync is None else self.out_of_sync.to_json(),
                 "confirm": [p.to_json() for p in self.confirm] if runs_table else [],
                 "paused": self.paused,
-                "report": self.report if runs_table else None}
+                "report": self.report if runs_table else None,
+                "stickers": [s.to_json() for s in self.stickers] if runs_table else []}
 
 
 @dataclass
@@ -371,7 +379,7 @@ class Camera:
             self._reset()
             if session is not None:
                 self._unsubscribe = session.subscribe(self._heard)
-            self._publish(markers=None)
+            self._publish(markers=None, stickers=())
 
     def _heard(self, change: SessionChange) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
@@ -412,6 +420,8 @@ class Camera:
                 seen = pipeline.last
                 if seen is not None and self.reader is not None:
                     self._count(len(seen.detections))
+                    if tuple(seen.failing) != self.status.stickers:
+                        self._publish(stickers=tuple(seen.failing))
         for listener in list(self._frame_listeners):
             listener(t, frame, seen)
         return seen
@@ -601,7 +611,7 @@ class Camera:
             frame = source.read()
             if frame is None:
                 if until_end:
-                    self._publish(state="off", notice=f"{name}: the video ended", markers=None)
+                    self._publish(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
                     return
                 misses += 1
                 if misses == LOST_AFTER_MISSES:
@@ -647,4 +657,4 @@ class Camera:
         if self._source is not None:
             self._source.close()
             self._source = None
-        self._publish(state="off", notice=notice, markers=None)
+        self._publish(state="off", notice=notice, markers=None, stickers=())

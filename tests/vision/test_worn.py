@@ -113,3 +113,23 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
     assert side_mm == pytest.approx(registry.lookup(22, "wreckers").size_mm, abs=0.3)   # its printed size
     assert client.get("/sticker/wreckers/999.pdf").status_code == 404
     assert b"no marker 999" in client.get("/sticker/wreckers/999.pdf").data
+
+
+def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path):
+    from tableassist.readers.live import Camera
+    from tableassist.server.camera import pipeline_for
+    from tableassist.table.session import TableSession
+    from tableassist.table.store import Store
+
+    session = TableSession.create(Store(tmp_path / "t.sqlite3"), "wreckers", ["Ann", "Bea", "Cy"], seed=1)
+    camera = Camera(pipeline_for=pipeline_for(registry, qr_every=None))
+    camera.follow(session, {"Ann": "red", "Bea": "blue", "Cy": "green"})
+    heard = []
+    camera.subscribe(heard.append)
+    for t, frame in frames(registry, renderer, S.Damage(cells=2, seed=3)):
+        camera.process(frame, t)
+    [shown] = camera.status.reading_json(runs_table=True)["stickers"]
+    assert shown["text"].startswith("The camera cannot read a card face sticker")
+    assert camera.status.device_json()["stickers"] == [shown]               # the host's panel too
+    assert camera.status.reading_json(runs_table=False)["stickers"] == []   # not on a player's phone
+    assert sum(1 for s in heard if s.stickers) == 1                         # published once, not per frame
