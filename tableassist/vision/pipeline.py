@@ -12,9 +12,10 @@ from tableassist.markers.registry import Registry
 from tableassist.markers.registry import BACK
 from tableassist.markers.sighting import CardShown, FailingSticker, Sighting, TableEvent
 
-from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable
+from .detect import Detections, MarkerDetector, QRCode, QRUnavailable
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
+from .qr import CommandScanner
 from .regions import RegionTracker
 from .tracker import Tracker
 from .worn import Outlines, WornReader
@@ -63,11 +64,12 @@ class TablePipeline:
 
     `update(frame, t)` returns the table events confirmed in this frame and the command cards shown.
     Detection reuses the previous frame's markers (`RegionTracker`) and scans the whole frame every
-    `full_every` frames. QR codes are scanned at most every `qr_every` seconds (zbar costs
-    milliseconds per frame even when nothing is there; None: never), and not in a frame that
-    confirmed a change (its readings must not wait for zbar) unless a whole period late; a card is
-    "shown" once until it has been out of view for 3 scans. `game=None` (no game being played)
-    reads command cards only: no marker detection at all.
+    `full_every` frames. QR command cards are read only where a QR-like pattern appeared in the
+    picture's change (`qr.CommandScanner`: zbar costs milliseconds per frame even when nothing is
+    there); `qr_every` None reads none, otherwise a card is "shown" once until it has been out of
+    view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:
+    no marker detection at all. A sticker the camera keeps failing to read for `failing_after`
+    seconds is in `last.failing`.
     """
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
@@ -111,9 +113,9 @@ class TablePipeline:
         self._worn_since: dict[int, float] = {}
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
-        self._qr: QRScanner | None = None
+        self._qr: CommandScanner | None = None
         self._qr_error: str | None = None
-        self._qr_last_scan = -1e9
+        self._t = 0.0
         self.last: FrameResult | None = None
 
     def update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
@@ -134,7 +136,8 @@ class TablePipeline:
             if self.geometry.table_h is None:
                 warnings.append("the table corners are not all in view: show the 4 corner markers "
                                 "NW NE SE SW")
-        events += self._scan_qr(frame, t, busy=bool(events))
+        self._t = t
+        events += self._scan_qr(frame)
         if self._qr_error:
             warnings.append(self._qr_error)
         self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings), failing)
@@ -169,19 +172,16 @@ class TablePipeline:
                 why="its black square is seen, but it does not decode")
         return tuple(out.values())
 
-    def _scan_qr(self, frame: np.ndarray, t: float, *, busy: bool) -> list[CardShown]:
-        if self.qr_every is None or t - self._qr_last_scan < self.qr_every:
+    def _scan_qr(self, frame: np.ndarray) -> list[CardShown]:
+        """The command cards shown: zbar only where a QR-like pattern appeared (`qr.CommandScanner`)."""
+        if self.qr_every is None:
             return []
-        if busy and t - self._qr_last_scan < 2 * self.qr_every:
-            # this frame confirmed a change on the table: its readings go first; the scan, due
-            # but never urgent, waits for the next frame (for at most one period)
-            return []
-        self._qr_last_scan = t
         if self._qr is None and self._qr_error is None:
             try:
-                self._qr = QRScanner()
+                self._qr = CommandScanner()
             except QRUnavailable as exc:
                 self._qr_error = str(exc)
         if self._qr is None:
             return []
-        return self.cards.update(self._qr.scan(frame, thorough=False), t)
+        changed = None if self.regions is None else self.regions.changed
+        return self.cards.update(self._qr.scan(frame, changed, own_changes=self.regions is None), self._t)
