@@ -36,6 +36,7 @@ import numpy as np
 from tableassist.markers.sighting import Sighting
 
 from .detect import Detections
+from .tracker import Look
 
 #: The window is resampled to GRID x GRID pixels, whatever the marker's size in the picture.
 GRID = 32
@@ -108,7 +109,7 @@ class Appearance:
             return   # a hand is near: keep the picture taken when the table was still
         self._refs[key] = self._take(box, footprint, radius)
 
-    def look(self, key: tuple[int, int], sighting: Sighting) -> str | None:
+    def look(self, key: tuple[int, int], sighting: Sighting) -> Look | None:
         """"there", "covered" or "gone" for a confirmed marker not read in this frame; None when
         there is no picture of it to compare with (the tracker's timeout decides)."""
         ref = self._refs.get(key)

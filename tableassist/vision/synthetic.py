@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -194,12 +195,12 @@ class Renderer:
     def __init__(self, dictionary: str) -> None:
         self.dictionary = get_dictionary(dictionary)
         self._cells = self.dictionary.markerSize + 2
-        self._cache: dict[int, np.ndarray] = {}
+        self._cache: dict[int | tuple[int, Damage], np.ndarray] = {}
         self._qr: dict[str, np.ndarray] = {}
         self._background: dict[tuple, np.ndarray] = {}
 
     def marker_image(self, marker_id: int, damage: Damage | None = None) -> np.ndarray:
-        key = marker_id if damage is None else (marker_id, damage)
+        key: int | tuple[int, Damage] = marker_id if damage is None else (marker_id, damage)
         img = self._cache.get(key)
         if img is None:
             img = cv2.aruco.generateImageMarker(self.dictionary, marker_id, self._cells * 16, borderBits=1)
@@ -373,10 +374,10 @@ def _draw_hand(frame: np.ndarray, covered: np.ndarray, hand: Hand, H: np.ndarray
     if hand.texture:
         # shading across the hand and fine creases: a fixed field per hand size, as a real hand has
         rng = np.random.default_rng(int(s))
-        coarse = cv2.resize(rng.normal(0, 1, (max(2, mask.shape[0] // 24), max(2, mask.shape[1] // 24))
-                                       ).astype(np.float32), (mask.shape[1], mask.shape[0]),
+        coarse = cv2.resize(np.asarray(rng.normal(0, 1, (max(2, mask.shape[0] // 24), max(2, mask.shape[1] // 24))),
+                                       np.float32), (mask.shape[1], mask.shape[0]),
                             interpolation=cv2.INTER_CUBIC)
-        fine = cv2.GaussianBlur(rng.normal(0, 1, mask.shape).astype(np.float32), (0, 0), 1.2)
+        fine = cv2.GaussianBlur(np.asarray(rng.normal(0, 1, mask.shape), np.float32), (0, 0), 1.2)
         skin *= (1 + 0.10 * coarse + 0.06 * fine)[:, :, None]
         edge = cv2.GaussianBlur(mask, (soft, soft), 0).astype(np.float32) / 255   # rounder at its edges
         skin *= (0.8 + 0.2 * edge)[:, :, None]
@@ -545,8 +546,9 @@ class Condition:
     motion_angle: float | None = None
 
     def apply(self, fx: Effects) -> Effects:
-        changes = {k: v for k, v in (("dim", self.dim), ("glare", self.glare), ("motion_blur", self.motion_blur),
-                                     ("motion_angle", self.motion_angle)) if v is not None}
+        changes: dict[str, Any] = {k: v for k, v in (("dim", self.dim), ("glare", self.glare),
+                                                     ("motion_blur", self.motion_blur),
+                                                     ("motion_angle", self.motion_angle)) if v is not None}
         return replace(fx, **changes)
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from tableassist.markers.registry import Registry
 from tableassist.markers.sighting import EventKind, Sighting, TableEvent
 
+#: what lies where a confirmed marker was, as its witness judges (``occlusion.Look``)
 Look = Literal["there", "covered", "gone"]
 
 

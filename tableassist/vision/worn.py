@@ -66,7 +66,7 @@ class WornReader:
                 found = self._read(gray, q)
             if found is None:
                 continue
-            if found == ():
+            if not found:
                 left.append(q)
                 continue
             marker_id, turn, bits = found
