@@ -36,6 +36,7 @@ import numpy as np
 from tableassist.markers.sighting import Sighting
 
 from .detect import Detections
+from .regions import boxes_overlap
 from .tracker import Look
 
 #: The window is resampled to GRID x GRID pixels, whatever the marker's size in the picture.
@@ -105,7 +106,7 @@ class Appearance:
         if ref is not None and not moved and self._count - ref.frame < self.refresh:
             return
         footprint, radius = self._extent(sighting.marker_id, box)
-        if any(_overlaps(_square(box, radius), c) for c in self._changed):
+        if boxes_overlap(_square(box, radius), self._changed):
             return   # a hand is near: keep the picture taken when the table was still
         self._refs[key] = self._take(box, footprint, radius)
 
@@ -170,10 +171,6 @@ def _shift(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
 def _square(box: tuple[int, int, int, int], radius: float) -> tuple[int, int, int, int]:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return int(cx - radius), int(cy - radius), int(cx + radius) + 1, int(cy + radius) + 1
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _crop_gray(frame: np.ndarray, box: tuple[int, int, int, int], pad: int = 0) -> np.ndarray | None:
