@@ -15,6 +15,8 @@ import pytest
 from tableassist.markers.sighting import FailingSticker
 from tableassist.vision import TablePipeline
 from tableassist.vision import synthetic as S
+from tests.server.conftest import server  # noqa: F401 - the real server fixture
+from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
 from tests.vision.conftest import table
 
 CARDS = [(20, 250, 300, 0), (21, 400, 300, 0), (22, 550, 300, 0), (23, 400, 450, 0)]
@@ -133,3 +135,32 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
     assert camera.status.device_json()["stickers"] == [shown]               # the host's panel too
     assert camera.status.reading_json(runs_table=False)["stickers"] == []   # not on a player's phone
     assert sum(1 for s in heard if s.stickers) == 1                         # published once, not per frame
+
+
+@pytest.mark.browser
+def test_the_table_page_names_the_sticker_and_links_its_reprint(server, chromium, registry, renderer):
+    """Abandon Ship: the ship's stern sticker (marker 21, no secret) read, then scratched where it
+    lies; the table's page (headless Chromium) names it and its link serves the PDF."""
+    from tests.server.test_browser import TABLET
+
+    server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None, seed=1)
+    page = chromium.new_page(viewport=TABLET)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}#t={server.tokens.table}")
+    scene = S.Scene(pieces=S.corner_pieces() + S.seat_pieces()
+                    + (S.registry_piece(registry, "abandon_ship", 21, 450, 300),))
+    worn = replace(scene, pieces=tuple(replace(p, damage=S.Damage(scratch=2.0, seed=2)) if p.marker_id == 21
+                                       else p for p in scene.pieces))
+    for k in range(40):
+        frame, _ = renderer.render(worn if k >= 10 else scene, CAMERA, S.Effects(blur=0.6, noise=2.0, seed=k))
+        server.camera.process(frame, k / 5)
+    notice = page.locator('[data-notice="camera-sticker"]')
+    notice.wait_for()
+    assert notice.inner_text().startswith("The camera cannot read the ship stern (top, marker 21)")
+    link = notice.locator("a")
+    assert link.get_attribute("href") == "/sticker/abandon_ship/21.pdf"
+    reply = page.request.get(server.url.rstrip("/") + link.get_attribute("href"))
+    assert reply.status == 200 and reply.body().startswith(b"%PDF")
+    assert errors == []
+    page.close()
