@@ -164,3 +164,16 @@ def test_the_table_page_names_the_sticker_and_links_its_reprint(server, chromium
     assert reply.status == 200 and reply.body().startswith(b"%PDF")
     assert errors == []
     page.close()
+
+
+def test_print_marker_writes_that_one_sticker_and_says_what_is_wrong(tmp_path, capsys):
+    from tableassist import cli
+
+    assert cli.main(["print", "--game", "abandon_ship", "--marker", "21", "--paper", "letter",
+                     "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "sticker-21-letter.pdf")
+    assert (tmp_path / "sticker-21-letter.pdf").read_bytes().startswith(b"%PDF")
+    assert cli.main(["print", "--marker", "21", "--out", str(tmp_path)]) == 2      # which game's 21?
+    assert "say which with --game" in capsys.readouterr().err
+    assert cli.main(["print", "--game", "wreckers", "--marker", "999", "--out", str(tmp_path)]) == 2
+    assert "Wreckers has no marker 999" in capsys.readouterr().err
