@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tableassist.cli import whole_number
 from tableassist.markers.printing import PAPERS, PRINT_DIR, write_sets, write_sticker
 from tableassist.markers.registry import RegistryError, load_registry
 
@@ -16,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which.add_argument("--game", help="one game's set (default: every game)")
     which.add_argument("--all", action="store_true", help="every game's set (the default)")
     parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
-    parser.add_argument("--marker", type=int, metavar="ID",
+    parser.add_argument("--marker", type=whole_number("a marker id", 0, 999), metavar="ID",
                         help="only this marker's sticker, at its printed size (with --game for a game's marker)")
     parser.add_argument("--out", type=Path, default=PRINT_DIR, help="output folder (default: ./print)")
 
