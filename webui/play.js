@@ -49,11 +49,16 @@ function prompts(s) {
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
 // (two dice explain the same move; a crate placed — confirm it); on the table's screens also what
-// a command card held up to it did, and whether the Pause card stopped it.
+// a command card held up to it did, whether the Pause card stopped it, and the stickers it keeps
+// failing to read, each with a link to reprint just that one.
 function cameraReadings(app, s) {
   const cam = s.camera_reader;
-  if (!cam || (!cam.notice && !cam.confirm.length && !cam.report && !cam.paused)) return null;
+  const stickers = (cam && cam.stickers) || [];
+  if (!cam || (!cam.notice && !cam.confirm.length && !cam.report && !cam.paused && !stickers.length)) return null;
   return h("section", {class: "card camera-reader"},
+    stickers.map((st) => h("p", {class: "notice warn", dataset: {notice: "camera-sticker"}}, st.text,
+      st.reprint ? h("span", {}, " ", h("a", {href: st.reprint, target: "_blank", rel: "noopener"},
+        "Print this sticker (PDF)")) : null)),
     cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
       "The camera is paused: it reads nothing until the Pause card is shown again.") : null,
     cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}}, "Camera: " + cam.report) : null,

@@ -1,4 +1,5 @@
-"""Write the sticker sheets as vector PDFs (A4 and US Letter), one set per game."""
+"""Write the sticker sheets as vector PDFs (A4 and US Letter), one set per game; or, with
+``--marker``, one sticker to reprint (a scratched or torn one the camera reported)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from tableassist.markers.printing import PAPERS, PRINT_DIR, write_sets
+from tableassist.cli import whole_number
+from tableassist.markers.printing import PAPERS, PRINT_DIR, write_sets, write_sticker
 from tableassist.markers.registry import RegistryError, load_registry
 
 
@@ -15,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which.add_argument("--game", help="one game's set (default: every game)")
     which.add_argument("--all", action="store_true", help="every game's set (the default)")
     parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
+    parser.add_argument("--marker", type=whole_number("a marker id", 0, 999), metavar="ID",
+                        help="only this marker's sticker, at its printed size (with --game for a game's marker)")
     parser.add_argument("--out", type=Path, default=PRINT_DIR, help="output folder (default: ./print)")
 
 
@@ -31,7 +35,13 @@ def run(args: argparse.Namespace) -> int:
     games = [args.game] if args.game else registry.games()
     papers = [args.paper] if args.paper else sorted(PAPERS)
     try:
-        paths = write_sets(args.out, games, papers, registry)
+        if args.marker is not None:
+            paths = write_sticker(args.out, args.marker, papers, registry, args.game)
+        else:
+            paths = write_sets(args.out, games, papers, registry)
+    except KeyError as exc:
+        print(f"tableassist print: {exc.args[0]}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"tableassist print: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1

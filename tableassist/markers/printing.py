@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 from tableassist.markers.registry import (MODES, RELIABLE_PX, SHARP_PX, VIEW_MM, Command, Marker,
                                           Registry, camera_for, load_registry, marker_px, px_per_mm)
@@ -225,27 +226,55 @@ def camera_words(size_mm: float) -> str:
 
 # ---- drawing
 
-def render(registry: Registry, game: str, paper: str, path: Path) -> list[Page]:
-    """Write ``game``'s sticker sheets for ``paper`` to ``path`` as a vector PDF; return the layout."""
+def render(registry: Registry, game: str, paper: str, path: Path | BinaryIO, *,
+           marker: Marker | None = None) -> list[Page]:
+    """Write ``game``'s sticker sheets for ``paper`` to ``path`` (a file or a binary stream) as a
+    vector PDF; return the layout. With ``marker``, that one sticker only (:func:`sticker_layout`)."""
     from reportlab import rl_config
 
     # binary Flate streams without reportlab's default ASCII85 layer: a quarter smaller, still plain PDF
     saved, rl_config.useA85 = rl_config.useA85, 0
     try:
-        return _render(registry, game, paper, path)
+        return _render(registry, game, paper, path, marker)
     finally:
         rl_config.useA85 = saved
 
 
-def _render(registry: Registry, game: str, paper: str, path: Path) -> list[Page]:
+def sticker_layout(registry: Registry, marker: Marker, paper: str) -> list[Page]:
+    """One page to reprint one sticker (a scratched, torn or lost one) at its printed size, with
+    the scale bar and the card frame to check the printer's scaling."""
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
+    top = MARGIN + 13
+    page = Page([], [], calibration=(MARGIN, top))
+    title = registry.titles[marker.game] if marker.game else "All games"
+    page.texts.append(Text(MARGIN, MARGIN + 5, f"tableassist: one sticker to reprint ({title}, "
+                                               f"{paper.upper()}, dictionary {registry.dictionary})", 12, bold=True))
+    page.texts.append(Text(MARGIN, MARGIN + 10, NOTICE, 8, bold=True))
+    page.texts.append(Text(MARGIN + 3, top + CARD[1] - 3,
+                           "A bank card (85.60 x 53.98 mm) fits this frame exactly", 6.5))
+    flow = _Flow(paper, [page])
+    flow.y = top + CARD[1] + 3
+    cut = registry.sticker_mm(marker)
+    flow.heading(f"{title}: {marker.component.replace('_', ' ')} {marker.item}, {marker.side} "
+                 f"(marker {marker.id}, {marker.size_mm:g} mm)",
+                 "Stick it over the old one, or on a clean component, the same way round.", cut + LABEL_H)
+    flow.tile(cut, marker=marker)
+    return flow.pages
+
+
+def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
+            marker: Marker | None) -> list[Page]:
     from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
 
-    pages = layout(registry, game, paper)
+    pages = layout(registry, game, paper) if marker is None else sticker_layout(registry, marker, paper)
     width, height = PAPERS[paper]
-    pdf = canvas.Canvas(str(path), pagesize=(width * mm, height * mm), invariant=1,
-                        pageCompression=1)
-    pdf.setTitle(f"tableassist stickers: {registry.titles[game]} ({paper})")
+    pdf = canvas.Canvas(str(path) if isinstance(path, Path) else path, pagesize=(width * mm, height * mm),
+                        invariant=1, pageCompression=1)
+    title = registry.titles.get(game, "All games")
+    pdf.setTitle(f"tableassist stickers: {title} ({paper})" if marker is None else
+                 f"tableassist sticker {marker.id}: {title} ({paper})")
     pdf.setAuthor("tableassist")
     pdf.setCreator("tableassist print")
 
@@ -335,6 +364,42 @@ def _draw_calibration(pdf, origin: tuple[float, float], height: float, rect, lin
 
 
 # ---- `tableassist print`
+
+def write_sticker(out: Path, marker_id: int, papers: list[str], registry: Registry | None = None,
+                  game: str | None = None) -> list[Path]:
+    """Write ``sticker-<id>-<paper>.pdf`` (that one sticker, at its printed size) into ``out``.
+    ``game``: the game whose marker ``marker_id`` is (ids are the registry's, unique; the table
+    corners and seats belong to every game). KeyError if there is no such marker."""
+    registry = registry or load_registry()
+    marker = find_marker(registry, marker_id, game)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for paper in papers:
+        path = out / f"sticker-{marker_id}-{paper}.pdf"
+        render(registry, marker.game or registry.games()[0], paper, path, marker=marker)
+        written.append(path)
+    return written
+
+
+def find_marker(registry: Registry, marker_id: int, game: str | None = None) -> Marker:
+    """The marker ``marker_id`` of ``game`` (ids are numbered per game; the table corners and
+    seats are every game's). KeyError with a sentence when there is none, or when ``game`` is
+    None and several games have that id."""
+    if game is not None:
+        if game not in registry.titles:
+            raise KeyError(f"no markers for game {game!r}; games: {', '.join(registry.games())}")
+        marker = registry.lookup(marker_id, game)
+        if marker is None:
+            raise KeyError(f"{registry.titles[game]} has no marker {marker_id}")
+        return marker
+    found = [m for m in registry.all_markers if m.id == marker_id]
+    if not found:
+        raise KeyError(f"no game has a marker {marker_id}")
+    if len(found) > 1 and all(m.game is not None for m in found):
+        games = ", ".join(str(m.game) for m in found)
+        raise KeyError(f"marker {marker_id} is in several games ({games}): say which with --game")
+    return next((m for m in found if m.game is None), found[0])
+
 
 def write_sets(out: Path, games: list[str], papers: list[str],
                registry: Registry | None = None) -> list[Path]:

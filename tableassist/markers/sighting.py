@@ -10,7 +10,9 @@ habit: one record through the stages, not a new type per stage):
   ``changed``, and emits a :class:`TableEvent` carrying the confirmed sighting for each change;
 * a reader's picture (``tableassist.readers.base.TablePicture``) keeps the sighting as it came.
 
-A QR command card held up to the camera is a :class:`CardShown`, once per showing.
+A QR command card held up to the camera is a :class:`CardShown`, once per showing; a sticker
+the camera keeps failing to read is a :class:`FailingSticker`, which the camera's status carries
+to the screens with a link to reprint it.
 
 Standard library only: vision (cv2) makes these, readers (no cv2) read them.
 """
@@ -21,7 +23,11 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 #: What a :class:`TableEvent` says happened to a marker.
-EventKind = Literal["appeared", "moved", "rotated", "flipped", "removed", "duplicate"]
+EventKind = Literal["appeared", "moved", "rotated", "flipped", "removed", "duplicate", "lifted"]
+
+#: Where the server serves one sticker's PDF at its printed size (``tableassist print --marker``
+#: writes the same): the link of a :class:`FailingSticker`.
+REPRINT_PATH = "/sticker/{game}/{marker_id}.pdf"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,7 +40,9 @@ class Sighting:
     clockwise, against the table or the board or carrier it lies on) and ``seat`` (the colour of
     the nearest seat marker) say where it lies. ``copy`` tells apart stickers printed with one id
     (bid card backs: one id per colour), 0 for the others; ``since`` is when it appeared or was last
-    turned over, ``changed`` when it last appeared, moved, turned or flipped (seconds)."""
+    turned over, ``changed`` when it last appeared, moved, turned or flipped (seconds).
+    ``box_px`` is where the marker lies in the picture, (x0, y0, x1, y1) pixels: the camera's own
+    business (its appearance is watched there while a hand covers it), not the table's."""
 
     marker_id: int
     component: str | None = None
@@ -48,6 +56,7 @@ class Sighting:
     copy: int = 0
     since: float = 0.0
     changed: float = 0.0
+    box_px: tuple[int, int, int, int] | None = None
 
     @property
     def key(self) -> tuple[int, int]:
@@ -68,9 +77,11 @@ class TableEvent:
     """A change on the table, stable over several frames.
 
     ``kind``: "appeared", "moved" (zone, cell or seat changed), "rotated", "removed", "flipped"
-    (``sighting`` is the side now up, ``previous`` the side that was) or "duplicate" (two copies of
-    a single-copy sticker: never guessed between). ``confidence`` is the share of recent frames
-    that agreed; ``t`` the frame time (s) the change was confirmed."""
+    (``sighting`` is the side now up, ``previous`` the side that was), "duplicate" (two copies of
+    a single-copy sticker: never guessed between) or "lifted" (a die picked up and put down again
+    showing the same face: out of sight a moment, then back a few millimetres away; the reader
+    decides whether that was a roll). ``confidence`` is the share of recent frames that agreed;
+    ``t`` the frame time (s) the change was confirmed."""
 
     kind: EventKind
     sighting: Sighting
@@ -96,3 +107,58 @@ class CardShown:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FailingSticker:
+    """A sticker the camera keeps failing to read: seen where it lies but no longer read, read
+    only by the worn-sticker reading, or an outline that never decodes, ``since`` then (s);
+    ``why`` says what the camera sees.
+
+    ``component``, ``item`` and ``side`` are its registry entry (None while the camera cannot tell
+    which sticker it is: an outline that never decodes); ``zone`` where it lies. A ``secret``
+    face is never named: its text says only the kind of component, and it carries no id and no
+    link (which sticker it is would tell what the card is)."""
+
+    game: str
+    marker_id: int | None
+    component: str | None = None
+    item: str | None = None
+    side: str | None = None
+    secret: bool = False
+    zone: str | None = None
+    why: str = "seen where it lies, not read"
+    since: float = 0.0
+
+    @property
+    def text(self) -> str:
+        kind = (self.component or "sticker").replace("_", " ")
+        where = f" in the {self.zone.replace('_', ' ')}" if self.zone else ""
+        if self.component is None or self.marker_id is None:
+            name = f"a sticker{where}"
+        elif self.secret:
+            name = f"a {kind} {self.side or 'face'} sticker{where}"
+        else:
+            name = f"the {kind} {self.item} ({self.side}, marker {self.marker_id}){where}"
+        return f"The camera cannot read {name}: {self.why}. It may be scratched, torn or dirty"
+
+    @property
+    def reprint(self) -> str | None:
+        """The server's path to this sticker alone as a PDF, when it may be named."""
+        if self.secret or self.marker_id is None or self.component is None:
+            return None
+        return REPRINT_PATH.format(game=self.game, marker_id=self.marker_id)
+
+    def to_json(self) -> dict[str, Any]:
+        """What a screen shows: the text, the reprint link, and the command that prints it."""
+        link = self.reprint
+        if link is not None:
+            advice = "reprint it"
+            command = f"tableassist print --game {self.game} --marker {self.marker_id}"
+        elif self.secret:
+            advice = "after the game, find it and reprint it (tableassist print --marker ID)"
+            command = None
+        else:
+            advice = "clean it or reprint it"
+            command = None
+        return {"text": f"{self.text}; {advice}.", "reprint": link, "command": command}

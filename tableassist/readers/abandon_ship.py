@@ -4,7 +4,7 @@
 | --- | --- | --- |
 | cheese placement and values (CAM) | a cheese token on a cheese space of the ship | ``place_cheese`` |
 | sinking token revealed (CAM) | a sinking-token face turned up | ``reveal_sinking_token`` |
-| dice faces after a roll (CAM) | a die face newly up in the pool | ``roll_die`` |
+| dice faces after a roll (CAM) | a die face newly up in the pool, or a die picked up and put down on the face it showed (``lifted``) while the roll is due | ``roll_die`` |
 | die and rat chosen (CAM?) | a rat on a new space | ``use_die`` if one die of the roll explains the move; else a confirmation of the dice that do |
 | rat positions, rat and die to the box (CAM) | checked against the engine | a mismatch when they differ |
 | final tile reveal (CAM) | a tile face turned up at a seat, after the end | ``reveal_tile`` for that seat's player |
@@ -40,10 +40,16 @@ class AbandonShipReader(Reader[AbandonShip]):
         return True
 
     def feed(self, events: Iterable[TableEvent], game: AbandonShip) -> None:
+        events = list(events)
         super().feed(events, game)
         # Dice lying in the pool at set-up show no roll: the first roll is a new face.
         if game.phase in (Phase.PLACE_CHEESE, Phase.FIRST_PLAYER):
             self.picture.use(k for k, _ in self.picture.items("die_face"))
+        # A die picked up and put down on the same face is a roll only while the engine waits for
+        # that die's roll; at any other time it is a die moved by a hand, nothing to read.
+        for e in events:
+            if e.kind == "lifted" and e.sighting.component == "die_face" and self._rolls(game, e.sighting):
+                self.picture.fresh[e.sighting.key] = e.t
 
     # -- the readings ------------------------------------------------------------------------
 
@@ -107,6 +113,12 @@ class AbandonShipReader(Reader[AbandonShip]):
         if die is None or i is None or not 0 <= i < len(die.faces):
             return None
         return die.id, list(die.faces)[i]
+
+    def _rolls(self, game: AbandonShip, s: Sighting) -> bool:
+        """Whether the engine now waits for the roll of the die that ``s`` is a face of."""
+        read = self._die_face(game, s)
+        return read is not None and game.phase is Phase.ROLL and read[0] in game.pool \
+            and read[0] not in game.faces
 
     def _roll(self, game: AbandonShip) -> list[Reading]:
         pool, read = game.pool, game.faces

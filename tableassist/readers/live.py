@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from tableassist.games.protocol import Game, IllegalAction, SetupError
-from tableassist.markers.sighting import CardShown, TableEvent
+from tableassist.markers.sighting import CardShown, FailingSticker, TableEvent
 from tableassist.readers import READERS, Reader, Reading, reader_for
 from tableassist.readers.base import expected_text
 
@@ -128,6 +128,9 @@ class LastFrame(Protocol):
 
     @property
     def detections(self) -> Sized: ...
+
+    @property
+    def failing(self) -> Sequence[FailingSticker]: ...
 
 
 class Pipeline(Protocol):
@@ -249,7 +252,9 @@ class CameraStatus:
     how many markers the last frame showed (None while no game is read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
     notice, ``confirm`` its one-tap rows, ``paused`` whether the Pause card stopped it. ``report``
     is the camera's last word to the table: what a command card did, or a reading that could not
-    be saved. Built from readings only, which never hold a secret the game has not revealed."""
+    be saved. ``stickers`` are the stickers it keeps failing to read, each with its reprint link
+    (a secret face only by its kind). Built from readings only, which never hold a secret the game
+    has not revealed."""
 
     state: CameraState = "off"
     notice: str = "no camera"
@@ -265,6 +270,7 @@ class CameraStatus:
     out_of_sync: Notice | None = None
     confirm: tuple[Proposal, ...] = ()
     report: str | None = None
+    stickers: tuple[FailingSticker, ...] = ()
 
     def device_json(self) -> dict[str, Any]:
         """The host screen's camera panel."""
@@ -272,7 +278,8 @@ class CameraStatus:
                 "size": None if self.size is None else list(self.size), "codec": self.codec,
                 "fps": None if self.fps is None else round(self.fps, 1),
                 "attempt": self.attempt, "retry_in": self.retry_in,
-                "markers": self.markers, "report": self.report}
+                "markers": self.markers, "report": self.report,
+                "stickers": [s.to_json() for s in self.stickers]}
 
     def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
         """What a screen shows of the camera's reading: the out-of-sync notice (everyone); the
@@ -280,7 +287,8 @@ class CameraStatus:
         return {"notice": None if self.out_of_sync is None else self.out_of_sync.to_json(),
                 "confirm": [p.to_json() for p in self.confirm] if runs_table else [],
                 "paused": self.paused,
-                "report": self.report if runs_table else None}
+                "report": self.report if runs_table else None,
+                "stickers": [s.to_json() for s in self.stickers] if runs_table else []}
 
 
 @dataclass
@@ -431,7 +439,7 @@ class Camera:
             self._reset()
             if session is not None:
                 self._unsubscribe = session.subscribe(self._heard)
-            self._publish(markers=None)
+            self._publish(markers=None, stickers=())
 
     def _heard(self, change: SessionChange) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
@@ -472,6 +480,8 @@ class Camera:
                 seen = pipeline.last
                 if seen is not None and self.reader is not None:
                     self._count(len(seen.detections))
+                    if tuple(seen.failing) != self.status.stickers:
+                        self._publish(stickers=tuple(seen.failing))
         for listener in list(self._frame_listeners):
             listener(t, frame, seen)
         return seen
@@ -663,7 +673,7 @@ class Camera:
             link: SourceLink | None = getattr(source, "link", None)
             if frame is None:
                 if until_end:
-                    self._publish(state="off", notice=f"{name}: the video ended", markers=None)
+                    self._publish(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
                     return
                 if link is not None and link.state != "on":
                     # the source knows why: its stream dropped; it reconnects by itself
@@ -718,4 +728,4 @@ class Camera:
         if self._source is not None:
             self._source.close()
             self._source = None
-        self._publish(state="off", notice=notice, markers=None)
+        self._publish(state="off", notice=notice, markers=None, stickers=())

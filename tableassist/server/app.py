@@ -38,18 +38,20 @@ Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", 
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, request, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist.markers.registry import seat_colours
+from tableassist.markers.printing import find_marker, render
+from tableassist.markers.registry import load_registry, seat_colours
 from tableassist.server import box as box_events
 from tableassist.server import messages
 from tableassist.server.messages import MESSAGES, Refused, parse
@@ -135,6 +137,21 @@ class TableServer:
         @app.get("/")
         def index():
             return send_from_directory(WEBUI, "index.html")
+
+        @app.get("/sticker/<game>/<int:marker_id>.pdf")
+        def sticker(game: str, marker_id: int):
+            # one sticker to reprint, at its printed size: the link of a camera notice about a
+            # sticker it cannot read (``FailingSticker``); the sheets are no secret
+            paper = request.args.get("paper", "a4")
+            registry = load_registry()
+            try:
+                marker = find_marker(registry, marker_id, game)
+                pdf = io.BytesIO()
+                render(registry, game, paper, pdf, marker=marker)
+            except (KeyError, ValueError) as exc:
+                return Response(f"{exc.args[0]}\n", 404, mimetype="text/plain")
+            return Response(pdf.getvalue(), mimetype="application/pdf", headers={
+                "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
 
         @app.get("/<path:name>")
         def webui(name: str):

@@ -18,16 +18,17 @@ The stable public API (used by the table server's camera panel and the camera re
 """
 
 from .annotate import annotate
-from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
+from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable
 from tableassist.markers.sighting import CardShown, Sighting, TableEvent
 
 from .geometry import Layout, LayoutError, TableGeometry
 from .pipeline import CommandCards, FrameResult, TablePipeline
+from .regions import ChangeMap, RegionTracker
 from .sources import FrameSource, SourceError, encode_jpeg, open_source, read_image, write_image
 from .tracker import Tracker
 
 __all__ = [
-    "CardShown", "CommandCards", "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError",
+    "CardShown", "ChangeMap", "CommandCards", "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError",
     "MarkerDetector", "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "Sighting", "SourceError",
     "TableEvent", "TableGeometry", "TablePipeline", "Tracker", "annotate", "encode_jpeg", "open_source",
     "read_image", "write_image",

@@ -1,10 +1,10 @@
 """Marker and QR detection: a frame in, a `Detections` value out.
 
 `MarkerDetector` wraps one OpenCV `ArucoDetector`, built once (OpenCV 5 has no module-level
-`detectMarkers`). `RegionTracker` makes a video cheap: it rescans only the regions where markers were in the
-previous frame and where the picture changed, and the whole frame every few frames. `QRScanner` reads QR
-codes with pyzbar after a cascade of preprocessing steps; it is kept off the per-frame path because zbar
-costs milliseconds even on a frame without a code.
+`detectMarkers`). `regions.RegionTracker` makes a video cheap with it: it reads only the regions where
+markers are and where the picture changed. `QRScanner` reads QR codes with pyzbar after a cascade of
+preprocessing steps; `qr.CommandScanner` keeps it off the per-frame path (zbar costs milliseconds even
+on a frame without a code).
 """
 
 from __future__ import annotations
@@ -167,6 +167,10 @@ class MarkerDetector:
             self._id_of = self.ids
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
+        #: the quads the last detection found but could not decode (OpenCV's rejected candidates,
+        #: in that call's pixels: full-frame for `detect` and `detect_regions`), not counting the
+        #: outlines of markers it did read
+        self.rejected: list[np.ndarray] = []
 
     def subset(self, ids: Iterable[int] | None, window: int | None = None) -> MarkerDetector:
         """The same detector restricted to `ids` (None: this detector's ids), and with one adaptive
@@ -204,9 +208,14 @@ class MarkerDetector:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
         parts = []
-        packed: list[tuple[np.ndarray, int, int]] = []     # crops re-found together in one mosaic
+        rejected: list[np.ndarray] = []
+        # crops looked at together in one mosaic each: known markers (their ids, one window), and
+        # changed areas (every id, one window)
+        packed: list[tuple[np.ndarray, int, int]] = []
         packed_ids: set[int] = set()
         windows: list[int] = []
+        anywhere: list[tuple[np.ndarray, int, int]] = []
+        any_windows: list[int] = []
         for k, (x0, y0, x1, y1) in enumerate(boxes):
             x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
             if x1 - x0 < 8 or y1 - y0 < 8:
@@ -215,9 +224,8 @@ class MarkerDetector:
             crop = _gray(frame[y0:y1, x0:x1])
             if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
                 # one quick look where the picture changed: what it misses, the next full scan finds
-                found = self.subset(None, only[1])._detect_once(crop, (w, h), self.sharpen)
-                if len(found):
-                    parts.append(Detections(found.ids, found.corners + np.array([x0, y0], np.float32), (w, h)))
+                anywhere.append((crop, x0, y0))
+                any_windows.append(only[1])
                 continue
             if isinstance(only, tuple):          # (ids, threshold window): known markers, one mosaic
                 packed.append((crop, x0, y0))
@@ -226,35 +234,59 @@ class MarkerDetector:
                 continue
             detector = self if only is None else self.subset(only)
             found = detector._detect_gray(crop, (w, h))
+            shift = np.array([x0, y0], np.float32)
+            rejected += [q + shift for q in detector.rejected]
             if len(found):
-                parts.append(Detections(found.ids, found.corners + np.array([x0, y0], np.float32), (w, h)))
+                parts.append(Detections(found.ids, found.corners + shift, (w, h)))
         if packed:
-            parts.append(self._detect_mosaic(packed, packed_ids, min(windows), (w, h)))
+            parts.append(self._detect_mosaic(packed, self.subset(packed_ids, min(windows)), (w, h), rejected))
+        if anywhere:
+            parts.append(self._detect_mosaic(anywhere, self.subset(None, min(any_windows)), (w, h), rejected,
+                                             quick=True))
+        self.rejected = rejected
         return _dedupe(_merge(parts, (w, h)))
 
-    def _detect_mosaic(self, crops: list[tuple[np.ndarray, int, int]], ids: set[int], window: int,
-                       frame_size: tuple[int, int]) -> Detections:
-        """Re-find known markers in many small crops with one detector call: the crops are packed side by
-        side on a white canvas (OpenCV's cost per call is large next to a small crop's)."""
+    def _detect_mosaic(self, crops: list[tuple[np.ndarray, int, int]], detector: MarkerDetector,
+                       frame_size: tuple[int, int], rejected: list[np.ndarray], *,
+                       quick: bool = False) -> Detections:
+        """Find markers in many small crops with one detector call: the crops are packed side by
+        side on a white canvas (OpenCV's cost per call is large next to a small crop's). `quick`:
+        one look, no sharpened second one. What it could not decode goes to `rejected`."""
         canvas, where = _pack([c for c, _, _ in crops])
-        found = self.subset(ids, window)._detect_gray(canvas, frame_size)
+        found = detector._detect_once(canvas, frame_size, self.sharpen) if quick else \
+            detector._detect_gray(canvas, frame_size)
+
+        def back(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Where each point's crop puts it in the frame, and whether it lies in a crop at all."""
+            shift = np.zeros((len(points), 2), np.float32)
+            keep = np.zeros(len(points), bool)
+            for k, (cx, cy) in enumerate(points):
+                for (px, py, pw, ph), (_, x0, y0) in zip(where, crops):
+                    if px <= cx < px + pw and py <= cy < py + ph:
+                        shift[k] = (x0 - px, y0 - py)
+                        keep[k] = True
+                        break
+            return shift, keep
+
+        if detector.rejected:
+            quads = np.array(detector.rejected, np.float32)
+            shift, keep = back(quads.mean(axis=1))
+            rejected += list(quads[keep] + shift[keep][:, None, :])
         if not len(found):
             return found
-        centres = found.corners.mean(axis=1)
-        shift = np.zeros((len(found), 2), np.float32)
-        keep = np.zeros(len(found), bool)
-        for k, (cx, cy) in enumerate(centres):
-            for (px, py, pw, ph), (_, x0, y0) in zip(where, crops):
-                if px <= cx < px + pw and py <= cy < py + ph:
-                    shift[k] = (x0 - px, y0 - py)
-                    keep[k] = True
-                    break
+        shift, keep = back(found.corners.mean(axis=1))
         return Detections(found.ids[keep], found.corners[keep] + shift[keep][:, None, :], frame_size)
 
     def _detect_gray(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
         found = self._detect_once(gray, frame_size, self.sharpen)
         if not self.second_look:
             return found
+        rejected = self.rejected
+        found = self._second_look(gray, frame_size, found)
+        self.rejected = _not_read(rejected, found)
+        return found
+
+    def _second_look(self, gray: np.ndarray, frame_size: tuple[int, int], found: Detections) -> Detections:
         # a second, sharpened look for what the first missed: always on a scan for any id; on a re-find
         # of known ids only when one that needed it before is missing
         if self.ids is not None and len(self.ids) <= 64:
@@ -273,7 +305,8 @@ class MarkerDetector:
     def _detect_once(self, gray: np.ndarray, frame_size: tuple[int, int], sharpen: float) -> Detections:
         if sharpen:
             gray = cv2.addWeighted(gray, 1 + sharpen, cv2.GaussianBlur(gray, (0, 0), 1.5), -sharpen, 0)
-        corners, ids, _ = self._aruco.detectMarkers(gray)
+        corners, ids, rejected = self._aruco.detectMarkers(gray)
+        self.rejected = [np.asarray(q, np.float32).reshape(4, 2) for q in rejected] if rejected is not None else []
         if ids is None or not len(ids):
             return Detections.empty(frame_size)
         ids = ids.reshape(-1)
@@ -288,7 +321,21 @@ class MarkerDetector:
         keep = (sides >= self.min_side_px) & (_areas(found.corners) >= MIN_AREA_RATIO * sides ** 2)
         if not keep.all():
             found = Detections(found.ids[keep], found.corners[keep], frame_size)
+        self.rejected = _not_read(self.rejected, found)
         return found
+
+
+def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:
+    """The rejected quads that are not another outline of a marker that was read."""
+    if not quads or not len(found):
+        return quads
+    centres, sides = found.centers(), found.side_px()
+    out = []
+    for q in quads:
+        d = np.linalg.norm(centres - q.mean(axis=0), axis=1)
+        if not (d < 0.6 * sides).any():
+            out.append(q)
+    return out
 
 
 def _dedupe(found: Detections) -> Detections:
@@ -304,116 +351,6 @@ def _dedupe(found: Detections) -> Detections:
                    for j in keep):
             keep.append(k)
     return Detections(found.ids[keep], found.corners[keep], found.frame_size)
-
-
-@dataclass
-class RegionTracker:
-    """Cheap per-frame detection for video: reuse what the previous frames found.
-
-    A coarse change map (every 8th pixel, compared with the previous frame) says where the picture
-    changed. A marker found in the previous frame whose box did not change is reused as it was. Scanned
-    are only: the boxes of markers seen in the last `keep` frames that changed or were missed (grown by
-    `margin` marker sides, looking only for the ids seen there, with one threshold window fitted to their
-    size, all packed into one image), and the boxes where the picture changed (a card put down, a hand
-    lifted), looking for every id. The whole frame is scanned every `full_every` frames.
-    """
-
-    detector: MarkerDetector
-    full_every: int = 20
-    margin: float = 0.5
-    keep: int = 20
-    change_threshold: int = 24
-    _prev_small: np.ndarray | None = field(default=None, repr=False)
-    _known: list = field(default_factory=list, repr=False)  # [(box, id, side px, frame seen, corners)]
-    _last_changed: list = field(default_factory=list, repr=False)
-    _count: int = 0
-    full_scans: int = 0
-    reused: int = 0
-
-    #: the change map is computed at 1/SCALE of the frame's size
-    SCALE = 8
-
-    def detect(self, frame: np.ndarray) -> Detections:
-        if frame is None or frame.size == 0:
-            raise ValueError("empty image")
-        h, w = frame.shape[:2]
-        s = self.SCALE
-        # the change map: every 8th pixel of every 8th row, enough to see a hand or a card arrive, and
-        # ~100x cheaper than converting and shrinking the whole frame
-        small = np.ascontiguousarray(frame[s // 2::s, s // 2::s])
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        small = cv2.blur(small, (3, 3))
-        full = self._count % self.full_every == 0 or self._prev_small is None or \
-            self._prev_small.shape != small.shape
-        if full:
-            found = self.detector._detect_gray(_gray(frame), (w, h))
-            self.full_scans += 1
-        else:
-            # this frame's changes and the previous frame's: a card uncovered by a hand over two frames
-            # is whole in the second one's box
-            fresh = self._change_boxes(small)
-            changed = fresh + self._last_changed
-            self._last_changed = fresh
-            # a marker seen in the previous frame whose box has not changed since is where it was:
-            # reuse it without looking again (most of a table is still most of the time)
-            still, moving = [], []
-            for entry in self._known:
-                box, _, _, seen, _ = entry
-                if seen == self._count - 1 and not any(_overlaps(box, c) for c in changed):
-                    still.append(entry)
-                else:
-                    moving.append(entry)
-            boxes = _union_boxes([b for b, *_ in moving] + changed)
-            # where the picture changed, look for any id with one window fitted to the markers known
-            # (the table's stickers are of a few sizes); a full scan with all windows comes soon anyway
-            sides = sorted(e[2] for e in self._known)
-            typical = (None, _window(sides[len(sides) // 4])) if sides else None
-            only: list = []
-            for box in boxes:
-                if any(_overlaps(box, c) for c in changed):
-                    only.append(typical)
-                else:
-                    inside = [(i, side) for b, i, side, _, _ in moving if _overlaps(box, b)]
-                    window = _window(min(side for _, side in inside))
-                    only.append(({i for i, _ in inside}, window))
-            found = self.detector.detect_regions(frame, boxes, only) if boxes else Detections.empty((w, h))
-            if still:
-                reused = Detections(np.array([e[1] for e in still], np.int32), np.array([e[4] for e in still], np.float32), (w, h))
-                found = _dedupe(_merge([reused, found], (w, h)))
-                self.reused += len(still)
-        self._remember(found)
-        self._prev_small = small
-        self._count += 1
-        return found
-
-    def reset(self) -> None:
-        self._known = []
-        self._last_changed = []
-        self._prev_small = None
-        self._count = 0
-
-    def _remember(self, found: Detections) -> None:
-        fresh = []
-        for mid, c, side in zip(found.ids, found.corners, found.side_px()):
-            pad = self.margin * side + 4
-            x0, y0 = c.min(axis=0) - pad
-            x1, y1 = c.max(axis=0) + pad
-            fresh.append(((int(x0), int(y0), int(x1) + 1, int(y1) + 1), int(mid), float(side), self._count, c))
-        kept = [k for k in self._known if self._count - k[3] < self.keep
-                and not any(k[1] == f[1] and _overlaps(k[0], f[0]) for f in fresh)]
-        self._known = kept + fresh
-
-    def _change_boxes(self, small: np.ndarray) -> list[tuple[int, int, int, int]]:
-        assert self._prev_small is not None  # only asked once a first frame was seen
-        diff = cv2.absdiff(small, self._prev_small)
-        mask = (diff > self.change_threshold).astype(np.uint8)
-        if not mask.any():
-            return []
-        n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(mask, np.ones((5, 5), np.uint8)))
-        s, pad = self.SCALE, 4 * self.SCALE
-        return [(int(x * s - pad), int(y * s - pad), int((x + bw) * s + pad), int((y + bh) * s + pad))
-                for x, y, bw, bh, _ in stats[1:]]
 
 
 def _pack(crops: list[np.ndarray], gap: int = 12) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
@@ -441,29 +378,6 @@ def _window(side_px: float) -> int:
     """One adaptive-threshold window for markers of this side: about two cells of a 7-cell marker."""
     cell = side_px / 7
     return int(min(31, max(5, 2 * round(cell) + 1)))
-
-
-def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _union_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """Merge overlapping boxes so that no marker is cut in two and no pixel is scanned twice."""
-    work = [list(b) for b in boxes]
-    merged = True
-    while merged:
-        merged = False
-        out: list[list[int]] = []
-        for b in work:
-            for o in out:
-                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
-                    o[0], o[1], o[2], o[3] = min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])
-                    merged = True
-                    break
-            else:
-                out.append(b)
-        work = out
-    return [(b[0], b[1], b[2], b[3]) for b in work]
 
 
 # --------------------------------------------------------------------------------------------------- QR codes

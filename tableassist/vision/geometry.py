@@ -261,6 +261,10 @@ class TableGeometry:
     def to_table(self, pts: np.ndarray) -> np.ndarray | None:
         return None if self.table_h is None else _map(self.table_h, pts)
 
+    def zone_at(self, quad_px: np.ndarray) -> str | None:
+        """The zone a quad (pixels) lies in, for an outline no marker was read in."""
+        return self._zone(quad_px, self.to_table(quad_px), list(self.carriers.values()), None)[0]
+
     def locate(self, found: Detections) -> list[Sighting]:
         """A sighting for every detection, in detection order: its registry entry and where it lies
         (position, zone, cell, rotation, seat)."""
@@ -308,12 +312,15 @@ class TableGeometry:
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
                 seat = self._seat(int(mid), center_mm, seats)
+            quad = found.corners[k]
             out.append(Sighting(
                 marker_id=int(mid), component=getattr(m, "component", None),
                 item=getattr(m, "item", None), side=getattr(m, "side", None),
                 position_mm=None if center_mm is None else (round(float(center_mm[0]), 1),
                                                             round(float(center_mm[1]), 1)),
-                zone=zone, cell=cell, rotation=rotation, seat=seat))
+                zone=zone, cell=cell, rotation=rotation, seat=seat,
+                box_px=(int(quad[:, 0].min()), int(quad[:, 1].min()), int(quad[:, 0].max()) + 1,
+                        int(quad[:, 1].max()) + 1)))
         return out
 
     #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is

@@ -9,11 +9,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from tableassist.markers.registry import Registry
-from tableassist.markers.sighting import CardShown, Sighting, TableEvent
+from tableassist.markers.registry import BACK
+from tableassist.markers.sighting import CardShown, FailingSticker, Sighting, TableEvent
 
-from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
+from .detect import Detections, MarkerDetector, QRCode, QRUnavailable
 from .geometry import Layout, TableGeometry
+from .occlusion import Appearance
+from .qr import CommandScanner
+from .regions import RegionTracker
 from .tracker import Tracker
+from .worn import Outlines, WornReader
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,8 @@ class FrameResult:
     sightings: tuple[Sighting, ...]
     events: tuple[TableEvent | CardShown, ...]
     warnings: tuple[str, ...]
+    #: stickers the camera keeps failing to read (``failing_after`` seconds or more)
+    failing: tuple[FailingSticker, ...] = ()
 
 
 class CommandCards:
@@ -57,17 +64,18 @@ class TablePipeline:
 
     `update(frame, t)` returns the table events confirmed in this frame and the command cards shown.
     Detection reuses the previous frame's markers (`RegionTracker`) and scans the whole frame every
-    `full_every` frames. QR codes are scanned at most every `qr_every` seconds (zbar costs
-    milliseconds per frame even when nothing is there; None: never), and not in a frame that
-    confirmed a change (its readings must not wait for zbar) unless a whole period late; a card is
-    "shown" once until it has been out of view for 3 scans. `game=None` (no game being played)
-    reads command cards only: no marker detection at all.
+    `full_every` frames. QR command cards are read only where a QR-like pattern appeared in the
+    picture's change (`qr.CommandScanner`: zbar costs milliseconds per frame even when nothing is
+    there); `qr_every` None reads none, otherwise a card is "shown" once until it has been out of
+    view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:
+    no marker detection at all. A sticker the camera keeps failing to read for `failing_after`
+    seconds is in `last.failing`.
     """
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
                  preset: str = "second-look", full_every: int = 50, qr_every: float | None = 1.0,
-                 tracker: Tracker | None = None) -> None:
+                 tracker: Tracker | None = None, failing_after: float = 4.0) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
             registry = load_registry()
@@ -76,24 +84,44 @@ class TablePipeline:
         self.dictionary = dictionary or registry.dictionary
         # only the ids this game's table can hold: faster, and no other id can ever be reported
         self.regions: RegionTracker | None = None
+        markers = {m.id: m for m in registry.markers(game)} if game else {}
+
+        def extent(marker_id: int) -> float:
+            """The component's half-diagonal in marker sides: what a change round the marker may be."""
+            m = markers.get(marker_id)
+            if m is None:
+                return 0.75
+            w, h = m.component_size_mm
+            return max(0.75, 0.5 * float(np.hypot(w, h)) / m.size_mm)
+
+        def size_mm(marker_id: int) -> float:
+            m = markers.get(marker_id)
+            return m.size_mm if m is not None else 20.0
+
         if game:
-            ids = [m.id for m in registry.markers(game)]
-            detector = MarkerDetector(self.dictionary, preset=preset, ids=ids)
-            self.regions = RegionTracker(detector, full_every=full_every)
+            detector = MarkerDetector(self.dictionary, preset=preset, ids=list(markers))
+            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
+                                         worn=WornReader(self.dictionary, markers))
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
         self.geometry = TableGeometry(layout, registry, game)
-        self.tracker = tracker or Tracker(registry, game)
+        self.appearance = Appearance(extent)
+        self.tracker = tracker or Tracker(registry, game, witness=self.appearance)
+        self.markers = markers
+        self.failing_after = failing_after
+        self.outlines = Outlines()
+        self._worn_since: dict[int, float] = {}
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
-        self._qr: QRScanner | None = None
+        self._qr: CommandScanner | None = None
         self._qr_error: str | None = None
-        self._qr_last_scan = -1e9
+        self._t = 0.0
         self.last: FrameResult | None = None
 
     def update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
         events: list[TableEvent | CardShown] = []
         warnings: list[str] = []
+        failing: tuple[FailingSticker, ...] = ()
         if self.regions is None:
             found = Detections.empty((frame.shape[1], frame.shape[0]))
             sightings: list[Sighting] = []
@@ -101,30 +129,59 @@ class TablePipeline:
             found = self.regions.detect(frame)
             self.geometry.update(found)
             sightings = self.geometry.locate(found)
+            self.appearance.frame(frame, found, self.regions.changed or ())
             events += self.tracker.update(sightings, t)
+            failing = self._failing(found, sightings, t)
             warnings += found.size_warnings()
             if self.geometry.table_h is None:
                 warnings.append("the table corners are not all in view: show the 4 corner markers "
                                 "NW NE SE SW")
-        events += self._scan_qr(frame, t, busy=bool(events))
+        self._t = t
+        events += self._scan_qr(frame)
         if self._qr_error:
             warnings.append(self._qr_error)
-        self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings))
+        self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings), failing)
         return events
 
-    def _scan_qr(self, frame: np.ndarray, t: float, *, busy: bool) -> list[CardShown]:
-        if self.qr_every is None or t - self._qr_last_scan < self.qr_every:
+    def _failing(self, found: Detections, sightings: list[Sighting], t: float) -> tuple[FailingSticker, ...]:
+        """The stickers that keep failing: confirmed ones still there but not read, ones read only
+        with more error correction, and outlines that never decode, for `failing_after` s."""
+        assert self.regions is not None and self.game is not None
+        after = self.failing_after
+        out: dict[int | tuple[int, int], FailingSticker] = {}
+
+        def named(s: Sighting, why: str, since: float) -> FailingSticker:
+            m = self.markers.get(s.marker_id)
+            return FailingSticker(game=self.game or "", marker_id=s.marker_id, component=s.component,
+                                  item=s.item, side=s.side, zone=s.zone, why=why, since=round(since, 1),
+                                  secret=m is not None and m.secret and m.side != BACK)
+
+        for s, seconds in self.tracker.failing(t, after):
+            out[s.marker_id] = named(s, "it lies where it was, but is not read", t - seconds)
+        self._worn_since = {i: self._worn_since.get(i, t) for i in self.regions.worn_ids}
+        for s in sightings:
+            since = self._worn_since.get(s.marker_id)
+            if since is not None and t - since >= after:
+                out.setdefault(s.marker_id, named(s, "it is read only by guessing its damaged cells", since))
+        self.outlines.update(self.regions.rejected, t)
+        self.outlines.drop_near(found.centers(), 0.5 * float(found.side_px().max()) if len(found) else 0.0)
+        for quad, since in self.outlines.failing(t, after):
+            c = quad.mean(axis=0)
+            out[(int(c[0]), int(c[1]))] = FailingSticker(
+                game=self.game, marker_id=None, zone=self.geometry.zone_at(quad), since=round(since, 1),
+                why="its black square is seen, but it does not decode")
+        return tuple(out.values())
+
+    def _scan_qr(self, frame: np.ndarray) -> list[CardShown]:
+        """The command cards shown: zbar only where a QR-like pattern appeared (`qr.CommandScanner`)."""
+        if self.qr_every is None:
             return []
-        if busy and t - self._qr_last_scan < 2 * self.qr_every:
-            # this frame confirmed a change on the table: its readings go first; the scan, due
-            # but never urgent, waits for the next frame (for at most one period)
-            return []
-        self._qr_last_scan = t
         if self._qr is None and self._qr_error is None:
             try:
-                self._qr = QRScanner()
+                self._qr = CommandScanner()
             except QRUnavailable as exc:
                 self._qr_error = str(exc)
         if self._qr is None:
             return []
-        return self.cards.update(self._qr.scan(frame, thorough=False), t)
+        changed = None if self.regions is None else self.regions.changed
+        return self.cards.update(self._qr.scan(frame, changed, own_changes=self.regions is None), self._t)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -39,6 +40,7 @@ class Piece:
     card_mm: tuple[float, float] = (0.0, 0.0)
     card_offset_mm: tuple[float, float] = (0.0, 0.0)
     art: np.ndarray | None = field(default=None, compare=False, repr=False)
+    damage: Damage | None = None
 
     def marker_corners_mm(self) -> np.ndarray:
         """The marker's 4 corners in table mm, clockwise from its own top-left."""
@@ -51,6 +53,19 @@ class Piece:
         dx, dy = self.card_offset_mm
         return _place(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float32)
                       + np.array([dx, dy], np.float32), self)
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A worn sticker: `cells` inner cells flipped (ink rubbed off or a pen mark), a `corner` torn away
+    (that share of the marker's side along both edges of one corner, showing the white card), and/or a
+    `scratch` of that many image pixels across the marker (the white paper under the ink). `seed`
+    chooses which cells, which corner and where the scratch runs."""
+
+    cells: int = 0
+    corner: float = 0.0
+    scratch: float = 0.0
+    seed: int = 0
 
 
 def _place(local: np.ndarray, piece: Piece) -> np.ndarray:
@@ -151,6 +166,22 @@ class Hand:
     y: float
     angle: float = 90.0
     size_mm: float = 90.0
+    #: skin with texture (creases, shading), not one flat colour
+    texture: bool = False
+    #: the shadow it casts on the table: 0 none, 0.5 half as bright under it (offset towards the
+    #: bottom right and soft, as from a lamp above and behind the camera)
+    shadow: float = 0.0
+
+
+@dataclass(frozen=True)
+class Glare:
+    """A bright reflection of a lamp on the table at (`x`, `y`) table mm, `radius_mm` across (to half
+    its strength); `strength` 1 saturates its centre."""
+
+    x: float
+    y: float
+    radius_mm: float = 40.0
+    strength: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -165,6 +196,14 @@ class Effects:
     jpeg: int | None = 85
     hands: tuple[Hand, ...] = ()
     seed: int = 0
+    #: the room's light: 1 as it is, 0.5 half as bright (a cloud, a lamp switched off)
+    dim: float = 1.0
+    #: reflections of lamps on the table (drawn over everything, under the hands)
+    glare: tuple[Glare, ...] = ()
+    #: motion blur: the camera (or the table) moved this many pixels during the exposure, at
+    #: `motion_angle` degrees
+    motion_blur: float = 0.0
+    motion_angle: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -183,15 +222,18 @@ class Renderer:
     def __init__(self, dictionary: str) -> None:
         self.dictionary = get_dictionary(dictionary)
         self._cells = self.dictionary.markerSize + 2
-        self._cache: dict[int, np.ndarray] = {}
+        self._cache: dict[int | tuple[int, Damage], np.ndarray] = {}
         self._qr: dict[str, np.ndarray] = {}
         self._background: dict[tuple, np.ndarray] = {}
 
-    def marker_image(self, marker_id: int) -> np.ndarray:
-        img = self._cache.get(marker_id)
+    def marker_image(self, marker_id: int, damage: Damage | None = None) -> np.ndarray:
+        key: int | tuple[int, Damage] = marker_id if damage is None else (marker_id, damage)
+        img = self._cache.get(key)
         if img is None:
             img = cv2.aruco.generateImageMarker(self.dictionary, marker_id, self._cells * 16, borderBits=1)
-            self._cache[marker_id] = img
+            if damage is not None:
+                img = _worn(img, self._cells, damage)
+            self._cache[key] = img
         return img
 
     def render(self, scene: Scene, camera: Camera, effects: Effects = Effects()) -> tuple[np.ndarray, GroundTruth]:
@@ -207,11 +249,15 @@ class Renderer:
             else:
                 _paint(frame, piece.art, card)
             quad = cv2.perspectiveTransform(piece.marker_corners_mm().reshape(-1, 1, 2), H).reshape(-1, 2)
-            self._paste(frame, self.marker_image(piece.marker_id), quad)
+            self._paste(frame, self.marker_image(piece.marker_id, piece.damage), quad)
+            if piece.damage is not None and piece.damage.scratch > 0:
+                _scratch(frame, quad, piece.damage)
             if _inside(quad, camera.width, camera.height):
                 ids.append(piece.marker_id)
                 corners.append(quad)
         corners_arr = np.array(corners, np.float32).reshape(-1, 4, 2)
+        for glare in effects.glare:
+            _draw_glare(frame, glare, H)
         hidden: list[int] = []
         if effects.hands or scene.held:
             covered = np.zeros((camera.height, camera.width), np.uint8)
@@ -359,17 +405,117 @@ def _draw_hand(frame: np.ndarray, covered: np.ndarray, hand: Hand, H: np.ndarray
     arm = [c - n * s * 0.3, c - n * s * 0.3 - d * s * 4, c + n * s * 0.3 - d * s * 4, c + n * s * 0.3]
     fingers = [[c + d * s * 0.4 + n * s * o, c + d * s * 0.95 + n * s * o] for o in (-0.25, -0.08, 0.08, 0.25)]
     colour = (120, 150, 205)
-    for poly in (palm, arm):
-        pts = cv2.perspectiveTransform(np.array(poly, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
-        pts = np.round(pts).astype(np.int32)
-        cv2.fillPoly(frame, [pts], colour)
-        cv2.fillPoly(covered, [pts], 1)
+    polys = [np.round(cv2.perspectiveTransform(np.array(poly, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
+                      ).astype(np.int32) for poly in (palm, arm)]
+    lines = []
     for a0, a1 in fingers:
         pts = cv2.perspectiveTransform(np.array([a0, a1], np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
         width = max(2, int(np.linalg.norm(H[:2, :2] @ n) * s * 0.12 / max(H[2, 2], 1e-6)))
-        p0, p1 = tuple(np.round(pts[0]).astype(int)), tuple(np.round(pts[1]).astype(int))
-        cv2.line(frame, p0, p1, colour, width)
-        cv2.line(covered, p0, p1, 1, width)
+        lines.append((tuple(np.round(pts[0]).astype(int)), tuple(np.round(pts[1]).astype(int)), width))
+    if not (hand.texture or hand.shadow):
+        for pts in polys:
+            cv2.fillPoly(frame, [pts], colour)
+            cv2.fillPoly(covered, [pts], 1)
+        for p0, p1, width in lines:
+            cv2.line(frame, p0, p1, colour, width)
+            cv2.line(covered, p0, p1, 1, width)
+        return
+    # a textured, shadowed hand is drawn in its own box: a mask, its shadow, then the skin
+    h, w = frame.shape[:2]
+    allpts = np.concatenate(polys + [np.array([p0, p1]) for p0, p1, _ in lines])
+    px_per_mm = float(np.linalg.norm(H[:2, :2] @ d) / max(H[2, 2], 1e-6))
+    offset = int(round(0.12 * s * px_per_mm)) if hand.shadow else 0
+    soft = max(3, int(0.08 * s * px_per_mm)) | 1
+    pad = offset + 2 * soft + 4
+    x0, y0 = np.maximum(allpts.min(axis=0) - pad, 0)
+    x1, y1 = np.minimum(allpts.max(axis=0) + pad + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    shift = np.array([x0, y0], np.int32)
+    for pts in polys:
+        cv2.fillPoly(mask, [pts - shift], 255)
+    for p0, p1, width in lines:
+        cv2.line(mask, (p0[0] - x0, p0[1] - y0), (p1[0] - x0, p1[1] - y0), 255, width)
+    roi = frame[y0:y1, x0:x1]
+    if hand.shadow:
+        shade = np.zeros_like(mask)
+        shade[offset:, offset:] = mask[:mask.shape[0] - offset, :mask.shape[1] - offset]
+        shade = cv2.GaussianBlur(shade, (soft, soft), 0).astype(np.float32) / 255
+        roi[:] = (roi * (1 - hand.shadow * shade)[:, :, None]).astype(np.uint8)
+    skin = np.empty(roi.shape, np.float32)
+    skin[:] = colour
+    if hand.texture:
+        # shading across the hand and fine creases: a fixed field per hand size, as a real hand has
+        rng = np.random.default_rng(int(s))
+        coarse = cv2.resize(np.asarray(rng.normal(0, 1, (max(2, mask.shape[0] // 24), max(2, mask.shape[1] // 24))),
+                                       np.float32), (mask.shape[1], mask.shape[0]),
+                            interpolation=cv2.INTER_CUBIC)
+        fine = cv2.GaussianBlur(np.asarray(rng.normal(0, 1, mask.shape), np.float32), (0, 0), 1.2)
+        skin *= (1 + 0.10 * coarse + 0.06 * fine)[:, :, None]
+        edge = cv2.GaussianBlur(mask, (soft, soft), 0).astype(np.float32) / 255   # rounder at its edges
+        skin *= (0.8 + 0.2 * edge)[:, :, None]
+    inside = mask > 0
+    roi[inside] = np.clip(skin[inside], 0, 255).astype(np.uint8)
+    covered[y0:y1, x0:x1][inside] = 1
+
+
+def _draw_glare(frame: np.ndarray, glare: Glare, H: np.ndarray) -> None:
+    """Add a lamp's reflection: a bright Gaussian spot that saturates at its centre."""
+    c = cv2.perspectiveTransform(np.array([[[glare.x, glare.y]]], np.float32), H).reshape(2)
+    e = cv2.perspectiveTransform(np.array([[[glare.x + glare.radius_mm, glare.y]]], np.float32), H).reshape(2)
+    sigma = max(1.0, float(np.linalg.norm(e - c)) / 1.18)   # radius_mm is where it is half as strong
+    h, w = frame.shape[:2]
+    r = int(3 * sigma)
+    x0, y0 = max(0, int(c[0]) - r), max(0, int(c[1]) - r)
+    x1, y1 = min(w, int(c[0]) + r + 1), min(h, int(c[1]) + r + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    spot = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * sigma ** 2)) * 255 * 1.6 * glare.strength
+    roi = frame[y0:y1, x0:x1]
+    roi[:] = np.clip(roi.astype(np.float32) + spot[:, :, None], 0, 255).astype(np.uint8)
+
+
+def _motion_kernel(length: float, angle: float) -> np.ndarray:
+    size = int(math.ceil(length)) | 1
+    k = np.zeros((size, size), np.float32)
+    a = math.radians(angle)
+    c = size // 2
+    dx, dy = math.cos(a) * (length - 1) / 2, math.sin(a) * (length - 1) / 2
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1,
+             cv2.LINE_AA)
+    return k / k.sum()
+
+
+def _worn(img: np.ndarray, cells: int, damage: Damage) -> np.ndarray:
+    """A marker image (`cells` cells across, 16 px each) with `damage`'s flipped cells and torn corner."""
+    img = img.copy()
+    rng = np.random.default_rng(damage.seed)
+    px = img.shape[0] // cells
+    inner = [(r, c) for r in range(1, cells - 1) for c in range(1, cells - 1)]
+    for k in rng.choice(len(inner), min(damage.cells, len(inner)), replace=False):
+        r, c = inner[int(k)]
+        img[r * px:(r + 1) * px, c * px:(c + 1) * px] = 255 - img[r * px + px // 2, c * px + px // 2]
+    if damage.corner > 0:
+        n = img.shape[0]
+        t = damage.corner * n
+        corner = [(0, 0), (n, 0), (n, n), (0, n)][int(rng.integers(4))]
+        sx, sy = (1 if corner[0] == 0 else -1), (1 if corner[1] == 0 else -1)
+        tri = np.array([corner, (corner[0] + sx * t, corner[1]), (corner[0], corner[1] + sy * t)], np.int32)
+        cv2.fillConvexPoly(img, tri, 255)
+    return img
+
+
+def _scratch(frame: np.ndarray, quad: np.ndarray, damage: Damage) -> None:
+    """A scratch across the marker: the white paper shows in a line `damage.scratch` px wide."""
+    rng = np.random.default_rng(damage.seed + 1)
+    a, b = rng.uniform(0.2, 0.8, 2)
+    p0 = quad[0] + (quad[1] - quad[0]) * a
+    p1 = quad[3] + (quad[2] - quad[3]) * b
+    shift = 4  # cv2 draws with 4 fractional bits: the scratch need not sit on whole pixels
+    cv2.line(frame, tuple(np.round(p0 * 16).astype(int)), tuple(np.round(p1 * 16).astype(int)), (236, 240, 242),
+             max(1, int(round(damage.scratch))), cv2.LINE_AA, shift)
 
 
 _SHADES: dict[tuple, np.ndarray] = {}
@@ -384,6 +530,10 @@ def _damage(frame: np.ndarray, camera: Camera, fx: Effects) -> np.ndarray:
             ramp = np.linspace(255 * (1.0 - fx.light), 255, camera.width).astype(np.uint8)
             _SHADES[key] = np.ascontiguousarray(np.broadcast_to(ramp[None, :, None], out.shape))
         out = cv2.multiply(out, _SHADES[key], scale=1 / 255)
+    if fx.dim != 1.0:
+        out = cv2.convertScaleAbs(out, alpha=fx.dim)
+    if fx.motion_blur > 0:
+        out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle))
     if fx.blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), fx.blur)
     if fx.noise > 0:
@@ -441,14 +591,54 @@ class Pass:
     duration: float = 1.0
 
 
+@dataclass(frozen=True)
+class Rest:
+    """A hand resting still on the table at (`x`, `y`) table mm from `t` for `duration` seconds (a player
+    leaning on their cards; short ones are a hand that covers a card a moment). Skin with texture and a
+    shadow unless told otherwise."""
+
+    t: float
+    x: float
+    y: float
+    duration: float = 10.0
+    angle: float = 90.0
+    size_mm: float = 90.0
+    texture: bool = True
+    shadow: float = 0.45
+
+
+@dataclass(frozen=True)
+class Condition:
+    """From `t` for `duration` seconds the picture changes: the light dims to `dim`, lamps glare, the
+    camera shakes (`motion_blur` px at `motion_angle` deg). Fields left None keep the video's effects."""
+
+    t: float
+    duration: float
+    dim: float | None = None
+    glare: tuple[Glare, ...] | None = None
+    motion_blur: float | None = None
+    motion_angle: float | None = None
+
+    def apply(self, fx: Effects) -> Effects:
+        changes: dict[str, Any] = {k: v for k, v in (("dim", self.dim), ("glare", self.glare),
+                                                     ("motion_blur", self.motion_blur),
+                                                     ("motion_angle", self.motion_angle)) if v is not None}
+        return replace(fx, **changes)
+
+
 @dataclass
 class Script:
-    """A scripted game on the synthetic table: the starting pieces, then moves and hands passing."""
+    """A scripted game on the synthetic table: the starting pieces, then moves, hands passing and hands
+    resting. `texture` and `shadow` are how the hands that move pieces or pass over the table are drawn
+    (`Hand`)."""
 
     scene: Scene
     moves: list[Move] = field(default_factory=list)
     passes: list[Pass] = field(default_factory=list)
     extra: dict[int, Piece] = field(default_factory=dict)  # pieces put down later, by marker id
+    rests: list[Rest] = field(default_factory=list)
+    texture: bool = False
+    shadow: float = 0.0
 
     def state_at(self, t: float) -> tuple[Scene, list[Hand]]:
         """The table and the hands over it at time t: a moving piece is in the hand (hidden) until it lands."""
@@ -467,7 +657,7 @@ class Script:
                 k = (t - m.t) / m.duration
                 hx, hy = old.x + (target_x - old.x) * k, old.y + (target_y - old.y) * k
                 pieces.pop(m.marker_id, None)  # in the hand
-                hands.append(Hand(hx, hy, angle=90.0))
+                hands.append(Hand(hx, hy, angle=90.0, texture=self.texture, shadow=self.shadow))
                 continue
             pieces.pop(m.marker_id, None)
             if m.remove:
@@ -480,7 +670,11 @@ class Script:
             if p.t <= t < p.t + p.duration:
                 k = (t - p.t) / p.duration
                 hands.append(Hand(p.start[0] + (p.end[0] - p.start[0]) * k,
-                                  p.start[1] + (p.end[1] - p.start[1]) * k, angle=90.0))
+                                  p.start[1] + (p.end[1] - p.start[1]) * k, angle=90.0,
+                                  texture=self.texture, shadow=self.shadow))
+        for r in self.rests:
+            if r.t <= t < r.t + r.duration:
+                hands.append(Hand(r.x, r.y, r.angle, r.size_mm, texture=r.texture, shadow=r.shadow))
         return replace(self.scene, pieces=tuple(pieces.values())), hands
 
 
@@ -490,6 +684,7 @@ class SyntheticVideo:
 
     `flicker` injects single-frame glitches at random frames (seeded): a marker of the dictionary that
     is not on the table drawn for one frame (a phantom), or one real marker blanked for one frame.
+    `conditions` change the picture for a while (dimming, glare, motion blur).
     """
 
     script: Script
@@ -501,6 +696,7 @@ class SyntheticVideo:
     flicker: float = 0.0
     phantom_ids: Sequence[int] = ()
     seed: int = 0
+    conditions: Sequence[Condition] = ()
 
     def frames(self) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
         rng = np.random.default_rng(self.seed)
@@ -509,6 +705,9 @@ class SyntheticVideo:
             t = k / self.fps
             scene, hands = self.script.state_at(t)
             fx = replace(self.effects, hands=tuple(hands), seed=self.seed * 100003 + k)
+            for condition in self.conditions:
+                if condition.t <= t < condition.t + condition.duration:
+                    fx = condition.apply(fx)
             if self.flicker and rng.random() < self.flicker and scene.pieces:
                 if self.phantom_ids and rng.random() < 0.5:
                     pid = int(rng.choice(self.phantom_ids))

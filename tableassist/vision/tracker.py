@@ -12,16 +12,44 @@ Stickers printed in several copies (bid card backs: one id per colour) are track
 position: this is the one place that tells them apart. Each confirmed sighting carries its copy
 number (`Sighting.copy`), stable while it stays on the table, so what comes after (a reader's
 picture) knows which copy an event is about without matching positions again.
+
+With a `Witness` (the pipeline's `occlusion.Appearance`), time is not the only evidence: a marker
+not read in a frame is judged from what lies where it was. While it is "there" (its pattern still
+visible: blur, glare, a worn sticker) or "covered" (a hand over it and its surroundings) it is
+kept, however long; only when it is "gone" (the table round it as it was, the marker not there)
+does `lost_after` run. A hand resting on a card for minutes changes nothing; the card taken from
+under it is removed `lost_after` seconds after the hand has left. A marker "there" but unread for
+a while is a failing sticker (`failing`).
+
+A die (`lifts` components) out of sight a moment and back a few millimetres away on the same face
+was picked up and put down again: one "lifted" event (a roll of the same face, if the game waits
+for one; the reader decides). A hand passing over it leaves it where it was, to the millimetre.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol
 
 import numpy as np
 
 from tableassist.markers.registry import Registry
 from tableassist.markers.sighting import EventKind, Sighting, TableEvent
+
+#: what lies where a confirmed marker was, as its witness judges (``occlusion.Look``)
+Look = Literal["there", "covered", "gone"]
+
+
+class Witness(Protocol):
+    """What lies where a confirmed marker was (``occlusion.Appearance``): told each frame the
+    markers read (`seen`), asked about the others (`look`), told when a track ends (`forget`)."""
+
+    def seen(self, key: tuple[int, int], sighting: Sighting) -> None: ...
+
+    def look(self, key: tuple[int, int], sighting: Sighting) -> Look | None: ...
+
+    def forget(self, key: tuple[int, int]) -> None: ...
 
 
 @dataclass
@@ -35,16 +63,24 @@ class _Track:
     pending: tuple[str | None, str | None, str | None, int | None] | None = None  # a new place
     pending_count: int = 0
     seen_now: bool = False
+    present: float = 0.0            # last seen, or last judged there or covered
+    covered_since: float | None = None
+    unread_since: float | None = None   # judged "there" but not read, since
+    away_from: tuple[float, float] | None = None  # where a die was before it left sight
+    back: int = 0                   # sightings since it came back
 
 
 class Tracker:
     """Per-marker temporal filter: `update(sightings, t)` with each frame's sightings returns the events
     confirmed in that frame; `state()` is the stable table. Defaults: 3 sightings within 1 s to appear or
-    to change, 1.5 s unseen to be removed, a flip when the other side shows within 60 mm."""
+    to change, 1.5 s unseen (and not "there" or "covered", with a `witness`) to be removed, a flip when the
+    other side shows within 60 mm, a covered marker kept at most `cover_max` s, a die that leaves sight
+    for `lift_gap` s and comes back at least `lift_mm` away "lifted"."""
 
     def __init__(self, registry: Registry | None = None, game: str | None = None, *, confirm_frames: int = 3,
                  confirm_window: float = 1.0, lost_after: float = 1.5, flip_radius_mm: float = 60.0,
-                 match_radius_mm: float = 80.0) -> None:
+                 match_radius_mm: float = 80.0, witness: Witness | None = None, cover_max: float = 120.0,
+                 lifts: Collection[str] = ("die_face",), lift_gap: float = 0.2, lift_mm: float = 4.0) -> None:
         self.registry = registry
         self.game = game
         self.confirm_frames = confirm_frames
@@ -52,6 +88,11 @@ class Tracker:
         self.lost_after = lost_after
         self.flip_radius_mm = flip_radius_mm
         self.match_radius_mm = match_radius_mm
+        self.witness = witness
+        self.cover_max = cover_max
+        self.lifts = frozenset(lifts)
+        self.lift_gap = lift_gap
+        self.lift_mm = lift_mm
         self._tracks: dict[tuple[int, int], _Track] = {}
         self._next_copy = 0
         self._duplicates: set[int] = set()
@@ -65,6 +106,16 @@ class Tracker:
     def state(self) -> list[Sighting]:
         """The stable table: the confirmed sighting of every marker on it."""
         return [t.confirmed for t in self._tracks.values() if t.confirmed is not None]
+
+    def failing(self, t: float, after: float) -> list[tuple[Sighting, float]]:
+        """Confirmed markers whose pattern is still where they lie but that have not been read for
+        `after` seconds or more, with how long: stickers the detector keeps failing."""
+        return [(k.confirmed, t - k.unread_since) for k in self._tracks.values()
+                if k.confirmed is not None and k.unread_since is not None and t - k.unread_since >= after]
+
+    def covered(self) -> list[Sighting]:
+        """Confirmed markers kept while something covers them."""
+        return [k.confirmed for k in self._tracks.values() if k.confirmed is not None and k.covered_since is not None]
 
     def update(self, sightings: list[Sighting], t: float) -> list[TableEvent]:
         events: list[TableEvent] = []
@@ -82,7 +133,7 @@ class Tracker:
                 for track in self._tracks.values():
                     if track.key[0] == mid:
                         track.seen_now = True
-                        track.last_seen = t
+                        track.last_seen = track.present = t
                 continue
             self._duplicates.discard(mid)
             for p in ps:
@@ -97,10 +148,33 @@ class Tracker:
         events = self._pair_flips(events)
         for key in list(self._tracks):
             track = self._tracks[key]
-            if not track.seen_now and track.confirmed is not None and t - track.last_seen > self.lost_after:
+            if track.seen_now or track.confirmed is None:
+                continue
+            self._judge(track, t)
+            covered_too_long = track.covered_since is not None and t - track.last_seen > self.cover_max
+            if t - track.present > self.lost_after or covered_too_long:
                 del self._tracks[key]
+                if self.witness is not None:
+                    self.witness.forget(key)
                 events.append(self._event("removed", track.confirmed, t, track))
         return events
+
+    def _judge(self, track: _Track, t: float) -> None:
+        """A confirmed marker not read in this frame: ask the witness what lies where it was."""
+        if t - track.last_seen >= self.lift_gap and track.away_from is None and track.confirmed is not None \
+                and track.confirmed.component in self.lifts:
+            track.away_from = track.last.position_mm
+        look = None if self.witness is None else self.witness.look(track.key, track.confirmed)  # type: ignore[arg-type]
+        if look in ("there", "covered"):
+            track.present = t
+        if look == "there":
+            track.unread_since = track.last_seen if track.unread_since is None else track.unread_since
+        else:
+            track.unread_since = None
+        if look == "covered":
+            track.covered_since = t if track.covered_since is None else track.covered_since
+        else:
+            track.covered_since = None
 
     def _match(self, p: Sighting) -> tuple[int, int]:
         """The track key for a sighting: (id, 0) for single-copy stickers; for multi-copy ones the nearest
@@ -126,16 +200,26 @@ class Tracker:
             track = self._tracks[key] = _Track(key, p, t, t)
         track.seen_now = True
         track.last = p
-        track.last_seen = t
+        track.last_seen = track.present = t
+        track.unread_since = track.covered_since = None
         track.seen_at = [s for s in track.seen_at if t - s <= self.confirm_window] + [t]
         if track.confirmed is None:
             if len(track.seen_at) >= self.confirm_frames:
                 track.confirmed = replace(p, copy=key[1], since=t, changed=t)
                 events.append(self._event("appeared", track.confirmed, t, track))
+                if self.witness is not None:
+                    self.witness.seen(key, track.confirmed)
             return
+        if self.witness is not None:
+            self.witness.seen(key, p)
+        if track.away_from is not None:
+            track.back += 1
         if p.place == track.confirmed.place:
             track.pending, track.pending_count = None, 0
-            track.confirmed = replace(track.confirmed, position_mm=p.position_mm)
+            if p.position_mm != track.confirmed.position_mm or p.box_px != track.confirmed.box_px:
+                track.confirmed = replace(track.confirmed, position_mm=p.position_mm, box_px=p.box_px)
+            if track.back >= self.confirm_frames:
+                self._back(track, p, t, events)
             return
         if track.pending == p.place:
             track.pending_count += 1
@@ -145,10 +229,22 @@ class Tracker:
             old = track.confirmed
             track.confirmed = replace(p, copy=key[1], since=old.since, changed=t)
             track.pending, track.pending_count = None, 0
+            track.away_from, track.back = None, 0       # the move says it all
             if (old.zone, old.cell, old.seat) != (p.zone, p.cell, p.seat):
                 events.append(self._event("moved", track.confirmed, t, track))
             elif old.rotation != p.rotation:
                 events.append(self._event("rotated", track.confirmed, t, track))
+
+    def _back(self, track: _Track, p: Sighting, t: float, events: list[TableEvent]) -> None:
+        """A die back in sight in the same place (zone, cell, turn) for `confirm_frames` frames:
+        "lifted" if it lies a few millimetres from where it was (put down again), nothing if it did
+        not move (a hand passed over it)."""
+        was, track.away_from, track.back = track.away_from, None, 0
+        if was is None or p.position_mm is None or track.confirmed is None:
+            return
+        if float(np.hypot(p.position_mm[0] - was[0], p.position_mm[1] - was[1])) >= self.lift_mm:
+            track.confirmed = replace(track.confirmed, changed=t)
+            events.append(self._event("lifted", track.confirmed, t, track))
 
     def _event(self, kind: EventKind, p: Sighting, t: float, track: _Track) -> TableEvent:
         window = max(self.confirm_frames, len(track.seen_at))
@@ -178,5 +274,7 @@ class Tracker:
                 out.append(e)
             else:
                 del self._tracks[old.key]
+                if self.witness is not None:
+                    self.witness.forget(old.key)
                 out.append(replace(e, kind="flipped", previous=old.confirmed))
         return out
