@@ -15,6 +15,7 @@ from typing import Any
 
 from tableassist.games.protocol import Note
 from tableassist.games.shipwrecked import PASS, STOP, STRIKE, Phase, Shipwrecked
+from tableassist.games.wreckers import Phase as WreckersPhase, Wreckers
 from tableassist.table import catalog
 
 # -- Shipwrecked ----------------------------------------------------------------------------------
@@ -100,3 +101,80 @@ def bid(game: Shipwrecked, rows: Sequence[str], stop_by: str | None = None,
 def total_gems(game: Shipwrecked) -> int:
     """Every gem on the table: the players' and the bank's (I-SW-1)."""
     return sum(game.seat(p).gems for p in game.players) + game.bank_gems
+
+
+# -- Wreckers -------------------------------------------------------------------------------------
+#
+# A round is played through the engine: the deal, a cut that makes a chosen player start (wrecks of
+# distinct value, the best one for the starter), searches written as (picker, target, card picked).
+# Money, Discovery, the round and earlier wrecks are set by the engine's set_position at the Draw
+# phase.
+
+WRECKERS_NAMES = ("Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+#: Search cards, in the order of the card list, for discards in tests.
+SEARCH_CARDS = ("Wrecking", "International Waters", "Scour the Seabed", "Underwater Robots",
+                "Remote Operated Vehicles", "Treasure Hunting", "Secure a Deal", "Excavation")
+#: Wrecks of distinct value, best first: a cut of these never ties.
+CUT_WRECKS = ("Viking Longboat", "Ship Graveyard", "Merchant Ship", "British Warship",
+              "Trading Ship", "Colonial Wreck", "Cargo Ship", "Freighter")
+
+
+def wreckers(n: int = 4, *, seed: int = 1, components: Mapping[str, Any] | None = None,
+             round: int | None = None, money: Mapping[str, int] | None = None,
+             discovery: Mapping[str, int] | None = None,
+             victory_piles: Mapping[str, Sequence[str]] | None = None,
+             **options: Any) -> Wreckers:
+    """A Wreckers game of the first ``n`` of Ann, Bea, Cy … at round ``round``'s Draw phase, the
+    companies' ``money``, ``discovery`` and ``victory_piles`` set by the engine."""
+    game = catalog.new_game("wreckers", list(WRECKERS_NAMES[:n]), seed=seed, options=options,
+                            components=components)
+    assert isinstance(game, Wreckers)
+    if round is not None or money or discovery or victory_piles:
+        game.set_position(round=round, money=money, discovery=discovery,
+                          victory_piles=victory_piles)
+    return game
+
+
+def cut(game: Wreckers, *cards: str) -> None:
+    """The table reports one cut card per cutter, in cutting order."""
+    for card in cards:
+        game.apply({"type": "cut_card", "player": None, "cutter": game.cutter, "card": card})
+
+
+def start_search(game: Wreckers, starter: str = "Ann") -> None:
+    """Deal, and cut so that ``starter`` cuts the best wreck."""
+    game.apply({"type": "deal", "player": None})
+    order = list(game.cut_pass)
+    cards = list(CUT_WRECKS[1:len(order)])
+    cards.insert(order.index(starter), CUT_WRECKS[0])
+    cut(game, *cards)
+    assert game.turn == starter
+
+
+def unused_search(game: Wreckers) -> str:
+    """A Search card not seen this round (so it may be in a hand)."""
+    seen = set(game.discards) | {c.card for c in game.cuts}
+    return next(c for c in (*SEARCH_CARDS, "Divers", "Survey", "Zoom In") if c not in seen)
+
+
+def search(game: Wreckers, picker: str, target: str, card: str,
+           discard: str | None = None) -> list[Note]:
+    """``picker`` discards a Search card and picks ``card`` from ``target``'s fan."""
+    game.apply({"type": "discard_search", "player": picker,
+                "card": discard or unused_search(game), "target": target})
+    return game.apply({"type": "pick_card", "player": None, "card": card})
+
+
+def pass_all(game: Wreckers) -> None:
+    """Everyone who may still act passes: the Search phase ends."""
+    while game.phase is WreckersPhase.SEARCH:
+        game.apply({"type": "pass_search", "player": game.turn})
+
+
+def play_quiet_round(game: Wreckers) -> None:
+    """A round where nobody finds anything: deal, cut, everybody passes, End phase."""
+    first = game.first_cutter
+    if not game.company(first).active:
+        first = next(n for n in game.players if game.company(n).active)
+    start_search(game, first)
+    pass_all(game)

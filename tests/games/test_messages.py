@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Engines whose texts are still plain strings; the helper who converts one removes it here
 #: (docs/protocol.md, "Writing an engine").
-NOT_CONVERTED_YET = {"abandon_ship", "schmuggler", "shipshape", "wreckers"}
+NOT_CONVERTED_YET = {"abandon_ship", "schmuggler", "shipshape"}
 
 #: The modules that make messages: the protocol, the catalog and the converted engines.
 SOURCES = sorted([ROOT / "tableassist/games/protocol.py", ROOT / "tableassist/table/catalog.py",

@@ -37,11 +37,6 @@ NOT_CONVERTED_YET: set[str] = {
     "tests/games/test_shipshape.py",
     "tests/games/test_shipshape_properties.py",
     "tests/readers/test_shipshape_reader.py",
-    # Wreckers
-    "tableassist/readers/wreckers.py",
-    "tests/games/test_wreckers.py",
-    "tests/games/test_wreckers_properties.py",
-    "tests/readers/test_wreckers_reader.py",
     # several games; the session and store tests keep a replay's state to compare with
     "tests/server/test_secrecy_channels.py",
     "tests/server/test_server.py",

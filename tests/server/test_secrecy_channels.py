@@ -35,6 +35,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.readers.live import CameraTable
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.wreckers import Step as WreckersStep
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
@@ -585,15 +586,15 @@ def test_wreckers_no_card_in_a_hand_is_in_any_channel(tmp_path):
             for name, grant in screens.grants.items():
                 if grant.runs_table:     # its buttons; the rest is the spectators' and the lobby
                     listed = {x["action"].get("card") for x in screens.table.actions_for(grant)}
-                    assert game.state["step"] != "pick" or secrets <= listed
+                    assert game.step is not WreckersStep.PICK or secrets <= listed
                     continue
                 payload = screens.table.payload(grant)
                 text = json.dumps({"view": payload["view"], "prompts": payload["prompts"],
                                    "camera": payload.get("camera_reader"),
                                    "history": payload["history"][deal:]})
                 assert not [c for c in secrets if f'"{c}"' in text or f" {c} (" in text]
-            if game.state["phase"] == "search" and game.state["step"] == "turn":
-                name = game.state["current"]
+            if game.step is WreckersStep.TURN:
+                name = game.turn
                 for card in sorted(c for c in secrets if CARDS[c]["type"] != "S"):
                     message = screens.outcome({"type": "discard_search", "player": name,
                                                "card": card}, [])
