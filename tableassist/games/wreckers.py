@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, competition_ranks,
+                                        SetupError, Template, and_list, competition_ranks,
                                         unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
@@ -192,14 +192,6 @@ def _cut_undecided(tie: bool) -> Message:
     return Message("wreckers.word.cut_undecided",
                    "{why, select, tie {tie} other {no wreck was cut}}",
                    why="tie" if tie else "no_wreck")
-
-
-def _both(names: Sequence[str]) -> Message | str:
-    """``"Ann"``, ``"Ann and Bea"``, ``"Ann and Bea and Cy"``: the winners of a shared win."""
-    if len(names) == 1:
-        return names[0]
-    return Message("wreckers.word.and", "{first} and {rest}", first=names[0],
-                   rest=_both(names[1:]))
 
 
 def _not_in_hand(card: str, owner: str) -> IllegalAction:
@@ -827,7 +819,7 @@ class Wreckers(Game[Phase, Components]):
         text = Message("wreckers.note.game_over",
                        "Game over: {count, plural, =0 {Nobody wins} one {{winners} wins} "
                        "other {{winners} win}}", count=len(winners),
-                       winners=_both(winners) if winners else "")
+                       winners=and_list(winners) if winners else "")
         return [Note(text, "R-WR-09" if outcome["reason"] == "rounds" else "R-WR-08")]
 
     def _double_bankruptcy(self) -> bool:
@@ -1085,11 +1077,11 @@ class Wreckers(Game[Phase, Components]):
     def company(self, name: str) -> Company:
         """``name``'s company."""
         p = self._p(name)
-        return Company(name, str(p["status"]), p["reentry_round"], int(p["money"]),
-                       int(p["discovery"]), tuple(p["victory_pile"]), tuple(p["uncredited"]),
-                       MappingProxyType(dict(p["ledger"])), int(p["hand_size"]),
-                       int(p["hand_count"]), bool(p["upgraded"]), bool(p["locked"]),
-                       bool(p["passed"]))
+        # The state holds these types already (plain data): no conversions on this hot path.
+        return Company(name, p["status"], p["reentry_round"], p["money"], p["discovery"],
+                       tuple(p["victory_pile"]), tuple(p["uncredited"]),
+                       MappingProxyType(dict(p["ledger"])), p["hand_size"], p["hand_count"],
+                       p["upgraded"], p["locked"], p["passed"])
 
     # -- positions for tests and analysis (python-chess's set_fen) -------------------------------
 

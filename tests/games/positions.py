@@ -10,13 +10,16 @@ Tests never edit an engine's state, nor read it: they read the engine's typed su
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tableassist.games.protocol import Note
+from tableassist.games.shipshape import Group as ShipShapeGroup, ShipShape
 from tableassist.games.shipwrecked import PASS, STOP, STRIKE, Phase, Shipwrecked
 from tableassist.games.wreckers import Phase as WreckersPhase, Wreckers
 from tableassist.table import catalog
+from tests.games.random_play import all_legal_actions
 
 # -- Shipwrecked ----------------------------------------------------------------------------------
 #
@@ -178,3 +181,84 @@ def play_quiet_round(game: Wreckers) -> None:
         first = next(n for n in game.players if game.company(n).active)
     start_search(game, first)
     pass_all(game)
+
+
+# -- ShipShape ------------------------------------------------------------------------------------
+#
+# A voyage is played through the engine: the holds dealt in seat order, a round of crew cards
+# written as {name: value} (everyone in the pool lays a card, then the table reads the values), and
+# each taker placing the crate the table reads on top. Hands, the Cap'n's deck and coins are set
+# by the engine's set_position.
+
+CAPN = "Cap'n"
+
+
+def shipshape_components(numbers: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The data file, with some holds renumbered ({"H01": 12}) to match a rulebook example."""
+    comp = catalog.load_components("shipshape")
+    for h in comp["holds"]:
+        h["number"] = (numbers or {}).get(h["id"], h["number"])
+    return comp
+
+
+def shipshape(players: Sequence[str], *, holds: Mapping[str, str] | None = None,
+              options: Mapping[str, Any] | None = None,
+              numbers: Mapping[str, int] | None = None, seed: int = 0) -> ShipShape:
+    """A ShipShape game at its first commit: Voyage-1 holds dealt in seat order (or as ``holds``
+    says), with the holds renumbered as ``numbers`` says."""
+    game = catalog.new_game("shipshape", list(players), seed=seed, options=options,
+                            components=shipshape_components(numbers))
+    assert isinstance(game, ShipShape)
+    chosen = dict(holds or {})
+    free = [h.id for h in game.holds.values() if h.voyage_set == 1
+            and h.id not in chosen.values()]
+    for name in game.seats:
+        game.apply({"type": "deal_hold", "player": None, "participant": name,
+                    "hold": chosen.get(name) or free.pop(0)})
+    return game
+
+
+def group_of(game: ShipShape, name: str) -> ShipShapeGroup:
+    group = game.group_of(name)
+    assert group is not None, "no voyage is being played"
+    return group
+
+
+def crew_round(game: ShipShape, values: Mapping[str, int]) -> None:
+    """Everyone in the bidding pool lays a card, then the table reads ``values`` ({name: v})."""
+    for name in values:
+        if name != game.capn:
+            game.apply({"type": "lay_crew_card", "player": name})
+    for name, value in values.items():
+        game.apply({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
+
+
+def take(game: ShipShape, who: str, face: str = "front", rotation: int = 0,
+         top: str | None = None) -> str:
+    """The table reads the next top crate (the first possible one, or ``top``) and ``who``
+    places it. Returns the crate id."""
+    group = group_of(game, who)
+    if group.top is None:
+        crate = top or next(a["crate"] for a in game.legal_actions(None)
+                            if a["type"] == "show_top_crate" and a["group"] == group.index)
+        game.apply({"type": "show_top_crate", "player": None, "group": group.index,
+                    "crate": crate, "face": face, "rotation": rotation})
+    placed = group_of(game, who).top
+    assert placed is not None
+    game.apply({"type": "place_crate", "player": None if who == game.capn else who,
+                "crate": placed.crate, "face": face, "rotation": rotation})
+    return placed.crate
+
+
+def takers(game: ShipShape, name: str) -> list[str]:
+    """Who takes next in ``name``'s group, in order."""
+    return list(group_of(game, name).queue)
+
+
+def play_until(game: ShipShape, phase: str, seed: int = 1) -> None:
+    """Random legal play until the game reaches ``phase``; the table's inputs come from the
+    engine's draw, which yields only readings that can happen."""
+    rng = random.Random(seed)
+    while game.phase != phase:
+        action = rng.choice(all_legal_actions(game))
+        game.apply(game.chance_action() if action["player"] is None else action)

@@ -32,11 +32,6 @@ NOT_CONVERTED_YET: set[str] = {
     "tests/games/test_schmuggler.py",
     "tests/games/test_schmuggler_properties.py",
     "tests/readers/test_schmuggler_reader.py",
-    # ShipShape
-    "tableassist/readers/shipshape.py",
-    "tests/games/test_shipshape.py",
-    "tests/games/test_shipshape_properties.py",
-    "tests/readers/test_shipshape_reader.py",
     # several games; the session and store tests keep a replay's state to compare with
     "tests/server/test_secrecy_channels.py",
     "tests/server/test_server.py",

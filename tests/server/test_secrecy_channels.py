@@ -35,6 +35,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.readers.live import CameraTable
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.shipshape import Phase as ShipShapePhase
 from tableassist.games.wreckers import Step as WreckersStep
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
@@ -303,9 +304,9 @@ def shipshape_plan(seed: int):
     rounds: dict[tuple, list[int]] = {}
     for i, x in enumerate(log):
         if x["type"] == "reveal_crew_card":
-            g = probe.state["participants"][x["owner"]]["group"]
-            rounds.setdefault((probe.state["voyage"], g, probe.state["groups"][g]["rounds"]),
-                              []).append(i)
+            group = probe.group_of(x["owner"])
+            assert group is not None
+            rounds.setdefault((probe.voyage, group.index, group.rounds), []).append(i)
         probe.apply(x)
     rng = random.Random(seed)
     changed = set(rng.sample(sorted(rounds), len(rounds) // 3))
@@ -320,9 +321,8 @@ def shipshape_plan(seed: int):
 
 def round_on_table(game, changed: set) -> bool:
     """Is a round whose values differ between the twins still on the table (its reveal)?"""
-    st = game.state
-    return any(group["reveal"] and (st["voyage"], g, group["rounds"]) in changed
-               for g, group in enumerate(st["groups"]))
+    return any(group.reveal and (game.voyage, group.index, group.rounds) in changed
+               for group in game.groups)
 
 
 def test_shipshape_every_channel_is_the_same_whatever_the_hands_hold(tmp_path):
@@ -390,14 +390,14 @@ def test_shipshape_a_reading_the_hand_did_not_hold_is_told_only_to_its_owner(tmp
     (even one she already played); only Bea's own payload says so. The table, and anyone using
     the table's link to act for Bea, learns nothing about her hand."""
     screens = Screens(tmp_path / "t", "shipshape", ["Ann", "Bea", "Cy"])
-    while screens.game.state["phase"] == "deal_holds":
+    while screens.game.phase is ShipShapePhase.DEAL_HOLDS:
         screens.submit(screens.game.legal_actions(None)[0])
     for name in ("Ann", "Bea", "Cy"):
         screens.submit({"type": "lay_crew_card", "player": name})
     for name, value in (("Ann", 9), ("Bea", 4), ("Cy", 2)):
         screens.submit({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
-    while screens.game.state["groups"][0]["queue"]:
-        taker = screens.game.state["groups"][0]["queue"][0]
+    while screens.game.groups[0].queue:
+        taker = screens.game.groups[0].queue[0]
         screens.submit(next(x for x in screens.game.legal_actions(None)
                             if x["type"] == "show_top_crate"))
         screens.submit(screens.game.legal_actions(taker)[0])
@@ -626,14 +626,14 @@ def test_a_refusal_reaches_only_the_screen_that_asked_and_the_table_may_act_for_
         result = client.act(action)
         assert result["ok"], (action, result)
 
-    while game().state["phase"] == "deal_holds":
+    while game().phase is ShipShapePhase.DEAL_HOLDS:
         act(table, game().legal_actions(None)[0])
     for name in names:
         act(table, {"type": "lay_crew_card", "player": name})
     for name, value in zip(names, (9, 4, 2)):
         act(table, {"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
-    while game().state["groups"][0]["queue"]:
-        taker = game().state["groups"][0]["queue"][0]
+    while game().groups[0].queue:
+        taker = game().groups[0].queue[0]
         act(table, next(x for x in game().legal_actions(None) if x["type"] == "show_top_crate"))
         act(table, game().legal_actions(taker)[0])
     for name in names:
