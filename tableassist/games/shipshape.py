@@ -1574,7 +1574,8 @@ class ShipShape(Game[Phase, Components]):
     def capn(self) -> str | None:
         """The Cap'n's name when he plays (two humans, or five in the expert mode), else
         ``None``."""
-        return _opt_str(self.state["capn"])
+        capn: str | None = self.state["capn"]
+        return capn
 
     def participant(self, name: str) -> Participant:
         """``name``'s seat: coins, group, hold and placed crates."""
@@ -1698,6 +1699,3 @@ class ShipShape(Game[Phase, Components]):
             if name == capn:
                 p["deck_next"] = capn_next
 
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
