@@ -29,13 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tableassist.readers.live import CameraTable  # noqa: E402
 from tableassist.demo.play import TabletScript, measure  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
-from tableassist.server.table import Table  # noqa: E402
-from tableassist.server.tokens import Tokens  # noqa: E402
-from tableassist.table.store import Store  # noqa: E402
+from tableassist.markers.sighting import TableEvent  # noqa: E402
+from tableassist.server.served import open_table  # noqa: E402
 from tableassist.vision import TablePipeline  # noqa: E402
 from tableassist.vision.synthetic import Renderer  # noqa: E402
 
@@ -46,7 +44,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def baseline(scripted, renderer, registry) -> list[float]:
-    pipeline = TablePipeline(scripted.game, registry, qr_every=None)
+    pipeline = TablePipeline(scripted.game, registry)   # as the camera has it: QR cards once a second
     times = []
     for t, frame, _ in scripted.video(renderer, hands=True, flicker=0.02, seed=1).frames():
         t0 = time.perf_counter()
@@ -56,9 +54,11 @@ def baseline(scripted, renderer, registry) -> list[float]:
 
 
 def with_camera(scripted, renderer, registry, tmp: Path):
+    """The served table (``server.served.open_table``, as ``tableassist demo`` has it), its
+    broadcasts replaced by building every screen's payload."""
     db = tmp / f"{scripted.game}-{time.perf_counter_ns()}.sqlite3"
-    tokens = Tokens(db.with_name(db.name + ".table.json"))
-    table = Table(Store(db), tokens)
+    served = open_table(db, host="127.0.0.1", port=0)
+    table, tokens, camera = served.table, served.tokens, served.camera
     session = table.start(scripted.game, list(scripted.players), options=scripted.options,
                           seed=scripted.seed, colours=scripted.colours)
     grants = [tokens.grant(tokens.host, session.saved.id), tokens.grant(tokens.table, session.saved.id),
@@ -66,19 +66,18 @@ def with_camera(scripted, renderer, registry, tmp: Path):
     grants += [tokens.grant(tok, session.saved.id)
                for tok in tokens.players(session.saved.id, session.saved.players).values()]
     table.on_change = lambda: [table.payload(g) for g in grants]
-    camera = CameraTable(session, TablePipeline(scripted.game, registry, qr_every=None),
-                         colours=scripted.colours)
-    table.attach_camera(camera)
-    tablet = TabletScript(scripted.tablet)
+    tablet = TabletScript(scripted.tablet, camera)
     times, events = [], []
     frame_times = []
     for t, frame, _ in scripted.video(renderer, hands=True, flicker=0.02, seed=1).frames():
         t0 = time.perf_counter()
-        events += camera.process(frame, t)
+        camera.process(frame, t)
         times.append(time.perf_counter() - t0)
+        events += [e for e in camera.pipeline.last.events if isinstance(e, TableEvent)]
         frame_times.append(t)
-        tablet.play(t, camera)
+        tablet.play(t)
     ok = session.game.state == scripted.expected_game().state
+    served.close()
     return times, camera, tablet, ok, debounce(scripted, events, frame_times)
 
 
@@ -94,7 +93,7 @@ def debounce(scripted, events, frame_times) -> list[float]:
         pieces[step.name] = piece.__class__(**{**piece.__dict__, "marker_id": mid})
         landed = step.t + step.duration
         shown = next((ft for ft in frame_times if ft >= landed), None)
-        hit = next((e for e in events if e.marker_id == mid and e.t >= landed
+        hit = next((e for e in events if e.sighting.marker_id == mid and e.t >= landed
                     and e.kind in ("appeared", "moved", "flipped", "rotated")), None)
         if shown is not None and hit is not None and hit.t - shown < 3.0:
             out.append(hit.t - shown)

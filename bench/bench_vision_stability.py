@@ -49,7 +49,8 @@ def main() -> None:
     for m, kind in score.missed:
         print(f"  missed: {kind} of {m.marker_id} at {m.t:.1f} s")
     for e in score.spurious:
-        print(f"  spurious: {e.kind} {e.marker_id} zone={e.zone} seat={e.seat} rot={e.rotation} at {e.t:.1f} s")
+        m = e.sighting
+        print(f"  spurious: {e.kind} {m.marker_id} zone={m.zone} seat={m.seat} rot={m.rotation} at {e.t:.1f} s")
 
 
 if __name__ == "__main__":

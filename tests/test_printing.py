@@ -197,6 +197,16 @@ def test_command_cards_decode_with_zbar_at_100_and_300_dpi(registry, fresh, tmp_
         assert texts == Counter(c.text for c in registry.commands), (paper, dpi)
 
 
+def test_each_command_card_says_what_it_does_under_its_code(fresh, registry):
+    """Nothing printed may promise what the card does not do: the label and the registry's
+    ``does`` (what the camera does when it is held up) are the card's printed text."""
+    text = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-raw", str(fresh / "wreckers-a4.pdf"),
+                           "-"], capture_output=True, text=True, check=True).stdout
+    for c in registry.commands:
+        assert c.label in text and c.does in text, c
+    assert "tableassist:cmd/" not in text
+
+
 def test_scale_bar_is_100_mm_at_300_dpi(fresh, tmp_path):
     image = rasterise(fresh / "abandon_ship-a4.pdf", 300, tmp_path, 1)[0]
     px = 300 / MM_PER_INCH

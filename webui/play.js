@@ -44,11 +44,15 @@ function prompts(s) {
 }
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
-// (two dice explain the same move; a crate placed — confirm it).
+// (two dice explain the same move; a crate placed — confirm it); on the table's screens also what
+// a command card held up to it did, and whether the Pause card stopped it.
 function cameraReadings(app, s) {
   const cam = s.camera_reader;
-  if (!cam || (!cam.notice && !cam.confirm.length)) return null;
+  if (!cam || (!cam.notice && !cam.confirm.length && !cam.report && !cam.paused)) return null;
   return h("section", {class: "card camera-reader"},
+    cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
+      "The camera is paused: it reads nothing until the Pause card is shown again.") : null,
+    cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}}, "Camera: " + cam.report) : null,
     cam.notice ? h("p", {class: "notice warn big", dataset: {notice: "out-of-sync"}}, cam.notice.text,
       h("span", {class: "quiet"}, " — put the table right, or fix the game with Undo or Fix.")) : null,
     cam.confirm.map((row) => h("div", {class: "confirm-row"},
@@ -224,7 +228,7 @@ function hostPart(s) {
     h("h2", {}, "Camera"),
     h("div", {class: "camera"},
       h("img", {id: "camera-img", alt: "camera preview", src: cameraUrl || "", hidden: !cameraUrl}),
-      h("p", {class: "quiet", id: "camera-note"}, s.camera?.notice || "")),
+      h("p", {class: "quiet", id: "camera-note"}, [s.camera?.notice, s.camera?.mode].filter(Boolean).join(" · "))),
     links ? h("details", {class: "links"},
       h("summary", {}, h("h2", {}, "Join and private links")),
       h("figure", {}, h("img", {src: links.join.qr, alt: "QR code of the table link", class: "qr"}),

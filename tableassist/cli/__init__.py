@@ -15,6 +15,8 @@ import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 
+from tableassist.table.store import MAX_INTEGER
+
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
     "serve": "tableassist.cli.serve",
@@ -46,7 +48,7 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
 #: A TCP port (0: the system picks a free one). Without a bound 99999 became port 34463.
 port = whole_number("a port", 0, 65535)
 #: A game's seed: any number the table's database can keep (SQLite's 64-bit INTEGER).
-seed = whole_number("a seed", 0, 2**63 - 1)
+seed = whole_number("a seed", 0, MAX_INTEGER)
 
 
 def _summary(module_name: str) -> str:

@@ -37,26 +37,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from tableassist.table.store import StoreError
+    from tableassist.server.served import OpenError
     try:
         demo = Demo(args.game, host=args.host, port=args.port, db=args.db)
-    except StoreError as exc:
-        print(f"cannot open the demo's database: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"cannot write the demo's links file: {(exc.strerror or str(exc)).lower()}",
-              file=sys.stderr)
+    except OpenError as exc:
+        print(exc, file=sys.stderr)
         return 2
     try:
         demo.start()
-    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-        print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
-        demo.close()
-        return 2
-    print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's camera")
-    print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
-    try:
+        print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's "
+              "camera")
+        print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
         tablet = demo.play(realtime=not args.fast)
         m = demo.measure()
         session = demo.table.session

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tableassist.table import backup
-from tableassist.table.store import Store, StoreError, default_db
+from tableassist.table.store import MAX_INTEGER, Store, StoreError, default_db
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the table's database (default {default_db()}); it is only read, "
                              "so a running server may keep it open")
-    parser.add_argument("--game-row", type=whole_number("a saved game's number", 1, 2**63 - 1), default=None, metavar="N",
+    parser.add_argument("--game-row", type=whole_number("a saved game's number", 1, MAX_INTEGER),
+                        default=None, metavar="N",
                         help="export saved game #N only (default: every saved game)")
     parser.add_argument("-o", "--output", default="-", metavar="FILE",
                         help="where to write (default '-': standard output)")

@@ -34,7 +34,7 @@ def replay_lines(game: Game, lines: TextIO) -> str | None:
             continue
         try:
             action = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             return f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
         try:
             game.apply(action)

@@ -8,11 +8,12 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tableassist.server.app import QuietHandler, create_app
-from tableassist.server.table import Table
-from tableassist.server.tokens import Tokens, links_file
-from tableassist.table.store import Store, StoreError, default_db
+from tableassist.table.store import StoreError, default_db
+
+if TYPE_CHECKING:
+    from tableassist.server.served import ServedTable
 
 DEFAULT_PORT = 8765
 
@@ -27,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None,
                         help=f"the table's database (default {default_db()})")
     parser.add_argument("--camera", default="auto", metavar="INDEX|FILE|DIR|demo|none",
-                        help="camera preview source on the host screen (default: camera 0 if "
-                             "there is one, else none)")
+                        help="the camera that reads the table (and the host screen's preview; "
+                             "default: camera 0 if there is one, else none)")
 
 
 def lan_address() -> str:
@@ -61,66 +62,40 @@ def restore_signals(handlers: dict[int, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tableassist.server.served import OpenError, open_table
+
     db = args.db or default_db()
     old_handlers = stop_on_signals()
     try:
+        shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         try:
-            store = Store(db)  # the writer lock first: a second server stops here, naming it
-        except StoreError as exc:
-            print(f"cannot open the table's database: {exc}", file=sys.stderr)
+            served = open_table(db, host=args.host, port=args.port, camera=args.camera,
+                                public_host=shown_host)
+        except OpenError as exc:
+            print(exc, file=sys.stderr)
             return 2
         try:
-            return _serve(args, db, store)
+            return _serve(served, db)
         finally:
-            store.close()
+            served.close()
     finally:
         restore_signals(old_handlers)
 
 
-def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
-    from werkzeug.serving import make_server
-
+def _serve(served: ServedTable, db: Path) -> int:
     try:
-        tokens = Tokens(links_file(db))
-    except OSError as exc:
-        print(f"cannot write the table's links file {links_file(db)}: "
-              f"{(exc.strerror or str(exc)).lower()}", file=sys.stderr)
-        return 2
-    table = Table(store, tokens)
-    try:
-        session = table.resume_latest()
+        session = served.table.resume_latest()
     except StoreError as exc:
         print(f"the last game cannot be resumed ({exc}); starting at the lobby", file=sys.stderr)
     else:
         if session is not None and session.warning:
             print(f"warning: {session.warning}", file=sys.stderr)
-
-    from tableassist.server.camera import CameraError, start_camera
-    try:
-        camera = start_camera(args.camera, table)
-    except CameraError as exc:
-        print(f"--camera {args.camera}: {exc}", file=sys.stderr)
-        return 2
-
-    tserver = create_app(table)
-    try:
-        server = make_server(args.host, args.port, tserver.app, threaded=True,
-                             request_handler=QuietHandler)
-    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-        print(f"cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
-        return 2
-    shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
-    public_url = f"http://{shown_host}:{server.server_port}/"
-    tserver.public_url = public_url  # known only now that --port 0 has its port
-    if camera is not None:
-        camera.attach(tserver)
-
-    host_url = f"{public_url}#t={tokens.host}"
-    print(f"tableassist: serving the table at {public_url}", flush=True)
+    served.watch()
+    host_url = served.host_link
+    print(f"tableassist: serving the table at {served.url}", flush=True)
     print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
     print(f"database: {db}")
-    print(f"camera: {table.camera_status.get('notice')}")
+    print(f"camera: {served.camera.status.notice}")
     try:
         import segno
         segno.make(host_url, error="m").terminal(compact=True)
@@ -128,13 +103,8 @@ def _serve(args: argparse.Namespace, db: Path, store: Store) -> int:
         pass
     print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
     try:
-        server.serve_forever()
+        served.http.serve_forever()
     except KeyboardInterrupt:
         pass
-    finally:
-        if camera is not None:
-            camera.stop()
-        table.clock.cancel()
-        server.server_close()
     print("tableassist: stopped; every action is saved in the database", flush=True)
     return 0

@@ -1,40 +1,50 @@
 """Watch the camera play a scripted game on a synthetic table, live on the tablet (tableassist demo).
 
-The synthetic table (``tableassist.vision.synthetic``) renders a scripted game of the chosen game
-(``tableassist.demo.scripts``); every frame goes through the real pipeline — detection, tracker,
-the game's reader, the engine through the session, the server, the tablet page — at the camera's
-frame rate. The tablet-only inputs of SPEC §6.3 (a STOP, a one-tap confirmation) are played by the
-script at their time, as a person at the table would. At the end the demo prints what the camera
-read without a tap and the latency from frame to view.
+The demo is ``tableassist serve`` (the same composition: ``tableassist.server.served.open_table``)
+whose camera looks at the synthetic table (``tableassist.vision.synthetic``) playing a scripted
+game (``tableassist.demo.scripts``): every frame goes through the real pipeline — detection,
+tracker, the game's reader, the engine through the session, the server, the tablet page — at the
+camera's frame rate. The tablet-only inputs of SPEC §6.3 (a STOP, a one-tap confirmation) are
+played by a scripted person at the tablet at their time. At the end the demo prints what the
+camera read without a tap and the latency from frame to view.
 """
 
 from __future__ import annotations
 
 import statistics
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tableassist.readers.live import CameraTable, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import CAM_INPUTS
+from tableassist.readers.live import Camera, LastFrame, Stats
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from tableassist.vision.synthetic import SyntheticVideo
 
 
 class TabletScript:
     """The scripted person at the tablet: each input is given once it is due and the game takes
-    it (a confirmation as a tap on the camera's CAM? row, anything else as a tablet action)."""
+    it (a confirmation as a tap on the camera's CAM? row, anything else as a tablet action).
+    A frame listener of the camera (``Camera.on_frame``): it looks at the clock at every frame."""
 
-    def __init__(self, inputs: list[tuple[float, dict[str, Any]]]) -> None:
+    def __init__(self, inputs: list[tuple[float, dict[str, Any]]], camera: Camera) -> None:
         self.pending = sorted(inputs, key=lambda ta: ta[0])
+        self.camera = camera
         self.done: list[dict[str, Any]] = []
         self.tapped: list[dict[str, Any]] = []     # given as a tap on a camera confirmation
 
-    def play(self, t: float, camera: CameraTable) -> None:
-        while self.pending and self.pending[0][0] <= t:
+    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+        self.play(t)
+
+    def play(self, t: float) -> None:
+        camera = self.camera
+        while self.pending and self.pending[0][0] <= t and camera.session is not None:
             action = self.pending[0][1]
             try:
                 if any(action in r.confirm for r in camera.confirmations):
@@ -48,24 +58,50 @@ class TabletScript:
             self.pending.pop(0)
 
 
-def play(scripted: ScriptedGame, camera: CameraTable, video: Any, *, realtime: bool = False,
-         on_frame: Callable[[float, Any], None] | None = None,
-         stop: threading.Event | None = None) -> TabletScript:
-    """Feed ``video`` through ``camera`` and play the tablet's inputs. With ``realtime`` each
-    frame is shown at its time, as a camera would deliver it."""
-    tablet = TabletScript(scripted.tablet)
-    t0 = time.perf_counter()
-    for t, frame, _truth in video.frames():
-        if stop is not None and stop.is_set():
-            break
-        if realtime:
-            wait = t0 + t - time.perf_counter()
+class ScriptedSource:
+    """The synthetic table's video as the camera's frame source: a frame per ``read()``, at its
+    time when ``realtime`` (as a webcam delivers them), else as fast as they are drawn; None at
+    the end. ``frame_time()`` is the video time of the frame read last."""
+
+    def __init__(self, video: SyntheticVideo, *, realtime: bool = False) -> None:
+        self.video = video
+        self.realtime = realtime
+        self.mode = f"{video.camera.width}x{video.camera.height} at {video.fps:g} fps, synthetic"
+        self._frames = iter(video.frames())
+        self._t = 0.0
+        self._t0: float | None = None
+
+    def read(self) -> np.ndarray | None:
+        try:
+            t, frame, _truth = next(self._frames)
+        except StopIteration:
+            return None
+        if self.realtime:
+            if self._t0 is None:
+                self._t0 = time.perf_counter() - t
+            wait = self._t0 + t - time.perf_counter()
             if wait > 0:
                 time.sleep(wait)
-        camera.process(frame, t)
-        tablet.play(t, camera)
-        if on_frame is not None:
-            on_frame(t, frame)
+        self._t = t
+        return frame
+
+    def frame_time(self) -> float:
+        return self._t
+
+    def close(self) -> None:
+        self._frames = iter(())
+
+
+def play(scripted: ScriptedGame, camera: Camera, source: ScriptedSource) -> TabletScript:
+    """The camera reads ``source`` to its end while the scripted person plays the tablet's
+    inputs (this thread; the camera must follow the script's session)."""
+    tablet = TabletScript(scripted.tablet, camera)
+    stop_listening = camera.on_frame(tablet)
+    try:
+        camera.run(source, name=f"synthetic table: a scripted game of {scripted.game}",
+                   frame_time=source.frame_time, until_end=True)
+    finally:
+        stop_listening()
     return tablet
 
 
@@ -89,99 +125,60 @@ def measure(game: str, stats: Stats, expected: list[dict[str, Any]] | None = Non
 
 
 class Demo:
-    """A table server whose game is played by the synthetic table's camera.
+    """A served table whose game is played by the synthetic table's camera.
 
-    ``start()`` opens the server (``url``, ``host_link``) and starts the scripted game;
-    ``play()`` runs the video through the camera (in real time by default); ``close()`` stops
-    the server. Everything between frame and page is the real thing."""
+    Made, the table is open (``url``, ``host_link``); ``start()`` serves it and starts the
+    scripted game; ``play()`` runs the video through the camera (in real time by default);
+    ``close()`` stops everything. Everything between frame and page is the real thing; opening
+    raises ``server.served.OpenError`` with one line when the database or the port cannot be
+    had."""
 
     def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02) -> None:
         from tableassist.markers.registry import load_registry
-        from tableassist.server.table import Table
-        from tableassist.server.tokens import Tokens, links_file
-        from tableassist.table.store import Store
+        from tableassist.server.served import open_table
+        from tableassist.vision.synthetic import Renderer
 
         self.scripted = SCRIPTS[game]()
         self._tmp = None
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
             db = Path(self._tmp.name) / "demo.sqlite3"
-        store = Store(db)  # first: a database another process writes is refused here
+        registry = load_registry()
+        self.source = ScriptedSource(self.scripted.video(Renderer(registry.dictionary),
+                                                         hands=hands, flicker=flicker))
         try:
-            self.tokens = Tokens(links_file(db))
-        except OSError:
-            store.close()
+            self.served = open_table(db, host=host, port=port, camera=self.source,
+                                     camera_says="synthetic table", whose="the demo's")
+        except BaseException:
+            if self._tmp is not None:
+                self._tmp.cleanup()
             raise
-        self.table = Table(store, self.tokens)
-        self.registry = load_registry()
-        self.host, self.port = host, port
-        self.hands, self.flicker = hands, flicker
-        self.server: Any = None
-        self.camera: CameraTable | None = None
-        self.url = ""
-        self._previewed = -1e9
+        self.table, self.tokens, self.camera = \
+            self.served.table, self.served.tokens, self.served.camera
+        self.url = self.served.url
 
     @property
     def host_link(self) -> str:
-        return f"{self.url}#t={self.tokens.host}"
+        return self.served.host_link
 
     def start(self) -> None:
-        from werkzeug.serving import make_server
-
-        from tableassist.server.app import QuietHandler, create_app
-        from tableassist.vision import TablePipeline
-
+        """Serve the table and start the script's game (the camera follows it)."""
         s = self.scripted
-        session = self.table.start(s.game, list(s.players), options=s.options, seed=s.seed,
-                                   colours=s.colours)
-        self.tserver = create_app(self.table)
-        self.server = make_server(self.host, self.port, self.tserver.app, threaded=True,
-                                  request_handler=QuietHandler)
-        self.url = f"http://{self.host}:{self.server.server_port}/"
-        self.tserver.public_url = self.url
-        self.camera = CameraTable(session, TablePipeline(s.game, self.registry, qr_every=None),
-                                  colours=s.colours, on_change=self.tserver.broadcast)
-        self.table.attach_camera(self.camera)
-        threading.Thread(target=self.server.serve_forever, name="demo-server",
-                         daemon=True).start()
+        self.table.start(s.game, list(s.players), options=s.options, seed=s.seed,
+                         colours=s.colours)
+        self.served.serve_in_thread()
 
-    def play(self, *, realtime: bool = True, stop: threading.Event | None = None) -> TabletScript:
-        from tableassist.vision.synthetic import Renderer
-
-        assert self.camera is not None, "start() the demo first"
-        video = self.scripted.video(Renderer(self.registry.dictionary), hands=self.hands,
-                                    flicker=self.flicker)
-        self.table.camera_status = {"state": "on", "notice": "synthetic table: a scripted game "
-                                                            f"of {self.scripted.game}"}
-        return play(self.scripted, self.camera, video, realtime=realtime, stop=stop,
-                    on_frame=self._preview if realtime else None)
-
-    def _preview(self, t: float, frame: Any) -> None:
-        """The host screen's camera picture, as ``tableassist serve`` sends a webcam's: the
-        synthetic frame with the markers found, a few times a second, to the host room only."""
-        from tableassist.server.camera import PREVIEW_FPS, PREVIEW_WIDTH
-        from tableassist.vision import annotate, encode_jpeg
-
-        last = self.camera.pipeline.last if self.camera is not None else None
-        if last is None or t - self._previewed < 1.0 / PREVIEW_FPS:
-            return
-        self._previewed = t
-        picture = annotate(frame, last.detections, registry=self.registry, game=self.scripted.game)
-        h, w = picture.shape[:2]
-        self.tserver.socketio.emit("camera", {
-            "jpeg": encode_jpeg(picture, quality=70, width=PREVIEW_WIDTH),
-            "markers": len(last.detections), "size": [int(w), int(h)]}, to="host")
+    def play(self, *, realtime: bool = True) -> TabletScript:
+        """The camera reads the scripted game to its end (this thread) while the scripted person
+        plays the tablet's inputs."""
+        self.source.realtime = realtime
+        return play(self.scripted, self.camera, self.source)
 
     def measure(self) -> dict[str, Any]:
-        assert self.camera is not None
         return measure(self.scripted.game, self.camera.stats, self.scripted.expected)
 
     def close(self) -> None:
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
-        self.table.clock.cancel()
-        self.table.store.close()
+        self.served.close()
         if self._tmp is not None:
             self._tmp.cleanup()

@@ -17,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tableassist.games.abandon_ship import AbandonShip
+from tableassist.games.schmuggler import Schmuggler
+from tableassist.games.wreckers import Wreckers
 from tableassist.table import catalog
 from tableassist.markers.registry import Registry, load_registry
 from tableassist.vision import synthetic as S
@@ -44,15 +47,27 @@ class Step:
     piece: S.Piece | None = None          # a piece put down for the first time
 
 
+@dataclass(frozen=True)
+class Showing:
+    """From ``t``, for ``duration`` seconds, someone holds ``card`` (a QR command card) up to the
+    camera."""
+
+    t: float
+    card: S.HeldCard
+    duration: float = 3.0
+
+
 @dataclass
 class Timeline:
     """Like :class:`tableassist.vision.synthetic.Script`, but pieces have names, so several
-    copies of one sticker (card backs of one colour) can lie on the table at once."""
+    copies of one sticker (card backs of one colour) can lie on the table at once; and command
+    cards can be held up."""
 
     scene: S.Scene
     pieces: dict[str, S.Piece] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     passes: list[S.Pass] = field(default_factory=list)
+    showings: list[Showing] = field(default_factory=list)
 
     def state_at(self, t: float) -> tuple[S.Scene, list[S.Hand]]:
         pieces = dict(self.pieces)
@@ -81,7 +96,9 @@ class Timeline:
                 k = (t - p.t) / p.duration
                 hands.append(S.Hand(p.start[0] + (p.end[0] - p.start[0]) * k,
                                     p.start[1] + (p.end[1] - p.start[1]) * k, 90.0))
-        return replace(self.scene, pieces=self.scene.pieces + tuple(pieces.values())), hands
+        held = tuple(s.card for s in self.showings if s.t <= t < s.t + s.duration)
+        return replace(self.scene, pieces=self.scene.pieces + tuple(pieces.values()),
+                       held=held), hands
 
     @property
     def end(self) -> float:
@@ -180,6 +197,12 @@ class Builder:
     def remove(self, t: float, name: str, duration: float = 0.6) -> None:
         self.timeline.steps.append(Step(t, name, remove=True, duration=duration))
 
+    def hold_up(self, t: float, command: str, duration: float = 3.0, **card: Any) -> None:
+        """Someone holds the command card ``command`` ("undo", …) up to the camera from ``t``
+        for ``duration`` seconds (``card``: where and how big, see ``synthetic.HeldCard``)."""
+        text = next(c.text for c in self.registry.commands if c.name == command)
+        self.timeline.showings.append(Showing(t, S.HeldCard(text, **card), duration))
+
     def build(self) -> Timeline:
         self.timeline.scene = S.Scene(pieces=tuple(self.base))
         return self.timeline
@@ -210,7 +233,9 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
     With ``wrong_move`` the first player moves the green rat to space 9, which no die of the roll
     explains: the camera must say so and read nothing."""
     players, seed = DEMO_PLAYERS, 1
-    first = catalog.new_game("abandon_ship", list(players), seed=seed).state["first_player"]
+    game = catalog.new_game("abandon_ship", list(players), seed=seed)
+    assert isinstance(game, AbandonShip) and game.first_player is not None
+    first = game.first_player
     order = [players[(players.index(first) + k) % 3] for k in range(3)]
     b = Builder("abandon_ship", registry, min_marker_mm=14)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in
@@ -330,7 +355,9 @@ def wreckers(*, wrong_move: bool = False, registry: Registry | None = None) -> S
     Investor and ends the turn (the tablet); Ann discards a Search card, picks from Bea (a tap) and
     turns up a wreck. With ``wrong_move`` Cy discards a wreck instead of a Search card."""
     players, seed = DEMO_PLAYERS, 3
-    deck = catalog.new_game("wreckers", list(players), seed=seed).deck
+    game = catalog.new_game("wreckers", list(players), seed=seed)
+    assert isinstance(game, Wreckers)
+    deck = game.deck
     wrecks = sorted((c for c in deck.values() if c.type == "W"), key=lambda c: (c.millions, c.discovery))
     searches = [c.name for c in deck.values() if c.type == "S"]
     investor = next(c.name for c in deck.values() if c.type == "I")
@@ -391,10 +418,11 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
     is moved one space too far."""
     players, seed = DEMO_PLAYERS, 1
     game = catalog.new_game("schmuggler", list(players), seed=seed)
-    track = game.track
+    assert isinstance(game, Schmuggler)
+    track = game.components.track
     b = Builder("schmuggler", registry, min_marker_mm=20)
     b.fixed(*(b.piece("board", c, x, y) for c, (x, y) in zip(("NW", "NE", "SE", "SW"), SB_BOARD)))
-    youngest = game.state["youngest"]
+    youngest = game.youngest
     order = [players[(players.index(youngest) + k) % 3] for k in range(3)]
     drafted = [track[k] for k in (3, 5, 8, 10, 12, 15, 18, 21, 24)]  # space 3 and 5 will be empty
     expected: list[dict[str, Any]] = []

@@ -190,10 +190,10 @@ def _render(nodes: Sequence[_Node], params: Mapping[str, Param], number: int | N
             n = params[node.name]
             if isinstance(n, bool) or not isinstance(n, int):
                 raise MessageError(f"plural parameter {node.name!r} must be a number, not {n!r}")
-            # An empty case (``one {}``) is a case too: look the keys up, do not test the bodies.
-            body = node.cases.get(f"={n}")
-            if body is None:
-                body = node.cases.get(english_plural(n), node.cases["other"])
+            # By key, not by truth: an empty case (``=0 {}``) is a case too.
+            cases = node.cases
+            key = f"={n}" if f"={n}" in cases else english_plural(n)
+            body = cases[key] if key in cases else cases["other"]
             out.append(_render(body, params, n))
         else:
             value = params[node.name]

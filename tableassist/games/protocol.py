@@ -11,7 +11,8 @@ A subclass (docs/protocol.md, "Writing an engine") supplies:
 
 * ``game_id``, ``title`` and ``min_players``/``max_players``;
 * ``Phase``, a :class:`~enum.StrEnum` of its phases, the last one ``over``; and ``waiting``, what
-  the game waits for in each phase (for the uniform "cannot … now" refusal);
+  the game waits for in each phase (for the uniform "cannot … now" refusal; ``waiting_for`` when
+  the words name who is awaited);
 * ``parse_components(data)``: the data file parsed into a frozen dataclass (the catalog calls it
   once per distinct content and hands the result in);
 * ``setup(self)`` that fills ``self.state`` (a JSON-ready dict) for a new game;
@@ -419,7 +420,13 @@ class Game(Generic[PhaseT, ComponentsT]):
             return
         raise IllegalAction(Message("protocol.refuse.not_now",
                                     "cannot {does} now: the game is waiting for {waiting}",
-                                    does=does, waiting=self.waiting[phase]))
+                                    does=does, waiting=self.waiting_for(phase)))
+
+    def waiting_for(self, phase: str) -> Message:
+        """What the game waits for in ``phase``, for the uniform "cannot … now" refusal: the
+        entry of :attr:`waiting`. An engine whose words name who is awaited ("the faces of
+        Ann's roll") overrides it; like every refusal, it names public facts only."""
+        return self.waiting[phase]
 
     # -- labels -----------------------------------------------------------------------------
 
@@ -430,7 +437,7 @@ class Game(Generic[PhaseT, ComponentsT]):
         template = self.labels.get(str(action.get("type")))
         if template is not None:
             return template(**{**action, **self.label_params(action)})
-        who = action.get("player") or "Table"
+        who = action.get("player") or Message("protocol.word.table", "Table")
         words = str(action.get("type", "")).replace("_", " ")
         fields = tuple(_FIELD(name=str(k), value=str(v)) for k, v in action.items()
                        if k not in ("type", "player"))

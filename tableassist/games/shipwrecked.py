@@ -206,10 +206,33 @@ class Violation:
 
     @property
     def text(self) -> Message:
-        return Message("shipwrecked.note.violation",
-                       "VIOLATION: {player} stopped the bid but laid {card} in row {round}; "
-                       "the row is resolved as revealed",
-                       player=self.player, card=self.card, round=self.round)
+        return _violation_text(self)
+
+
+@cache
+def _violation_text(v: Violation) -> Message:
+    # Cached: every view of every screen lists the game's violations.
+    return Message("shipwrecked.note.violation",
+                   "VIOLATION: {player} stopped the bid but laid {card} in row {round}; the row "
+                   "is resolved as revealed", player=v.player, card=v.card, round=v.round)
+
+
+@dataclass(frozen=True)
+class FinishedBid:
+    """The bid that ended last, with its face-up cards (the others ``FACE_DOWN``) and how:
+    ``outcome`` is ``"win"`` (``winner``, ``cost``), ``"bidlock"`` (``bidlocked``, each paying
+    ``cost``) or ``"free_rebid"``."""
+
+    kind: str
+    seq: int
+    round: int
+    participants: tuple[str, ...]
+    rows: tuple[Mapping[str, str], ...]
+    stop_by: str | None
+    outcome: str
+    winner: str | None
+    cost: int
+    bidlocked: tuple[str, ...]
 
 
 @cache
@@ -1231,6 +1254,18 @@ class Shipwrecked(Game[Phase, Components]):
         """Who must sell a card now (phase ``pay``), or ``None``."""
         debt = self.debt
         return None if debt is None else debt.player
+
+    @property
+    def last_bid(self) -> FinishedBid | None:
+        """The bid that ended last, or ``None`` before the first one ends."""
+        b = self.state["last_bid"]
+        if b is None:
+            return None
+        return FinishedBid(str(b["kind"]), int(b["seq"]), int(b["round"]),
+                           tuple(b["participants"]),
+                           tuple(MappingProxyType(dict(row)) for row in b["rows"]),
+                           _opt_str(b["stop_by"]), str(b["outcome"]), _opt_str(b.get("winner")),
+                           int(b.get("cost", 0)), tuple(b.get("bidlocked", ())))
 
     @property
     def violations(self) -> tuple[Violation, ...]:

@@ -268,9 +268,10 @@ def _render(registry: Registry, game: str, paper: str, path: Path) -> list[Page]
                          f"{s.marker.component.replace('_', ' ')}",
                          f"{s.marker.item} · {s.marker.side} · id {s.marker.id} · {s.marker.size_mm:g} mm"]
             else:
+                assert s.command is not None  # a sticker is a marker or a command card
                 grid = qr_cells(s.command.text)
                 cells(grid, s.x + 4 * QR_MODULE, s.y + 4 * QR_MODULE, QR_MODULE)
-                lines = [s.command.label, s.command.text]
+                lines = [s.command.label, s.command.does]
             _draw_crop_marks(s, line, pdf)
             room = max(s.cut, MIN_TILE_W)
             for i, text in enumerate(lines):

@@ -64,7 +64,7 @@ SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "or
 
 _GROUP_KEYS = {"component", "items", "side", "sides", "copies", "secret", "first_id", "size_mm",
                "component_size_mm"}
-_COMMAND_KEYS = {"name", "label", "text"}
+_COMMAND_KEYS = {"name", "label", "does", "text"}
 
 
 class RegistryError(ValueError):
@@ -91,10 +91,12 @@ class Marker:
 
 @dataclass(frozen=True)
 class Command:
-    """A QR command card: the camera reads ``text`` and the server runs the command."""
+    """A QR command card: the camera reads ``text`` and does what the tablet's button would
+    (``tableassist.readers.live.COMMANDS``). ``label`` and ``does`` are printed under the code."""
     name: str
     label: str
     text: str
+    does: str = ""
 
 
 def sticker_mm(size_mm: float, dictionary: str) -> float:
@@ -277,8 +279,9 @@ def _get(group: dict[str, Any], key: str, kind: Any, where: str) -> Any:
 
 def _command(path: Path, entry: dict[str, Any]) -> Command:
     if set(entry) != _COMMAND_KEYS or not all(isinstance(v, str) and v for v in entry.values()):
-        raise RegistryError(f"{path.name}: a command card needs exactly name, label and text: {entry}")
-    return Command(entry["name"], entry["label"], entry["text"])
+        raise RegistryError(f"{path.name}: a command card needs exactly name, label, does and text: "
+                            f"{entry}")
+    return Command(entry["name"], entry["label"], entry["text"], entry["does"])
 
 
 def _check_unique(path: Path, markers: list[Marker]) -> None:

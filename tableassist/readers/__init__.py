@@ -1,7 +1,8 @@
 """Camera readers, one per game: stable table events plus the game's state in, readings out.
 
-See ``base.py`` for the protocol and ``docs/readers.md`` for what each game's reader reads. Readers
-import the games and the marker registry's names only: never cv2, flask or a socket.
+See ``base.py`` for the protocol and ``docs/readers.md`` for what each game's reader reads; ``live.py``
+is the camera that feeds them and submits their readings. Readers import the games and the marker
+package (registry names, the ``Sighting`` record) only: never cv2, flask or a socket.
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ Tiles are never read before the end (SPEC §2.7): a tile face seen earlier is dr
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
-from tableassist.games.protocol import Game
-from tableassist.readers.base import Reader, Reading, Seen, expected_text, try_action
+from tableassist.games.abandon_ship import BOARD, SCORED, WASHED, AbandonShip, Phase
+from tableassist.markers.sighting import Sighting, TableEvent
+from tableassist.readers.base import Reader, Reading, expected_text, try_action
 
 
 def _index(item: str | None) -> int | None:
@@ -30,37 +31,37 @@ def _index(item: str | None) -> int | None:
         return None
 
 
-class AbandonShipReader(Reader):
+class AbandonShipReader(Reader[AbandonShip]):
     game_id = "abandon_ship"
 
-    def may_read_face(self, event: Any, game: Game) -> bool:
-        if event.component == "tile":
-            return game.state["phase"] in ("reveal_tiles", "over")
+    def may_read_face(self, seen: Sighting, game: AbandonShip) -> bool:
+        if seen.component == "tile":
+            return game.phase in (Phase.REVEAL_TILES, Phase.OVER)
         return True
 
-    def feed(self, events, game: Game) -> None:
+    def feed(self, events: Iterable[TableEvent], game: AbandonShip) -> None:
         super().feed(events, game)
         # Dice lying in the pool at set-up show no roll: the first roll is a new face.
-        if game.state["phase"] in ("place_cheese", "first_player"):
+        if game.phase in (Phase.PLACE_CHEESE, Phase.FIRST_PLAYER):
             self.picture.use(k for k, _ in self.picture.items("die_face"))
 
     # -- the readings ------------------------------------------------------------------------
 
-    def read(self, game: Game) -> list[Reading]:
-        phase = game.state["phase"]
-        if phase == "place_cheese":
+    def read(self, game: AbandonShip) -> list[Reading]:
+        phase = game.phase
+        if phase is Phase.PLACE_CHEESE:
             return self._cheese(game)
-        if phase == "water":
+        if phase is Phase.WATER:
             return self._token(game)
-        if phase == "roll":
+        if phase is Phase.ROLL:
             return self._roll(game)
-        if phase == "choose":
+        if phase is Phase.CHOOSE:
             return self._move(game)
-        if phase == "reveal_tiles":
+        if phase is Phase.REVEAL_TILES:
             return self._tiles(game)
         return []
 
-    def _space(self, s: Seen) -> int | None:
+    def _space(self, s: Sighting) -> int | None:
         if s.zone != "space" or s.cell is None:
             return None
         try:
@@ -68,26 +69,26 @@ class AbandonShipReader(Reader):
         except ValueError:
             return None
 
-    def _cheese(self, game: Game) -> list[Reading]:
-        values = game.ship.cheese_tokens
-        spaces = game.ship.cheese_spaces
-        placed = game.state["cheese_on_board"]
+    def _cheese(self, game: AbandonShip) -> list[Reading]:
+        values = game.components.cheese_tokens
+        spaces = game.components.cheese_spaces
+        placed = game.cheese_on_board
         out = []
         for key, s in self.picture.items("cheese_token"):
             space, i = self._space(s), _index(s.item)
             if space is None or i is None or not 0 <= i < len(values):
                 continue
-            if space in spaces and placed[spaces.index(space)] is not None:
+            if space in spaces and space in placed:
                 continue
             out.append(Reading(f"cheese {values[i]} on space {space}",
                                {"type": "place_cheese", "player": None, "space": space,
                                 "value": values[i]}, key=(key,)))
         # the engine asks space by space: offer the one it waits for first
-        nxt = spaces[placed.index(None)]
-        return sorted(out, key=lambda r: r.action["space"] != nxt)
+        nxt = game.next_cheese_space
+        return sorted(out, key=lambda r: r.action is None or r.action["space"] != nxt)
 
-    def _token(self, game: Game) -> list[Reading]:
-        values = game.components["sinking_tokens"]["values"]
+    def _token(self, game: AbandonShip) -> list[Reading]:
+        values = game.components.sinking_tokens
         for key, s in self.picture.items("sinking_token"):
             i = _index(s.item)
             if self.picture.is_fresh(key) and i is not None and 0 <= i < len(values):
@@ -97,43 +98,41 @@ class AbandonShipReader(Reader):
         return []
 
     @staticmethod
-    def _die_face(game: Game, s: Seen) -> tuple[str, str] | None:
+    def _die_face(game: AbandonShip, s: Sighting) -> tuple[str, str] | None:
         """(die id, face label) for a die-face marker: "red:face-3" is the red die's 3rd face."""
         if not s.item or ":" not in s.item:
             return None
-        die_id = s.item.split(":", 1)[0]
-        faces = next((d["faces"] for d in game.components["dice"] if d["id"] == die_id), None)
+        die = game.components.dice.get(s.item.split(":", 1)[0])
         i = _index(s.item)
-        if faces is None or i is None or not 0 <= i < len(faces):
+        if die is None or i is None or not 0 <= i < len(die.faces):
             return None
-        return die_id, faces[i]
+        return die.id, list(die.faces)[i]
 
-    def _roll(self, game: Game) -> list[Reading]:
-        st = game.state
-        pool = [d for d, where in st["dice"].items() if where == "pool"]
+    def _roll(self, game: AbandonShip) -> list[Reading]:
+        pool, read = game.pool, game.faces
         out = []
         for key, s in self.picture.items("die_face"):
-            read = self._die_face(game, s)
-            if read is None or not self.picture.is_fresh(key):
+            seen = self._die_face(game, s)
+            if seen is None or not self.picture.is_fresh(key):
                 continue
-            die, face = read
-            if die in pool and die not in st["faces"]:
+            die, face = seen
+            if die in pool and die not in read:
                 out.append(Reading(f"the {die} die shows {face}",
                                    {"type": "roll_die", "player": None, "die": die, "face": face},
                                    key=(key,)))
         return out
 
-    def _move(self, game: Game) -> list[Reading]:
+    def _move(self, game: AbandonShip) -> list[Reading]:
         """A rat on a space other than the engine's: find the dice of the roll that explain it."""
-        st = game.state
-        turn = st["turn"]
+        turn = game.turn
+        board = game.board
         for key, s in self.picture.items("rat"):
             rat = s.item
-            if rat not in st["rats"]:
+            if rat is None or rat not in board:
                 continue
             where = self._space(s)
             on_slot = s.zone == "scoring"
-            if where == st["rats"][rat] or (where is None and not on_slot and s.zone != "box"):
+            if where == board[rat] or (where is None and not on_slot and s.zone != "box"):
                 continue
             sees = f"the {rat} rat " + (f"on space {where}" if where is not None else
                                        "on a scoring space" if on_slot else "in the box")
@@ -142,10 +141,10 @@ class AbandonShipReader(Reader):
                 after = try_action(game, action)
                 if after is None:
                     continue
-                rats = after.state["rats"]
-                if where is not None and rats.get(rat) == where or \
-                        on_slot and any(rat in occ for occ in after.state["slots"]) or \
-                        s.zone == "box" and rat in after.state["washed"]:
+                now = after.rat(rat)
+                if where is not None and now.where == BOARD and now.space == where or \
+                        on_slot and now.where == SCORED or \
+                        s.zone == "box" and now.where == WASHED:
                     fits.append(action)
             dice = {a["die"] for a in fits}
             if len(fits) == 1 or (len(dice) == 1 and all(a["rat"] == rat for a in fits)):
@@ -156,16 +155,18 @@ class AbandonShipReader(Reader):
                                          f"{expected_text(game)}", key=(key,))]
         return []
 
-    def _tiles(self, game: Game) -> list[Reading]:
-        sets = [list(t) for t in game.components["tiles"]["sets"]]
+    def _tiles(self, game: AbandonShip) -> list[Reading]:
+        colours = game.components.colours
+        sets = [sorted(t, key=colours.index) for t in game.components.tiles]
         out = []
         for key, s in self.picture.items("tile"):
             owner, i = self.player_at(s), _index(s.item)
             if owner is None or i is None or not 0 <= i < len(sets):
                 continue
-            if game.state["tiles"].get(owner) is not None and not self.picture.is_fresh(key):
+            known = game.known_tile(owner)
+            if known is not None and not self.picture.is_fresh(key):
                 continue
-            if game.state["tiles"].get(owner) and sorted(game.state["tiles"][owner]) == sorted(sets[i]):
+            if known and sorted(known) == sorted(sets[i]):
                 continue
             out.append(Reading(f"{owner}'s tile turned up", {
                 "type": "reveal_tile", "player": None, "owner": owner, "colours": sets[i]},

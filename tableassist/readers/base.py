@@ -9,39 +9,25 @@ A reader turns the tracker's stable table events plus the game's current state i
   table's words, with what the engine expects instead.
 
 A reader is pure: it never submits anything itself and never touches a clock, a camera or a socket.
-The camera loop (``tableassist.readers.live``) feeds it events, asks it for readings, submits them
-through the session and tells it which were accepted (so a face shown once is read once).
+The camera (``tableassist.readers.live``) feeds it events, asks it for readings, submits them
+through the session and tells it which were accepted (so a face shown once is read once). The
+markers arrive as the vision made them: each event carries one
+:class:`~tableassist.markers.sighting.Sighting`, and the picture keeps it as it came.
 
 Secrecy (SPEC X2, §1.7, §2.7): a reader reads a secret component's face only at the moment the
 game reveals it. Until then a face it sees is not turned into an action, not named in any text, and
-not kept: the picture drops it at once (:meth:`TablePicture.apply` with ``reveal``).
+not kept: the picture drops it at once (:meth:`TablePicture.apply` with ``keep_face=False``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from tableassist.games.protocol import Game
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
-
-
-@dataclass(frozen=True)
-class Seen:
-    """One marker on the table as the tracker last confirmed it."""
-
-    marker_id: int
-    component: str | None
-    item: str | None
-    side: str | None
-    zone: str | None
-    cell: str | None
-    seat: str | None
-    rotation: int | None
-    position_mm: tuple[float, float] | None
-    since: float          # when it appeared (or was last turned over) on the table
-    changed: float        # when it last appeared, moved, turned or flipped
+from tableassist.markers.sighting import Sighting, TableEvent
 
 
 @dataclass(frozen=True)
@@ -69,69 +55,38 @@ class Reading:
 
 @dataclass
 class TablePicture:
-    """The stable table, folded from tracker events: each marker's last confirmed placement.
+    """The stable table, folded from tracker events: each marker's last confirmed sighting, kept as
+    the tracker gave it, by its key (marker id, copy: the tracker tells apart stickers printed in
+    several copies). ``fresh`` holds the markers that appeared (or were turned face up) and have
+    not been used by an accepted reading yet."""
 
-    Markers printed in several copies (bid card backs, crew card backs) are kept per copy, told
-    apart by position, as the tracker does. ``fresh`` holds the markers that appeared (or were
-    turned face up) and have not been used by an accepted reading yet."""
-
-    seen: dict[tuple[int, int], Seen] = field(default_factory=dict)
+    seen: dict[tuple[int, int], Sighting] = field(default_factory=dict)
     fresh: dict[tuple[int, int], float] = field(default_factory=dict)
-    _copies: int = 0
 
-    def apply(self, event: Any, *, keep_face: Callable[[Any], bool] = lambda e: True) -> None:
-        """Fold one tracker event in. ``keep_face(event)`` False drops a face the game does not
-        reveal now (a secret read out of turn): it is neither kept nor remembered as fresh."""
-        kind = event.kind
-        if kind in ("duplicate", "qr"):
+    def apply(self, event: TableEvent, *, keep_face: bool = True) -> None:
+        """Fold one tracker event in. ``keep_face`` False drops a face the game does not reveal now
+        (a secret read out of turn): it is neither kept nor remembered as fresh."""
+        kind, key = event.kind, event.sighting.key
+        if kind == "duplicate":
             return
         if kind == "removed":
-            key = self._key_of(event)
-            if key is not None:
-                self.seen.pop(key, None)
-                self.fresh.pop(key, None)
+            self._forget(key)
             return
-        if kind == "flipped" and event.previous_id is not None:
-            old = self._nearest(event.previous_id, event.position_mm)
-            if old is not None:
-                self.seen.pop(old, None)
-                self.fresh.pop(old, None)
-        if not keep_face(event):
+        if kind == "flipped" and event.previous is not None:
+            self._forget(event.previous.key)   # the side that was up
+        if not keep_face:
             return
-        key = self._key_of(event) if kind in ("moved", "rotated") else None
-        if key is None:
-            key = self._new_key(event)
-        before = self.seen.get(key)
-        since = before.since if before is not None and kind in ("moved", "rotated") else event.t
-        self.seen[key] = Seen(event.marker_id, event.component, event.item, event.side, event.zone,
-                              event.cell, event.seat, event.rotation, event.position_mm, since,
-                              event.t)
+        self.seen[key] = event.sighting
         if kind in ("appeared", "flipped"):
             self.fresh[key] = event.t
 
-    def _new_key(self, event: Any) -> tuple[int, int]:
-        key = (event.marker_id, 0)
-        if key in self.seen:     # a second copy of a multi-copy sticker
-            self._copies += 1
-            key = (event.marker_id, self._copies)
-        return key
-
-    def _key_of(self, event: Any) -> tuple[int, int] | None:
-        return self._nearest(event.marker_id, event.position_mm)
-
-    def _nearest(self, marker_id: int, where: tuple[float, float] | None) -> tuple[int, int] | None:
-        keys = [k for k in self.seen if k[0] == marker_id]
-        if len(keys) <= 1 or where is None:
-            return keys[0] if keys else None
-
-        def dist(k: tuple[int, int]) -> float:
-            p = self.seen[k].position_mm
-            return 1e12 if p is None else (p[0] - where[0]) ** 2 + (p[1] - where[1]) ** 2
-        return min(keys, key=dist)
+    def _forget(self, key: tuple[int, int]) -> None:
+        self.seen.pop(key, None)
+        self.fresh.pop(key, None)
 
     def items(self, component: str | None = None, *, side: str | None = None,
-              zone: str | None = None) -> list[tuple[tuple[int, int], Seen]]:
-        """The markers on the table, oldest first, filtered by component, side and zone."""
+              zone: str | None = None) -> list[tuple[tuple[int, int], Sighting]]:
+        """The markers on the table, oldest change first, filtered by component, side and zone."""
         out = [(k, s) for k, s in self.seen.items()
                if (component is None or s.component == component)
                and (side is None or s.side == side) and (zone is None or s.zone == zone)]
@@ -177,22 +132,23 @@ class Reader(Generic[G]):
 
     # -- feeding -----------------------------------------------------------------------------
 
-    def feed(self, events: Iterable[Any], game: G) -> None:
+    def feed(self, events: Iterable[TableEvent], game: G) -> None:
         """Fold the tracker's events into the picture. A secret face the game does not reveal
         now is dropped on arrival (see :meth:`may_read_face`)."""
         for e in events:
+            seen = e.sighting
             if e.kind == "removed":
-                self.early.pop(e.marker_id, None)
-            if e.kind == "flipped" and e.previous_id is not None:
-                self.early.pop(e.previous_id, None)
-            if e.kind in ("appeared", "moved", "rotated", "flipped") and e.component \
-                    and not self.may_read_face(e, game):
+                self.early.pop(seen.marker_id, None)
+            if e.kind == "flipped" and e.previous is not None:
+                self.early.pop(e.previous.marker_id, None)
+            if e.kind in ("appeared", "moved", "rotated", "flipped") and seen.component \
+                    and not self.may_read_face(seen, game):
                 if e.kind in ("appeared", "flipped"):
-                    self.early[e.marker_id] = (e.component, e.t)
+                    self.early[seen.marker_id] = (seen.component, e.t)
                 # dropped: a flip still ends the track of the side that was up
-                self.picture.apply(e, keep_face=lambda ev: False)
+                self.picture.apply(e, keep_face=False)
                 continue
-            self.early.pop(e.marker_id, None)
+            self.early.pop(seen.marker_id, None)
             self.picture.apply(e)
 
     def early_faces(self) -> list[Reading]:
@@ -203,12 +159,12 @@ class Reader(Generic[G]):
                         key=("early", mid))
                 for mid, (component, _t) in sorted(self.early.items())]
 
-    def may_read_face(self, event: Any, game: G) -> bool:
-        """Whether the face this event shows may be read now. The default keeps every marker;
-        a game with secret faces allows each only at its reveal."""
+    def may_read_face(self, seen: Sighting, game: G) -> bool:
+        """Whether the face of the marker ``seen`` may be read now. The default keeps every
+        marker; a game with secret faces allows each only at its reveal."""
         return True
 
-    def player_at(self, seen: Seen) -> str | None:
+    def player_at(self, seen: Sighting) -> str | None:
         """The player whose seat the component lies at (by seat marker colour)."""
         return self.by_colour.get(seen.seat) if seen.seat else None
 

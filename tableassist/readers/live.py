@@ -1,43 +1,171 @@
-"""The camera plays along: frames -> vision pipeline -> reader -> session, in a thread.
+"""The camera at the table: frames -> vision pipeline -> reader -> session, and what it tells the
+screens.
 
-:class:`CameraTable` is the glue for one table. Each frame goes through the vision pipeline
-(``TablePipeline.update``); the stable events go to the game's reader; every reading the reader
-makes is handled at once:
+:class:`Camera` is the camera's side of one table, whatever game it plays. The table tells it
+which session is on (:meth:`Camera.follow`); each frame goes through that game's vision pipeline
+(``TablePipeline.update``), the stable events go to the game's reader, and every reading is
+handled at once:
 
-* an action is submitted through ``TableSession.submit`` with source ``"camera"``: the engine
-  checks it like any other input, the log keeps it, the tablet's view follows;
-* a confirmation (SPEC's CAM? rows) waits in :attr:`CameraTable.confirmations` until the tablet
-  taps one (:meth:`CameraTable.confirm`, again a ``submit`` with source ``"camera"``);
+* an action is submitted through the session with source ``"camera"``: the engine checks it like
+  any other input, the log keeps it, the screens follow;
+* a confirmation (SPEC's CAM? rows) waits in the status until a table screen taps it
+  (:meth:`Camera.confirm`, again a submission with source ``"camera"``);
 * a reading the engine refuses, or one the reader itself finds at odds with the game, becomes the
-  out-of-sync :attr:`CameraTable.notice` ("the camera sees …; the game expects …"). It stays until
-  the table matches again or someone corrects the game on the tablet; nothing is guessed.
+  out-of-sync notice ("the camera sees …; the game expects …"). It stays until the table matches
+  again or someone corrects the game on the tablet; nothing is guessed.
 
 A mismatch the reader finds must persist for ``grace`` seconds (3 by default) before it is shown:
 a rolled die lies still a moment before the piece is moved, and that is not a disagreement.
 
-:meth:`CameraTable.run` reads a capture source in a thread; tests call :meth:`process` directly.
-Each accepted camera action records its latency: from the frame time at which the tracker
-confirmed the change to the end of the session's update (every listener, the server's broadcast
-included, has run by then).
+QR command cards held up to the camera (``markers/global.toml``) go through the same calls as the
+tablet's buttons, with source and author ``"camera"``, once per showing (:data:`COMMANDS`).
+
+The camera listens to its session: after a change it did not make itself (the tablet, the clock,
+an undo; told apart by the change's source) it reads the table again, so a reading that waited for
+that change goes in now. It publishes one :class:`CameraStatus` to its listeners (the server)
+whenever what the screens show of it changes.
+
+Nothing here imports the vision or the server: each seam is a :class:`typing.Protocol`
+(:class:`FrameSource`, :class:`Pipeline`, :class:`GameSession`, :class:`StatusListener`) that
+``tableassist.vision`` and ``tableassist.table`` fill. :meth:`Camera.run` reads a capture source
+(in a thread with :meth:`Camera.start`); tests call :meth:`Camera.process` or :meth:`Camera.feed`.
+Each accepted camera action records its latency: from the start of the frame's processing to the
+end of the session's update (every listener, the server's broadcast included, has run by then).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
 
-from tableassist.games.protocol import Game, IllegalAction
-from tableassist.readers import Reader, Reading, reader_for
+from tableassist.games.protocol import Game, IllegalAction, SetupError
+from tableassist.markers.sighting import CardShown, TableEvent
+from tableassist.readers import READERS, Reader, Reading, reader_for
 from tableassist.readers.base import expected_text
+
+#: A picture from the source (a BGR numpy array): the camera passes it on to the pipeline and
+#: never looks inside, so the readers need not import numpy.
+Frame = Any
+
+log = logging.getLogger("tableassist.camera")
 
 #: Most camera actions submitted after one frame (a reveal of 4 cards, a roll of 8 dice, ...).
 MAX_ACTIONS_PER_FRAME = 16
+#: Frames in a row without a picture before the camera counts as lost.
+LOST_AFTER_MISSES = 20
+#: After the store refused a reading (a full disk, another writer), wait this long (s) before
+#: submitting again, rather than failing on every frame.
+RETRY_AFTER = 2.0
+#: The count of markers seen is published at most this often (s): it changes with every hand.
+MARKERS_EVERY = 1.0
+
+#: The QR command cards the camera obeys (``markers/global.toml`` lists the same names; a test
+#: keeps them equal, so no printed card does nothing).
+COMMANDS = ("new_game", "undo", "redo", "confirm", "cancel", "pause")
+
+CameraState = Literal["starting", "on", "lost", "off"]
 
 
-@dataclass
+# -- the seams ---------------------------------------------------------------------------------
+
+class FrameSource(Protocol):
+    """Where frames come from (``tableassist.vision.open_source``: a webcam, a video, a folder of
+    images, the synthetic table): ``read()`` gives a frame or None (none now, or the end)."""
+
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+class LastFrame(Protocol):
+    """What the camera uses of the pipeline's last frame (``tableassist.vision.FrameResult``)."""
+
+    @property
+    def t(self) -> float: ...
+
+    @property
+    def detections(self) -> Sized: ...
+
+
+class Pipeline(Protocol):
+    """The vision pipeline for one game's table (``tableassist.vision.TablePipeline``): a frame in,
+    the table events confirmed in it and the command cards shown out."""
+
+    def update(self, frame: Frame, t: float) -> Sequence[TableEvent | CardShown]: ...
+
+    @property
+    def last(self) -> LastFrame | None: ...
+
+
+class SessionChange(Protocol):
+    """What the camera reads of a session's change (``tableassist.table.session.Change``)."""
+
+    @property
+    def source(self) -> str: ...
+
+
+class SavedGame(Protocol):
+    """What the camera reads of the game being played (``tableassist.table.store.SavedGame``)."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    @property
+    def ended(self) -> str | None: ...
+
+
+class Step(Protocol):
+    """An entry of the game's history (``tableassist.table.session.Step``)."""
+
+    @property
+    def seq(self) -> int: ...
+
+
+class GameSession(Protocol):
+    """The session as the camera sees it (``tableassist.table.session.TableSession``).
+
+    Each change raises :class:`IllegalAction` when the engine refuses it (nothing changed) and a
+    ``RuntimeError`` when it could not be saved (the table's ``StoreError``: nothing was saved)."""
+
+    @property
+    def saved(self) -> SavedGame: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    def submit(self, action: Mapping[str, Any], *, source: str = ...,
+               author: str | None = ...) -> object: ...
+
+    def undo(self, *, source: str = ..., author: str | None = ...) -> Step: ...
+
+    def redo(self, *, source: str = ..., author: str | None = ...) -> Step: ...
+
+    def subscribe(self, listener: Callable[[SessionChange], None]) -> Callable[[], None]: ...
+
+
+class StatusListener(Protocol):
+    """Told each new :class:`CameraStatus` (the server shows it and sends the screens theirs)."""
+
+    def __call__(self, status: CameraStatus) -> None: ...
+
+
+class FrameListener(Protocol):
+    """Told each frame after it was read (the host's preview): its time, the frame, and what the
+    pipeline found in it (None when no game's pipeline ran)."""
+
+    def __call__(self, t: float, frame: Frame, seen: LastFrame | None) -> None: ...
+
+
+# -- what the screens are shown -------------------------------------------------------------------
+
+@dataclass(frozen=True)
 class Notice:
     """The out-of-sync notice: what the camera sees and what the game expects."""
 
@@ -50,28 +178,87 @@ class Notice:
                 "text": f"Out of sync: the camera sees {self.sees}; the game expects {self.expects}"}
 
 
+@dataclass(frozen=True)
+class Option:
+    """One action a confirmation offers, with its label as the table reads it."""
+
+    action: dict[str, Any]
+    label: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A one-tap confirmation row: what the camera sees, and the actions that explain it."""
+
+    sees: str
+    options: tuple[Option, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sees": self.sees, "options": [
+            {"action": o.action, "label": "CAM? " + o.label} for o in self.options]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CameraStatus:
+    """Everything the screens show of the camera, published whole whenever a part changes.
+
+    ``state``: "starting", "on", "lost" (no picture for a while) or "off"; ``notice`` says it in
+    words ("camera 0", "no camera found; …"); ``mode`` the picture the source gives, when known
+    ("1280x720"); ``markers`` how many markers the last frame showed (None while no game is
+    read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
+    notice, ``confirm`` its one-tap rows, ``paused`` whether the Pause card stopped it. ``report``
+    is the camera's last word to the table: what a command card did, or a reading that could not
+    be saved. Built from readings only, which never hold a secret the game has not revealed."""
+
+    state: CameraState = "off"
+    notice: str = "no camera"
+    mode: str | None = None
+    markers: int | None = None
+    reading: bool = False
+    paused: bool = False
+    out_of_sync: Notice | None = None
+    confirm: tuple[Proposal, ...] = ()
+    report: str | None = None
+
+    def device_json(self) -> dict[str, Any]:
+        """The host screen's camera panel."""
+        return {"state": self.state, "notice": self.notice, "mode": self.mode,
+                "markers": self.markers, "report": self.report}
+
+    def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
+        """What a screen shows of the camera's reading: the out-of-sync notice (everyone); the
+        one-tap rows, the pause and the report (the table's own screens only)."""
+        return {"notice": None if self.out_of_sync is None else self.out_of_sync.to_json(),
+                "confirm": [p.to_json() for p in self.confirm] if runs_table else [],
+                "paused": self.paused,
+                "report": self.report if runs_table else None}
+
+
 @dataclass
 class Stats:
     """What the camera did: actions read without a tap, confirmations offered and tapped, notices,
-    and per accepted action the latency (seconds) from the frame to the session's update."""
+    command cards obeyed, and per accepted action the latency (seconds) from the frame to the
+    session's update."""
 
     read: dict[str, int] = field(default_factory=dict)
     confirmed: dict[str, int] = field(default_factory=dict)
     offered: int = 0
     notices: int = 0
+    commands: dict[str, int] = field(default_factory=dict)
     latency: list[float] = field(default_factory=list)
 
 
-def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict], Any], *,
-           stats: Stats | None = None) -> tuple[list[Reading], list[Reading], IllegalAction | None]:
+def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict[str, Any]], object],
+           *, stats: Stats | None = None
+           ) -> tuple[list[Reading], list[Reading], IllegalAction | None]:
     """Submit the reader's actions until it has none left (or one is refused).
 
     Returns (confirmations waiting, mismatches, the refusal if the last action was refused with
-    its reading's ``sees`` in ``args[1]``)."""
+    its reading's ``sees`` in ``args[1]``). Whatever else ``submit`` raises goes up."""
     for _ in range(MAX_ACTIONS_PER_FRAME):
         readings = reader.read(game()) + reader.early_faces()
         action = next((r for r in readings if r.action is not None), None)
-        if action is None:
+        if action is None or action.action is None:
             return ([r for r in readings if r.confirm], [r for r in readings if r.expects], None)
         try:
             submit(action.action)
@@ -85,62 +272,207 @@ def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict], An
     return [], [], None
 
 
-class CameraTable:
-    """The camera's side of one table session (see the module docstring)."""
+ReaderFor = Callable[[str, Sequence[str], Mapping[str, str] | None], Reader]
 
-    def __init__(self, session: Any, pipeline: Any, reader: Reader | None = None, *,
-                 colours: Mapping[str, str] | None = None, grace: float = 3.0,
-                 on_change: Callable[[], None] = lambda: None,
+
+class Camera:
+    """The camera's side of a table (see the module docstring).
+
+    ``pipeline_for(game)`` makes the vision pipeline for a game's table (``None``: no game, command
+    cards only); without it the camera reads only what :meth:`feed` gives it. ``play_again`` is
+    the table's "a new game like this one" (the New game card). ``clock`` times the latency."""
+
+    def __init__(self, *, pipeline_for: Callable[[str | None], Pipeline] | None = None,
+                 reader_for: ReaderFor = reader_for,
+                 play_again: Callable[[], object] | None = None, grace: float = 3.0,
+                 status: CameraStatus = CameraStatus(),
                  clock: Callable[[], float] = time.perf_counter) -> None:
-        self.session = session
-        self.pipeline = pipeline
-        saved = session.saved
-        self.reader = reader or reader_for(saved.game, saved.players, colours)
+        self.pipeline_for = pipeline_for
+        self.reader_for = reader_for
+        self.play_again = play_again
         self.grace = grace
-        self.on_change = on_change
         self.clock = clock
+        self.status = status
         self.stats = Stats()
-        self.notice: Notice | None = None
-        self.confirmations: list[Reading] = []
-        self._mismatch_since: dict[str, float] = {}
+        self.session: GameSession | None = None
+        self.reader: Reader | None = None
+        self.pipeline: Pipeline | None = None
+        self.frames = 0
+        self._pipeline_of: object = self    # which session the pipeline was made for
+        self._unsubscribe: Callable[[], None] | None = None
+        self._listeners: list[StatusListener] = []
+        self._frame_listeners: list[FrameListener] = []
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.frames = 0
+        self._source: FrameSource | None = None
+        self._t = 0.0                       # the last frame's time
+        self._markers_at = -1e9             # when the markers count was last published
+        self._reset()
 
-    # -- one frame ---------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.notice: Notice | None = None
+        self.confirmations: list[Reading] = []
+        self.paused = False
+        self.report: str | None = None
+        self._mismatch_since: dict[str, float] = {}
+        self._set_aside: list[tuple[dict[str, Any], ...]] = []   # rows the Cancel card dropped
+        self._retry_at = -1e9
+        self._unsaved = False               # the report says a reading was not saved
 
-    def process(self, frame: Any, t: float, *, started: float | None = None) -> list:
-        """Run one frame (time ``t`` s) through the pipeline and the reader. ``started`` is the
-        wall-clock (``self.clock``) time the frame was captured, for the latency."""
-        started = self.clock() if started is None else started
-        events = self.pipeline.update(frame, t)
-        self.frames += 1
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, listener: StatusListener) -> Callable[[], None]:
+        """Tell ``listener`` the status now and each new one; returns the unsubscribe function."""
         with self._lock:
-            self.reader.feed(events, self.session.game)
-            self._sync(t, started)
-        return events
+            self._listeners.append(listener)
+            listener(self.status)
+        return lambda: self._listeners.remove(listener)
 
-    def feed(self, events: list, t: float) -> None:
+    def on_frame(self, listener: FrameListener) -> Callable[[], None]:
+        """Tell ``listener`` each frame read (see :class:`FrameListener`)."""
+        self._frame_listeners.append(listener)
+        return lambda: self._frame_listeners.remove(listener)
+
+    def _publish(self, **device: Any) -> None:
+        """Publish the status if what the screens show of the camera changed. ``device`` sets the
+        source's fields (state, notice, mode, markers)."""
+        with self._lock:
+            game = self.session.game if self.session is not None else None
+            status = replace(
+                self.status, **device, reading=self.reader is not None, paused=self.paused,
+                out_of_sync=self.notice, report=self.report,
+                confirm=() if game is None else tuple(
+                    Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
+                    for r in self.confirmations))
+            if status == self.status:
+                return
+            self.status = status
+            for listener in list(self._listeners):
+                listener(status)
+
+    # -- which game ----------------------------------------------------------------------------
+
+    def follow(self, session: GameSession | None, colours: Mapping[str, str] | None = None) -> None:
+        """Read ``session``'s game from now on (None: no game is played). ``colours`` are its
+        players' seat colours. A new session gets a new pipeline and reader."""
+        with self._lock:
+            if session is self.session:
+                return
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+                self._unsubscribe = None
+            self.session = session
+            saved = None if session is None else session.saved
+            reads = saved is not None and not saved.ended and saved.game in READERS
+            self.reader = self.reader_for(saved.game, list(saved.players), colours) \
+                if reads and saved is not None else None
+            self.pipeline = None                # made at the next frame, for this session
+            self._reset()
+            if session is not None:
+                self._unsubscribe = session.subscribe(self._heard)
+            self._publish(markers=None)
+
+    def _heard(self, change: SessionChange) -> None:
+        """The session changed. What the camera did itself it has read already; anything else (the
+        tablet, the clock, an undo) may let a waiting reading go in now."""
+        if change.source == "camera":
+            return
+        with self._lock:
+            if self.session is None or self.session.saved.ended:
+                return
+            self.report = None
+            self._sync(self._t, self.clock())
+            self._publish()
+
+    def _pipeline(self) -> Pipeline | None:
+        if self.pipeline_for is None:
+            return None
+        if self.pipeline is None or self._pipeline_of is not self.session:
+            reading = self.session is not None and self.reader is not None
+            self.pipeline = self.pipeline_for(self.session.saved.game
+                                              if reading and self.session is not None else None)
+            self._pipeline_of = self.session
+        return self.pipeline
+
+    # -- one frame -----------------------------------------------------------------------------
+
+    def process(self, frame: Frame, t: float, *, started: float | None = None) -> LastFrame | None:
+        """Run one frame (time ``t`` s) through the pipeline, the reader and the command cards;
+        returns what the pipeline found (None without a pipeline). ``started`` is the ``clock``
+        time the frame's processing began, for the latency."""
+        started = self.clock() if started is None else started
+        with self._lock:
+            pipeline = self._pipeline()
+            seen = None
+            if pipeline is not None:
+                events = pipeline.update(frame, t)
+                self.frames += 1
+                self._take(events, t, started)
+                seen = pipeline.last
+                if seen is not None and self.reader is not None:
+                    self._count(len(seen.detections))
+        for listener in list(self._frame_listeners):
+            listener(t, frame, seen)
+        return seen
+
+    def feed(self, events: Iterable[TableEvent | CardShown], t: float) -> None:
         """Events from elsewhere (a test's hand-built table) instead of a frame."""
         with self._lock:
-            self.reader.feed(events, self.session.game)
-            self._sync(t, self.clock())
+            self._take(list(events), t, self.clock())
 
-    def _submit(self, action: dict, started: float) -> None:
+    def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float) -> None:
+        self._t = t
+        if self.reader is not None and self.session is not None:
+            self.reader.feed([e for e in events if isinstance(e, TableEvent)], self.session.game)
+            self._sync(t, started)
+        for e in events:
+            if isinstance(e, CardShown):
+                self._obey(e.command, t)
+        self._publish()
+
+    def _count(self, markers: int) -> None:
+        now = self.clock()
+        if markers != self.status.markers and now - self._markers_at >= MARKERS_EVERY:
+            self._markers_at = now
+            self._publish(markers=markers)
+
+    def _submit(self, action: dict[str, Any], started: float) -> None:
+        assert self.session is not None
         self.session.submit(action, source="camera", author="camera")
+        if self._unsaved:        # saved again: the report of the refused one is old news
+            self.report, self._unsaved = None, False
         self.stats.latency.append(self.clock() - started)
 
     def _sync(self, t: float, started: float) -> None:
-        before = (self._notice_key(), [r.confirm for r in self.confirmations])
-        confirm, mismatches, refused = settle(self.reader, lambda: self.session.game,
-                                              lambda a: self._submit(a, started), stats=self.stats)
+        """Submit what the reader reads now; keep its confirmations and its notice."""
+        reader, session = self.reader, self.session
+        if reader is None or session is None:
+            return
+        if self.paused:
+            self.confirmations, self.notice = [], None
+            return
+        if t < self._retry_at:
+            return
+        try:
+            confirm, mismatches, refused = settle(reader, lambda: session.game,
+                                                  lambda a: self._submit(a, started),
+                                                  stats=self.stats)
+        except RuntimeError as exc:   # the store refused: nothing was saved, the session reloaded
+            self._retry_at = t + RETRY_AFTER
+            self.report = f"a camera reading was not saved ({exc}); the camera tries again in a " \
+                          f"moment"
+            self._unsaved = True
+            return
+        # a row the Cancel card set aside stays aside while the reader still proposes it
+        self._set_aside = [c for c in self._set_aside if any(r.confirm == c for r in confirm)]
+        confirm = [r for r in confirm if r.confirm not in self._set_aside]
         offered = [r.confirm for r in self.confirmations]
         self.stats.offered += sum(1 for r in confirm if r.confirm not in offered)
         self.confirmations = confirm
         notice = None
         if refused is not None:
-            notice = Notice(refused.args[1], f"{expected_text(self.session.game)} "
+            notice = Notice(refused.args[1], f"{expected_text(session.game)} "
                                              f"(the engine says: {refused.args[0]})", t)
         live = set()
         for m in mismatches:
@@ -150,113 +482,169 @@ class CameraTable:
             if notice is None and t - since >= self.grace:
                 notice = Notice(m.sees, m.expects or "", since)
         self._mismatch_since = {k: v for k, v in self._mismatch_since.items() if k in live}
-        if notice is not None and (notice.sees, notice.expects) == self._notice_key():
+        if notice is not None and self.notice is not None and \
+                (notice.sees, notice.expects) == (self.notice.sees, self.notice.expects):
             notice = self.notice          # the same notice goes on: keep when it began
         elif notice is not None:
             self.stats.notices += 1
         self.notice = notice
-        if before != (self._notice_key(), [r.confirm for r in self.confirmations]):
-            self.on_change()
 
-    def _notice_key(self) -> tuple[str, str] | None:
-        return None if self.notice is None else (self.notice.sees, self.notice.expects)
-
-    # -- the tablet's side -------------------------------------------------------------------
-
-    def status(self) -> dict[str, Any]:
-        """What the table's screens show of the camera: the notice and the one-tap rows. Built
-        from readings only, which never hold a secret the game has not revealed."""
-        with self._lock:
-            game = self.session.game
-            return {
-                "notice": None if self.notice is None else self.notice.to_json(),
-                "confirm": [{"sees": r.sees, "options": [
-                    {"action": a, "label": "CAM? " + game.label(a)} for a in r.confirm]}
-                    for r in self.confirmations],
-            }
+    # -- the tablet's side ---------------------------------------------------------------------
 
     def confirm(self, action: Mapping[str, Any], *, author: str | None = None) -> None:
-        """The tablet tapped one of the camera's proposals: submit it (source "camera")."""
+        """A table screen tapped one of the camera's proposals: submit it (source "camera")."""
         with self._lock:
             reading = next((r for r in self.confirmations if dict(action) in r.confirm), None)
-            if reading is None:
+            if reading is None or self.session is None or self.reader is None:
                 raise IllegalAction("the camera no longer proposes that; look at the table again")
-            # the row goes before the submission, whose broadcast must not show it any more
+            # the row goes first: the submission's broadcast must not show it any more
             rows = self.confirmations
             self.confirmations = [r for r in rows if r is not reading]
+            self._publish()
             try:
                 self.session.submit(dict(action), source="camera", author=author or "tablet")
             except Exception:
                 self.confirmations = rows
+                self._publish()
                 raise
             self.reader.accepted(reading)
             kind = action["type"]
             self.stats.confirmed[kind] = self.stats.confirmed.get(kind, 0) + 1
-            self._sync(self.pipeline.last.t if getattr(self.pipeline, "last", None) else 0.0,
-                       self.clock())
+            self._sync(self._t, self.clock())
+            self._publish()
 
-    def recheck(self) -> None:
-        """The game changed from elsewhere (the tablet, the clock, an undo): read the table
-        again against the new state, so a reading waiting for that change goes in now."""
-        with self._lock:
-            t = self.pipeline.last.t if getattr(self.pipeline, "last", None) else 0.0
-            self._sync(t, self.clock())
+    # -- the command cards ---------------------------------------------------------------------
 
-    # -- the thread --------------------------------------------------------------------------
+    def _obey(self, command: str, t: float) -> None:
+        """Do what the command card held up says, through the calls the tablet's buttons make."""
+        self.stats.commands[command] = self.stats.commands.get(command, 0) + 1
+        card = command.replace("_", " ").capitalize() + " card"
+        obey = getattr(self, f"_card_{command}", None)
+        try:
+            did = "this version of tableassist does not know that card" if obey is None else obey()
+        except (IllegalAction, SetupError) as exc:
+            did = str(exc)
+        except RuntimeError as exc:   # the store refused
+            did = f"not saved ({exc})"
+        self.report = f"{card}: {did}"
+        if command != "new_game":
+            self._sync(t, self.clock())   # the game changed: read the table against it
 
-    def run(self, source: Any, *, fps: float | None = None) -> None:
-        """Read ``source`` (``.read()`` -> frame or None) in a thread until :meth:`stop`."""
-        def loop() -> None:
-            t0 = self.clock()
-            while not self._stop.is_set():
-                started = self.clock()
-                frame = source.read()
-                if frame is None:
-                    self._stop.wait(0.05)
-                    continue
-                self.process(frame, started - t0, started=started)
-                if fps:
-                    self._stop.wait(max(0.0, 1.0 / fps - (self.clock() - started)))
-        self._thread = threading.Thread(target=loop, name="camera-reader", daemon=True)
+    def _session(self) -> GameSession:
+        if self.session is None or self.session.saved.ended:
+            raise IllegalAction("no game is being played")
+        return self.session
+
+    def _card_undo(self) -> str:
+        step = self._session().undo(source="camera", author="camera")
+        return f"entry {step.seq} was undone"
+
+    def _card_redo(self) -> str:
+        step = self._session().redo(source="camera", author="camera")
+        return f"entry {step.seq} was done again"
+
+    def _card_confirm(self) -> str:
+        self._session()
+        rows = self.confirmations
+        if not rows:
+            return "the camera proposes nothing to confirm"
+        if len(rows) > 1 or len(rows[0].confirm) > 1:
+            n = sum(len(r.confirm) for r in rows)
+            return f"the camera proposes {n} choices: tap the right one on the tablet"
+        action = rows[0].confirm[0]
+        label = self._session().game.label(action)
+        self.confirm(action, author="camera")
+        return f"confirmed {label}"
+
+    def _card_cancel(self) -> str:
+        self._session()
+        rows = self.confirmations
+        if not rows:
+            return "the camera proposes nothing to cancel"
+        self._set_aside += [r.confirm for r in rows]
+        self.confirmations = []
+        return ("the camera's proposal was set aside: play it on the tablet (the camera asks "
+                "again when the table changes)")
+
+    def _card_pause(self) -> str:
+        self._session()
+        self.paused = not self.paused
+        if self.paused:
+            return "the camera stopped reading the table; show Pause again to go on"
+        if self.reader is not None:
+            # what was turned over while paused is not read; what lies on the table is compared
+            # with the game again
+            self.reader.picture.use(list(self.reader.picture.fresh))
+        return "the camera reads the table again"
+
+    def _card_new_game(self) -> str:
+        if self.play_again is None:
+            return "start a new game on the tablet"
+        self.play_again()
+        return "a new game with the same players"
+
+    # -- reading a source ----------------------------------------------------------------------
+
+    def run(self, source: FrameSource, *, name: str = "camera", fps: float | None = None,
+            frame_time: Callable[[], float] | None = None, until_end: bool = False) -> None:
+        """Read ``source`` until :meth:`stop` (or, with ``until_end``, until it gives no frame).
+
+        ``name`` is how the screens call it ("camera 0"); ``fps`` paces the reading (None: as fast
+        as the source gives frames); ``frame_time`` gives each frame's time in seconds (default:
+        since the start, by ``clock``; the synthetic table gives its video time)."""
+        frame_time = frame_time or self.clock
+        t0 = frame_time()
+        misses = 0
+        on = False
+        while not self._stop.is_set():
+            tick = self.clock()
+            frame = source.read()
+            if frame is None:
+                if until_end:
+                    self._publish(state="off", notice=f"{name}: the video ended", markers=None)
+                    return
+                misses += 1
+                if misses == LOST_AFTER_MISSES:
+                    on = False
+                    self._publish(state="lost", notice=f"{name}: no picture (unplugged, or the "
+                                                       "video ended)")
+                self._stop.wait(1.0 / fps if fps else 0.05)
+                continue
+            misses = 0
+            if not on:
+                on = True
+                h, w = frame.shape[:2]
+                self._publish(state="on", notice=name,
+                              mode=getattr(source, "mode", None) or f"{w}x{h}")
+            try:
+                self.process(frame, frame_time() - t0)
+            except Exception:  # noqa: BLE001 - a bug must not stop the camera
+                log.exception("the camera could not read a frame")
+                with self._lock:
+                    self.report = "the camera could not read a frame (an internal error; see " \
+                                  "the server's console)"
+                    self._publish()
+            if fps:
+                # frames are read at this pace whether or not anyone watches, so a webcam's
+                # buffer never serves a stale picture
+                self._stop.wait(max(0.0, 1.0 / fps - (self.clock() - tick)))
+
+    def start(self, source: FrameSource, **run: Any) -> None:
+        """:meth:`run` in a thread; the camera owns ``source`` and closes it at :meth:`stop`."""
+        self._source = source
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, args=(source,), kwargs=run,
+                                        name="camera", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, notice: str = "the camera was stopped") -> None:
+        """Stop reading, let the source go (the camera is free for other programs) and say so."""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=3)
-
-
-class PlayAlong:
-    """The camera of a served table (``tableassist serve --camera …``): whatever game the table
-    is playing, a :class:`CameraTable` for it reads the frames. A new game (or a resumed one)
-    gets a new pipeline and reader, attached to the table so its notice and one-tap rows reach
-    the screens; with no game, or a game without a reader, frames are only detected."""
-
-    def __init__(self, table: Any, registry: Any = None, *,
-                 on_change: Callable[[], None] = lambda: None) -> None:
-        if registry is None:
-            from tableassist.markers.registry import load_registry
-            registry = load_registry()
-        self.table = table
-        self.registry = registry
-        self.on_change = on_change
-        self.camera: CameraTable | None = None
-
-    def process(self, frame: Any, t: float) -> Any:
-        """Run one frame; returns the pipeline's ``FrameResult`` (for the preview), or None when
-        no game with a reader is being played."""
-        from tableassist.readers import READERS
-        from tableassist.vision import TablePipeline
-
-        session = self.table.session
-        if session is None or session.saved.ended or session.saved.game not in READERS:
-            self.camera = None
-            return None
-        if self.camera is None or self.camera.session is not session:
-            colours = self.table.tokens.colours(session.saved.id)
-            self.camera = CameraTable(session, TablePipeline(session.saved.game, self.registry,
-                                                             qr_every=None),
-                                      colours=colours, on_change=self.on_change)
-            self.table.attach_camera(self.camera)
-        self.camera.process(frame, t)
-        return self.camera.pipeline.last
+        if self._thread is None:
+            return
+        self._thread.join(timeout=3)
+        self._thread = None
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        self._publish(state="off", notice=notice, markers=None)

@@ -14,9 +14,8 @@ only while its group reveals (SPEC §5.7); crates below the top of a stack carry
 
 from __future__ import annotations
 
-from typing import Any
-
 from tableassist.games.shipshape import Group, Phase, ShipShape, Stage
+from tableassist.markers.sighting import Sighting
 from tableassist.readers.base import Reader, Reading
 
 
@@ -32,12 +31,12 @@ class ShipShapeReader(Reader[ShipShape]):
                 return g
         return None
 
-    def may_read_face(self, event: Any, game: ShipShape) -> bool:
-        if event.component != "crew_card" or event.side != "face":
+    def may_read_face(self, seen: Sighting, game: ShipShape) -> bool:
+        if seen.component != "crew_card" or seen.side != "face":
             return True
-        if game.phase is not Phase.PLAY or event.zone != "bids":
+        if game.phase is not Phase.PLAY or seen.zone != "bids":
             return False
-        owner = self._owner(game, (event.item or "").rsplit("-", 1)[0])
+        owner = self._owner(game, (seen.item or "").rsplit("-", 1)[0])
         group = self._group(game, owner)
         return group is not None and group.stage is Stage.REVEAL and owner not in group.reveal
 

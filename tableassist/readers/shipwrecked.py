@@ -16,9 +16,8 @@ face turned up at any other moment is dropped on arrival, and never named.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tableassist.games.shipwrecked import Phase, Shipwrecked
+from tableassist.markers.sighting import Sighting
 from tableassist.readers.base import Reader, Reading, cell_row_col
 
 LOT_CARDS = ("resource_card", "hidden_card")
@@ -36,12 +35,12 @@ Faces = dict[tuple[str, int], tuple[tuple[int, int], str]]
 class ShipwreckedReader(Reader[Shipwrecked]):
     game_id = "shipwrecked"
 
-    def may_read_face(self, event: Any, game: Shipwrecked) -> bool:
-        if event.component != "bid_card" or event.side != "face":
+    def may_read_face(self, seen: Sighting, game: Shipwrecked) -> bool:
+        if seen.component != "bid_card" or seen.side != "face":
             return True
-        bid, rc = game.bid, cell_row_col(event.cell)
-        ct = _colour_type(event.item)
-        if bid is None or rc is None or ct is None or event.zone != "bid":
+        bid, rc = game.bid, cell_row_col(seen.cell)
+        ct = _colour_type(seen.item)
+        if bid is None or rc is None or ct is None or seen.zone != "bid":
             return False
         owner = self.by_colour.get(ct[0])
         if game.phase is Phase.REVEAL:

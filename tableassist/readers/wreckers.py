@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tableassist.games.wreckers import Phase, Step, Wreckers
-from tableassist.readers.base import Reader, Reading, Seen, expects
+from tableassist.markers.sighting import Sighting
+from tableassist.readers.base import Reader, Reading, expects
 
-Fresh = list[tuple[tuple[int, int], Seen]]
+Fresh = list[tuple[tuple[int, int], Sighting]]
 
 
 class WreckersReader(Reader[Wreckers]):

@@ -2,7 +2,9 @@
 
 ``Table`` (``table.py``) holds the game session and builds each viewer's payload; ``TableServer``
 (``app.py``) puts it on Socket.IO with a room per viewer; ``tokens.py`` says who may do what;
-``camera.py`` feeds the host screen's camera preview. ``tableassist serve`` (``cli/serve.py``) runs it.
+``camera.py`` opens the camera asked for and sends the host screen its preview; ``served.py`` puts
+them together with the store and the camera, once, for ``tableassist serve`` (``cli/serve.py``)
+and ``tableassist demo`` alike.
 """
 
 from tableassist.server.app import TableServer, create_app

@@ -11,7 +11,8 @@ history as a change (``history_delta``: keep the first ``from`` lines of state `
 ``sync`` and gets everything.
 
 Client events (each answers through its acknowledgement with ``{"ok": true, …}`` or
-``{"ok": false, "error": "…"}``, and a refusal also sends an ``error`` event):
+``{"ok": false, "error": "…"}``, and a refusal also sends an ``error`` event). Each event's data
+is checked against its struct in :mod:`tableassist.server.messages` before its handler runs:
 
 =================  =========================================================  ============
 event              data                                                       who
@@ -42,11 +43,13 @@ from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist.table import catalog
 from tableassist.markers.registry import seat_colours
+from tableassist.server import messages
+from tableassist.server.messages import MESSAGES, Refused, parse
 from tableassist.server.table import Table
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
+from tableassist.table import catalog
 from tableassist.table.store import StoreError
 
 log = logging.getLogger("tableassist.server")
@@ -81,8 +84,9 @@ class QuietHandler(WSGIRequestHandler):
         super().log_error(format, *args)
 
 
-class Refused(Exception):
-    """A request this connection may not make, or one that is malformed. The message is shown."""
+def _sid() -> str:
+    """The Socket.IO session of the event being handled (Flask-SocketIO sets ``request.sid``)."""
+    return request.sid  # type: ignore[attr-defined]
 
 
 def room_of(grant: Grant) -> str:
@@ -149,7 +153,7 @@ class TableServer:
             token = auth.get("token") if isinstance(auth, dict) else None
             grant = self._grant_for(token)
             with self._lock:
-                self._conns[request.sid] = (token, grant)
+                self._conns[_sid()] = (token, grant)
             join_room(room_of(grant))
             if token and grant is SPECTATOR_GRANT:
                 emit("error", {"event": "connect", "message":
@@ -165,43 +169,47 @@ class TableServer:
         @sio.on("disconnect")
         def disconnect(*_args):
             with self._lock:
-                self._conns.pop(request.sid, None)
+                self._conns.pop(_sid(), None)
 
-        self._on("sync", lambda grant, data: (emit("state", self._payload(grant)), {})[1],
-                 table_only=False)
+        self._on("sync", self._sync, table_only=False)
         self._on("act", self._act, table_only=False)
-        self._on("undo", lambda g, d: self._undo_redo(g, "undo"))
-        self._on("redo", lambda g, d: self._undo_redo(g, "redo"))
+        self._on("undo", lambda grant, _msg: self._undo_redo(grant, "undo"))
+        self._on("redo", lambda grant, _msg: self._undo_redo(grant, "redo"))
         self._on("correct", self._correct)
         self._on("alternatives", self._alternatives)
         self._on("start", self._start)
         self._on("resume", self._resume)
         self._on("end", self._end)
-        self._on("close", lambda g, d: (self.table.close_game(), {})[1])
+        self._on("close", self._close)
         self._on("confirm", self._confirm)
 
-    def _on(self, name: str, fn: Callable[[Grant, dict[str, Any]], dict[str, Any] | None], *,
+    def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
             table_only: bool = True) -> None:
-        """Register ``fn(grant, data)`` for event ``name`` with the checks every event shares:
-        the message's shape and size, the connection's permission, and errors turned into an
-        ``error`` event with a human message (never a traceback, never a state change)."""
+        """Register ``fn(grant, message)`` for event ``name`` with the checks every event shares:
+        the message's size, the connection's permission, the message's shape (its struct in
+        :data:`~tableassist.server.messages.MESSAGES`, which ``fn`` receives), and errors turned
+        into an ``error`` event with a human message (never a traceback, never a state change)."""
+        if name not in MESSAGES:
+            raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
 
-        def handler(data=None, *extra):
+        def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
             with self._lock:
-                grant = self._conns.get(request.sid, (None, SPECTATOR_GRANT))[1]
+                grant = self._conns.get(_sid(), (None, SPECTATOR_GRANT))[1]
             try:
                 if extra:
                     raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
                 if data is None:
                     data = {}
-                if not isinstance(data, dict):
-                    raise Refused(f"{name!r} needs a JSON object, not {type(data).__name__}")
-                if len(json.dumps(data)) > MAX_MESSAGE:
+                try:
+                    size = len(json.dumps(data))
+                except (TypeError, ValueError):  # bytes sent as a binary attachment
+                    raise Refused("a message holds JSON values only, not binary data") from None
+                if size > MAX_MESSAGE:
                     raise Refused(f"that message is too large (over {MAX_MESSAGE // 1024} KB)")
                 if table_only and not grant.runs_table:
                     raise Refused("only the table's own screens may do that; "
                                   "ask the host for the table link")
-                return {"ok": True, **(fn(grant, data) or {})}
+                return {"ok": True, **(fn(grant, parse(name, data)) or {})}
             except (Refused, IllegalAction, SetupError, StoreError) as exc:
                 message = str(exc)
             except Exception:  # noqa: BLE001 - a bug must not take the table down
@@ -224,7 +232,6 @@ class TableServer:
 
     def broadcast(self) -> None:
         """Send each occupied room its payload (called after every change of the table)."""
-        camera_status = self.table.reader_status()  # before our lock: see Table.reader_status
         with self._lock:
             if self.table.game_row != self._granted_row:
                 self._regrant()
@@ -236,8 +243,7 @@ class TableServer:
             for room, grant in rooms.items():
                 links = self._host_links() if grant.role == HOST else None
                 self.socketio.emit("state", self.table.payload(
-                    grant, links=links, history_update=update, camera_status=camera_status,
-                    shared=shared), to=room)
+                    grant, links=links, history_update=update, shared=shared), to=room)
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""
@@ -276,99 +282,64 @@ class TableServer:
 
     # -- events ----------------------------------------------------------------------------
 
-    def _act(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
-        action = data.get("action")
-        if not isinstance(action, dict):
-            raise Refused("'act' needs {\"action\": {…}} with the action as a JSON object")
-        if "player" not in action:
-            raise Refused("an action needs a 'player' (a name, or null for the table)")
-        actor = action["player"]
+    def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
+        emit("state", self._payload(grant))
+
+    def _act(self, grant: Grant, msg: messages.Act) -> dict[str, Any]:
+        actor = msg.actor
         if not grant.may_act_as(actor):
             who = "the table" if actor is None else repr(actor)
             raise Refused(f"this link may not act for {who}" + (
                 f"; it acts for {grant.player} only" if grant.role == PLAYER else
                 "; it is read-only (scan the table's QR code to join)"))
-        notes = self.table.current().submit(action, source="tablet", author=self._author(grant))
+        notes = self.table.current().submit(msg.action, source="tablet", author=self._author(grant))
         return {"notes": [n.to_json() for n in notes]}
 
-    def _confirm(self, grant: Grant, data: dict[str, Any]) -> None:
-        action = data.get("action")
-        if not isinstance(action, dict):
-            raise Refused("'confirm' needs {\"action\": {…}}: one of the camera's proposals")
-        self.table.confirm_camera(action, self._author(grant))
+    def _confirm(self, grant: Grant, msg: messages.Confirm) -> None:
+        self.table.confirm_camera(msg.action, self._author(grant))
 
     @staticmethod
     def _author(grant: Grant) -> str:
-        return grant.player if grant.role == PLAYER else grant.role
+        return grant.player or grant.role  # a player's grant always names the player
 
     def _undo_redo(self, grant: Grant, which: str) -> dict[str, Any]:
         session = self.table.current()
         step = getattr(session, which)(source="tablet", author=self._author(grant))
         return {"seq": step.seq}
 
-    @staticmethod
-    def _seq(data: dict[str, Any]) -> int:
-        seq = data.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise Refused("say which history entry with \"seq\": a whole number")
-        return seq
-
-    def _correct(self, grant: Grant, data: dict[str, Any]) -> None:
-        action = data.get("action")
-        if action is not None and not isinstance(action, dict):
-            raise Refused("a correction's action is a JSON object, or null to strike the entry")
-        self.table.current().correct(self._seq(data), action, source="tablet",
+    def _correct(self, grant: Grant, msg: messages.Correct) -> None:
+        self.table.current().correct(msg.seq, msg.action, source="tablet",
                                      author=self._author(grant))
 
-    def _alternatives(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
-        return {"actions": self.table.alternatives(self._seq(data))}
+    def _alternatives(self, grant: Grant, msg: messages.Alternatives) -> dict[str, Any]:
+        return {"actions": self.table.alternatives(msg.seq)}
 
-    def _start(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
-        game_id = data.get("game")
-        if not isinstance(game_id, str):
-            raise Refused("choose a game")
-        seats = data.get("players")
-        if not isinstance(seats, list) or not all(isinstance(p, dict) for p in seats):
-            raise Refused("players are a list of {\"name\", \"colour\"}")
-        if not all(isinstance(p.get("name", ""), str) for p in seats):
-            raise Refused("a player's name is a text")
+    def _start(self, grant: Grant, msg: messages.Start) -> dict[str, Any]:
         # The engine's own check (stripped, none empty, none alike but for capitals) first, so
         # the names the colours are kept under are the names the game will have.
-        names = list(catalog.engine_class(game_id).player_names(
-            [p.get("name", "") for p in seats]))
-        if any(len(n) > 24 for n in names):
-            raise Refused("keep each name to 24 letters or fewer")
-        colours = {n: str(p.get("colour", ""))[:20] for n, p in zip(names, seats)
-                   if p.get("colour")}
-        allowed = seat_colours(game_id)
+        names = list(catalog.engine_class(msg.game).player_names([s.name for s in msg.players]))
+        colours = {n: s.colour for n, s in zip(names, msg.players) if s.colour}
+        allowed = seat_colours(msg.game)
         for name, colour in colours.items():
             if colour not in allowed:
-                raise Refused(f"{name or 'a seat'} cannot be {colour}: this game's cards come in "
-                              + ", ".join(allowed))
+                raise Refused(f"{name or 'a seat'} cannot be {colour[:20]}: this game's cards "
+                              "come in " + ", ".join(allowed))
         taken = list(colours.values())
         if len(set(taken)) != len(taken):
             raise Refused("two seats have the same colour: each player needs their own")
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise Refused("options are a JSON object")
-        seed = data.get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise Refused("the seed is a whole number")
-        session = self.table.start(game_id, names, options=options, seed=seed, colours=colours)
+        session = self.table.start(msg.game, names, options=msg.options or {}, seed=msg.seed,
+                                   colours=colours)
         return {"row": session.saved.id}
 
-    def _resume(self, grant: Grant, data: dict[str, Any]) -> dict[str, Any]:
-        row = data.get("row")
-        if isinstance(row, bool) or not isinstance(row, int):
-            raise Refused("say which saved game with \"row\": a whole number")
-        self.table.resume(row)
-        return {"row": row}
+    def _resume(self, grant: Grant, msg: messages.Resume) -> dict[str, Any]:
+        self.table.resume(msg.row)
+        return {"row": msg.row}
 
-    def _end(self, grant: Grant, data: dict[str, Any]) -> None:
-        row = data.get("row")
-        if row is not None and (isinstance(row, bool) or not isinstance(row, int)):
-            raise Refused("\"row\" is a whole number, or omitted for the current game")
-        self.table.end(row)
+    def _end(self, grant: Grant, msg: messages.End) -> None:
+        self.table.end(msg.row)
+
+    def _close(self, grant: Grant, _msg: messages.Close) -> None:
+        self.table.close_game()
 
 
 def create_app(table: Table, *, public_url: str | None = None) -> TableServer:

@@ -14,11 +14,13 @@ from collections import deque
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from tableassist.table import catalog
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
+from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
@@ -125,11 +127,24 @@ def _timer_spec(timer: Any) -> tuple[float, dict[str, Any]] | None:
     return float(seconds), dict(action)
 
 
+class CameraTaps(Protocol):
+    """Where a table screen's tap on one of the camera's proposals goes
+    (``tableassist.readers.live.Camera``)."""
+
+    def confirm(self, action: Mapping[str, Any], *, author: str | None = None) -> None: ...
+
+
+#: Told which session the table plays (None: none) and its players' seat colours.
+SessionFollower = Callable[[TableSession | None, dict[str, str]], None]
+
+
 class Table:
     """The server's table: the store, the game being played (or none), tokens and the clock.
 
     ``on_change`` is called (with no arguments) after anything a viewer sees has changed; the app
-    uses it to send every room its new payload.
+    uses it to send every room its new payload. The camera, when there is one, follows the table
+    (:meth:`follow`), publishes its status to :meth:`show_camera` and takes the screens' taps on
+    its proposals through ``camera``.
     """
 
     def __init__(self, store: Store, tokens: Tokens, *,
@@ -139,14 +154,17 @@ class Table:
         self.on_change = on_change
         self.session: TableSession | None = None
         self.version = 0
-        self.camera_status: dict[str, Any] = {"state": "off", "notice": "no camera"}
+        #: What the screens show of the camera, as it last published it (see show_camera).
+        self.camera_status = CameraStatus()
+        #: Where the screens' taps on the camera's proposals go, when a camera reads the table.
+        self.camera: CameraTaps | None = None
         self.clock = StopClock(self._clock_fired)
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
+        self._followers: list[SessionFollower] = []
+        self._last_row: int | None = None   # the game played last, for play_again
+        self._switching = 0   # followers are being told of another game (see _use)
         self.clock_errors: deque[str] = deque(maxlen=20)
-        #: The camera playing along (``readers.live.CameraTable``), when one is attached.
-        self.camera_reader: Any = None
-        self._rechecking = threading.local()
         # (game row, version, public history) as last sent to every room: see history_update.
         self._sent_history: tuple[int | None, int, list[dict[str, Any]]] = (None, -1, [])
         # The parts that change only when a game is started, resumed, closed or ended, as the
@@ -183,8 +201,9 @@ class Table:
     def resume(self, game_row: int) -> TableSession:
         saved = self.store.game(game_row)
         if saved.game not in catalog.ENGINES:
-            raise SetupError(f"saved game #{game_row} is a {saved.game!r} game, which this "
-                             "version of tableassist cannot play")
+            raise SetupError(Message("table.refuse.unknown_game",
+                                     "saved game #{row} is a {game} game, which this version of "
+                                     "tableassist cannot play", row=game_row, game=repr(saved.game)))
         session = TableSession(self.store, saved)
         self._use(session)
         return session
@@ -195,7 +214,7 @@ class Table:
         session = self.session
         if game_row is None or (session is not None and game_row == session.saved.id):
             if session is None:
-                raise SetupError("no game is being played")
+                raise SetupError(Message("table.refuse.no_game", "no game is being played"))
             session.end()  # first, so the lobby sent next lists it as ended
             self._use(None)
         else:
@@ -208,6 +227,18 @@ class Table:
         """Back to the lobby; the game stays saved and can be resumed."""
         self._use(None)
 
+    def play_again(self) -> TableSession:
+        """A new game like the one being played (or, between games, the one played last): the
+        same game, players, seat colours and options. The other stays saved as it is."""
+        row = self.game_row if self.game_row is not None else self._last_row
+        if row is None:
+            raise SetupError(Message("table.refuse.nothing_to_play_again",
+                                     "no game has been played at this table yet: start one on "
+                                     "the tablet"))
+        saved = self.store.game(row)
+        return self.start(saved.game, list(saved.players), options=saved.options, seed=saved.seed,
+                          colours=self.tokens.colours(row))
+
     def _use(self, session: TableSession | None) -> None:
         with self._lock:
             self._saved_games = None  # a game was created, opened, closed or ended
@@ -216,28 +247,42 @@ class Table:
                 self._unsubscribe = None
             self.session = session
             if session is not None:
-                self._unsubscribe = session.subscribe(lambda _s: self._changed())
+                self._last_row = session.saved.id
+                self._unsubscribe = session.subscribe(lambda _change: self._changed())
+            followers = list(self._followers)
+            colours = self._colours()
+            self._switching += 1
+        try:
+            for follower in followers:  # outside the lock: the camera takes its own
+                follower(session, colours)
+        finally:
+            with self._lock:
+                self._switching -= 1
         self._changed()
 
-    def attach_camera(self, camera: Any) -> None:
-        """Let the camera play along (a ``readers.live.CameraTable`` on the current session): its
-        out-of-sync notice and one-tap confirmations go to the screens, taps come back through
-        :meth:`confirm_camera`, and a change made elsewhere makes it read the table again."""
-        self.camera_reader = camera
-        self._changed()
+    def _colours(self) -> dict[str, str]:
+        return {} if self.session is None else self.tokens.colours(self.session.saved.id)
 
-    def _camera_for(self, session: TableSession | None) -> Any:
-        camera = self.camera_reader
-        return camera if camera is not None and session is not None and \
-            camera.session is session else None
+    def follow(self, follower: SessionFollower) -> Callable[[], None]:
+        """Tell ``follower`` the session being played now, and each time another is (started,
+        resumed, closed, ended), with its players' seat colours. Returns the unfollow function."""
+        with self._lock:
+            self._followers.append(follower)
+            session, colours = self.session, self._colours()
+        follower(session, colours)
+        return lambda: self._followers.remove(follower)
+
+    def show_camera(self, status: CameraStatus) -> None:
+        """The camera's new status (the camera calls this; see ``readers.live.StatusListener``)."""
+        self.camera_status = status
+        if not self._switching:  # a change of game is broadcast once, when the camera follows
+            self.on_change()
 
     def confirm_camera(self, action: Mapping[str, Any], author: str) -> None:
-        camera = self._camera_for(self.session)
-        if camera is None:
-            raise IllegalAction("no camera is reading this game")
-        camera.confirm(action, author=author)
-        # The camera drops the tapped row only after its submission was broadcast: send again.
-        self.on_change()
+        """A table screen tapped one of the camera's proposals."""
+        if self.camera is None or not self.camera_status.reading:
+            raise IllegalAction(Message("table.refuse.no_camera", "no camera is reading this game"))
+        self.camera.confirm(action, author=author)
 
     def _changed(self) -> None:
         with self._lock:
@@ -245,16 +290,6 @@ class Table:
             session = self.session
             shared = None if session is None or session.saved.ended else session.game.view(None)
         self.clock.update(None if shared is None else shared.get("timer"))
-        camera = self._camera_for(session)
-        if camera is not None and not getattr(self._rechecking, "on", False) and \
-                (not session.steps or session.steps[-1].source != "camera"):
-            # The tablet, the clock or an undo changed the game: a reading that waited for that
-            # may go in now. The camera's own submissions come back here; they need no recheck.
-            self._rechecking.on = True
-            try:
-                camera.recheck()
-            finally:
-                self._rechecking.on = False
         self.on_change()
 
     def _clock_fired(self, action: dict[str, Any]) -> None:
@@ -272,7 +307,8 @@ class Table:
 
     def current(self) -> TableSession:
         if self.session is None:
-            raise SetupError("no game is being played; start or resume one first")
+            raise SetupError(Message("table.refuse.no_game_yet",
+                                     "no game is being played; start or resume one first"))
         return self.session
 
     def lobby(self) -> dict[str, Any]:
@@ -362,16 +398,8 @@ class Table:
                 "colours": self.tokens.colours(saved.id), "ended": saved.ended,
                 "created": saved.created}
 
-    def reader_status(self) -> dict[str, Any] | None:
-        """The attached camera's notice and confirmations, or ``None``. Taken before any of the
-        table's or server's locks: the camera holds its own lock while it submits, and the
-        submission's broadcast takes those."""
-        camera = self._camera_for(self.session)
-        return None if camera is None else camera.status()
-
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
-                camera_status: dict[str, Any] | None = None,
                 shared: dict[Any, Any] | None = None) -> dict[str, Any]:
         """Everything one viewer's screen shows, built only from what that viewer may see.
 
@@ -379,12 +407,12 @@ class Table:
         goes as ``"history_delta"`` instead of in full (``"history"``), and the parts the update
         names ``unchanged`` are left out and listed in ``"unchanged"`` (the host's ``links``, which
         depend only on the game, too). A new or reconnecting screen always gets everything.
-        ``camera_status`` is :meth:`reader_status`, taken once per broadcast (and here when not
-        given). ``shared`` is a dict one broadcast passes to every room's payload, so what rooms
+        The camera's status goes as ``camera`` (the host's camera panel) and, while the camera
+        reads the game, ``camera_reader`` (what each screen may see of its reading).
+        ``shared`` is a dict one broadcast passes to every room's payload, so what rooms
         have in common (the shared view, the prompts) is built once per change, not once per
         room."""
-        if camera_status is None:
-            camera_status = self.reader_status()
+        camera = self.camera_status  # one snapshot for the whole payload
         memo = {} if shared is None else shared
 
         def once(key: Any, build: Callable[[], Any]) -> Any:
@@ -416,7 +444,7 @@ class Table:
                     out["links"] = links
                 else:  # a change within one game: the links are that game's, as before
                     unchanged.append("links")
-                out["camera"] = dict(self.camera_status)
+                out["camera"] = camera.device_json()
             if unchanged:
                 out["unchanged"] = unchanged
             if session is None:
@@ -437,10 +465,8 @@ class Table:
                                   lambda: self.actions_for(grant))
             out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
             out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
-            if camera_status is not None:  # built from readings only: no unrevealed secret
-                out["camera_reader"] = {
-                    "notice": camera_status["notice"],
-                    "confirm": camera_status["confirm"] if grant.runs_table else []}
+            if camera.reading:  # built from readings only: no unrevealed secret
+                out["camera_reader"] = camera.reading_json(runs_table=grant.runs_table)
             remaining = self.clock.remaining()
             timer = view.get("timer") if isinstance(view, dict) else None
             spec = _timer_spec(timer)
@@ -457,7 +483,8 @@ class Table:
         steps = list(session.steps)
         i = next((i for i, s in enumerate(steps) if s.seq == seq), None)
         if i is None:
-            raise IllegalAction(f"entry {seq} is not part of the game's history")
+            raise IllegalAction(Message("table.refuse.no_such_entry",
+                                         "entry {seq} is not part of the game's history", seq=seq))
         game = session.game
         return [{"action": action, "label": game.label(action), "player": action.get("player")}
                 for action in game.correction_choices([s.action for s in steps], i)]

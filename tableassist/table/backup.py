@@ -80,16 +80,16 @@ def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
         if not ok:
             raise ExportError(f"{where}: {what}")
 
-    players = obj.get("players")
-    need(_is(obj.get("game"), str) and obj["game"], "'game' is not a game id")
-    need(_is(players, list) and players and all(_is(p, str) for p in players),
+    players: Any = obj.get("players")
+    need(_is(obj.get("game"), str) and bool(obj["game"]), "'game' is not a game id")
+    need(_is(players, list) and bool(players) and all(_is(p, str) for p in players),
          "'players' is not a list of names")
     need(_is(obj.get("seed"), int), "'seed' is not a whole number")
     need(_is(obj.get("options"), dict), "'options' is not an object")
     need(_is(obj.get("components"), dict), "'components' is not an object")
     need(_is(obj.get("created"), str), "'created' is not a time")
     need(obj.get("ended") is None or _is(obj["ended"], str), "'ended' is not a time or null")
-    raw = obj.get("entries")
+    raw: Any = obj.get("entries")
     need(_is(raw, list), "'entries' is not a list")
     entries = []
     for i, e in enumerate(raw, start=1):
@@ -104,7 +104,8 @@ def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
         need(_is(e.get("at"), str), f"{at}'s time is not text")
         entries.append(Entry(e["seq"], e["kind"], e["action"], e["target"], e["source"],
                              e["author"], e["at"]))
-    saved = SavedGame(id=obj.get("row") if _is(obj.get("row"), int) else 0, game=obj["game"],
+    row: Any = obj.get("row")
+    saved = SavedGame(id=row if _is(row, int) else 0, game=obj["game"],
                       players=tuple(players), seed=obj["seed"], options=obj["options"],
                       components=obj["components"], created=obj["created"], ended=obj["ended"],
                       entries=len(entries))
@@ -125,7 +126,7 @@ def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
                 continue
             try:
                 obj = json.loads(text)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 if not header_seen:
                     raise ExportError("it is not a tableassist export (its first line is not "
                                       "JSON)") from None
@@ -136,7 +137,7 @@ def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
                 header_seen = True
                 if obj.get("type") != "header" or obj.get("format") != FORMAT:
                     raise ExportError("it is not a tableassist export (no tableassist header)")
-                version = obj.get("version")
+                version: Any = obj.get("version")
                 if not _is(version, int) or version < 1:
                     raise ExportError(f"its header has a bad version {version!r}")
                 if version > VERSION:

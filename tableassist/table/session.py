@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.table import catalog
+from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
 from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
 
@@ -45,13 +46,29 @@ class Step:
                 "notes": [n.to_json() for n in self.notes]}
 
 
-Listener = Callable[["TableSession"], None]
+@dataclass(frozen=True)
+class Change:
+    """What changed in a session, as its listeners hear it (after the change, outside its lock).
+
+    ``kind``: "action", "undo", "redo", "correction", "end", or "reload" (the store refused a
+    change and the session is again the replay of its log); ``source`` and ``author`` are the
+    change's (``"camera"`` for what the camera did); ``seq`` the log entry written, None when
+    nothing was."""
+
+    session: TableSession
+    kind: str
+    source: str
+    author: str | None = None
+    seq: int | None = None
+
+
+Listener = Callable[[Change], None]
 
 
 class ReplayBroken(IllegalAction):
     """The log stops replaying at entry ``seq`` (the message says why)."""
 
-    def __init__(self, seq: int, message: str) -> None:
+    def __init__(self, seq: int, message: Message) -> None:
         super().__init__(message)
         self.seq = seq
 
@@ -108,7 +125,7 @@ class TableSession:
         shrinks, so it ends (at worst at the start of the game)."""
         entries = self.store.entries(self.saved.id)
         self._log_end = entries[-1].seq if entries else 0
-        upto: int | None = None
+        upto: int | None = None  # None: the whole log
         first: ReplayBroken | None = None
         while True:
             kept = entries if upto is None else [e for e in entries if e.seq <= upto]
@@ -123,6 +140,7 @@ class TableSession:
         if first is None:
             self._resume_at, self.warning = None, None
             return
+        assert upto is not None  # a replay broke, so the log was cut short
         self._resume_at = upto
         where = f"entry {upto}" if upto else "the start (entry 0)"
         self.warning = (f"entries {upto + 1}… of game #{self.saved.id} no longer replay "
@@ -141,7 +159,8 @@ class TableSession:
         redo: list[Step] = []
         for e in kept:
             if e.damaged is not None:
-                raise ReplayBroken(e.seq, f"entry {e.seq} is damaged: {e.damaged}")
+                raise ReplayBroken(e.seq, Message("session.broken.damaged", "entry {seq} is damaged: {reason}",
+                                                   seq=e.seq, reason=e.damaged))
             if e.kind == "action":
                 steps.append(Step(e.seq, e.action or {}, e.source, e.author, ()))
                 redo.clear()
@@ -178,14 +197,16 @@ class TableSession:
             try:
                 notes = game.apply(step.action)
             except IllegalAction as exc:
-                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
-                                             f"{exc}") from None
+                raise ReplayBroken(step.seq, Message(
+                    "session.broken.refused", "entry {seq} ({kind}): {reason}", seq=step.seq,
+                    kind=str(step.action.get("type")), reason=exc.message)) from None
             except Exception as exc:  # noqa: BLE001
                 if not loading:
                     raise
-                raise ReplayBroken(step.seq, f"entry {step.seq} ({step.action.get('type')}): "
-                                             f"the engine failed ({type(exc).__name__})") \
-                    from None
+                raise ReplayBroken(step.seq, Message(
+                    "session.broken.failed", "entry {seq} ({kind}): the engine failed ({error})",
+                    seq=step.seq, kind=str(step.action.get("type")),
+                    error=type(exc).__name__)) from None
             done.append(Step(step.seq, step.action, step.source, step.author, tuple(notes),
                              step.corrected))
         return game, done
@@ -219,17 +240,18 @@ class TableSession:
         return entry
 
     @contextmanager
-    def _changing(self) -> Iterator[None]:
+    def _changing(self, kind: str, source: str, author: str | None) -> Iterator[None]:
         """The session's lock around one change; the listeners hear of it afterwards (outside
         the lock), also when the store refused it and the session was reloaded."""
         try:
             with self._lock:
                 self._check_open()
                 yield
+                seq = self._log_end
         except NotSaved:
-            self._changed()
+            self._changed(Change(self, "reload", source, author))
             raise
-        self._changed()
+        self._changed(Change(self, kind, source, author, seq))
 
     # -- changes ---------------------------------------------------------------------------
 
@@ -237,7 +259,7 @@ class TableSession:
                author: str | None = None) -> list[Note]:
         """Apply ``action`` and log it. Raises :class:`IllegalAction` (nothing changes) or
         :class:`StoreError` (nothing saved; the game is put back as the log has it)."""
-        with self._changing():
+        with self._changing("action", source, author):
             notes = self.game.apply(action)  # refuses non-objects before we copy it
             action = dict(action)
             entry = self._append("action", "action", action=action, source=source,
@@ -248,9 +270,9 @@ class TableSession:
 
     def undo(self, *, source: str = "tablet", author: str | None = None) -> Step:
         """Take back the last effective action (the state is a replay without it)."""
-        with self._changing():
+        with self._changing("undo", source, author):
             if not self.steps:
-                raise IllegalAction("there is nothing to undo")
+                raise IllegalAction(Message("session.refuse.nothing_to_undo", "there is nothing to undo"))
             # Undo must not reach an entry the engine seals (a secret once the game moved past
             # it), even one by one: it is judged against the history as far as it went before
             # this run of undos, so undoing the later steps first does not unseal it.
@@ -258,7 +280,8 @@ class TableSession:
             reached = self.game if not self._redo else self.game.replayed(far)
             sealed = reached.sealed(far, len(self.steps) - 1)
             if sealed is not None:
-                raise IllegalAction(f"undo stops here: {sealed}")
+                raise IllegalAction(Message("session.refuse.undo_sealed", "undo stops here: {reason}",
+                                             reason=sealed))
             game, steps = self._replay(self.steps[:-1])
             self._append("undo", "undo", source=source, author=author)
             undone = self.steps[-1]
@@ -267,9 +290,9 @@ class TableSession:
         return undone
 
     def redo(self, *, source: str = "tablet", author: str | None = None) -> Step:
-        with self._changing():
+        with self._changing("redo", source, author):
             if not self._redo:
-                raise IllegalAction("there is nothing to redo")
+                raise IllegalAction(Message("session.refuse.nothing_to_redo", "there is nothing to redo"))
             step = self._redo[-1]
             notes = self.game.apply(step.action)
             self._append("redo", "redo", source=source, author=author)
@@ -282,10 +305,12 @@ class TableSession:
                 source: str = "tablet", author: str | None = None) -> None:
         """Replace the effective action put in place by entry ``target_seq`` with ``action``
         (``None`` strikes it). Refused if the corrected history would not replay."""
-        with self._changing():
+        with self._changing("correction", source, author):
             i = next((i for i, s in enumerate(self.steps) if s.seq == target_seq), None)
             if i is None:
-                raise IllegalAction(f"entry {target_seq} is not part of the game's history")
+                raise IllegalAction(Message("session.refuse.no_such_entry",
+                                             "entry {seq} is not part of the game's history",
+                                             seq=target_seq))
             # The engine first: where the replay's verdict would depend on a secret, it refuses
             # in public words (Game.check_correction).
             self.game.check_correction([s.action for s in self.steps], i,
@@ -305,16 +330,17 @@ class TableSession:
             self.game, self.steps = game, steps
             self._redo.clear()
 
-    def end(self) -> None:
+    def end(self, *, source: str = "tablet", author: str | None = None) -> None:
         """The table ends this game (finished or abandoned); it stays in the store, read-only."""
         with self._lock:
             self.store.end_game(self.saved.id)
             self.saved = self.store.game(self.saved.id)
-        self._changed()
+        self._changed(Change(self, "end", source, author))
 
     def _check_open(self) -> None:
         if self.saved.ended:
-            raise IllegalAction("this game was ended; start or resume another")
+            raise IllegalAction(Message("session.refuse.ended",
+                                         "this game was ended; start or resume another"))
 
     def _reload(self) -> None:
         self._load()
@@ -331,13 +357,19 @@ class TableSession:
             return [s.public() for s in self.steps]
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(session)`` after every change; returns the unsubscribe function."""
+        """Call ``listener(change)`` after every change (a :class:`Change`: what changed and its
+        source); returns the unsubscribe function. The server shows each change; the camera
+        reads the table again after a change it did not make itself."""
         self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
 
-    def _changed(self) -> None:
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+        return unsubscribe
+
+    def _changed(self, change: Change) -> None:
         for listener in list(self._listeners):
-            listener(self)
+            listener(change)
 
 
 def open_latest(path: str | Path) -> TableSession | None:

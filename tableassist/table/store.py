@@ -40,6 +40,9 @@ APPLICATION_ID = 0x54415353  # "TASS": marks the file as ours, so a foreign SQLi
 SCHEMA_VERSION = 2
 ENTRY_KINDS = ("action", "undo", "redo", "correction", "resume")
 SOURCES = ("tablet", "camera", "clock", "script")
+#: The largest whole number the database keeps (SQLite's INTEGER is 64-bit signed): the bound of
+#: every seed, saved-game row and entry number the command line or a screen may give.
+MAX_INTEGER = 2**63 - 1
 
 _GAMES = """
 CREATE TABLE games (
@@ -69,6 +72,12 @@ CREATE TABLE {name} (
 # resume_latest asks for the newest game not ended: with this index it reads one row, not all.
 _OPEN_INDEX = "CREATE INDEX games_open ON games(id) WHERE ended IS NULL;"
 _SCHEMA = _GAMES + _ENTRIES.format(name="entries") + _OPEN_INDEX
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made (``lastrowid`` is typed optional; after an INSERT it is set)."""
+    assert cur.lastrowid is not None
+    return cur.lastrowid
 
 
 def default_db() -> Path:
@@ -374,7 +383,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (game, json.dumps(list(players)), int(seed), json.dumps(dict(options)),
                  json.dumps(components, separators=(",", ":")), _now()))
-            return int(cur.lastrowid)
+            return _inserted(cur)
 
     def game(self, game_id: int) -> SavedGame:
         """The game's row, parsed; a :class:`StoreError` says what is damaged."""
@@ -515,7 +524,7 @@ class Store:
                          json.dumps(saved.options),
                          json.dumps(saved.components, separators=(",", ":")), saved.created,
                          saved.ended))
-                    row = int(cur.lastrowid)
+                    row = _inserted(cur)
                     db.executemany(
                         "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         [(row, e.seq, e.kind, None if e.action is None else

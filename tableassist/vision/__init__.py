@@ -1,4 +1,5 @@
-"""Vision: camera frames in, stable table events out. The only package that imports cv2.
+"""Vision: camera frames in, stable table events out. The only package that reads frames with cv2
+(markers/printing.py takes marker cells from its dictionaries, docs/architecture.md).
 
 The stable public API (used by the table server's camera panel and the camera readers):
 
@@ -8,20 +9,26 @@ The stable public API (used by the table server's camera panel and the camera re
 - `MarkerDetector(dictionary, preset="robust").detect(frame) -> Detections` (`ids`, `corners` N x 4 x 2
   float32 in OpenCV's order). `QRScanner().scan(frame)` reads QR codes (off the per-frame path).
 - `annotate(frame, detections, registry=..., game=..., warnings=...) -> frame` for display.
-- `TablePipeline(game, registry).update(frame, t) -> list[TableEvent]`: detection, geometry, tracker;
-  `.last` is the last frame's `FrameResult` (detections, placements, events, warnings).
+- `TablePipeline(game, registry).update(frame, t) -> list[TableEvent | CardShown]`: detection, geometry,
+  tracker, and the QR command cards held up (once a second); `.last` is the last frame's `FrameResult`
+  (detections, sightings, events, warnings). One record, `Sighting`, goes from geometry through the
+  tracker (inside each `TableEvent`) to the readers (it lives in `tableassist.markers.sighting`, which
+  needs no cv2).
 - `read_image`, `write_image`, `encode_jpeg(frame, quality=70, width=None) -> bytes` (camera panel).
 """
 
 from .annotate import annotate
 from .detect import Detections, MarkerDetector, QRCode, QRScanner, QRUnavailable, RegionTracker
-from .geometry import Layout, LayoutError, Placement, TableGeometry
-from .pipeline import FrameResult, TablePipeline
+from tableassist.markers.sighting import CardShown, Sighting, TableEvent
+
+from .geometry import Layout, LayoutError, TableGeometry
+from .pipeline import CommandCards, FrameResult, TablePipeline
 from .sources import FrameSource, SourceError, encode_jpeg, open_source, read_image, write_image
-from .tracker import TableEvent, Tracker
+from .tracker import Tracker
 
 __all__ = [
-    "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError", "MarkerDetector", "Placement",
-    "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "SourceError", "TableEvent", "TableGeometry",
-    "TablePipeline", "Tracker", "annotate", "encode_jpeg", "open_source", "read_image", "write_image",
+    "CardShown", "CommandCards", "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError",
+    "MarkerDetector", "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "Sighting", "SourceError",
+    "TableEvent", "TableGeometry", "TablePipeline", "Tracker", "annotate", "encode_jpeg", "open_source",
+    "read_image", "write_image",
 ]

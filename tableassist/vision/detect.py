@@ -166,7 +166,7 @@ class MarkerDetector:
                                                    self.full_dictionary.maxCorrectionBits)
             self._id_of = self.ids
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
-        self._subsets: dict[frozenset[int], MarkerDetector] = {}
+        self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
 
     def subset(self, ids: Iterable[int] | None, window: int | None = None) -> MarkerDetector:
         """The same detector restricted to `ids` (None: this detector's ids), and with one adaptive
@@ -217,7 +217,7 @@ class MarkerDetector:
                 # one quick look where the picture changed: what it misses, the next full scan finds
                 found = self.subset(None, only[1])._detect_once(crop, (w, h), self.sharpen)
                 if len(found):
-                    parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
+                    parts.append(Detections(found.ids, found.corners + np.array([x0, y0], np.float32), (w, h)))
                 continue
             if isinstance(only, tuple):          # (ids, threshold window): known markers, one mosaic
                 packed.append((crop, x0, y0))
@@ -227,7 +227,7 @@ class MarkerDetector:
             detector = self if only is None else self.subset(only)
             found = detector._detect_gray(crop, (w, h))
             if len(found):
-                parts.append(Detections(found.ids, found.corners + np.float32([x0, y0]), (w, h)))
+                parts.append(Detections(found.ids, found.corners + np.array([x0, y0], np.float32), (w, h)))
         if packed:
             parts.append(self._detect_mosaic(packed, packed_ids, min(windows), (w, h)))
         return _dedupe(_merge(parts, (w, h)))
@@ -379,7 +379,7 @@ class RegionTracker:
                     only.append(({i for i, _ in inside}, window))
             found = self.detector.detect_regions(frame, boxes, only) if boxes else Detections.empty((w, h))
             if still:
-                reused = Detections(np.int32([e[1] for e in still]), np.float32([e[4] for e in still]), (w, h))
+                reused = Detections(np.array([e[1] for e in still], np.int32), np.array([e[4] for e in still], np.float32), (w, h))
                 found = _dedupe(_merge([reused, found], (w, h)))
                 self.reused += len(still)
         self._remember(found)
@@ -405,12 +405,12 @@ class RegionTracker:
         self._known = kept + fresh
 
     def _change_boxes(self, small: np.ndarray) -> list[tuple[int, int, int, int]]:
+        assert self._prev_small is not None  # only asked once a first frame was seen
         diff = cv2.absdiff(small, self._prev_small)
         mask = (diff > self.change_threshold).astype(np.uint8)
         if not mask.any():
             return []
-        mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(mask, np.ones((5, 5), np.uint8)))
         s, pad = self.SCALE, 4 * self.SCALE
         return [(int(x * s - pad), int(y * s - pad), int((x + bw) * s + pad), int((y + bh) * s + pad))
                 for x, y, bw, bh, _ in stats[1:]]
@@ -449,12 +449,12 @@ def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
 
 def _union_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Merge overlapping boxes so that no marker is cut in two and no pixel is scanned twice."""
-    boxes = [list(b) for b in boxes]
+    work = [list(b) for b in boxes]
     merged = True
     while merged:
         merged = False
         out: list[list[int]] = []
-        for b in boxes:
+        for b in work:
             for o in out:
                 if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
                     o[0], o[1], o[2], o[3] = min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])
@@ -462,8 +462,8 @@ def _union_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int,
                     break
             else:
                 out.append(b)
-        boxes = out
-    return [tuple(b) for b in boxes]  # type: ignore[misc]
+        work = out
+    return [(b[0], b[1], b[2], b[3]) for b in work]
 
 
 # --------------------------------------------------------------------------------------------------- QR codes
@@ -524,7 +524,7 @@ class QRScanner:
                 text = r.data.decode("utf-8")
             except UnicodeDecodeError:
                 text = r.data.decode("latin-1")
-            pts = np.float32([[p.x, p.y] for p in r.polygon]).reshape(-1, 2)
+            pts = np.array([[p.x, p.y] for p in r.polygon], np.float32).reshape(-1, 2)
             pts = back(pts)
             out.append(QRCode(text, tuple((float(x), float(y)) for x, y in pts)))
         return out
@@ -596,16 +596,16 @@ def _rectified(gray: np.ndarray, finders: list[np.ndarray], px_per_module: int =
             for n in (n_guess, n_guess - 4, n_guess + 4):
                 if n < 21:
                     continue
-                model_c = np.float32([[3.5, 3.5], [n - 3.5, 3.5], [3.5, n - 3.5]])
-                affine = cv2.getAffineTransform(model_c, np.float32([centers[tl], centers[a], centers[b]]))
+                model_c = np.array([[3.5, 3.5], [n - 3.5, 3.5], [3.5, n - 3.5]], np.float32)
+                affine = cv2.getAffineTransform(model_c, np.array([centers[tl], centers[a], centers[b]], np.float32))
                 model_pts, image_pts = [], []
                 for q, (ox, oy) in ((trio[tl], (0, 0)), (trio[a], (n - 7, 0)), (trio[b], (0, n - 7))):
-                    corners = np.float32([[ox, oy], [ox + 7, oy], [ox + 7, oy + 7], [ox, oy + 7]])
+                    corners = np.array([[ox, oy], [ox + 7, oy], [ox + 7, oy + 7], [ox, oy + 7]], np.float32)
                     predicted = corners @ affine[:, :2].T + affine[:, 2]
                     for p in q:
                         model_pts.append(corners[int(np.argmin(np.linalg.norm(predicted - p, axis=1)))])
                         image_pts.append(p)
-                H, _ = cv2.findHomography(np.float32(model_pts), np.float32(image_pts))
+                H, _ = cv2.findHomography(np.array(model_pts, np.float32), np.array(image_pts, np.float32))
                 if H is None:
                     continue
                 S = np.array([[px_per_module, 0, quiet * px_per_module],

@@ -18,6 +18,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tableassist.markers.sighting import Sighting
+
 from .detect import Detections
 
 LAYOUTS_DIR = Path(__file__).parent / "layouts"
@@ -122,14 +124,14 @@ class Layout:
 
     def table_corners_mm(self) -> np.ndarray:
         w, h = self.width_mm, self.height_mm
-        return np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
 
 
 def _zones(zones: list[dict], tracks: list[dict]) -> list[Zone]:
     out = []
     for z in zones:
         x0, y0, x1, y1 = (float(v) for v in z["rect"])
-        out.append(Zone(z["name"], np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
+        out.append(Zone(z["name"], np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32),
                         int(z.get("rows", 1)), int(z.get("cols", 1)), z.get("rows_from", "top"),
                         tuple(z.get("labels", ())), bool(z.get("numbered", False)), bool(z.get("shared", True)),
                         (x0, y0, x1, y1)))
@@ -145,9 +147,9 @@ def _loop_track(t: dict) -> list[Zone]:
     labels = list(t["labels"]) if "labels" in t else [str(i + 1) for i in range(int(t["count"]))]
     n = len(labels)
     depth = float(t.get("depth_mm", 40))
-    outer = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    inner = np.float32([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
-                        [x0 + depth, y1 - depth]])
+    outer = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    inner = np.array([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
+                        [x0 + depth, y1 - depth]], np.float32)
 
     def along(poly: np.ndarray, s: float) -> np.ndarray:
         edges = [(poly[i], poly[(i + 1) % 4]) for i in range(4)]
@@ -172,26 +174,11 @@ def _loop_track(t: dict) -> list[Zone]:
             if s0 < k / 4 < s1:
                 pts.append(inner[k])
         pts.append(along(inner, s0))
-        zones.append(Zone(f"{t['name']} {label}", np.float32(pts), shared=bool(t.get("shared", True))))
+        zones.append(Zone(f"{t['name']} {label}", np.array(pts, np.float32), shared=bool(t.get("shared", True))))
     return zones
 
 
-# ------------------------------------------------------------------------------------------------ placement
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one marker is on the table: its registry entry, table position, zone, cell, rotation and seat."""
-
-    marker_id: int
-    component: str | None
-    item: str | None
-    side: str | None
-    table_mm: tuple[float, float] | None
-    zone: str | None
-    cell: str | None
-    rotation: int | None         # 0/90/180/270, clockwise, against the table (or the board/carrier it is on)
-    seat: str | None
-
+# ------------------------------------------------------------------------------------------------ location
 
 def marker_center(quad: np.ndarray) -> np.ndarray:
     """The projective centre of a marker: where its diagonals cross (the mean of the corners is not, under
@@ -233,7 +220,7 @@ class TableGeometry:
     #: cards to the next seat
     seats: dict[str, np.ndarray] = field(default_factory=dict)
     carriers: dict[tuple[str, str], tuple] = field(default_factory=dict)
-    #: placements by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
+    #: sightings by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
     #: a marker that has not moved is not located again
     _cache: dict = field(default_factory=dict, repr=False)
     _last_seat: dict = field(default_factory=dict, repr=False)
@@ -254,14 +241,14 @@ class TableGeometry:
             if pts is not None:
                 w, h = board.width_mm, board.height_mm
                 self.board_h[board.component] = cv2.getPerspectiveTransform(
-                    pts, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+                    pts, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
 
     @staticmethod
     def _corner_points(by_corner: dict, component: str) -> np.ndarray | None:
         quads = [by_corner.get((component, c), []) for c in CORNERS]
         if any(len(q) != 1 for q in quads):
             return None
-        return np.float32([marker_center(q[0]) for q in quads])
+        return np.array([marker_center(q[0]) for q in quads], np.float32)
 
     def _lookup(self, marker_id: int):
         return self.registry.lookup(marker_id, self.game) if self.registry is not None else None
@@ -269,14 +256,15 @@ class TableGeometry:
     def to_table(self, pts: np.ndarray) -> np.ndarray | None:
         return None if self.table_h is None else _map(self.table_h, pts)
 
-    def locate(self, found: Detections) -> list[Placement]:
-        """A placement for every detection, in detection order."""
+    def locate(self, found: Detections) -> list[Sighting]:
+        """A sighting for every detection, in detection order: its registry entry and where it lies
+        (position, zone, cell, rotation, seat)."""
         state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
                          + [h.tobytes() for _, h in sorted(self.board_h.items())])
         keys = [(int(i), q.tobytes()) for i, q in zip(found.ids, found.corners)]
         if state == self._cache_key and all(k in self._cache for k in keys):
             return [self._cache[k] for k in keys]
-        placements = self._locate(found)
+        sightings = self._locate(found)
         state_after = state + b"".join(c.tobytes() for _, c in sorted(self.seats.items())) + \
             b"".join(repr((k, f[1], f[2].tobytes(), f[3])).encode() for k, f in sorted(self.carriers.items()))
         if state_after != getattr(self, "_full_state", None):
@@ -285,10 +273,10 @@ class TableGeometry:
         if len(self._cache) > 4096:
             self._cache = {}
         self._cache_key = state
-        self._cache.update(zip(keys, placements))
-        return placements
+        self._cache.update(zip(keys, sightings))
+        return sightings
 
-    def _locate(self, found: Detections) -> list[Placement]:
+    def _locate(self, found: Detections) -> list[Sighting]:
         markers = [self._lookup(int(i)) for i in found.ids]
         table_quads = [self.to_table(q) for q in found.corners]
         centers = [None if tq is None else marker_center(tq) for tq in table_quads]
@@ -309,17 +297,18 @@ class TableGeometry:
             if m is None or m.component not in ("table_corner", "seat") and \
                     not (m.item in CORNERS and any(b.component == m.component for b in self.layout.boards)):
                 zone, cell, rotation, shared = self._zone(found.corners[k], table_quads[k], carriers, m)
-            elif table_quads[k] is not None:
-                rotation = quarter(_angle(table_quads[k]))
+            elif (quad := table_quads[k]) is not None:
+                rotation = quarter(_angle(quad))
             seat = None
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
                 seat = self._seat(int(mid), center_mm, seats)
-            out.append(Placement(int(mid), getattr(m, "component", None), getattr(m, "item", None),
-                                 getattr(m, "side", None),
-                                 None if center_mm is None else (round(float(center_mm[0]), 1),
-                                                                 round(float(center_mm[1]), 1)),
-                                 zone, cell, rotation, seat))
+            out.append(Sighting(
+                marker_id=int(mid), component=getattr(m, "component", None),
+                item=getattr(m, "item", None), side=getattr(m, "side", None),
+                position_mm=None if center_mm is None else (round(float(center_mm[0]), 1),
+                                                            round(float(center_mm[1]), 1)),
+                zone=zone, cell=cell, rotation=rotation, seat=seat))
         return out
 
     #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is
@@ -330,7 +319,7 @@ class TableGeometry:
 
     def _seat(self, marker_id: int, center: np.ndarray, seats: list) -> str | None:
         distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
-        name = min(distance, key=distance.get)
+        name = min(distance, key=distance.__getitem__)
         previous, at = self._last_seat.get(marker_id, (None, None))
         if previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
                 and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
@@ -363,7 +352,7 @@ class TableGeometry:
                 if m is not None and m.component == carrier.component:
                     continue
                 a = math.radians(angle)
-                rot = np.float32([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table -> carrier
+                rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]], np.float32)  # table -> carrier
                 local = (center - origin) @ rot.T
                 for z in carrier.zones:
                     if z.contains(local):

@@ -1,7 +1,8 @@
 """Frame sources: a webcam by index, a video file, a folder of images, or the synthetic demo table.
 
 `open_source(spec)` picks one from a string; every source has `read() -> BGR frame | None` (None: it has
-ended) and `close()`. Problems are `SourceError`s with a message a person can act on.
+ended) and `close()`; a webcam and a video also say what picture they give (`mode`, "1280x720 at 30 fps":
+what the driver granted, not what was asked). Problems are `SourceError`s with a message a person can act on.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class CameraSource:
         if width and height:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self.mode = _mode(self._cap)
 
     def read(self) -> np.ndarray | None:
         ok, frame = self._cap.read()
@@ -59,6 +61,7 @@ class VideoSource:
             self._cap.release()
             raise SourceError(f"{path}: not a video OpenCV can read")
         self.fps = self._cap.get(cv2.CAP_PROP_FPS) or 0.0
+        self.mode = _mode(self._cap)
 
     def read(self) -> np.ndarray | None:
         ok, frame = self._cap.read()
@@ -66,6 +69,15 @@ class VideoSource:
 
     def close(self) -> None:
         self._cap.release()
+
+
+def _mode(cap: cv2.VideoCapture) -> str | None:
+    """The picture a capture gives: "1280x720 at 30 fps" (None when the driver does not say)."""
+    w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+    if w <= 0 or h <= 0:
+        return None
+    fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
+    return f"{w}x{h}" + (f" at {fps:g} fps" if fps > 0 else "")
 
 
 class FolderSource:

@@ -4,7 +4,8 @@ Tests, benchmarks and the demo use it, since these machines have no webcam. A `S
 with `Piece`s on it (a marker on a card or token, at a position and rotation). `Camera` is a pinhole
 camera tilted up to 50 deg from straight down. `render(scene, camera, effects)` draws one BGR frame and
 returns the corners of every visible marker in OpenCV's order. `Script` moves pieces over time (with a
-hand carrying them) and `SyntheticVideo` plays it as frames with ground-truth table states.
+hand carrying them) and `SyntheticVideo` plays it as frames with ground-truth table states. A `HeldCard` is
+a QR command card held up to the camera over the table, drawn as the sheets print it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+
+from tableassist.markers.sighting import Sighting, TableEvent
 
 from .detect import get_dictionary
 
@@ -34,33 +37,49 @@ class Piece:
     def marker_corners_mm(self) -> np.ndarray:
         """The marker's 4 corners in table mm, clockwise from its own top-left."""
         h = self.size_mm / 2
-        return _place(np.float32([[-h, -h], [h, -h], [h, h], [-h, h]]), self)
+        return _place(np.array([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32), self)
 
     def card_corners_mm(self) -> np.ndarray:
         w, h = self.card_mm
         w, h = max(w, self.size_mm * 1.4) / 2, max(h, self.size_mm * 1.4) / 2
-        return _place(np.float32([[-w, -h], [w, -h], [w, h], [-w, h]]), self)
+        return _place(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float32), self)
 
 
 def _place(local: np.ndarray, piece: Piece) -> np.ndarray:
     a = math.radians(piece.rotation)
-    rot = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return local @ rot.T + np.float32([piece.x, piece.y])
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
+    return local @ rot.T + np.array([piece.x, piece.y], np.float32)
+
+
+@dataclass(frozen=True)
+class HeldCard:
+    """A QR command card held up to the camera: `text` drawn as the sheets print it (segno, error level M,
+    a 4-module quiet zone on white card), its centre over table point (`x`, `y`) mm. Held close to the
+    camera, it faces it and is `side_px` wide in the picture whatever the table's scale; turned `angle` deg.
+    It hides what lies under it."""
+
+    text: str
+    x: float = 450.0
+    y: float = 300.0
+    side_px: float = 170.0
+    angle: float = 0.0
 
 
 @dataclass(frozen=True)
 class Scene:
-    """A table of `width` x `height` mm (x to the right, y towards the camera's bottom edge) and pieces."""
+    """A table of `width` x `height` mm (x to the right, y towards the camera's bottom edge), pieces on it
+    and cards held up over it."""
 
     width: float = 900.0
     height: float = 600.0
     pieces: tuple[Piece, ...] = ()
     rim: float = 50.0   # table surface beyond the play area, where the corner markers' outer halves lie
+    held: tuple[HeldCard, ...] = ()
 
     def surface_mm(self) -> np.ndarray:
         r = self.rim
-        return np.float32([[-r, -r], [self.width + r, -r], [self.width + r, self.height + r],
-                           [-r, self.height + r]])
+        return np.array([[-r, -r], [self.width + r, -r], [self.width + r, self.height + r],
+                           [-r, self.height + r]], np.float32)
 
 
 @dataclass(frozen=True)
@@ -138,6 +157,7 @@ class Renderer:
         self.dictionary = get_dictionary(dictionary)
         self._cells = self.dictionary.markerSize + 2
         self._cache: dict[int, np.ndarray] = {}
+        self._qr: dict[str, np.ndarray] = {}
         self._background: dict[tuple, np.ndarray] = {}
 
     def marker_image(self, marker_id: int) -> np.ndarray:
@@ -161,10 +181,12 @@ class Renderer:
             if _inside(quad, camera.width, camera.height):
                 ids.append(piece.marker_id)
                 corners.append(quad)
-        corners_arr = np.float32(corners).reshape(-1, 4, 2)
+        corners_arr = np.array(corners, np.float32).reshape(-1, 4, 2)
         hidden: list[int] = []
-        if effects.hands:
+        if effects.hands or scene.held:
             covered = np.zeros((camera.height, camera.width), np.uint8)
+            for held in scene.held:
+                self._draw_card(frame, covered, held, H)
             for hand in effects.hands:
                 _draw_hand(frame, covered, hand, H)
             keep = []
@@ -176,7 +198,32 @@ class Renderer:
             ids = [i for i, k in zip(ids, keep) if k]
             corners_arr = corners_arr[np.array(keep, bool)] if keep else corners_arr
         frame = _damage(frame, camera, effects)
-        return frame, GroundTruth(np.int32(ids), corners_arr.reshape(-1, 4, 2), tuple(hidden))
+        return frame, GroundTruth(np.array(ids, np.int32), corners_arr.reshape(-1, 4, 2), tuple(hidden))
+
+    def qr_image(self, text: str) -> np.ndarray:
+        """The QR code of `text` as the sheets print it, with its quiet zone: one pixel per module."""
+        img = self._qr.get(text)
+        if img is None:
+            import segno
+            modules = np.array(segno.make(text, error="m", micro=False).matrix, np.uint8)
+            img = np.pad(np.where(modules > 0, 0, 255).astype(np.uint8), 4, constant_values=255)
+            self._qr[text] = img
+        return img
+
+    def _draw_card(self, frame: np.ndarray, covered: np.ndarray, card: HeldCard, H: np.ndarray) -> None:
+        centre = cv2.perspectiveTransform(np.array([[[card.x, card.y]]], np.float32), H).reshape(2)
+        a = math.radians(card.angle)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
+        h = card.side_px / 2
+        quad = np.array([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32) @ rot.T + centre
+        pts = np.round(quad * 16).astype(np.int32)
+        cv2.fillConvexPoly(frame, pts, (246, 248, 250), cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 1)
+        qr = self.qr_image(card.text)
+        # the modules fill the card but for a thin white margin, as a cut card has
+        inner = (quad - centre) * (qr.shape[0] / (qr.shape[0] + 2)) + centre
+        big = cv2.resize(qr, (qr.shape[1] * 8, qr.shape[0] * 8), interpolation=cv2.INTER_NEAREST)
+        self._paste(frame, big, inner)
 
     def _table(self, scene: Scene, camera: Camera, H: np.ndarray) -> np.ndarray:
         key = (scene.width, scene.height, camera)
@@ -210,13 +257,13 @@ class Renderer:
         src_img = marker if m == n else cv2.resize(marker, (m, m), interpolation=cv2.INTER_AREA)
         # pixel centres are integers: the image's outer edge is half a pixel outside them
         e0, e1 = -0.5, m - 0.5
-        M = cv2.getPerspectiveTransform(np.float32([[e0, e0], [e1, e0], [e1, e1], [e0, e1]]),
-                                        quad - np.float32([x0, y0]))
+        M = cv2.getPerspectiveTransform(np.array([[e0, e0], [e1, e0], [e1, e1], [e0, e1]], np.float32),
+                                        quad - np.array([x0, y0], np.float32))
         roi = frame[y0:y1, x0:x1]
         warped = cv2.warpPerspective(src_img, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=255)
         alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillConvexPoly(alpha, np.round((quad - np.float32([x0, y0])) * 16).astype(np.int32), 1.0,
+        cv2.fillConvexPoly(alpha, np.round((quad - np.array([x0, y0], np.float32)) * 16).astype(np.int32), 1.0,
                            cv2.LINE_AA, 4)
         ink = warped.astype(np.float32) / 255.0
         shade = (1.0 - alpha + alpha * ink)[:, :, None]
@@ -230,21 +277,21 @@ def _inside(quad: np.ndarray, w: int, h: int) -> bool:
 
 def _draw_hand(frame: np.ndarray, covered: np.ndarray, hand: Hand, H: np.ndarray) -> None:
     a = math.radians(hand.angle)
-    d = np.float32([math.cos(a), math.sin(a)])
-    n = np.float32([-d[1], d[0]])
-    c = np.float32([hand.x, hand.y])
+    d = np.array([math.cos(a), math.sin(a)], np.float32)
+    n = np.array([-d[1], d[0]], np.float32)
+    c = np.array([hand.x, hand.y], np.float32)
     s = hand.size_mm
     palm = [c + d * s * 0.5 * math.cos(t) + n * s * 0.4 * math.sin(t) for t in np.linspace(0, 2 * math.pi, 24)]
     arm = [c - n * s * 0.3, c - n * s * 0.3 - d * s * 4, c + n * s * 0.3 - d * s * 4, c + n * s * 0.3]
     fingers = [[c + d * s * 0.4 + n * s * o, c + d * s * 0.95 + n * s * o] for o in (-0.25, -0.08, 0.08, 0.25)]
     colour = (120, 150, 205)
     for poly in (palm, arm):
-        pts = cv2.perspectiveTransform(np.float32(poly).reshape(-1, 1, 2), H).reshape(-1, 2)
+        pts = cv2.perspectiveTransform(np.array(poly, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
         pts = np.round(pts).astype(np.int32)
         cv2.fillPoly(frame, [pts], colour)
         cv2.fillPoly(covered, [pts], 1)
     for a0, a1 in fingers:
-        pts = cv2.perspectiveTransform(np.float32([a0, a1]).reshape(-1, 1, 2), H).reshape(-1, 2)
+        pts = cv2.perspectiveTransform(np.array([a0, a1], np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
         width = max(2, int(np.linalg.norm(H[:2, :2] @ n) * s * 0.12 / max(H[2, 2], 1e-6)))
         p0, p1 = tuple(np.round(pts[0]).astype(int)), tuple(np.round(pts[1]).astype(int))
         cv2.line(frame, p0, p1, colour, width)
@@ -273,7 +320,9 @@ def _damage(frame: np.ndarray, camera: Camera, fx: Effects) -> np.ndarray:
             for k in range(8):
                 n = np.empty(out.shape, np.int16)
                 cv2.setRNGSeed(k + 1)
-                cv2.randn(n, 0, fx.noise)
+                # Scalars, which OpenCV takes though its stubs name arrays only (a 1x1 array is
+                # not the same: it fills the first channel alone).
+                cv2.randn(n, 0, fx.noise)  # type: ignore[call-overload]
                 bank.append(n)
             _NOISE[key] = bank
         noise = _NOISE[key][fx.seed % 8]
@@ -283,7 +332,9 @@ def _damage(frame: np.ndarray, camera: Camera, fx: Effects) -> np.ndarray:
         out = cv2.add(out, noise, dtype=cv2.CV_8U)
     if fx.jpeg is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg)])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # the JPEG OpenCV has just written
+        out = decoded
     return out
 
 
@@ -473,7 +524,7 @@ def project(scene: Scene, camera: Camera) -> GroundTruth:
         if _inside(quad, camera.width, camera.height):
             ids.append(piece.marker_id)
             corners.append(quad)
-    return GroundTruth(np.int32(ids), np.float32(corners).reshape(-1, 4, 2))
+    return GroundTruth(np.array(ids, np.int32), np.array(corners, np.float32).reshape(-1, 4, 2))
 
 
 @dataclass
@@ -498,7 +549,7 @@ def score_events(script: Script, camera: Camera, geometry_factory, events: Seque
     """
     from .detect import Detections
 
-    def placements(t: float) -> dict[int, object]:
+    def located(t: float) -> dict[int, Sighting]:
         scene, _ = script.state_at(t)
         truth = project(scene, camera)
         geometry = geometry_factory()
@@ -508,23 +559,22 @@ def score_events(script: Script, camera: Camera, geometry_factory, events: Seque
 
     expected = []
     for m in script.moves:
-        before, after = placements(m.t - 1e-3), placements(m.t + m.duration + 1e-3)
+        before, after = located(m.t - 1e-3), located(m.t + m.duration + 1e-3)
         new_id = m.new_id if m.new_id is not None else m.marker_id
         old, new = before.get(m.marker_id), after.get(new_id)
         if m.remove:
             expected.append((m, "removed", m.marker_id))
         elif m.new_id is not None:
             expected.append((m, "flipped", new_id))
-        elif old is not None and new is not None and \
-                (old.zone, old.cell, old.seat, old.rotation) != (new.zone, new.cell, new.seat, new.rotation):
+        elif old is not None and new is not None and old.place != new.place:
             expected.append((m, "moved" if (old.zone, old.cell, old.seat) != (new.zone, new.cell, new.seat)
                              else "rotated", new_id))
-    scored = [e for e in events if e.t >= settle]
+    scored = [e for e in events if isinstance(e, TableEvent) and e.t >= settle]
     used: set[int] = set()
     missed = []
     for m, kind, mid in expected:
-        hit = next((k for k, e in enumerate(scored) if k not in used and e.marker_id == mid and e.kind == kind
-                    and m.t <= e.t <= m.t + m.duration + slack), None)
+        hit = next((k for k, e in enumerate(scored) if k not in used and e.sighting.marker_id == mid
+                    and e.kind == kind and m.t <= e.t <= m.t + m.duration + slack), None)
         if hit is None:
             missed.append((m, kind))
         else:

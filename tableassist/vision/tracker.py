@@ -1,4 +1,4 @@
-"""The tracker: a stream of per-frame placements in, stable table events out.
+"""The tracker: a stream of per-frame sightings in, stable table events out.
 
 A marker must be seen in `confirm_frames` frames within `confirm_window` seconds before it "appears"
 (a single-frame phantom never does). A confirmed marker is "removed" only after `lost_after` seconds
@@ -8,69 +8,41 @@ component's marker disappears and the same component's other side appears where 
 "flipped" event. Two copies of one single-copy sticker in view is a "duplicate" problem, reported once
 and never guessed between: that id is not tracked while both are visible.
 
-Stickers printed in several copies (bid card backs: one id per colour) are tracked per copy, by position.
+Stickers printed in several copies (bid card backs: one id per colour) are tracked per copy, by
+position: this is the one place that tells them apart. Each confirmed sighting carries its copy
+number (`Sighting.copy`), stable while it stays on the table, so what comes after (a reader's
+picture) knows which copy an event is about without matching positions again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
-from .geometry import Placement
-
-
-@dataclass(frozen=True)
-class TableEvent:
-    """A change on the table, stable over several frames.
-
-    kind: "appeared", "moved" (zone, cell or seat changed), "removed", "rotated", "flipped" (`marker_id` is
-    the side now up, `previous_id` the side that was) or "duplicate" (two copies of a single-copy sticker).
-    `confidence` is the share of recent frames that agreed; `t` the frame time (s) the change was confirmed.
-    """
-
-    kind: str
-    marker_id: int
-    component: str | None
-    item: str | None
-    side: str | None
-    zone: str | None
-    seat: str | None
-    rotation: int | None
-    confidence: float
-    t: float
-    cell: str | None = None
-    position_mm: tuple[float, float] | None = None
-    previous_id: int | None = None
-
-    def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+from tableassist.markers.registry import Registry
+from tableassist.markers.sighting import EventKind, Sighting, TableEvent
 
 
 @dataclass
 class _Track:
-    key: tuple[int, int]
-    placement: Placement            # the last seen placement
+    key: tuple[int, int]            # (marker id, copy)
+    last: Sighting                  # as last seen
     first_seen: float
     last_seen: float
-    sightings: list[float] = field(default_factory=list)
-    confirmed: Placement | None = None   # the stable state last reported
-    pending: tuple | None = None         # a candidate new state and its count
+    seen_at: list[float] = field(default_factory=list)   # the recent frames it was seen in
+    confirmed: Sighting | None = None   # the stable state last reported
+    pending: tuple[str | None, str | None, str | None, int | None] | None = None  # a new place
     pending_count: int = 0
     seen_now: bool = False
 
 
-def _state(p: Placement) -> tuple:
-    return (p.zone, p.cell, p.seat, p.rotation)
-
-
 class Tracker:
-    """Per-marker temporal filter: `update(placements, t)` with each frame's placements returns the events
+    """Per-marker temporal filter: `update(sightings, t)` with each frame's sightings returns the events
     confirmed in that frame; `state()` is the stable table. Defaults: 3 sightings within 1 s to appear or
     to change, 1.5 s unseen to be removed, a flip when the other side shows within 60 mm."""
 
-    def __init__(self, registry: Any = None, game: str | None = None, *, confirm_frames: int = 3,
+    def __init__(self, registry: Registry | None = None, game: str | None = None, *, confirm_frames: int = 3,
                  confirm_window: float = 1.0, lost_after: float = 1.5, flip_radius_mm: float = 60.0,
                  match_radius_mm: float = 80.0) -> None:
         self.registry = registry
@@ -88,26 +60,24 @@ class Tracker:
         if self.registry is None:
             return 1
         m = self.registry.lookup(marker_id, self.game)
-        return int(getattr(m, "copies", 1) or 1) if m is not None else 1
+        return m.copies if m is not None else 1
 
-    def state(self) -> list[Placement]:
-        """The stable table: the confirmed placement of every marker on it."""
+    def state(self) -> list[Sighting]:
+        """The stable table: the confirmed sighting of every marker on it."""
         return [t.confirmed for t in self._tracks.values() if t.confirmed is not None]
 
-    def update(self, placements: list[Placement], t: float) -> list[TableEvent]:
+    def update(self, sightings: list[Sighting], t: float) -> list[TableEvent]:
         events: list[TableEvent] = []
         for track in self._tracks.values():
             track.seen_now = False
-        by_id: dict[int, list[Placement]] = {}
-        for p in placements:
+        by_id: dict[int, list[Sighting]] = {}
+        for p in sightings:
             by_id.setdefault(p.marker_id, []).append(p)
         for mid, ps in by_id.items():
             if len(ps) > 1 and self._copies(mid) == 1:
                 if mid not in self._duplicates:
                     self._duplicates.add(mid)
-                    p = ps[0]
-                    events.append(TableEvent("duplicate", mid, p.component, p.item, p.side, p.zone, p.seat,
-                                             p.rotation, 1.0, t, p.cell, p.table_mm))
+                    events.append(TableEvent(kind="duplicate", sighting=ps[0], t=t))
                 # never guess which copy is the real one: hold the track as it is
                 for track in self._tracks.values():
                     if track.key[0] == mid:
@@ -132,17 +102,17 @@ class Tracker:
                 events.append(self._event("removed", track.confirmed, t, track))
         return events
 
-    def _match(self, p: Placement) -> tuple[int, int]:
-        """The track key for a placement: (id, 0) for single-copy stickers; for multi-copy ones the nearest
+    def _match(self, p: Sighting) -> tuple[int, int]:
+        """The track key for a sighting: (id, 0) for single-copy stickers; for multi-copy ones the nearest
         track of that id not yet matched in this frame, or a new copy number."""
-        if self._copies(p.marker_id) == 1 or p.table_mm is None:
+        if self._copies(p.marker_id) == 1 or p.position_mm is None:
             return (p.marker_id, 0)
         best, best_d = None, self.match_radius_mm
         for key, track in self._tracks.items():
-            if key[0] != p.marker_id or track.seen_now or track.placement.table_mm is None:
+            if key[0] != p.marker_id or track.seen_now or track.last.position_mm is None:
                 continue
-            d = float(np.hypot(track.placement.table_mm[0] - p.table_mm[0],
-                               track.placement.table_mm[1] - p.table_mm[1]))
+            d = float(np.hypot(track.last.position_mm[0] - p.position_mm[0],
+                               track.last.position_mm[1] - p.position_mm[1]))
             if d < best_d:
                 best, best_d = key, d
         if best is not None:
@@ -150,63 +120,63 @@ class Tracker:
         self._next_copy += 1
         return (p.marker_id, self._next_copy)
 
-    def _observe(self, key: tuple[int, int], p: Placement, t: float, events: list[TableEvent]) -> None:
+    def _observe(self, key: tuple[int, int], p: Sighting, t: float, events: list[TableEvent]) -> None:
         track = self._tracks.get(key)
         if track is None:
             track = self._tracks[key] = _Track(key, p, t, t)
         track.seen_now = True
-        track.placement = p
+        track.last = p
         track.last_seen = t
-        track.sightings = [s for s in track.sightings if t - s <= self.confirm_window] + [t]
+        track.seen_at = [s for s in track.seen_at if t - s <= self.confirm_window] + [t]
         if track.confirmed is None:
-            if len(track.sightings) >= self.confirm_frames:
-                track.confirmed = p
-                events.append(self._event("appeared", p, t, track))
+            if len(track.seen_at) >= self.confirm_frames:
+                track.confirmed = replace(p, copy=key[1], since=t, changed=t)
+                events.append(self._event("appeared", track.confirmed, t, track))
             return
-        if _state(p) == _state(track.confirmed):
+        if p.place == track.confirmed.place:
             track.pending, track.pending_count = None, 0
-            track.confirmed = replace(track.confirmed, table_mm=p.table_mm)
+            track.confirmed = replace(track.confirmed, position_mm=p.position_mm)
             return
-        if track.pending == _state(p):
+        if track.pending == p.place:
             track.pending_count += 1
         else:
-            track.pending, track.pending_count = _state(p), 1
+            track.pending, track.pending_count = p.place, 1
         if track.pending_count >= self.confirm_frames:
             old = track.confirmed
-            track.confirmed = p
+            track.confirmed = replace(p, copy=key[1], since=old.since, changed=t)
             track.pending, track.pending_count = None, 0
             if (old.zone, old.cell, old.seat) != (p.zone, p.cell, p.seat):
-                events.append(self._event("moved", p, t, track))
+                events.append(self._event("moved", track.confirmed, t, track))
             elif old.rotation != p.rotation:
-                events.append(self._event("rotated", p, t, track))
+                events.append(self._event("rotated", track.confirmed, t, track))
 
-    def _event(self, kind: str, p: Placement, t: float, track: _Track) -> TableEvent:
-        window = max(self.confirm_frames, len(track.sightings))
-        confidence = round(min(1.0, len(track.sightings) / window), 2) if kind != "removed" else 1.0
-        return TableEvent(kind, p.marker_id, p.component, p.item, p.side, p.zone, p.seat, p.rotation,
-                          confidence, t, p.cell, p.table_mm)
+    def _event(self, kind: EventKind, p: Sighting, t: float, track: _Track) -> TableEvent:
+        window = max(self.confirm_frames, len(track.seen_at))
+        confidence = round(min(1.0, len(track.seen_at) / window), 2) if kind != "removed" else 1.0
+        return TableEvent(kind=kind, sighting=p, t=t, confidence=confidence)
 
     def _pair_flips(self, events: list[TableEvent]) -> list[TableEvent]:
         """An appearance next to where the same component's other side was, while that side is no longer
         seen, is one flip: the old side's track ends without a "removed" event."""
         out = []
         for e in events:
-            if e.kind != "appeared" or e.component is None or e.position_mm is None:
+            s = e.sighting
+            if e.kind != "appeared" or s.component is None or s.position_mm is None:
                 out.append(e)
                 continue
             old = None
             for track in self._tracks.values():
                 c = track.confirmed
-                if c is None or track.seen_now or c.component != e.component or c.side == e.side \
-                        or c.marker_id == e.marker_id or c.table_mm is None:
+                if c is None or track.seen_now or c.component != s.component or c.side == s.side \
+                        or c.marker_id == s.marker_id or c.position_mm is None:
                     continue
-                if np.hypot(c.table_mm[0] - e.position_mm[0], c.table_mm[1] - e.position_mm[1]) \
+                if np.hypot(c.position_mm[0] - s.position_mm[0], c.position_mm[1] - s.position_mm[1]) \
                         <= self.flip_radius_mm:
                     old = track
                     break
-            if old is None:
+            if old is None or old.confirmed is None:
                 out.append(e)
             else:
                 del self._tracks[old.key]
-                out.append(replace(e, kind="flipped", previous_id=old.key[0]))
+                out.append(replace(e, kind="flipped", previous=old.confirmed))
         return out

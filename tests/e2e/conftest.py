@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tableassist.readers.live import CameraTable
-from tableassist.demo.play import play
+from tableassist.demo.play import ScriptedSource, play
 from tableassist.markers.registry import load_registry
+from tableassist.readers.live import Camera
+from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store
-from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic import Renderer
 
 
@@ -23,15 +23,17 @@ def renderer(registry):
     return Renderer(registry.dictionary)
 
 
-def read_video(scripted, renderer, registry, tmp_path, **video):
-    """Play ``scripted``'s video (``video``: hands, flicker, seed) through the pipeline into a new
-    session. Returns (session, camera table, tablet script)."""
+def read_video(scripted, renderer, registry, tmp_path, *, cards=False, **video):
+    """Play ``scripted``'s video (``video``: hands, flicker, seed) through the camera (the
+    pipeline the server gives it) into a new session. The QR command cards are scanned only with
+    ``cards`` (zbar is a third of a 1600x900 frame's time, and the demo, play-along and
+    command-card tests read them). Returns (session, camera, tablet script)."""
     store = Store(tmp_path / f"e2e-{len(list(tmp_path.iterdir()))}.sqlite3")
     session = TableSession.create(store, scripted.game, list(scripted.players), seed=scripted.seed,
                                   options=scripted.options)
-    camera = CameraTable(session, TablePipeline(scripted.game, registry, qr_every=None),
-                         colours=scripted.colours)
-    tablet = play(scripted, camera, scripted.video(renderer, **video))
+    camera = Camera(pipeline_for=pipeline_for(registry, qr_every=1.0 if cards else None))
+    camera.follow(session, scripted.colours)
+    tablet = play(scripted, camera, ScriptedSource(scripted.video(renderer, **video)))
     return session, camera, tablet
 
 

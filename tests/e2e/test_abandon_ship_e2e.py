@@ -4,8 +4,13 @@ rat moved where no die can take it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tableassist.demo.scripts import abandon_ship
+from tableassist.games.abandon_ship import Phase
 from tests.e2e.conftest import by_source, read_video
+
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 
 
 def test_three_turns_are_read_to_the_expected_state_with_one_tap(renderer, registry, tmp_path):
@@ -32,7 +37,7 @@ def test_a_rat_moved_where_no_die_takes_it_is_out_of_sync(renderer, registry, tm
     scripted = abandon_ship(wrong_move=True)
     session, camera, _ = read_video(scripted, renderer, registry, tmp_path)
     assert session.game.state == scripted.expected_game().state   # nothing read from the move
-    assert session.game.state["phase"] == "choose"
+    assert session.game.phase is Phase.CHOOSE
     notice = camera.notice.to_json()
     assert notice["sees"] == "the green rat on space 9"
     assert "no die of this roll moves the green rat there" in notice["expects"]

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tableassist import cli
 from tableassist.demo.play import Demo
 from tests.server.conftest import Client
+
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 
 
 def test_the_demo_game_reaches_a_table_screen_live(tmp_path):

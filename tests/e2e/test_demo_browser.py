@@ -10,7 +10,7 @@ import pytest
 from tableassist.demo.play import Demo
 from tests.server.test_browser import CHROMIUM, FLAGS, TABLET
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 
 def test_a_camera_row_is_tapped_on_the_page_and_the_game_goes_on(tmp_path):

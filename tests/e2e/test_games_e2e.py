@@ -10,6 +10,8 @@ import pytest
 from tableassist.demo.scripts import SCRIPTS
 from tests.e2e.conftest import read_video
 
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
+
 GAMES = ["shipwrecked", "wreckers", "schmuggler", "shipshape"]
 
 #: What the out-of-sync notice must say for each game's wrong move.

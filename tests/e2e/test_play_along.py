@@ -1,35 +1,41 @@
-"""PlayAlong: the served table's camera follows whatever game the table plays."""
+"""The served table's camera follows whatever game the table plays."""
 
 from __future__ import annotations
 
-from tableassist.readers.live import PlayAlong
+import pytest
+
 from tableassist.demo.play import TabletScript
 from tableassist.demo.scripts import wreckers
-from tableassist.server.table import Table
-from tableassist.server.tokens import Tokens
-from tableassist.table.store import Store
+from tableassist.server.camera import READ_FPS
+from tableassist.server.served import open_table
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
 
+pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 
-def test_the_camera_reads_the_game_the_table_starts_and_follows_a_new_one(renderer, registry,
-                                                                          tmp_path):
+
+def test_the_camera_reads_the_game_the_table_starts_and_follows_a_new_one(renderer, tmp_path):
     scripted = wreckers(wrong_move=True)
-    table = Table(Store(tmp_path / "t.sqlite3"), Tokens(tmp_path / "t.json"))
-    along = PlayAlong(table, registry)
-    frames = list(scripted.video(renderer).frames())
-    assert along.process(frames[0][1], 0.0) is None            # no game yet: nothing read
-    first = table.start("wreckers", list(scripted.players), options=None, seed=scripted.seed,
-                        colours=scripted.colours)
-    tablet = TabletScript(scripted.tablet)
-    for t, frame, _ in frames:
-        result = along.process(frame, t)
-        tablet.play(t, along.camera)
-    assert result is not None and len(result.detections) >= 4
-    assert first.game.state == scripted.expected_game().state
-    assert table.reader_status()["notice"]["sees"].startswith("Cy discarded")
-    second = table.start("wreckers", list(scripted.players), options=None, seed=scripted.seed)
-    along.process(frames[-1][1], 0.0)
-    assert along.camera.session is second and table.reader_status()["notice"] is None
+    served = open_table(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
+    try:
+        table, camera = served.table, served.camera
+        frames = list(scripted.video(renderer).frames())
+        seen = camera.process(frames[0][1], 0.0)                 # no game yet: nothing read
+        assert len(seen.detections) == 0 and not table.camera_status.reading
+        first = table.start("wreckers", list(scripted.players), options=None, seed=scripted.seed,
+                            colours=scripted.colours)
+        tablet = TabletScript(scripted.tablet, camera)
+        for t, frame, _ in frames:
+            seen = camera.process(frame, t)
+            tablet.play(t)
+        assert len(seen.detections) >= 4
+        assert first.game.state == scripted.expected_game().state
+        assert table.camera_status.out_of_sync.sees.startswith("Cy discarded")
+        assert table.camera_status.markers >= 4     # published at most once a second
+        second = table.start("wreckers", list(scripted.players), options=None, seed=scripted.seed)
+        camera.process(frames[-1][1], 0.0)
+        assert camera.session is second and table.camera_status.out_of_sync is None
+    finally:
+        served.close()
 
 
 class Frames:
@@ -46,24 +52,24 @@ class Frames:
 
 
 def test_tableassist_serve_camera_plays_along_and_screens_see_the_notice(server, renderer):
-    """The served table's camera feed (as ``serve --camera``) reads the game being played: the
-    Wreckers cuts go in from the camera, and the wrong discard reaches the table's screen as the
-    out-of-sync notice."""
-    from tableassist.server.camera import CameraFeed
+    """The served table's camera (as ``serve --camera``: READ_FPS frames a second, in a thread)
+    reads the game being played: the Wreckers cuts go in from the camera, and the wrong discard
+    reaches the table's screen as the out-of-sync notice."""
     from tests.server.conftest import wait_until
 
     scripted = wreckers(wrong_move=True)
     session = server.table.start("wreckers", list(scripted.players), options=None,
                                  seed=scripted.seed, colours=scripted.colours)
-    screen = server.client(server.tokens.table)
-    feed = CameraFeed(Frames(f for _, f, _ in scripted.video(renderer).frames()), "synthetic",
-                      server.table)
-    feed.attach(server.app)
+    screen, host = server.client(server.tokens.table), server.client(server.tokens.host)
+    server.camera.start(Frames(f for _, f, _ in scripted.video(renderer).frames()),
+                        name="camera synthetic", fps=READ_FPS)
     try:
         state = screen.wait_state(lambda s: (s.get("camera_reader") or {}).get("notice"),
                                   "the out-of-sync notice", timeout=60)
     finally:
-        feed.stop()
+        server.camera.stop()
     assert "not a Search card" in state["camera_reader"]["notice"]["text"]
     wait_until(lambda: session.game.state == scripted.expected_game().state, 5, "the cuts read")
     assert {line["source"] for line in state["history"]} == {"camera"}
+    camera = host.wait_state(lambda s: s["camera"]["state"] == "off")["camera"]
+    assert camera["mode"] == "1280x720" and camera["notice"] == "the camera was stopped"

@@ -14,7 +14,9 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from tableassist.games.abandon_ship import AbandonShip
 from tableassist.games.protocol import Note
+from tableassist.games.schmuggler import Phase as SchmugglerPhase, Schmuggler
 from tableassist.games.shipshape import Group as ShipShapeGroup, ShipShape
 from tableassist.games.shipwrecked import PASS, STOP, STRIKE, Phase, Shipwrecked
 from tableassist.games.wreckers import Phase as WreckersPhase, Wreckers
@@ -104,6 +106,76 @@ def bid(game: Shipwrecked, rows: Sequence[str], stop_by: str | None = None,
 def total_gems(game: Shipwrecked) -> int:
     """Every gem on the table: the players' and the bank's (I-SW-1)."""
     return sum(game.seat(p).gems for p in game.players) + game.bank_gems
+
+
+# -- Abandon Ship ---------------------------------------------------------------------------------
+#
+# Colours: SPEC's c0…c6 are the data file's red, blue, green, yellow, orange, purple, black; the
+# neutral eighth die is white.
+
+def abandon_ship(players: Sequence[str] = ("Ann", "Bea", "Cy"), *,
+                 options: Mapping[str, Any] | None = None,
+                 components: Mapping[str, Any] | None = None, seed: int = 0) -> AbandonShip:
+    """A game past set-up: the table has laid the cheese tokens out in data order (1, 1, 2, 2, 3
+    on spaces 6, 10, 14, 18, 22 by default), and the first player drawn from the seed is to
+    roll."""
+    game = catalog.new_game("abandon_ship", list(players), seed=seed, options=options,
+                            components=components)
+    assert isinstance(game, AbandonShip)
+    ship = game.components
+    for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
+        game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
+    return game
+
+
+def arrange(game: AbandonShip, *, rats: Mapping[str, int], waterline: int = 0,
+            slots: Sequence[Sequence[str]] | None = None, pool: Sequence[str] | None = None,
+            turn: str = "Ann", revealed: Sequence[int] | None = None,
+            cheese: Mapping[str, Sequence[int]] | None = None) -> AbandonShip:
+    """The engine's ``set_position`` with the tests' defaults: ``rats`` on the board (colour ->
+    space), ``slots`` the occupants of X, 5, 3, 2 (none by default), every other rat washed
+    away; ``pool`` (default: every die still in the game) in the pool, the rest spent; no token
+    revealed; ``turn``'s turn starts (S1), so a short pool raises the water."""
+    game.set_position(rats=rats, waterline=waterline,
+                      slots=slots or [[] for _ in game.components.scoring_spaces], pool=pool,
+                      turn=turn, revealed=revealed or [], cheese=cheese)
+    return game
+
+
+# -- Schmuggler an Bord ---------------------------------------------------------------------------
+#
+# Players A, B, C, D sit clockwise and A is the youngest, so A drafts and rolls first.
+
+def schmuggler(players: Iterable[str] = "ABCD", draft: Mapping[str, str] | None = None, *,
+               seed: int = 0, **options: Any) -> Schmuggler:
+    """A game after the draft and the board lay-out, played through ``apply``: ``draft`` gives
+    each player's cards (a space-separated list); unnamed players draft the first goods still in
+    the pool."""
+    game = catalog.new_game("schmuggler", list(players), seed=seed, options=options)
+    assert isinstance(game, Schmuggler)
+    wanted = {p: (draft or {}).get(p, "").split() for p in game.players}
+    while game.phase is SchmugglerPhase.DRAFT:
+        drafter = str(game.drafter)
+        pool = game.draft_pool
+        mine = wanted[drafter]
+        good = mine.pop(0) if mine else next(g for g in pool
+                                            if not any(g in w for w in wanted.values()))
+        game.apply({"type": "draft_card", "player": None, "good": good})
+    game.apply({"type": "lay_out_board", "player": None})
+    return game
+
+
+def give(game: Schmuggler, player: str, count: int) -> None:
+    """Move ``count`` cards from the board to ``player`` (as if taken on earlier turns): the
+    last ones in track order."""
+    taken = list(reversed(game.board))[:count]
+    game.set_position(holdings={player: [*game.record(player), *taken]})
+
+
+def land_on(game: Schmuggler, good: str) -> list[Note]:
+    """The turn player rolls a 1 onto ``good``'s space (the piece set one space before it)."""
+    game.set_position(piece=game.components.track.index(good) - 1)
+    return game.apply({"type": "roll_die", "player": None, "face": 1})
 
 
 # -- Wreckers -------------------------------------------------------------------------------------

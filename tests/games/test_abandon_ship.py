@@ -1,8 +1,9 @@
 """Abandon Ship: every T-AS case of SPEC.md §2.5 under its id, the gap options, and illegal input.
 
 Colours: SPEC's c0…c6 are the data file's red, blue, green, yellow, orange, purple, black; the
-neutral eighth die is white. Positions are built with ``arrange`` (rats, waterline, pool, slots),
-then played forward with real actions.
+neutral eighth die is white. Positions are built with ``arrange`` (``tests/games/positions.py``:
+the engine's ``set_position`` with rats, waterline, pool, slots), then played forward with real
+actions.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import json
 import pytest
 
 from tableassist.table import catalog
-from tableassist.games.abandon_ship import BOX, POOL, SPENT, AbandonShip
+from tableassist.games.abandon_ship import BOX, SPENT, AbandonShip, Phase, Rat, Slot
 from tableassist.games.protocol import IllegalAction, SetupError
+from tests.games.positions import abandon_ship as new, arrange
 
 C = ["red", "blue", "green", "yellow", "orange", "purple", "black"]   # c0 … c6
 PLAYERS = ["Ann", "Bea", "Cy"]
@@ -21,55 +23,19 @@ PLAYERS = ["Ann", "Bea", "Cy"]
 
 # -- notation helpers -------------------------------------------------------------------------
 
-def new(players=PLAYERS, *, options=None, components=None, seed=0) -> AbandonShip:
-    """A game past set-up: the cheese tokens laid out in data order (1, 1, 2, 2, 3 on spaces 6,
-    10, 14, 18, 22 by default)."""
-    game = catalog.new_game("abandon_ship", players, seed=seed, options=options,
-                            components=components)
-    ship = game.ship
-    for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
-        game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
-    return game
-
-
-def arrange(game: AbandonShip, *, rats: dict[str, int], waterline: int = 0,
-            slots: list[list[str]] | None = None, pool: list[str] | None = None,
-            turn: str = "Ann", revealed: list[int] | None = None,
-            cheese: dict[str, list[int]] | None = None) -> AbandonShip:
-    """Put the game in a position: ``rats`` on the board (colour -> space), ``slots`` occupants of
-    X, 5, 3, 2; every other rat washed away. The dice of rats off the board are in the box;
-    ``pool`` (default: every die still in the game) is in the pool, the rest spent. ``turn``'s
-    turn starts (S1), so a short pool raises the water."""
-    st = game.state
-    slots = slots or [[], [], [], []]
-    st["rats"] = dict(rats)
-    st["slots"] = [list(s) for s in slots]
-    st["washed"] = [c for c in C if c not in rats and not any(c in s for s in slots)]
-    st["waterline"] = waterline
-    st["tokens_revealed"] = list(revealed or [])
-    for player, values in (cheese or {}).items():
-        st["cheese"][player] = list(values)
-    in_game = [d for d, die in game.ship.dice.items() if die.colour not in C or die.colour in rats]
-    for die in st["dice"]:
-        st["dice"][die] = BOX if die not in in_game else (
-            POOL if pool is None or die in pool else SPENT)
-    game._start_turn(turn)
-    return game
-
-
 def roll(game: AbandonShip, faces: dict[str, str] | None = None) -> None:
     """The table reads every die in the pool: ``faces`` names some, the rest show their first
     face (1, or circled 1)."""
     faces = faces or {}
     for die in game.view()["pool"]:
-        face = faces.get(die, next(iter(game.ship.dice[die].faces)))
+        face = faces.get(die, next(iter(game.components.dice[die].faces)))
         game.apply({"type": "roll_die", "player": None, "die": die, "face": face})
 
 
 def use(game: AbandonShip, die: str, rat: str | None = None, faces=None):
     """One whole turn: the roll, then the turn player uses ``die`` (on ``rat``)."""
     roll(game, faces)
-    action = {"type": "use_die", "player": game.state["turn"], "die": die}
+    action = {"type": "use_die", "player": game.turn, "die": die}
     if rat:
         action["rat"] = rat
     return game.apply(action)
@@ -117,7 +83,7 @@ def test_T_AS_01_rulebook_example_two_rats_share_slot_2():
     arrange(game, rats={"green": 3, "orange": 3, "purple": 12}, waterline=5,
             slots=[["yellow"], ["red"], ["blue"], []], turn="Adam")
     use(game, "orange", faces={"orange": "4"})        # orange 3 -> 7; green alone in the water
-    assert game.state["washed"] == ["black", "green"]
+    assert list(game.washed) == ["black", "green"]
     assert slots(game) == [["yellow"], ["red"], ["blue"], ["orange", "purple"]]
     assert game.is_over and game.result() is None     # the tiles are not known yet
     reveal(game, TILES_01)
@@ -137,7 +103,7 @@ def test_T_AS_01b_rulebook_example_one_rat_on_2_plus_cheese():
             slots=[["yellow"], ["red"], ["blue"], []], turn="Eva", cheese={"Eva": [2]})
     use(game, "orange", faces={"orange": "4"})
     assert slots(game) == [["yellow"], ["red"], ["blue"], ["orange"]]
-    assert game.state["end"] == "fourth_rat"
+    assert game.end == "fourth_rat"
     assert game.view()["rats"][C.index("purple")]["where"] == "board"
     reveal(game, TILES_01)
     scores = {r["player"]: r["score"] for r in game.result()["ranking"]}
@@ -156,8 +122,8 @@ def test_T_AS_02_game_ends_when_the_fourth_rat_reaches_the_top_deck():
         assert not game.is_over
     use(game, "black")
     assert slots(game) == [["blue"], ["orange"], ["red"], ["black"]]
-    assert game.is_over and game.state["end"] == "fourth_rat"
-    assert game.state["rats"] == {"green": 5, "yellow": 5, "purple": 5}
+    assert game.is_over and game.end == "fourth_rat"
+    assert dict(game.board) == {"green": 5, "yellow": 5, "purple": 5}
     assert game.rat_points() == {"red": 3, "blue": 0, "green": 0, "yellow": 0, "orange": 5,
                                  "purple": 0, "black": 2}
     assert game.legal_actions("Bea") == [] and game.view()["turn"] is None
@@ -168,19 +134,19 @@ def test_T_AS_03_two_rats_left_both_go_on_slot_2():
     game = new()
     arrange(game, rats={"black": 4, "orange": 4, "purple": 5}, waterline=4,
             slots=[["yellow"], ["red"], ["blue"], []], pool=["white"], turn="Bea")
-    assert game.state["phase"] == "water"
+    assert game.phase is Phase.WATER
     game.apply({"type": "reveal_sinking_token", "player": None, "value": 2})
-    assert game.state["waterline"] == 5 and "purple" in game.state["washed"]
+    assert game.waterline == 5 and "purple" in game.washed
     assert slots(game)[3] == ["orange", "black"]
     assert game.rat_points()["orange"] == game.rat_points()["black"] == 2
-    assert game.is_over and game.state["end"] == "two_rats_left"
+    assert game.is_over and game.end == "two_rats_left"
 
 
 def test_T_AS_04_number_die_moves_its_rat_and_is_spent():
     game = new(components=components_with(faces={"red": ["1", "2", "3", "4", "fwd", "back"]}))
     arrange(game, rats={c: 1 for c in C} | {"red": 4})
     use(game, "red", faces={"red": "3"})
-    assert game.state["rats"]["red"] == 7
+    assert game.board["red"] == 7
     assert where(game)["red"] == SPENT
 
 
@@ -189,7 +155,7 @@ def test_T_AS_05_circled_face_moves_any_rat():
                                                           "back"]}))
     arrange(game, rats={c: 1 for c in C} | {"green": 3})
     use(game, "blue", "green", faces={"blue": "(2)"})
-    assert game.state["rats"]["green"] == 5 and game.state["rats"]["blue"] == 1
+    assert game.board["green"] == 5 and game.board["blue"] == 1
     assert where(game)["blue"] == SPENT
 
 
@@ -198,19 +164,19 @@ def test_T_AS_06_forward_arrow_to_the_next_rat_ahead():
     game = new()
     arrange(game, rats=rest | {"red": 3, "blue": 5, "green": 9})
     use(game, "red", faces={"red": "fwd"})
-    assert game.state["rats"]["red"] == 5
+    assert game.board["red"] == 5
 
     game = new()
     arrange(game, rats=rest | {"red": 9, "blue": 5, "green": 3})
     notes = use(game, "red", faces={"red": "fwd"})
-    assert game.state["rats"]["red"] == 9 and "nothing happens" in notes[0].text
+    assert game.board["red"] == 9 and "nothing happens" in notes[0].text
     assert where(game)["red"] == SPENT
 
     game = new()
     arrange(game, rats={"red": 5, "yellow": 5, "green": 9, "blue": 1, "orange": 1,
                         "purple": 1, "black": 1})
     use(game, "red", faces={"red": "fwd"})
-    assert game.state["rats"]["red"] == 9                      # G-AS-14
+    assert game.board["red"] == 9                      # G-AS-14
 
 
 def test_T_AS_07_backward_arrow_to_the_next_rat_behind():
@@ -218,20 +184,20 @@ def test_T_AS_07_backward_arrow_to_the_next_rat_behind():
     game = new()
     arrange(game, rats=rest | {"green": 9, "blue": 5, "red": 3}, turn="Cy")
     use(game, "green", faces={"green": "back"})
-    assert game.state["rats"]["green"] == 5
+    assert game.board["green"] == 5
 
     game = new()
     arrange(game, rats=rest | {"green": 9, "blue": 5, "red": 3})
     use(game, "red", faces={"red": "back"})
-    assert game.state["rats"]["red"] == 3 and where(game)["red"] == SPENT
+    assert game.board["red"] == 3 and where(game)["red"] == SPENT
 
 
 def test_T_AS_08_x_face_keeps_the_die_in_the_pool():
     game = new()
     arrange(game, rats={c: 2 for c in C}, pool=["red", "blue", "white"])
     use(game, "red", faces={"red": "3x"})
-    assert game.state["turn"] == "Bea" and game.view()["pool"] == ["red", "blue", "white"]
-    assert game.state["phase"] == "roll"
+    assert game.turn == "Bea" and game.view()["pool"] == ["red", "blue", "white"]
+    assert game.phase is Phase.ROLL
 
 
 def test_T_AS_09_water_stops_on_the_first_rat_and_the_rest_is_lost():
@@ -239,10 +205,10 @@ def test_T_AS_09_water_stops_on_the_first_rat_and_the_rest_is_lost():
     arrange(game, rats={"red": 2, "blue": 2, "green": 6, "yellow": 6, "orange": 6,
                         "purple": 6, "black": 6}, pool=["white"])
     notes = game.apply({"type": "reveal_sinking_token", "player": None, "value": 3})
-    assert game.state["waterline"] == 2 and game.state["washed"] == []
+    assert game.waterline == 2 and list(game.washed) == []
     assert "1 lost" in notes[0].text
     use(game, "red", faces={"red": "4"})                # red leaves space 2
-    assert game.state["washed"] == ["blue"] and where(game)["blue"] == BOX
+    assert list(game.washed) == ["blue"] and where(game)["blue"] == BOX
 
 
 def test_T_AS_10_water_washes_a_lone_rat_away():
@@ -250,15 +216,15 @@ def test_T_AS_10_water_washes_a_lone_rat_away():
     arrange(game, rats={"yellow": 5, "red": 9, "blue": 9, "green": 9, "orange": 9,
                         "purple": 9, "black": 9}, waterline=4, pool=["red"], revealed=[4])
     game.apply({"type": "reveal_sinking_token", "player": None, "value": 2})
-    assert game.state["waterline"] == 5
-    assert game.state["washed"] == ["yellow"] and where(game)["yellow"] == BOX
+    assert game.waterline == 5
+    assert list(game.washed) == ["yellow"] and where(game)["yellow"] == BOX
 
 
 def test_T_AS_11_no_tokens_left_no_rise_but_the_pool_is_reformed():
     game = new()
-    tokens = list(game.ship.sinking_tokens)
+    tokens = list(game.components.sinking_tokens)
     arrange(game, rats={c: 20 for c in C}, waterline=10, pool=["white"], revealed=tokens)
-    assert game.state["phase"] == "roll" and game.state["waterline"] == 10
+    assert game.phase is Phase.ROLL and game.waterline == 10
     assert len(game.view()["pool"]) == 8
     assert game.legal_actions(None)[0]["type"] == "roll_die"
 
@@ -273,7 +239,7 @@ def test_T_AS_12_reforming_the_pool_after_the_water_rises():
     game = new()
     arrange(game, rats=six | {"red": 2}, pool=["white"])
     game.apply({"type": "reveal_sinking_token", "player": None, "value": 2})
-    assert game.state["washed"] == ["black", "red"]
+    assert list(game.washed) == ["black", "red"]
     assert game.view()["pool"] == ["blue", "green", "yellow", "orange", "purple", "white"]
 
 
@@ -282,14 +248,14 @@ def test_T_AS_13_cheese_goes_to_the_mover_only_where_the_move_ends():
     game = new(components=data)
     arrange(game, rats={c: 1 for c in C} | {"green": 8}, turn="Bea")
     use(game, "white", "green", faces={"white": "(3)x"})
-    assert game.state["rats"]["green"] == 11
-    assert game.state["cheese"]["Bea"] == [1]
+    assert game.board["green"] == 11
+    assert list(game.cheese("Bea")) == [1]
     assert {"space": 11, "value": 1} not in game.view()["cheese_on_board"]
 
     game = new(components=data)
     arrange(game, rats={c: 1 for c in C} | {"green": 8}, turn="Bea")
     use(game, "white", "green", faces={"white": "(4)"})           # 8 -> 12, over 11
-    assert game.state["cheese"]["Bea"] == []
+    assert list(game.cheese("Bea")) == []
     assert {"space": 11, "value": 1} in game.view()["cheese_on_board"]
 
 
@@ -299,17 +265,18 @@ def test_T_AS_14_rat_leaves_while_its_die_is_in_the_pool():
     use(game, "white", "blue", faces={"white": "(4)"})
     assert where(game)["white"] == SPENT and where(game)["blue"] == BOX
     assert game.view()["pool"] == []
-    assert game.state["turn"] == "Bea" and game.state["phase"] == "water"   # G-AS-10
+    assert game.turn == "Bea" and game.phase is Phase.WATER   # G-AS-10
 
 
 def ended(slot_rats, board, cheese):
-    """A finished game (the end reached by the rules, then the tiles revealed)."""
+    """A finished game: the position before its end (two rats sharing a slot are the survivors
+    of a two-rats-left end, still on the board then), ended by the rules' end check, then the
+    tiles revealed."""
     game = new(["A", "B", "Cy"])
-    game.state.update(slots=slot_rats, rats=board, cheese=cheese,
-                      washed=[c for c in C if c not in board and not any(c in s for s in
-                                                                         slot_rats)])
-    game.state["end"] = "fourth_rat" if all(slot_rats) else "two_rats_left"
-    game._finish(None)
+    survivors = {rat: 9 for occupants in slot_rats if len(occupants) > 1 for rat in occupants}
+    game.set_position(rats={**board, **survivors}, cheese=cheese,
+                      slots=[occupants if len(occupants) == 1 else [] for occupants in slot_rats])
+    assert game.is_over and slots(game) == slot_rats
     reveal(game, {"A": ["green", "yellow", "purple"], "B": ["red", "blue", "yellow"],
                   "Cy": ["yellow", "orange", "black"]})
     return game.result()
@@ -336,7 +303,7 @@ def test_T_AS_16_drowning_then_top_deck_then_two_rats_left():
             slots=[["yellow"], ["orange"], [], []])
     notes = use(game, "red", faces={"red": "4"})
     assert [n.rule for n in notes] == ["R-AS-02", "R-AS-06", "R-AS-09", "R-AS-10"]
-    assert "blue" in game.state["washed"]
+    assert "blue" in game.washed
     assert slots(game) == [["yellow"], ["orange"], ["red"], ["green"]]
     assert game.rat_points()["green"] == 2 and game.is_over
 
@@ -346,8 +313,8 @@ def test_the_water_stops_below_the_top_deck():
     arrange(game, rats={"red": 28, "blue": 28, "green": 28}, waterline=28,
             slots=[["yellow"], ["orange"], [], []], pool=["white"])
     notes = game.apply({"type": "reveal_sinking_token", "player": None, "value": 4})
-    assert game.state["waterline"] == 29 and "3 lost" in notes[0].text
-    assert sorted(game.state["rats"]) == ["blue", "green", "red"]
+    assert game.waterline == 29 and "3 lost" in notes[0].text
+    assert sorted(game.board) == ["blue", "green", "red"]
 
 
 # -- set-up ---------------------------------------------------------------------------------
@@ -361,7 +328,7 @@ def test_setup_rats_dice_water_and_cheese_from_the_table():
     assert view["sinking_tokens"] == {"remaining": 8, "revealed": [],
                                       "remaining_values": [1, 2, 2, 3, 3, 4, 4, 5]}
     assert view["tiles_set_aside"] == 4
-    first = game.state["first_player"]
+    first = game.first_player
     assert game.legal_actions(None) == [
         {"type": "place_cheese", "player": None, "space": 6, "value": v} for v in (1, 2, 3)] + [
         {"type": "choose_first_player", "player": None, "first_player": p}
@@ -374,7 +341,7 @@ def test_setup_rats_dice_water_and_cheese_from_the_table():
 
 
 def test_first_player_is_drawn_from_the_seed():
-    firsts = {catalog.new_game("abandon_ship", PLAYERS, seed=s).state["first_player"]
+    firsts = {catalog.new_game("abandon_ship", PLAYERS, seed=s).first_player
               for s in range(30)}
     assert firsts == set(PLAYERS)
 
@@ -383,41 +350,41 @@ def test_the_table_names_the_first_player_it_chose_until_the_first_roll():
     """"Randomly select a player to go first": the engine's draw is the default, but a table
     that chose otherwise says so, in set-up or after the cheese, until a die is read."""
     game = catalog.new_game("abandon_ship", PLAYERS, seed=0)
-    drawn = game.state["first_player"]
+    drawn = game.first_player
     other = next(p for p in PLAYERS if p != drawn)
     notes = game.apply({"type": "choose_first_player", "player": None, "first_player": other})
     assert [n.text for n in notes] == [f"{other} goes first"]
-    assert game.state["phase"] == "place_cheese"
-    ship = game.ship
+    assert game.phase is Phase.PLACE_CHEESE
+    ship = game.components
     for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
         game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
     assert game.view()["turn"] == game.view()["first_player"] == other
     # after the cheese: named again, the first turn starts over with that player
     game.apply({"type": "choose_first_player", "player": None, "first_player": drawn})
-    assert game.view()["turn"] == drawn and game.state["phase"] == "roll"
+    assert game.view()["turn"] == drawn and game.phase is Phase.ROLL
     assert [p.actions for p in game.prompts()] == [("roll_die",), ("choose_first_player",)]
     game.apply({"type": "roll_die", "player": None, "die": "red", "face": "1"})
     unchanged(game, {"type": "choose_first_player", "player": None, "first_player": other},
               "only before the first roll")
     assert not [a for a in game.legal_actions(None) if a["type"] == "choose_first_player"]
     unchanged(game, {"type": "choose_first_player", "player": "Ann", "first_player": "Ann"},
-              "the table's")
+              "an input of the table")
 
 
 def test_with_first_player_manual_the_game_waits_for_the_table_after_the_cheese():
     game = catalog.new_game("abandon_ship", PLAYERS, seed=0, options={"first_player": "manual"})
-    assert game.state["first_player"] is None
-    ship = game.ship
+    assert game.first_player is None
+    ship = game.components
     for space, value in zip(ship.cheese_spaces, ship.cheese_tokens):
         game.apply({"type": "place_cheese", "player": None, "space": space, "value": value})
-    assert game.state["phase"] == "first_player" and game.view()["turn"] is None
+    assert game.phase is Phase.FIRST_PLAYER and game.view()["turn"] is None
     assert game.legal_actions(None) == [
         {"type": "choose_first_player", "player": None, "first_player": p} for p in PLAYERS]
     assert game.prompts()[0].text == "Randomly select a player to go first, and say who"
     unchanged(game, {"type": "roll_die", "player": None, "die": "red", "face": "1"},
               "waiting for the table to name the first player")
     game.apply({"type": "choose_first_player", "player": None, "first_player": "Cy"})
-    assert game.view()["turn"] == "Cy" and game.state["phase"] == "roll"
+    assert game.view()["turn"] == "Cy" and game.phase is Phase.ROLL
     with pytest.raises(SetupError, match="first_player"):
         catalog.new_game("abandon_ship", PLAYERS, options={"first_player": "youngest"})
 
@@ -469,7 +436,7 @@ def test_G_AS_14_arrow_same_space_counts_option():
     arrange(game, rats={"red": 5, "yellow": 5, "green": 9, "blue": 1, "orange": 1,
                         "purple": 1, "black": 1})
     use(game, "red", faces={"red": "fwd"})
-    assert game.state["rats"]["red"] == 5
+    assert game.board["red"] == 5
 
 
 def test_G_AS_16_submerged_cheese_option():
@@ -478,14 +445,14 @@ def test_G_AS_16_submerged_cheese_option():
         arrange(game, rats={c: 7 for c in C} | {"red": 4, "blue": 4, "green": 6, "yellow": 6},
                 waterline=6)
         use(game, "red", faces={"red": "2"})          # red 4 -> 6, submerged, cheese 1
-        assert game.state["cheese"]["Ann"] == cheese
+        assert list(game.cheese("Ann")) == cheese
 
 
 def test_G_AS_10_zero_dice_without_water_when_option_is_off():
     game = new(options={"pass_zero_dice_triggers_water": False})
     arrange(game, rats={c: 5 for c in C} | {"blue": 27}, pool=["blue", "white"])
     use(game, "white", "blue", faces={"white": "(4)"})
-    assert game.state["phase"] == "roll" and game.state["waterline"] == 0
+    assert game.phase is Phase.ROLL and game.waterline == 0
     assert len(game.view()["pool"]) == 7
 
 
@@ -494,8 +461,8 @@ def test_moving_rat_alone_into_the_water_is_washed_away_G_AS_15():
     arrange(game, rats={"red": 2, "blue": 2, "green": 9, "yellow": 9, "orange": 9},
             waterline=6)
     use(game, "red", faces={"red": "2"})              # 2 -> 4: both red and blue now alone
-    assert sorted(game.state["washed"]) == ["black", "blue", "purple", "red"]
-    assert sorted(game.state["rats"]) == ["green", "orange", "yellow"] and not game.is_over
+    assert sorted(game.washed) == ["black", "blue", "purple", "red"]
+    assert sorted(game.board) == ["green", "orange", "yellow"] and not game.is_over
 
 
 # -- illegal actions: refused with a message, nothing changed ---------------------------------
@@ -541,9 +508,9 @@ def test_illegal_acting_out_of_turn_or_out_of_phase():
     arrange(game, rats={c: 2 for c in C})
     unchanged(game, {"type": "use_die", "player": "Ann", "die": "red"}, "cannot use a die now")
     roll(game)
-    unchanged(game, {"type": "use_die", "player": "Bea", "die": "red"}, "Ann's turn, not Bea's")
+    unchanged(game, {"type": "use_die", "player": "Bea", "die": "red"}, "only Ann, whose turn it is, may use a die")
     unchanged(game, {"type": "roll_die", "player": "Ann", "die": "red", "face": "1"},
-              "read from the table")
+              "an input of the table")
     unchanged(game, {"type": "reveal_sinking_token", "player": None, "value": 2},
               "cannot reveal sinking token now")
     unchanged(game, {"type": "reveal_tile", "player": None, "owner": "Ann",
@@ -586,7 +553,7 @@ def test_tiles_entered_privately_or_revealed_at_the_end():
     assert game.label({"type": "enter_tile", "player": "Eva",
                        "colours": ["red", "orange", "purple"]}) == "Eva: enter my tile (private)"
     use(game, "orange", faces={"orange": "4"})
-    assert game.state["phase"] == "reveal_tiles"
+    assert game.phase is Phase.REVEAL_TILES
     assert game.view()["players"][2]["tile"] == ["red", "orange", "purple"]
     assert [a["owner"] for a in game.legal_actions(None)] == ["Adam"] * 6
     reveal(game, {"Adam": TILES_01["Adam"]})
@@ -603,7 +570,7 @@ def test_the_same_tile_entered_twice_waits_for_a_correction():
     for player in ["Adam", "David", "Eva"]:      # Adam and David both think they hold Eva's
         game.apply({"type": "enter_tile", "player": player, "colours": TILES_01["Eva"]})
     use(game, "orange", faces={"orange": "4"})
-    assert game.result() is None and game.state["phase"] == "reveal_tiles"
+    assert game.result() is None and game.phase is Phase.REVEAL_TILES
     assert "correct" in game.prompts()[0].text
     game.apply({"type": "enter_tile", "player": "Adam", "colours": TILES_01["Adam"]})
     assert game.result() is None
@@ -619,6 +586,66 @@ def test_labels_and_prompts_speak_the_tables_words():
     roll(game, {"white": "(2)"})
     labels = [game.label(a) for a in game.legal_actions("Ann")]
     assert "Ann: white die on the green rat" in labels and len(labels) == 7 + 7
+
+
+# -- positions (set_position, the engine's set_fen) and the surface ---------------------------
+
+def test_a_position_is_checked_against_the_invariants_and_refused_whole():
+    game = new()
+    others = {c: 5 for c in C if c != "red"}
+    before = json.dumps(game.to_json(), sort_keys=True)
+    for bad, words in [
+            (dict(rats={"red": 3}, slots=[["red"], [], [], []]), "one place"),
+            (dict(rats={"pink": 3}), "one place"),
+            (dict(rats=others, slots=[[], ["red"], [], []]), "in track order"),
+            (dict(rats={c: 5 for c in C[2:]}, slots=[["red", "blue"], [], [], []]),
+             "in track order"),
+            (dict(waterline=30), "from 0 to 29"),
+            (dict(rats={"red": 30}), "from 1 to 29"),
+            (dict(rats={**others, "red": 2}, waterline=3), "R-AS-06"),
+            (dict(rats=others, pool=["red"]), "only dice still in the game"),
+            (dict(revealed=[6]), "sinking-ship tokens"),
+            (dict(turn="Zed"), "not a player"),
+            (dict(cheese={"Ann": [3, 3]}), "no cheese token worth 3")]:
+        with pytest.raises(SetupError, match=words):
+            game.set_position(**bad)
+        assert json.dumps(game.to_json(), sort_keys=True) == before
+    game.set_position(rats={**others, "blue": 3}, slots=[["red"], [], [], []], waterline=2,
+                      pool=["green", "white"], revealed=[4, 5], turn="Bea",
+                      cheese={"Cy": [1, 3]})
+    assert game.rat("red") == Rat("red", "scored", slot="X")
+    assert game.rat("blue") == Rat("blue", "board", space=3) and game.washed == ()
+    assert game.rats[C.index("green")] == Rat("green", "board", space=5)
+    assert game.slots[0] == Slot("X", 0, ("red",)) and game.slots[1].rats == ()
+    assert game.dice["red"] == BOX and game.dice["blue"] == SPENT
+    assert game.pool == ("green", "white") and game.faces == {}
+    assert game.tokens_revealed == (4, 5) and game.tokens_left == (1, 2, 2, 3, 3, 4)
+    assert game.cheese("Cy") == (1, 3) and game.cheese("Ann") == ()
+    assert dict(game.cheese_on_board) == {10: 1, 14: 2, 18: 2} and game.cheese_placed == 5
+    assert game.turn == "Bea" and game.phase is Phase.ROLL and game.waterline == 2
+    assert game.next_cheese_space is None and game.end is None
+    roll(game)
+    with pytest.raises(SetupError, match="start of a turn"):
+        game.set_position(waterline=5)
+
+
+def test_a_position_that_meets_an_end_is_ended_by_the_rules():
+    game = new()
+    game.set_position(rats={"red": 9, "blue": 12}, slots=[["green"], [], [], []])
+    assert game.is_over and game.end == "two_rats_left" and game.phase is Phase.REVEAL_TILES
+    assert game.slots[1] == Slot("5", 5, ("red", "blue")) and game.turn is None
+    assert game.board == {}
+
+
+def test_a_tile_is_known_to_the_surface_only_once_the_ship_s_game_is_over():
+    game = new()
+    arrange(game, rats={"green": 3, "orange": 3, "purple": 12}, waterline=5,
+            slots=[["yellow"], ["red"], ["blue"], []])
+    game.apply({"type": "enter_tile", "player": "Bea", "colours": ["green", "yellow", "purple"]})
+    assert [game.known_tile(p) for p in PLAYERS] == [None, None, None]
+    use(game, "orange", faces={"orange": "4"})
+    assert game.known_tile("Bea") == ("green", "yellow", "purple")
+    assert game.known_tile("Ann") is None
 
 
 # -- the documented example game ---------------------------------------------------------------

@@ -15,8 +15,10 @@ import random
 import re
 from collections import Counter
 
+import pytest
+
 from tableassist.table import catalog
-from tableassist.games.abandon_ship import BOX, NEUTRAL, POOL, SPENT
+from tableassist.games.abandon_ship import BOX, NEUTRAL, POOL, SPENT, AbandonShip, Rat
 from tableassist.games.protocol import IllegalAction
 from tests.games.random_play import all_legal_actions
 
@@ -24,47 +26,48 @@ GAMES = 1000
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 
-def check_table(game, waterline_before: int) -> None:
+def check_table(game: AbandonShip, waterline_before: int) -> None:
     """The invariants of SPEC §2.2 after every action."""
-    st, ship = game.state, game.ship
+    ship = game.components
+    dice, board, slots = game.dice, game.board, [slot.rats for slot in game.slots]
     # every die is in exactly one place, and a rat's die leaves with its rat (R-AS-07)
-    assert set(st["dice"]) == set(ship.dice)
-    assert all(where in (POOL, SPENT, BOX) for where in st["dice"].values())
+    assert set(dice) == set(ship.dice)
+    assert all(where in (POOL, SPENT, BOX) for where in dice.values())
     for die in ship.dice.values():
         if die.colour == NEUTRAL:
-            assert st["dice"][die.id] != BOX                     # G-AS-11
+            assert dice[die.id] != BOX                     # G-AS-11
         else:
-            assert (st["dice"][die.id] == BOX) == (die.colour not in st["rats"])
+            assert (dice[die.id] == BOX) == (die.colour not in board)
     # every rat is in exactly one place; at most 4 reach the top deck (G-AS-07), one per slot;
     # only the survivors of the two-rats-left end share a slot
-    scored = [r for occupants in st["slots"] for r in occupants]
-    places = list(st["rats"]) + scored + st["washed"]
+    scored = [r for occupants in slots for r in occupants]
+    places = list(board) + scored + list(game.washed)
     assert sorted(places) == sorted(ship.colours)
-    survivors = next((occ for occ in reversed(st["slots"]) if occ), []) \
-        if st["end"] == "two_rats_left" else []
+    survivors = next((occ for occ in reversed(slots) if occ), ()) \
+        if game.end == "two_rats_left" else ()
     assert len(scored) - len(survivors) <= 4
-    assert all(len(occ) <= 1 for occ in st["slots"] if occ is not survivors)
+    assert all(len(occ) <= 1 for occ in slots if occ is not survivors)
     # the slots fill in track order
-    filled = [bool(occ) for occ in st["slots"]]
+    filled = [bool(occ) for occ in slots]
     assert filled == sorted(filled, reverse=True) or (
-        game.options["survivors_skip_x"] and st["end"] == "two_rats_left")
+        game.options["survivors_skip_x"] and game.end == "two_rats_left")
     # the waterline never falls, and no lone rat stays in the water (R-AS-06, G-AS-15)
-    assert st["waterline"] >= waterline_before
-    count = Counter(st["rats"].values())
-    assert all(count[s] >= 2 for s in st["rats"].values() if s <= st["waterline"])
-    assert all(1 <= s < ship.top_deck for s in st["rats"].values())
+    assert game.waterline >= waterline_before
+    count = Counter(board.values())
+    assert all(count[s] >= 2 for s in board.values() if s <= game.waterline)
+    assert all(1 <= s < ship.top_deck for s in board.values())
     # cheese is conserved: on the board or in exactly one player's hand
-    held = [v for values in st["cheese"].values() for v in values]
-    on_board = [v for v in st["cheese_on_board"] if v is not None]
+    held = [v for p in game.players for v in game.cheese(p)]
+    on_board = list(game.cheese_on_board.values())
     assert Counter(held + on_board) <= Counter(ship.cheese_tokens)
-    assert st["cheese_placed"] == len(held) + len(on_board)
+    assert game.cheese_placed == len(held) + len(on_board)
     # the game ends exactly as R-AS-10 says
-    if st["end"] == "fourth_rat":
+    if game.end == "fourth_rat":
         assert len(scored) == 4
-    elif st["end"] == "two_rats_left":
-        assert not st["rats"] and len(survivors) <= 2 and len(scored) - len(survivors) < 4
+    elif game.end == "two_rats_left":
+        assert not board and len(survivors) <= 2 and len(scored) - len(survivors) < 4
     else:
-        assert len(scored) < 4 and len(st["rats"]) > 2
+        assert len(scored) < 4 and len(board) > 2
 
 
 def public_surface(game, viewers) -> str:
@@ -80,11 +83,11 @@ def public_surface(game, viewers) -> str:
 def probe_errors(game, rng: random.Random, player: str) -> list[str]:
     """Error messages for a few illegal actions during play, by a player whose turn it is not."""
     actions = [
-        {"type": "use_die", "player": player, "die": rng.choice(list(game.ship.dice)),
-         "rat": rng.choice(game.ship.colours)},
-        {"type": "enter_tile", "player": player, "colours": rng.sample(game.ship.colours, 2)},
+        {"type": "use_die", "player": player, "die": rng.choice(list(game.components.dice)),
+         "rat": rng.choice(game.components.colours)},
+        {"type": "enter_tile", "player": player, "colours": rng.sample(game.components.colours, 2)},
         {"type": "reveal_tile", "player": None, "owner": player,
-         "colours": rng.choice([sorted(t) for t in game.ship.tiles])},
+         "colours": rng.choice([sorted(t) for t in game.components.tiles])},
         {"type": "roll_die", "player": None, "die": "white", "face": "(9)"},
     ]
     messages = []
@@ -114,7 +117,7 @@ def climb(game, rng: random.Random, actions: list[dict]) -> dict:
     moves = [a for a in actions if a["type"] == "use_die"]
     if not moves:
         return rng.choice(actions)
-    rats = game.state["rats"]
+    rats = game.board
     return min(moves, key=lambda a: (rats[a["rat"]], rng.random()))
 
 
@@ -129,11 +132,11 @@ def play(seed: int, *, deep: bool):
                "pass_zero_dice_triggers_water": seed % 17 != 0}
     game = catalog.new_game("abandon_ship", players, seed=seed, options=options)
     twin = catalog.new_game("abandon_ship", players, seed=seed, options=options)
-    tiles = dict(zip(players, rng.sample([sorted(t, key=game.ship.colours.index)
-                                          for t in game.ship.tiles], n)))
+    tiles = dict(zip(players, rng.sample([sorted(t, key=game.components.colours.index)
+                                          for t in game.components.tiles], n)))
     entered: set[str] = set()
     log: list[dict] = []
-    waterline = game.state["waterline"]
+    waterline = game.waterline
     while not game.is_over:
         # now and then a player enters their tile on their private view (never in the twin)
         if rng.random() < 0.02 and len(entered) < n:
@@ -141,7 +144,7 @@ def play(seed: int, *, deep: bool):
             action = {"type": "enter_tile", "player": owner, "colours": tiles[owner]}
             notes = game.apply(action)
             words = {w for note in notes for w in re.findall(r"\w+", note.text)}
-            assert not words & set(game.ship.colours)
+            assert not words & set(game.components.colours)
             entered.add(owner)
             log.append(action)
         options_now = all_legal_actions(game)
@@ -152,11 +155,11 @@ def play(seed: int, *, deep: bool):
         assert notes == twin.apply(action)
         log.append(action)
         check_table(game, waterline)
-        waterline = game.state["waterline"]
+        waterline = game.waterline
         if deep and not game.is_over:
             others = [p for p in players if p not in entered]
             assert public_surface(game, others) == public_surface(twin, others)
-            probe = rng.choice([p for p in players if p != game.state["turn"]])
+            probe = rng.choice([p for p in players if p != game.turn])
             assert probe_errors(game, random.Random(seed), probe) == \
                 probe_errors(twin, random.Random(seed), probe)
             shared = game.view(None)
@@ -167,7 +170,7 @@ def play(seed: int, *, deep: bool):
                 private = game.view(p)["private"]
                 assert private["tile"] == tiles[p]
                 assert private["points"] == sum(game.rat_points()[r] for r in tiles[p]) + \
-                    sum(game.state["cheese"][p])
+                    sum(game.cheese(p))
     return game, twin, tiles, log, players, options
 
 
@@ -179,10 +182,15 @@ def finish(game, tiles) -> dict:
         game.apply(action)
     result = game.result()
     points = game.rat_points()
+    slots = {rat: slot.label for slot in game.slots for rat in slot.rats}
+    assert game.rats == tuple(
+        Rat(c, "board", space=game.board[c]) if c in game.board else
+        Rat(c, "washed") if c in game.washed else Rat(c, "scored", slot=slots[c])
+        for c in game.components.colours)
     for row in result["ranking"]:
         player = row["player"]
         assert row["score"] == sum(points[r] for r in tiles[player]) + \
-            sum(game.state["cheese"][player])
+            sum(game.cheese(player))
     keys = [(r["score"], r["cheese"]) for r in result["ranking"]]
     assert keys == sorted(keys, reverse=True)
     assert set(result["winners"]) == {r["player"] for r in result["ranking"]
@@ -191,11 +199,12 @@ def finish(game, tiles) -> dict:
     return result
 
 
+@pytest.mark.slow  # long random games
 def test_random_games_keep_the_rules_and_the_secrets():
     ends = Counter()
     for seed in range(GAMES):
         game, twin, tiles, log, players, options = play(seed, deep=seed % 40 == 0)
-        ends[game.state["end"]] += 1
+        ends[game.end] += 1
         # replay equals live state, through JSON as the log stores it
         replayed = catalog.new_game("abandon_ship", players, seed=seed, options=options)
         for action in json.loads(json.dumps(log)):

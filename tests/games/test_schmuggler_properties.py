@@ -16,6 +16,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import asdict
+
+import pytest
 
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
@@ -42,8 +45,8 @@ def mostly_honest_table(game: Schmuggler):
     def choose(rng: random.Random, options: list[dict]) -> dict:
         looks = [a for a in options if a["type"] == "look"]
         if looks and rng.random() < 0.85:
-            good = game.track[game.state["piece"]]
-            holds = good in game.state["holdings"][looks[0]["player"]]
+            good = game.piece.good
+            holds = good in game.record(looks[0]["player"])
             fitting = [a for a in looks if a["found"] == holds]
             return rng.choice(fitting)
         return rng.choice(options)
@@ -52,18 +55,20 @@ def mostly_honest_table(game: Schmuggler):
 
 def check_conservation(game: Schmuggler) -> None:
     total = COMPONENTS["chips_per_player"][str(len(game.players))] * len(game.players)
-    assert sum(game.state["chips"].values()) + game.state["kitty"] == total
-    assert all(n >= 0 for n in game.state["chips"].values())
-    places = [g for g, on in game.state["on_board"].items() if on]
-    for goods in game.state["holdings"].values():
-        places += goods
-    if game.state["phase"] in ("draft", "board"):   # not yet laid out on the board
-        places += game._draft_pool()
+    seats = [game.seat(p) for p in game.players]
+    assert sum(s.chips for s in seats) + game.kitty == total
+    assert all(s.chips >= 0 for s in seats)
+    places = list(game.board) + list(game.draft_pool)   # the pool: not yet laid out on the board
+    for seat in seats:
+        held = game.record(seat.name)
+        assert seat.cards == len(held)
+        places += held
     assert sorted(places) == SORTED_GOODS
 
 
 # -- T-SB-15, replay and the views over ≥ 1,000 random games --------------------------------------
 
+@pytest.mark.slow  # 1,000 random games
 def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
     """Every step: chips + kitty and the 30 goods are conserved, no note names a good. At a few
     random steps per game and the last one before the end: no view ties a good to a player.
@@ -79,10 +84,10 @@ def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
                 assert_views_hide_holdings(game)
             log.append(action)
             check_conservation(game)
-            assert not goods_in(json.dumps(game.state["last_settlement"] or {}))
+            assert not goods_in(json.dumps(game.view(None)["last_settlement"] or {}))
         assert game.is_over, f"seed {seed}: not over after {len(log)} actions"
         for reason in ends:
-            ends[reason] += bool(game.state["end"][reason])
+            ends[reason] += bool(getattr(game.end, reason))
         replayed = new(seed)
         for action in json.loads(json.dumps(log[:-1])):
             replayed.apply(action)
@@ -93,7 +98,7 @@ def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
         result = game.result()
         assert result["winners"] == [r["player"] for r in result["ranking"] if r["rank"] == 1]
         assert all(r["score"] == 2 * r["cards"] + r["chips"] for r in result["ranking"])
-        assert game.view(None)["holdings"] == game.state["holdings"]
+        assert game.view(None)["holdings"] == {p: list(game.record(p)) for p in game.players}
     assert all(ends.values()), ends   # both end conditions occur
 
 
@@ -106,12 +111,13 @@ def clone(game: Schmuggler) -> Schmuggler:
 def shuffled_twin(game: Schmuggler, rng: random.Random) -> Schmuggler:
     """The same game with the held goods dealt differently (each player keeps their count)."""
     twin = clone(game)
-    holdings = twin.state["holdings"]
-    held = [g for p in twin.players for g in holdings[p]]
+    held = [g for p in twin.players for g in twin.record(p)]
     rng.shuffle(held)
+    dealt = {}
     for p in twin.players:
-        n = len(holdings[p])
-        holdings[p], held = held[:n], held[n:]
+        n = twin.card_count(p)
+        dealt[p], held = held[:n], held[n:]
+    twin.set_position(holdings=dealt)
     return twin
 
 
@@ -147,6 +153,7 @@ def candidate_actions(game: Schmuggler, rng: random.Random) -> list[dict]:
     ]
 
 
+@pytest.mark.slow  # long random games
 def test_nothing_shown_and_no_step_of_the_flow_depends_on_the_holdings():
     for seed in range(12):
         game = new(seed)
@@ -156,7 +163,7 @@ def test_nothing_shown_and_no_step_of_the_flow_depends_on_the_holdings():
             legal = all_legal_actions(game)
             for action in candidate_actions(game, rng) + rng.sample(legal, min(3, len(legal))):
                 a, b = clone(game), shuffled_twin(game, rng)
-                if a.state["holdings"] == b.state["holdings"]:
+                if all(a.record(p) == b.record(p) for p in a.players):
                     continue
                 result = outcome(a, action)
                 assert outcome(b, action) == result, action
@@ -186,7 +193,7 @@ def assert_views_hide_holdings(game: Schmuggler) -> None:
         assert not tied(view, players), (viewer, tied(view, players))
         for seat in view["players"]:
             assert not goods_in(json.dumps(seat)), seat
-            assert seat["cards"] == len(game.state["holdings"][seat["name"]])
+            assert seat["cards"] == len(game.record(seat["name"]))
         assert view.get("private", {}) == {}
         assert "holdings" not in view and "audit" not in view
 
@@ -207,6 +214,7 @@ def tied(node, players: set[str]) -> list:
     return found
 
 
+@pytest.mark.slow  # long random games
 def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
     for seed in range(30):
         game = new(seed)
@@ -233,8 +241,9 @@ def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
                 assert not goods_in(note.text), note.text
         # after the end, every holding is shown
         view = game.view(None)
-        assert view["holdings"] == game.state["holdings"]
-        assert view["audit"] == game.state["audit"]
+        assert view["holdings"] == {p: list(game.record(p)) for p in game.players}
+        assert view["audit"] == [{k: v for k, v in asdict(e).items()
+                                  if k != "exchanged" or v is not None} for e in game.audit]
 
 
 def test_assist_mode_shows_each_player_their_own_goods_only():
@@ -245,7 +254,7 @@ def test_assist_mode_shows_each_player_their_own_goods_only():
             assert assisted.view(None) == plain.view(None)
             for p in plain.players:
                 mine = assisted.view(p)
-                assert mine["private"] == {"goods": plain.state["holdings"][p]}
+                assert mine["private"] == {"goods": list(plain.record(p))}
                 assert mine == plain.view(p) | {"private": mine["private"]}
             action = mostly_honest_table(plain)(rng, all_legal_actions(plain))
             assert plain.apply(action) == assisted.apply(action)

@@ -8,6 +8,8 @@ import random
 import re
 from collections import Counter
 
+import pytest
+
 from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, Phase, Stage, mirror,
                                          orient, visible_grid)
 from tableassist.table import catalog
@@ -119,6 +121,7 @@ def check_crew_cards(game):
         assert sorted(cards.elements()) == list(range(1, 11)) and not crew.not_held, (name, cards)
 
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
     played = 0
     for seed in range(1000):
@@ -176,6 +179,7 @@ def hidden_twin(game, rng):
     return twin
 
 
+@pytest.mark.slow  # long random games
 def test_the_shared_list_and_every_reading_never_depend_on_hidden_cards():
     """Twin test (§5.7): at every reveal of 60 random games, a twin whose hands, discard piles
     and Cap'n's deck are dealt otherwise shows the same table list, labels, view and prompts.

@@ -18,6 +18,8 @@ import json
 import random
 from collections import Counter
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import BID_TYPES, FACE_DOWN, STOP, Phase, Shipwrecked
@@ -77,7 +79,8 @@ def check_invariants(game: Shipwrecked) -> None:
     bid = game.bid
     if bid is not None:
         assert game.phase in (Phase.LAY, Phase.STOP_WINDOW, Phase.REVEAL, Phase.TIEBREAK)
-        assert all(not game.seat(p).bankrupt for p in bid.participants)
+        bankrupt = {p.name for p in seats if p.bankrupt}
+        assert not bankrupt & set(bid.participants)
         r = bid.round
         assert len(bid.rows) == r
         for p in bid.participants:
@@ -90,11 +93,11 @@ def check_invariants(game: Shipwrecked) -> None:
             if r == 6 and p not in bid.row:
                 assert len(laid) == 5 and game.view(p)["private"]["bid"]["in_hand"] == 1
     # T-SW-10: two or more STOPs in row 6 (and no single STRIKE) always bidlock.
-    last = game.view()["last_bid"]
-    if last and last["round"] == 6:
-        row6 = Counter(last["rows"][5].values())
+    last = game.last_bid
+    if last and last.round == 6:
+        row6 = Counter(last.rows[5].values())
         if row6[STOP] >= 2 and row6["STRIKE"] != 1:
-            assert last["outcome"] == "bidlock"
+            assert last.outcome == "bidlock"
 
 
 def check_shared_views(game: Shipwrecked) -> None:
@@ -103,6 +106,18 @@ def check_shared_views(game: Shipwrecked) -> None:
     shared = game.view(None)
     json.dumps(shared)
     assert "private" not in shared
+    # The typed surface says what the shared view says.
+    bid, last = game.bid, game.last_bid
+    assert shared["phase"] == game.phase and shared["turn"] == game.turn
+    assert (bid is None) == (shared["bid"] is None) and (last is None) == (shared["last_bid"] is None)
+    if bid is not None:
+        assert [dict(r) for r in bid.rows] == shared["bid"]["rows"]
+        assert list(bid.participants) == shared["bid"]["participants"]
+    if last is not None:
+        assert (last.outcome, last.round, [dict(r) for r in last.rows]) == \
+            (shared["last_bid"]["outcome"], shared["last_bid"]["round"], shared["last_bid"]["rows"])
+    assert [(p.name, p.gems, list(p.resources), p.status) for p in map(game.seat, game.players)] \
+        == [(p["name"], p["gems"], p["resources"], p["status"]) for p in shared["players"]]
     for p in game.players:
         mine = game.view(p)
         assert set(mine) - set(shared) == {"private"}
@@ -120,6 +135,7 @@ def check_shared_views(game: Shipwrecked) -> None:
 
 # -- 1,000 random legal games ------------------------------------------------------------------
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
     rng_games = 1000
     lengths = []
@@ -135,7 +151,8 @@ def test_random_legal_games_keep_the_invariants():
             check_invariants(game)
             if len(log) % 7 == 0 or game.is_over:
                 check_shared_views(game)
-            assert json.loads(json.dumps(game.to_json())) == game.to_json()
+            snapshot = game.to_json()
+            assert json.loads(json.dumps(snapshot)) == snapshot
         assert game.is_over, f"seed {seed}: not over after {len(log)} actions"
         outcomes[game.result()["reason"]] += 1
         lengths.append(len(log))
@@ -267,6 +284,7 @@ def check_messages_hold_no_secret(table: TrueTable) -> None:
         assert json.dumps(game.to_json(), sort_keys=True) == before
 
 
+@pytest.mark.slow  # long random games
 def test_true_tables_never_show_a_secret():
     for seed in range(150):
         n = 2 + seed % 3

@@ -77,6 +77,7 @@ def expected_money(before: dict[str, Any], action: dict[str, Any], after: dict[s
 
 # -- random legal games ---------------------------------------------------------------------------
 
+@pytest.mark.slow  # long random games
 def test_random_legal_games_conserve_cards_and_money_and_replay():
     """1,000 random legal games, 2–8 players (mostly 2–5): after every action each card is in exactly one
     place, each company's money is what the table's effects say, and its ledger adds up; the
@@ -116,6 +117,7 @@ def test_random_legal_games_conserve_cards_and_money_and_replay():
     assert games == 1000
 
 
+@pytest.mark.slow  # long random games
 @pytest.mark.parametrize("options", [
     {"wreck_credit": "end_phase", "wreck_cards": "return_at_end_phase"},
     {"wreck_credit": "game_end", "cut_tiebreak": "recut", "reentry_delay_rounds": 1},
@@ -222,6 +224,7 @@ def play_physical(players, seed, options=None, check=None):
     return table
 
 
+@pytest.mark.slow  # long random games
 def test_physical_games_never_show_a_card_in_a_hand():
     """200 games on a real (simulated) deck: the engine accepts every physically possible event,
     keeps hand counts equal to the real hands, and no shared or player view, note, prompt or

@@ -8,7 +8,7 @@ from functools import cache
 from tableassist.table import catalog
 from tableassist.readers.live import settle
 from tableassist.markers.registry import load_registry
-from tableassist.vision.tracker import TableEvent
+from tableassist.markers.sighting import Sighting, TableEvent
 
 
 @cache
@@ -17,11 +17,15 @@ def registry():
 
 
 class Table:
-    """Events for one game's table, with a clock that moves one second per event."""
+    """Events for one game's table, with a clock that moves one second per event.
+
+    It plays the tracker's part for stickers printed in copies: each one laid down gets its own
+    copy number, kept while it lies where it was put (events name it by its position)."""
 
     def __init__(self, game_id: str):
         self.game_id = game_id
         self.t = 0.0
+        self._copies: dict[tuple[int, tuple[float, float]], int] = {}
 
     def marker(self, component: str, item: str, side: str | None = None) -> int:
         for m in registry().markers(self.game_id):
@@ -29,14 +33,28 @@ class Table:
                 return m.id
         raise KeyError((component, item, side))
 
-    def event(self, kind, component, item, side=None, *, zone=None, cell=None, seat=None,
-              rotation=0, pos=(100.0, 100.0), previous=None) -> TableEvent:
-        self.t += 1.0
+    def _copy(self, mid: int, pos: tuple[float, float], *, new: bool) -> int:
+        if registry().lookup(mid, self.game_id).copies == 1:
+            return 0
+        if new or (mid, pos) not in self._copies:
+            self._copies[(mid, pos)] = len(self._copies) + 1
+        return self._copies[(mid, pos)]
+
+    def sighting(self, component, item, side=None, *, zone=None, cell=None, seat=None,
+                 rotation=0, pos=(100.0, 100.0), new=False) -> Sighting:
         mid = self.marker(component, item, side)
         m = registry().lookup(mid, self.game_id)
-        prev = None if previous is None else self.marker(component, *previous)
-        return TableEvent(kind, mid, component, item, m.side, zone, seat, rotation, 1.0, self.t,
-                          cell, pos, prev)
+        return Sighting(marker_id=mid, component=component, item=item, side=m.side, zone=zone,
+                        cell=cell, seat=seat, rotation=rotation, position_mm=pos,
+                        copy=self._copy(mid, pos, new=new), since=self.t, changed=self.t)
+
+    def event(self, kind, component, item, side=None, *, previous=None, pos=(100.0, 100.0),
+              **where) -> TableEvent:
+        self.t += 1.0
+        seen = self.sighting(component, item, side, pos=pos,
+                             new=kind in ("appeared", "flipped"), **where)
+        before = None if previous is None else self.sighting(component, *previous, pos=pos)
+        return TableEvent(kind=kind, sighting=seen, t=self.t, previous=before)
 
     def appear(self, *a, **k):
         return self.event("appeared", *a, **k)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tableassist.games.abandon_ship import Phase
 from tableassist.readers import reader_for
 from tests.readers.table import Table, new, run
 
@@ -29,13 +30,13 @@ def started(seed=1):
 def test_cheese_tokens_on_the_board_are_placed_with_their_values():
     game, _, _, applied = started()
     assert [(a["space"], a["value"]) for a in applied] == list(zip(SPACES, [1, 1, 2, 2, 3]))
-    assert game.state["phase"] == "roll"
+    assert game.phase is Phase.ROLL
 
 
 def test_faces_lying_in_the_pool_at_set_up_are_not_a_roll():
     game, _, _, applied = started()
     assert not any(a["type"] == "roll_die" for a in applied)
-    assert game.state["faces"] == {}
+    assert game.faces == {}
 
 
 def roll(table, faces):
@@ -51,17 +52,17 @@ def test_a_roll_is_read_die_by_die_then_the_player_chooses():
     applied, _, _ = run(reader, game, roll(table, {**ALL_ONES, "red": 4, "white": 2}))
     assert sorted((a["die"], a["face"]) for a in applied) == sorted(
         [(d, "1") for d in ALL_ONES if d != "red"] + [("red", "4"), ("white", "(2)")])
-    assert game.state["phase"] == "choose"
+    assert game.phase is Phase.CHOOSE
 
 
 def test_a_rat_moved_by_the_only_die_that_explains_it_is_read_without_a_tap():
     game, table, reader, _ = started()
     run(reader, game, roll(table, {**ALL_ONES, "red": 4, "white": 2}))
-    turn = game.state["turn"]
+    turn = game.turn
     applied, confirm, mismatch = run(reader, game, [table.move("rat", "red", zone="space", cell="5")])
     assert applied == [{"type": "use_die", "player": turn, "die": "red", "rat": "red"}]
     assert confirm == [] and mismatch == []
-    assert game.state["rats"]["red"] == 5
+    assert game.board["red"] == 5
 
 
 def test_two_dice_that_explain_the_same_move_ask_for_a_tap():
@@ -71,7 +72,7 @@ def test_two_dice_that_explain_the_same_move_ask_for_a_tap():
     applied, confirm, _ = run(reader, game, [table.move("rat", "blue", zone="space", cell="3")])
     assert applied == []
     assert {a["die"] for a in confirm[0].confirm} == {"blue", "white"}
-    assert game.state["phase"] == "choose"
+    assert game.phase is Phase.CHOOSE
 
 
 def test_a_rat_on_a_space_no_die_explains_is_out_of_sync():
@@ -81,21 +82,20 @@ def test_a_rat_on_a_space_no_die_explains_is_out_of_sync():
     assert applied == [] and confirm == []
     assert mismatch[0].sees == "the green rat on space 9"
     assert "no die of this roll" in mismatch[0].expects
-    assert game.state["rats"]["green"] == 1
+    assert game.board["green"] == 1
 
 
 def test_a_tile_turned_up_before_the_end_is_never_read():
     game, table, reader, _ = started()
     run(reader, game, [table.appear("tile", "tile-1", seat="red", pos=(450.0, 560.0))])
     assert reader.picture.items("tile") == []
-    assert game.state["tiles"] == {p: None for p in PLAYERS}
+    assert all(game.view(p)["private"]["tile"] is None for p in PLAYERS)   # nothing recorded
 
 
 def test_the_sinking_token_turned_up_raises_the_water():
     game, table, reader, _ = started()
-    game.state["dice"] = {d: ("pool" if d == "red" else "spent") for d in game.state["dice"]}
-    game._start_turn(game.state["turn"])   # a player passed one die
-    assert game.state["phase"] == "water"
+    game.set_position(pool=["red"])    # the turn player is passed one die
+    assert game.phase is Phase.WATER
     applied, _, _ = run(reader, game, [table.appear("sinking_token", "token-8", zone="sinking_tokens")])
     assert applied == [{"type": "reveal_sinking_token", "player": None, "value": 5}]
 
@@ -108,12 +108,12 @@ def test_after_the_end_each_tile_turned_up_at_a_seat_is_revealed_for_that_player
     rng = random.Random(4)
     for _ in random_actions(game, rng):   # stops when the ship's game ends, tiles unknown
         pass
-    assert game.state["phase"] == "reveal_tiles"
+    assert game.phase is Phase.REVEAL_TILES
     reader = reader_for("abandon_ship", PLAYERS)
-    sets = game.components["tiles"]["sets"]
+    sets = [sorted(t, key=game.components.colours.index) for t in game.components.tiles]
     seats = {"Ann": "red", "Bea": "blue", "Cy": "green"}
     events = [table.appear("tile", f"tile-{k + 1}", seat=seats[p]) for k, p in enumerate(PLAYERS)]
     applied, _, _ = run(reader, game, events)
     assert applied == [{"type": "reveal_tile", "player": None, "owner": p, "colours": list(sets[k])}
                        for k, p in enumerate(PLAYERS)]
-    assert game.state["phase"] == "over" and game.result() is not None
+    assert game.phase is Phase.OVER and game.result() is not None

@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 import socketio
-from werkzeug.serving import make_server
 
-from tableassist.server import Table, Tokens, create_app
-from tableassist.server.app import QuietHandler
-from tableassist.table.store import Store
+from tableassist.readers.live import Camera
+from tableassist.server import Table, Tokens
+from tableassist.server.served import ServedTable, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +104,14 @@ class RunningServer:
     table: Table
     tokens: Tokens
     app: Any = None
+    served: ServedTable | None = None
     clients: list[Client] = field(default_factory=list)
+
+    @property
+    def camera(self) -> Camera:
+        """The table's camera (without a source: a test feeds it events or frames)."""
+        assert self.served is not None
+        return self.served.camera
 
     def client(self, token: str | None = None) -> Client:
         c = Client(self.url, token).connect()
@@ -115,27 +121,17 @@ class RunningServer:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The server in a thread of this process, on a fresh database."""
-    store = Store(tmp_path / "table.sqlite3")
-    tokens = Tokens(tmp_path / "table.sqlite3.table.json")
-    table = Table(store, tokens)
-    tserver = create_app(table)
-    http = make_server("127.0.0.1", 0, tserver.app, threaded=True,
-                       request_handler=QuietHandler)
-    url = f"http://127.0.0.1:{http.server_port}/"
-    tserver.public_url = url
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    running = RunningServer(url, table, tokens, tserver)
+    """The server in a thread of this process, on a fresh database: the table ``tableassist
+    serve --camera none`` serves (the same composition)."""
+    served = open_table(tmp_path / "table.sqlite3", host="127.0.0.1", port=0)
+    served.serve_in_thread()
+    running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:
         yield running
     finally:
         for c in running.clients:
             c.close()
-        table.clock.cancel()
-        http.shutdown()
-        http.server_close()
-        store.close()
+        served.close()
 
 
 class ServerProcess:

@@ -11,7 +11,7 @@ import pytest
 from tableassist.table import catalog
 from tests.server.conftest import RunningServer
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
                  if os.path.exists(p)), None)

@@ -1,11 +1,10 @@
-"""The camera playing along through the server (a real CameraTable and Abandon Ship reader fed
-hand-built table events): its readings reach every screen as camera entries, a one-tap
+"""The camera playing along through the server (the served table's camera and the Abandon Ship
+reader fed hand-built table events): its readings reach every screen as camera entries, a one-tap
 confirmation goes to the table's screens only and is answered from them, and an out-of-sync
 notice is shown to everyone."""
 
 from __future__ import annotations
 
-from tableassist.readers.live import CameraTable
 from tests.readers.table import Table as TableEvents
 from tests.readers.test_abandon_ship_reader import ALL_ONES, cheese_events, roll
 
@@ -19,9 +18,9 @@ def set_up(events: TableEvents) -> list:
 
 
 def test_camera_readings_confirmations_and_notices_reach_the_right_screens(server):
-    session = server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None)
-    camera = CameraTable(session, None, grace=0.0, on_change=server.app.broadcast)
-    server.table.attach_camera(camera)
+    camera = server.camera
+    camera.grace = 0.0
+    server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None)   # the camera follows
     table, spectator = server.client(server.tokens.table), server.client()
     events = TableEvents("abandon_ship")
 
@@ -55,3 +54,22 @@ def test_camera_readings_confirmations_and_notices_reach_the_right_screens(serve
     seen = spectator.wait_state(lambda s: s["camera_reader"]["notice"], "the out-of-sync notice")
     assert "the green rat on space 9" in seen["camera_reader"]["notice"]["text"]
     assert len(table.state["history"]) == before
+
+
+def test_the_new_game_card_starts_the_same_game_again_and_the_screens_follow(server):
+    from tableassist.markers.sighting import CardShown
+
+    first = server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None,
+                               colours={"Ann": "blue", "Bea": "red", "Cy": "green"})
+    table = server.client(server.tokens.table)
+    server.camera.feed([CardShown(command="new_game", t=1.0)], 1.0)
+    # the new game is sent first; the camera's report of the card in the broadcast after it
+    state = table.wait_state(lambda s: s["game"]["row"] != first.saved.id
+                             and (s.get("camera_reader") or {}).get("report"), "the new game")
+    second = server.table.session
+    assert (second.saved.game, second.saved.players) == ("abandon_ship", ("Ann", "Bea", "Cy"))
+    assert state["game"]["colours"] == {"Ann": "blue", "Bea": "red", "Cy": "green"}
+    assert server.camera.session is second
+    assert state["camera_reader"]["report"] == "New game card: a new game with the same players"
+    saved = {g["id"]: g for g in state["lobby"]["saved"]}
+    assert saved[first.saved.id]["ended"] is None        # the other game stays, resumable

@@ -157,6 +157,7 @@ def flipped_copies(base: Path, folder: Path) -> dict[str, Path]:
     return out
 
 
+@pytest.mark.slow  # ten serve processes
 def test_a_bit_flipped_database_starts_or_says_why_in_one_line(tmp_path):
     """Each copy either starts (and a screen gets its state, damaged games marked) or is refused
     with one plain line and exit code 2: never a traceback, never a hang."""

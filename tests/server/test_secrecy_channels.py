@@ -32,10 +32,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tableassist.table import catalog
-from tableassist.readers.live import CameraTable
+from tableassist.readers.live import Camera, CameraStatus
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.schmuggler import Phase as SchmugglerPhase
 from tableassist.games.shipshape import Phase as ShipShapePhase
+from tableassist.games.shipwrecked import Phase as ShipwreckedPhase
 from tableassist.games.wreckers import Step as WreckersStep
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
@@ -47,6 +51,8 @@ from tests.games.test_shipwrecked_properties import OPTION_SETS, TrueTable
 from tests.games.test_wreckers_properties import CARDS, PhysicalTable
 from tests.readers.table import Table as Events
 from tests.server.conftest import wait_until
+
+pytestmark = pytest.mark.slow  # random games of every engine, twice each, through the real Table
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 COLOURS = ["red", "blue", "green", "yellow", "orange", "purple"]
@@ -193,14 +199,25 @@ def check_corrections(a: Screens, b: Screens, rng: random.Random, viewers, hide=
     return accepted
 
 
-def camera_for(screens: Screens, colours: dict[str, str] | None = None) -> CameraTable:
-    """A real camera loop and reader on the table (fed hand-built table events), attached as
-    ``tableassist serve --camera`` attaches it, so its notice and rows reach the payloads."""
-    saved = screens.session.saved
-    camera = CameraTable(screens.session, None, reader_for(saved.game, saved.players, colours),
-                         grace=0.0)
-    screens.table.attach_camera(camera)
+def camera_for(screens: Screens, colours: dict[str, str] | None = None) -> Camera:
+    """A real camera and reader on the table (fed hand-built table events), attached as a served
+    table attaches it (``server/served.py``), so its notice and rows reach the payloads."""
+    def readers(game: str, players, given):
+        return reader_for(game, players, colours or given)
+
+    camera = Camera(reader_for=readers, grace=0.0, status=CameraStatus(state="on", notice="camera"))
+    screens.table.camera = camera
+    screens.detach = [camera.subscribe(screens.table.show_camera),
+                      screens.table.follow(camera.follow)]
     return camera
+
+
+def detach_camera(screens: Screens) -> None:
+    """The camera taken off the table (its notice and rows leave the screens)."""
+    for undo in screens.detach:
+        undo()
+    screens.table.camera = None
+    screens.table.show_camera(CameraStatus())
 
 
 # -- Schmuggler: who drew which card ----------------------------------------------------------
@@ -236,8 +253,8 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             if cameras and x["type"] == "take_card":
                 # the camera sees the roller take the space's card and show it; first someone
                 # shows a wrong card (a notice for everyone), then the right one
-                space = a.game.track[a.game.state["piece"]]
-                wrong = next(g for g in a.game.track[1:] if g != space)
+                space = a.game.piece.good
+                wrong = next(g for g in a.game.components.track[1:] if g != space)
                 for cam in cameras:
                     cam.feed([events.appear("contraband_card", wrong, "face", pos=(300., 300.))],
                              events.t)
@@ -254,7 +271,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             elif cameras and x["type"] == "look" and x["found"] and not x.get("looked_at_all"):
                 # the missing card shown while someone looks: a one-tap row on the table's
                 # screens, the same whoever the record says holds it; the tablet taps it
-                space = a.game.track[a.game.state["piece"]]
+                space = a.game.piece.good
                 shown = [events.appear("contraband_card", space, "face", pos=(340., 300.))]
                 for cam in cameras:
                     cam.feed(shown, events.t)
@@ -271,7 +288,7 @@ def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
             else:
                 a.submit(x)
                 b.submit(y)
-            drafting = a.game.state["phase"] == "draft"
+            drafting = a.game.phase is SchmugglerPhase.DRAFT
             # during the draft the table's buttons are the pool: the card just shown, public
             viewers = ["spectator", *players] + ([] if drafting else ["table"])
             assert a.screens(viewers) == b.screens(viewers), (seed, i, x)
@@ -424,7 +441,7 @@ def abandon_plan(seed: int):
     game = catalog.new_game("abandon_ship", players, seed=seed)
     log = list(random_actions(game, random.Random(seed)))
     rng = random.Random(seed)
-    tiles = [sorted(t, key=game.ship.colours.index) for t in game.ship.tiles]
+    tiles = [sorted(t, key=game.components.colours.index) for t in game.components.tiles]
     entering = rng.sample(players, 2)
     given_a, given_b = rng.sample(tiles, 2), rng.sample(tiles, 2)
     while any(x == y for x, y in zip(given_a, given_b)):
@@ -468,15 +485,15 @@ def test_abandon_ship_every_channel_is_the_same_whatever_tile_was_entered(tmp_pa
             cameras = [camera_for(a), camera_for(b)]
             events = Events("abandon_ship")
             for cam, tiles in zip(cameras, (tiles_a, tiles_b)):
-                tile = f"tile-{1 + [sorted(t) for t in a.game.ship.tiles].index(sorted(tiles[0]))}"
+                tile = f"tile-{1 + [sorted(t) for t in a.game.components.tiles].index(sorted(tiles[0]))}"
                 cam.feed([events.appear("tile", tile, "face", seat="red", pos=(450., 560.))],
                          events.t)
             assert a.screens(viewers, entering) == b.screens(viewers, entering)
             notice = a.table.payload(SPECTATOR_GRANT)["camera_reader"]["notice"]["text"]
             assert "tile face up before its reveal" in notice
-            assert not set(notice.replace(",", " ").split()) & set(a.game.ship.colours)
+            assert not set(notice.replace(",", " ").split()) & set(a.game.components.colours)
             for screens in (a, b):
-                screens.table.attach_camera(None)
+                detach_camera(screens)
             accepted += check_corrections(
                 a, b, rng, viewers, entering, entries=3,
                 also=lambda s: [{"type": "enter_tile", "player": entering[0],
@@ -527,10 +544,10 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
                 # the engine's property tests), and only this player's own buttons
                 assert payload["view"] == a.game.view(viewer)
                 assert all(x["player"] == viewer for x in payload["actions"])
-            bid = a.game.state["bid"]
-            if a.game.state["phase"] == "lay" and bid["rows"][-1] and faced < 3 * (seed + 1) \
-                    and rng.random() < 0.3:
-                bidder = next(iter(bid["rows"][-1]))
+            bid = a.game.bid
+            if a.game.phase is ShipwreckedPhase.LAY and bid is not None and bid.row \
+                    and faced < 3 * (seed + 1) and rng.random() < 0.3:
+                bidder = next(iter(bid.row))
                 colour = dict(zip(players, COLOURS))[bidder]
                 events = Events("shipwrecked")
                 cams = [camera_for(a, dict(zip(players, COLOURS))),
@@ -545,7 +562,7 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
                 assert "bid card face up before its reveal" in notice
                 assert not {"STOP", "PASS", "STRIKE"} & set(notice.split())
                 for screens in (a, b):
-                    screens.table.attach_camera(None)
+                    detach_camera(screens)
                 faced += 1
         assert a.fix_lists() == b.fix_lists()
         for entry in a.store.entries(a.session.saved.id):

@@ -364,24 +364,28 @@ def test_sigkill_mid_game_and_restart_resumes_the_same_state(tmp_path):
 
 
 def test_camera_preview_goes_to_the_host_screen_only(server):
-    from tableassist.server.camera import start_camera
-    camera = start_camera("demo", server.table)  # the synthetic table, with real markers
+    from tableassist.server.camera import READ_FPS, open_camera
+    source, status = open_camera("demo")  # the synthetic table, with real markers
+    assert status.state == "starting"
     host, table = Client(server.url, server.tokens.host), Client(server.url, server.tokens.table)
     frames: dict[str, list] = {"host": [], "table": []}
     host.sio.on("camera", lambda f: frames["host"].append(f))
     table.sio.on("camera", lambda f: frames["table"].append(f))
     server.clients += [host.connect(), table.connect()]
-    camera.attach(server.app)
+    server.camera.start(source, name="camera demo", fps=READ_FPS)
     try:
         wait_until(lambda: len(frames["host"]) >= 2, 20, "two preview frames")
     finally:
-        camera.stop()
+        server.camera.stop()
     frame = frames["host"][-1]
     assert frame["jpeg"][:2] == b"\xff\xd8" and frame["markers"] > 0  # a JPEG, markers found
-    host.wait_state(lambda s: s["camera"]["state"] == "on")
+    host.wait_state(lambda s: s["camera"]["state"] == "off")  # on, then stopped
+    assert any(st["camera"]["state"] == "on" and st["camera"]["notice"] == "camera demo"
+               for st in host.states)
     assert frames["table"] == [] and "camera" not in table.state
 
 
+@pytest.mark.slow  # 60 random actions per game over sockets
 @pytest.mark.parametrize("game_id", catalog.game_ids())
 def test_random_play_every_room_sees_exactly_its_view(server, game_id):
     """Seeded random legal play through the table's screen, for every registered game: after each
@@ -401,12 +405,12 @@ def test_random_play_every_room_sees_exactly_its_view(server, game_id):
         state = table.wait_state(lambda s: s["game"] and len(s["history"]) == len(session.steps))
         if not state["actions"]:
             break
-        before = json.dumps(session.game.state, sort_keys=True)
+        before = json.dumps(session.game.to_json(), sort_keys=True)
         answer = table.act(rng.choice(state["actions"])["action"])
         if not answer["ok"]:
             # A listed table reading may be impossible (ShipShape's keypad row of crew values,
             # docs/protocol.md "Secrets in the table's list"): refused in words, nothing changes.
-            assert answer["error"] and json.dumps(session.game.state, sort_keys=True) == before
+            assert answer["error"] and json.dumps(session.game.to_json(), sort_keys=True) == before
             continue
         n = len(session.steps)
         for c, viewer in ((ann, "Ann"), (bea, "Bea"), (spectator, None), (table, None)):

@@ -37,7 +37,7 @@ def test_shipwrecked_cards_in_zones_cells_and_seats(registry, renderer, tilt):
     assert (placed[48].zone, placed[48].rotation, placed[48].seat) == ("bank", 90, None)
     assert (placed[21].zone, placed[21].seat, placed[21].rotation, placed[21].side) == (None, "red", 180, "face")
     assert (placed[52].seat, placed[52].rotation) == ("blue", 270)
-    assert placed[48].table_mm == pytest.approx((290, 300), abs=4)
+    assert placed[48].position_mm == pytest.approx((290, 300), abs=4)
 
 
 def test_shipshape_crate_in_a_turned_hold_is_placed_in_the_holds_own_grid(registry, renderer):
@@ -64,7 +64,7 @@ def test_without_four_corners_there_are_no_table_coordinates(registry, renderer)
     scene = table(registry, "wreckers", [(20, 450, 300, 0)])
     scene = S.Scene(pieces=scene.pieces[1:])      # the NW corner is missing
     placed = locate(registry, renderer, "wreckers", scene)
-    assert placed[20].table_mm is None and placed[20].zone is None and placed[20].component == "card"
+    assert placed[20].position_mm is None and placed[20].zone is None and placed[20].component == "card"
 
 
 def test_every_game_has_a_layout_and_the_loop_track_covers_the_schmuggler_track():

@@ -24,7 +24,7 @@ def test_a_short_game_with_hands_and_flicker_gives_exactly_the_real_changes(regi
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
     events = run(pipeline, video)
     first = [e for e in events if e.t < 1.0]
-    assert sorted(e.marker_id for e in first) == sorted(p.marker_id for p in script.scene.pieces)
+    assert sorted(e.sighting.marker_id for e in first) == sorted(p.marker_id for p in script.scene.pieces)
     score = S.score_events(script, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
                            events, settle=1.0)
     assert score.expected >= 6
@@ -39,11 +39,12 @@ def test_a_bid_card_turned_over_is_one_flip_event(registry, renderer):
     camera = S.Camera(1280, 720, tilt=20)
     video = S.SyntheticVideo(script, renderer, camera, fps=10, duration=4.0, effects=S.Effects(blur=0.5))
     events = run(TablePipeline("shipwrecked", registry, qr_every=None), video)
-    late = [(e.kind, e.marker_id, e.previous_id, e.item, e.zone, e.cell) for e in events if e.t > 1.0]
+    late = [(e.kind, e.sighting.marker_id, e.previous.marker_id, e.sighting.item, e.sighting.zone,
+             e.sighting.cell) for e in events if e.t > 1.0]
     assert late == [("flipped", 21, 44, "red-PASS-2", "bid", "r3c2")]
 
 
-def test_a_qr_command_card_gives_one_qr_event(registry, tmp_path):
+def test_a_qr_command_card_gives_one_event_per_showing(registry, tmp_path):
     import cv2
     import numpy as np
     import segno
@@ -53,9 +54,12 @@ def test_a_qr_command_card_gives_one_qr_event(registry, tmp_path):
     card = cv2.imread(str(path))
     frame = np.full((720, 1280, 3), 200, np.uint8)
     frame[100:100 + card.shape[0], 100:100 + card.shape[1]] = card
+    blank = np.full_like(frame, 200)
     pipeline = TablePipeline("wreckers", registry, qr_every=0.5)
-    kinds = []
-    for k in range(12):
-        kinds += [(e.kind, e.item) for e in pipeline.update(frame, k / 10)]
-    assert kinds == [("qr", "tableassist:cmd/undo")]
+    shown = []
+    # held up for 1.2 s, gone for 1 s (2 scans: a missed read, not a new showing), back for 1 s,
+    # gone for 2 s, shown again
+    for k, f in enumerate([frame] * 12 + [blank] * 10 + [frame] * 10 + [blank] * 20 + [frame] * 5):
+        shown += [(e.kind, e.command, round(e.t, 1)) for e in pipeline.update(f, k / 10)]
+    assert shown == [("card", "undo", 0.0), ("card", "undo", 5.5)]
     assert any("corners are not all in view" in w for w in pipeline.last.warnings)

@@ -48,6 +48,7 @@ def test_ids_under_the_mouse_are_never_reported():
     assert not {11, 13, 14, 16} & set(found.ids.tolist())
 
 
+@pytest.mark.slow  # 87 photos
 def test_qr_photos_decode_to_their_exact_text_at_least_78_of_87_and_never_wrong():
     scanner = QRScanner()
     right, wrong, missed = 0, [], []
@@ -66,6 +67,7 @@ def test_qr_photos_decode_to_their_exact_text_at_least_78_of_87_and_never_wrong(
     assert right >= 78, f"read {right} of 87; missed {missed}"
 
 
+@pytest.mark.slow  # every negative photo
 def test_negative_photos_give_no_marker_and_no_qr_code():
     photos = _images(REALDATA / "negatives_zxing")
     assert len(photos) == 47

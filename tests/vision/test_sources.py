@@ -49,6 +49,7 @@ def test_a_video_that_ends_gives_none(tmp_path):
         writer.write(np.full((48, 64, 3), 40 * k, np.uint8))
     writer.release()
     source = open_source(str(path))
+    assert source.mode == "64x48 at 10 fps"     # what the file gives, for the camera's status
     frames = []
     while (frame := source.read()) is not None:
         frames.append(frame)

@@ -1,24 +1,25 @@
-"""The tracker turns per-frame placements into stable table events (issue 8)."""
+"""The tracker turns per-frame sightings into stable table events (issue 8)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tableassist.vision import Placement, Tracker
+from tableassist.vision import Sighting, Tracker
 
 FPS = 10
 
 
 def card(mid, zone="bank", rotation=0, at=(100.0, 100.0), seat=None, component="card", item=None, side="face"):
-    return Placement(mid, component, item or f"item{mid}", side, at, zone, None, rotation, seat)
+    return Sighting(marker_id=mid, component=component, item=item or f"item{mid}", side=side, position_mm=at,
+                    zone=zone, rotation=rotation, seat=seat)
 
 
 def play(tracker, frames):
-    """Feed frames (lists of placements) at FPS; return [(frame index, kind, id)]."""
+    """Feed frames (lists of sightings) at FPS; return [(frame index, kind, id)]."""
     out = []
-    for k, placements in enumerate(frames):
-        for e in tracker.update(placements, k / FPS):
-            out.append((k, e.kind, e.marker_id))
+    for k, sightings in enumerate(frames):
+        for e in tracker.update(sightings, k / FPS):
+            out.append((k, e.kind, e.sighting.marker_id))
     return out
 
 
@@ -47,7 +48,7 @@ def test_the_other_side_appearing_where_a_card_was_is_one_flip():
     events = []
     for k, ps in enumerate([[back]] * 5 + [[]] * 3 + [[face]] * 25):
         events += tracker.update(ps, k / FPS)
-    assert [(e.kind, e.marker_id, e.previous_id) for e in events] == [
+    assert [(e.kind, e.sighting.marker_id, e.previous and e.previous.marker_id) for e in events] == [
         ("appeared", 44, None), ("flipped", 21, 44)]
     assert [p.marker_id for p in tracker.state()] == [21]
 
@@ -58,7 +59,7 @@ def test_two_copies_of_one_sticker_are_reported_once_as_a_problem_never_guessed(
     events = []
     for k, ps in enumerate([[a]] * 4 + [[a, b]] * 10 + [[a]] * 5):
         events += tracker.update(ps, k / FPS)
-    assert [(e.kind, e.marker_id) for e in events] == [("appeared", 20), ("duplicate", 20)]
+    assert [(e.kind, e.sighting.marker_id) for e in events] == [("appeared", 20), ("duplicate", 20)]
     assert tracker.state()[0].zone == "bank"         # the known copy kept its place; no move guessed
 
 
@@ -70,8 +71,11 @@ def test_stickers_printed_in_copies_are_tracked_one_by_one(registry):
     events = []
     for k, ps in enumerate([[back(100.0)]] * 4 + [[back(100.0), back(300.0)]] * 4 + [[back(300.0)]] * 20):
         events += tracker.update(ps, k / FPS)
-    assert [(e.kind, e.position_mm) for e in events] == [
+    assert [(e.kind, e.sighting.position_mm) for e in events] == [
         ("appeared", (100.0, 100.0)), ("appeared", (300.0, 100.0)), ("removed", (100.0, 100.0))]
+    # each copy keeps its own key from appearing to leaving: nothing after the tracker matches again
+    first, second, gone = (e.sighting.key for e in events)
+    assert first != second and gone == first and first[0] == second[0] == 44
 
 
 def test_events_carry_what_the_table_needs():
@@ -79,7 +83,17 @@ def test_events_carry_what_the_table_needs():
     for k in range(3):
         events = tracker.update([card(20, zone="lot", rotation=90, seat="red")], k / FPS)
     e = events[0]
-    assert (e.kind, e.marker_id, e.component, e.zone, e.seat, e.rotation, e.t) == (
-        "appeared", 20, "card", "lot", "red", 90, pytest.approx(0.2))
+    s = e.sighting
+    assert (e.kind, s.marker_id, s.component, s.zone, s.seat, s.rotation, e.t, s.since, s.changed) == (
+        "appeared", 20, "card", "lot", "red", 90, pytest.approx(0.2), pytest.approx(0.2), pytest.approx(0.2))
     assert 0 < e.confidence <= 1
-    assert e.to_json()["kind"] == "appeared"
+    assert e.to_json()["kind"] == "appeared" and e.to_json()["sighting"]["zone"] == "lot"
+
+
+def test_a_move_keeps_when_the_marker_appeared_and_says_when_it_changed():
+    tracker = Tracker()
+    events = []
+    for k, ps in enumerate([[card(20)]] * 5 + [[card(20, zone="lot")]] * 4):
+        events += tracker.update(ps, k / FPS)
+    moved = events[-1].sighting
+    assert events[-1].kind == "moved" and moved.since == pytest.approx(0.2) and moved.changed == pytest.approx(0.7)

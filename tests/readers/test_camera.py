@@ -1,0 +1,196 @@
+"""The camera (``readers.live.Camera``) on a real session, fed hand-built table events and QR
+command cards: each printed card does what its text says, through the calls the tablet's buttons
+make (source and author "camera"); a refused save is reported and the camera goes on."""
+
+from __future__ import annotations
+
+import pytest
+
+from tableassist.markers.registry import load_registry
+from tableassist.markers.sighting import CardShown
+from tableassist.readers.live import COMMANDS, Camera, CameraStatus
+from tableassist.table.session import TableSession
+from tableassist.table.store import Store
+from tests.readers.table import Table
+from tests.readers.test_abandon_ship_reader import ALL_ONES, cheese_events, roll
+from tests.readers.test_shipshape_reader import COLOURS, X, lay, turn_up
+
+PLAYERS = ["Ann", "Bea", "Cy"]
+DICE = ("red", "blue", "green", "yellow", "orange", "purple", "black", "white")
+
+
+def on_a_session(tmp_path, game_id, colours=None, seed=1):
+    store = Store(tmp_path / f"{game_id}.sqlite3")
+    session = TableSession.create(store, game_id, PLAYERS, seed=seed)
+    camera = Camera(grace=0.0)
+    heard: list[CameraStatus] = []
+    camera.subscribe(heard.append)
+    camera.follow(session, colours)
+    return session, camera, heard
+
+
+def show(camera, command, t=100.0):
+    camera.feed([CardShown(command=command, t=t)], t)
+
+
+def log(session):
+    return [(e.kind, e.source, e.author) for e in session.store.entries(session.saved.id)]
+
+
+def crate_in_a_hold(tmp_path):
+    """ShipShape: holds dealt, crew cards laid and revealed, the top crate shown and put in
+    Ann's hold: the camera proposes "placed", one option."""
+    session, camera, heard = on_a_session(tmp_path, "shipshape", COLOURS)
+    table = Table("shipshape")
+    camera.feed([table.appear("hold", h, seat=COLOURS[p], pos=(X[p], 560.0))
+                 for p, h in {"Ann": "H01", "Bea": "H02", "Cy": "H03"}.items()], table.t)
+    camera.feed([lay(table, p) for p in PLAYERS], table.t)
+    camera.feed([turn_up(table, "Ann", 9), turn_up(table, "Bea", 4), turn_up(table, "Cy", 7)],
+                table.t)
+    top = next(a for a in session.game.legal_actions(None) if a["type"] == "show_top_crate")["crate"]
+    camera.feed([table.appear("crate", top, "front", zone="offer")], table.t)
+    camera.feed([table.move("crate", top, "front", zone="hold H01", cell="r2c2", rotation=270)],
+                table.t)
+    return session, camera, heard, table, top
+
+
+def test_every_printed_command_card_is_obeyed():
+    printed = {c.name for c in load_registry().commands}
+    assert printed == set(COMMANDS)
+    assert all(callable(getattr(Camera, f"_card_{name}", None)) for name in printed)
+
+
+def test_the_confirm_card_taps_the_one_proposal(tmp_path):
+    session, camera, heard, _, top = crate_in_a_hold(tmp_path)
+    [row] = camera.status.confirm
+    assert [o.action["type"] for o in row.options] == ["place_crate"]
+    before = len(session.steps)
+    show(camera, "confirm")
+    assert len(session.steps) == before + 1
+    step = session.steps[-1]
+    assert (step.action["type"], step.action["crate"], step.source, step.author) == (
+        "place_crate", top, "camera", "camera")
+    assert camera.status.confirm == () and camera.status.report.startswith("Confirm card: confirmed")
+    assert heard[-1] is camera.status          # the listeners were told
+
+
+def test_the_confirm_card_leaves_two_choices_to_the_tablet(tmp_path):
+    session, camera, _ = on_a_session(tmp_path, "abandon_ship")
+    table = Table("abandon_ship")
+    camera.feed([table.appear("die_face", f"{d}:face-1", zone="pool") for d in DICE]
+                + [table.appear("rat", c, zone="space", cell="1") for c in DICE[:-1]]
+                + cheese_events(table), table.t)
+    camera.feed(roll(table, {**ALL_ONES, "blue": 2, "white": 2}), table.t)
+    camera.feed([table.move("rat", "blue", zone="space", cell="3")], table.t)
+    before = len(session.steps)
+    show(camera, "confirm")
+    assert len(session.steps) == before
+    assert camera.status.report == ("Confirm card: the camera proposes 2 choices: tap the right "
+                                    "one on the tablet")
+    assert len(camera.status.confirm[0].options) == 2    # still offered
+
+
+def test_the_cancel_card_sets_the_proposal_aside_until_the_table_changes(tmp_path):
+    session, camera, _, table, top = crate_in_a_hold(tmp_path)
+    show(camera, "cancel")
+    assert camera.status.confirm == () and camera.status.report.startswith("Cancel card:")
+    camera.feed([], table.t + 1)                       # the same table: not proposed again
+    assert camera.status.confirm == ()
+    camera.feed([table.move("crate", top, "front", zone="hold H01", cell="r2c2", rotation=0)],
+                table.t)                                # turned: another reading, proposed
+    assert [o.action["rotation"] for o in camera.status.confirm[0].options] == [0]
+
+
+def test_the_pause_card_stops_the_reading_until_shown_again(tmp_path):
+    session, camera, _ = on_a_session(tmp_path, "abandon_ship")
+    table = Table("abandon_ship")
+    camera.feed([table.appear("die_face", f"{d}:face-1", zone="pool") for d in DICE]
+                + [table.appear("rat", c, zone="space", cell="1") for c in DICE[:-1]], table.t)
+    show(camera, "pause")
+    assert camera.status.paused and "stopped reading" in camera.status.report
+    camera.feed(cheese_events(table), table.t)
+    assert session.steps == []                        # nothing read while paused
+    show(camera, "pause")
+    assert not camera.status.paused and camera.status.report == \
+        "Pause card: the camera reads the table again"
+    # the cheese lies on the ship: compared with the game again, it is placed
+    assert [s.action["type"] for s in session.steps] == ["place_cheese"] * 5
+    # a die face turned up while paused is not read as a roll; a roll after it is
+    show(camera, "pause")
+    camera.feed(roll(table, {"red": 4}), table.t)
+    show(camera, "pause")
+    assert [s.action["type"] for s in session.steps].count("roll_die") == 0
+    camera.feed(roll(table, {"red": 2}), table.t)
+    assert session.steps[-1].action == {"type": "roll_die", "player": None, "die": "red",
+                                        "face": session.steps[-1].action["face"]}
+
+
+def test_undo_and_redo_cards_say_why_when_there_is_nothing_to_do(tmp_path):
+    session, camera, _ = on_a_session(tmp_path, "abandon_ship")
+    show(camera, "undo")
+    assert camera.status.report == "Undo card: there is nothing to undo"
+    show(camera, "redo", t=101.0)
+    assert camera.status.report == "Redo card: there is nothing to redo"
+    assert log(session) == []
+
+
+def test_a_refused_save_is_reported_and_the_camera_reads_on(tmp_path):
+    """Another program wrote to the log (a stale writer): the camera's reading is not saved, the
+    screens are told, and once the session has reloaded the camera reads the rest."""
+    session, camera, _ = on_a_session(tmp_path, "abandon_ship")
+    other = TableSession.open(Store(session.store.path), session.saved.id)
+    other.submit({"type": "place_cheese", "player": None, "space": 6, "value": 1},
+                 source="tablet", author="host")
+    table = Table("abandon_ship")
+    camera.feed(cheese_events(table), 10.0)
+    assert "was not saved" in camera.status.report and "another program wrote" in \
+        camera.status.report
+    assert session.steps[0].source == "tablet"          # reloaded: the other's action is in
+    camera.feed([], 11.0)                               # within RETRY_AFTER: it waits
+    assert len(session.steps) == 1
+    camera.feed([], 13.0)
+    assert [s.source for s in session.steps] == ["tablet"] + ["camera"] * 4
+    assert camera.status.report is None
+
+
+def test_the_status_is_one_frozen_value(tmp_path):
+    _, camera, heard = on_a_session(tmp_path, "abandon_ship")
+    status = camera.status
+    with pytest.raises(AttributeError):
+        status.state = "on"  # type: ignore[misc]
+    assert heard == [CameraStatus(), status]   # told the status at once, then each new one
+    assert status.reading and status.device_json()["state"] == "off"
+
+
+class Blinking:
+    """A source with a picture, then none for a while (unplugged), then a picture again."""
+
+    def __init__(self, pattern):
+        import numpy as np
+        self.frames = [np.zeros((48, 64, 3), np.uint8) if on else None for on in pattern]
+
+    def read(self):
+        if not self.frames:
+            raise SystemExit   # never reached: the test stops the camera first
+        return self.frames.pop(0)
+
+    def close(self):
+        self.frames = [None] * 1000
+
+
+def test_the_camera_says_when_it_has_no_picture_and_when_it_has_one_again():
+    from tests.server.conftest import wait_until
+
+    camera = Camera()
+    states: list[tuple[str, str]] = []
+    camera.subscribe(lambda s: states.append((s.state, s.notice)))
+    assert states.pop(0) == ("off", "no camera")   # the status it starts with
+    camera.start(Blinking([True] * 3 + [False] * 25 + [True] * 3 + [False] * 1000),
+                 name="camera 7", fps=200)
+    try:
+        wait_until(lambda: len(states) >= 3, 10, "the camera on, lost, on")
+    finally:
+        camera.stop()
+    assert states[:3] == [("on", "camera 7"), ("lost", "camera 7: no picture (unplugged, or the "
+                                                        "video ended)"), ("on", "camera 7")]
+    assert states[-1] == ("off", "the camera was stopped") and camera.status.mode == "64x48"
