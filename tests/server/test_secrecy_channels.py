@@ -552,7 +552,7 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
                 events = Events("shipwrecked")
                 cams = [camera_for(a, dict(zip(players, COLOURS))),
                         camera_for(b, dict(zip(players, COLOURS)))]
-                cell = f"r{bid['round']}c{players.index(bidder) + 1}"
+                cell = f"r{bid.round}c{players.index(bidder) + 1}"
                 for cam, card in zip(cams, ("STOP-1", "PASS-2")):
                     cam.feed([events.appear("bid_card", f"{colour}-{card}", "face", zone="bid",
                                             cell=cell, pos=(500., 300.))], events.t)
