@@ -37,6 +37,7 @@ def play(session: TableSession, rng: random.Random, n: int) -> list[dict]:
 
 
 def replayed(actions) -> dict:
+    """The state of a fresh game after ``actions`` (the whole state: what a log replays to)."""
     game = catalog.new_game(GAME, PLAYERS, seed=7)
     for a in actions:
         game.apply(a)

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
-from tableassist.games.messages import Message, Template
+from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
-           "SetupError", "Template", "competition_ranks", "merge_options", "unverified_values"]
+           "SetupError", "Template", "and_list", "competition_ranks", "merge_options",
+           "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
@@ -173,6 +174,15 @@ def competition_ranks(players: Sequence[str],
         same = i > 0 and key(player) == key(order[i - 1])
         ranked.append((player, ranked[-1][1] if same else i + 1))
     return ranked
+
+
+def and_list(items: Sequence[Param]) -> Param:
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann and Bea and Cy"``: items joined with "and", each
+    join a nested message, so a translation words it its own way."""
+    if len(items) == 1:
+        return items[0]
+    return Message("protocol.word.and", "{first} and {rest}", first=items[0],
+                   rest=and_list(items[1:]))
 
 
 _DEFAULT_LABEL = Template("protocol.label.default", "{who}: {words}")

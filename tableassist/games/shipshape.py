@@ -28,20 +28,25 @@ earlier round's reading cannot be corrected before the end (:meth:`ShipShape.sea
 Participants are the human players plus, with two humans (or five in the expert mode), the dummy
 Cap'n Happen Stance, whose crew card is the blind top of his deck and who places every crate exactly
 as it lay on the stack (R-SS-19). The table acts for him: his actions have ``player: null``.
+
+What readers and screens ask is answered by read-only properties returning frozen values
+(``game.phase is Phase.PLAY``, ``game.groups[0].stage is Stage.TAKE``, ``game.participant("Ann")``);
+tests reach positions the rules cannot reach quickly with :meth:`ShipShape.set_position`.
 """
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
-from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        unverified_values)
+from tableassist.games.messages import Param
+from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
+                                        SetupError, Template, and_list, unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
 
@@ -80,7 +85,14 @@ class Crate:
         return self.front if face == "front" else self.back
 
 
-def parse_cell(token: str, where: str, *, crate: bool) -> str:
+def _named(kind: str, name: object) -> Message:
+    """A component named in a data-file error: ``"hold H01"``, ``"crate C07"``."""
+    return Message("shipshape.word.component",
+                   "{kind, select, hold {hold {name}} other {crate {name}}}", kind=kind,
+                   name=str(name))
+
+
+def parse_cell(token: str, where: Param, *, crate: bool) -> str:
     """One cell of the data file's notation, normalised (``R`` → ``R1``, G-SS-04)."""
     allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
     if token in allowed:
@@ -91,17 +103,22 @@ def parse_cell(token: str, where: str, *, crate: bool) -> str:
             return "R1"
         if number.isdigit() and int(number) > 0:
             return f"{kind}{int(number)}"
-    raise SetupError(f"{where}: cannot read cell {token!r}; write one of "
-                     + ", ".join(allowed) + ", G2, K3, X2, R1")
+    raise SetupError(Message("shipshape.setup.bad_cell",
+                             "{where}: cannot read cell {token}; write one of {allowed}, G2, K3, "
+                             "X2, R1", where=where, token=repr(token), allowed=allowed))
 
 
-def parse_grid(rows: Any, where: str, *, crate: bool) -> Grid:
+def parse_grid(rows: Any, where: Param, *, crate: bool) -> Grid:
     """A grid written as one string per row, cells separated by spaces."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise SetupError(f"{where}: a grid is a list of row strings, e.g. [\"G2 . .\", ...]")
+        raise SetupError(Message("shipshape.setup.grid_rows",
+                                 "{where}: a grid is a list of row strings, e.g. [\"G2 . .\", ...]",
+                                 where=where))
     grid = tuple(tuple(parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
     if len({len(r) for r in grid}) != 1 or not grid[0]:
-        raise SetupError(f"{where}: every row needs the same number of cells")
+        raise SetupError(Message("shipshape.setup.grid_width",
+                                 "{where}: every row needs the same number of cells",
+                                 where=where))
     return grid
 
 
@@ -122,39 +139,64 @@ def orient(crate: Crate, face: str, rotation: int) -> Grid:
     return rotate(crate.face(face), rotation)
 
 
-def load_holds_and_crates(components: Mapping[str, Any]) -> tuple[dict[str, Hold],
-                                                                  dict[str, Crate]]:
+def load_holds_and_crates(data: Mapping[str, Any]) -> tuple[dict[str, Hold],
+                                                            dict[str, Crate]]:
     """The holds and crates of the data file, checked, by id."""
     holds: dict[str, Hold] = {}
-    for i, h in enumerate(components.get("holds", [])):
-        where = f"hold {h.get('id', i)}"
+    for i, h in enumerate(data.get("holds", [])):
+        at = _named("hold", h.get("id", i))
         try:
             hold = Hold(str(h["id"]), int(h["voyage_set"]), int(h["number"]),
-                        parse_grid(h["grid"], where, crate=False))
+                        parse_grid(h["grid"], at, crate=False))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, SetupError):
                 raise
-            raise SetupError(f"{where}: needs id, voyage_set, number and grid ({exc})") from None
+            raise SetupError(Message("shipshape.setup.hold_fields",
+                                     "{where}: needs id, voyage_set, number and grid ({detail})",
+                                     where=at, detail=str(exc))) from None
         holds[hold.id] = hold
     crates: dict[str, Crate] = {}
-    for i, c in enumerate(components.get("crates", [])):
-        where = f"crate {c.get('id', i)}"
+    for i, c in enumerate(data.get("crates", [])):
+        at = _named("crate", c.get("id", i))
         if "id" not in c or "front" not in c:
-            raise SetupError(f"{where}: needs id and front")
-        front = parse_grid(c["front"], where, crate=True)
+            raise SetupError(Message("shipshape.setup.crate_fields", "{where}: needs id and front",
+                                     where=at))
+        front = parse_grid(c["front"], at, crate=True)
         back_rows = c.get("back", "mirror")
-        back = mirror(front) if back_rows == "mirror" else parse_grid(back_rows, where, crate=True)
+        back = mirror(front) if back_rows == "mirror" else parse_grid(back_rows, at, crate=True)
         if len(back) != len(front) or len(back[0]) != len(front[0]):
-            raise SetupError(f"{where}: the back must have the front's size")
+            raise SetupError(Message("shipshape.setup.back_size",
+                                     "{where}: the back must have the front's size", where=at))
         crates[str(c["id"])] = Crate(str(c["id"]), front, back)
     sizes = {(len(h.grid), len(h.grid[0])) for h in holds.values()}
     if len(sizes) > 1:
-        raise SetupError("every hold must have the same grid size")
+        raise SetupError(Message("shipshape.setup.hold_sizes",
+                                 "every hold must have the same grid size"))
     for crate in crates.values():
         for hold_size in sizes:
             if max(len(crate.front), len(crate.front[0])) > min(hold_size):
-                raise SetupError(f"crate {crate.id} does not fit in a hold in every orientation")
+                raise SetupError(Message("shipshape.setup.crate_fits",
+                                         "crate {crate} does not fit in a hold in every "
+                                         "orientation", crate=crate.id))
     return holds, crates
+
+
+@dataclass(frozen=True)
+class Components:
+    """ShipShape's components (SPEC §5.1): the holds and crates by id, the crew values of every
+    hand and of the Cap'n's deck, and the numbers of the rulebook, as ``data/shipshape.toml``
+    gives them."""
+
+    holds: Mapping[str, Hold]
+    crates: Mapping[str, Crate]
+    crew_values: tuple[int, ...]
+    capn_name: str
+    voyages: int
+    turns_per_voyage: int
+    crates_per_participant: int
+    full_ship_bonus: int
+    #: Paths of the values marked ``verified = false`` (SPEC X5), for the banner.
+    unverified: tuple[str, ...]
 
 
 # -- what shows from above (R-SS-10, G-SS-07) -----------------------------------------------------
@@ -202,7 +244,8 @@ def hold_totals(seen: list[list[tuple[str, int]]], layers: Sequence[Layer], *,
     A space is filled when it shows gold, cannons or contraband, or a blank crate cell (G-SS-08,
     an option); a rat or an empty hold space is not.
     """
-    totals = {"gold": 0, "rats": 0, "cannons": 0, "contraband": 0, "filled": 0, "spaces": 0}
+    totals: dict[str, Any] = {"gold": 0, "rats": 0, "cannons": 0, "contraband": 0, "filled": 0,
+                              "spaces": 0}
     cells = []
     for r, row in enumerate(seen):
         for c, (token, layer) in enumerate(row):
@@ -259,88 +302,242 @@ def score_voyage(totals: Mapping[str, Mapping[str, Any]], *, full_ship_bonus: in
     return scores
 
 
-_PARSED: dict[bytes, tuple[dict[str, Hold], dict[str, Crate], list[str]]] = {}
+# -- the typed surface: what readers and screens ask, as frozen values ----------------------------
+
+class Phase(StrEnum):
+    """The phases of the game (SPEC §5.3), in the order of a voyage."""
+
+    DEAL_HOLDS = "deal_holds"    # S0: the Voyage-1 holds are dealt
+    PLAY = "play"                # S1–S8: crew cards laid and revealed, crates taken and placed
+    SCORING = "scoring"          # S9: the score sheet waits for the table's confirmation
+    DRAW_HOLDS = "draw_holds"    # S10: the next voyage's holds are drawn
+    OVER = "over"                # S11
+
+
+class Stage(StrEnum):
+    """Where a group is in a turn (R-SS-03 … R-SS-08)."""
+
+    COMMIT = "commit"    # the bidding pool lays crew cards face down
+    REVEAL = "reveal"    # the table turns them over, one by one
+    TAKE = "take"        # the queue takes crates from the stack
+    DONE = "done"        # the group has placed all its crates for the voyage
+
+
+_STAGES = {str(s): s for s in Stage}
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A crate placed in a hold: the face up, the clockwise turn and the offset (G-SS-06)."""
+
+    crate: str
+    face: str
+    rotation: int
+    offset: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TopCrate:
+    """The crate on top of a stack, as the camera last read it (G-SS-21)."""
+
+    crate: str
+    face: str
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Group:
+    """The participants who bid together and share a stack (R-SS-01, R-SS-20). ``index`` is the
+    group's number in ``show_top_crate``; ``bid_round`` 1 is the first reveal of a turn, 2 the
+    tie round, 3 the twice tied taking by hold number; ``reveal`` is the current reveal only;
+    ``queue`` who takes next, in order; ``rounds`` counts the rounds of cards laid so far."""
+
+    index: int
+    members: tuple[str, ...]
+    turn: int
+    stage: Stage
+    bid_round: int
+    pool: tuple[str, ...]
+    laid: tuple[str, ...]
+    reveal: Mapping[str, int]
+    tied: tuple[str, ...]
+    twice_tied: tuple[str, ...]
+    queue: tuple[str, ...]
+    placed: tuple[str, ...]
+    stack_left: int
+    top: TopCrate | None
+    rounds: int
+
+    @property
+    def taker(self) -> str | None:
+        """Who takes the next crate (stage ``take``), or ``None``."""
+        return self.queue[0] if self.stage is Stage.TAKE and self.queue else None
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A seat at the table, the Cap'n's too: coins, group, the hold (an id) and last voyage's,
+    and the crates placed in it, in order."""
+
+    name: str
+    capn: bool
+    coins: int
+    group: int
+    hold: str | None
+    previous_hold: str | None
+    layers: tuple[Placement, ...]
+
+
+@dataclass(frozen=True)
+class Crew:
+    """The engine's record of one participant's crew cards — **secret**: a screen shows it only
+    to its owner, through ``view(owner)`` (§5.7). ``held`` is the hand (for the Cap'n, his deck);
+    ``not_held`` the values revealed that the record did not hold, owed until they come back with
+    the discard pile; ``on_table`` the card revealed and not yet discarded; ``next`` the card
+    known to be on top of the Cap'n's deck after his refill (G-SS-12)."""
+
+    held: tuple[int, ...]
+    discard: tuple[int, ...]
+    not_held: tuple[int, ...]
+    on_table: int | None
+    next: int | None
+
+    @property
+    def cards(self) -> int:
+        """How many crew cards the hand (or the Cap'n's deck) holds: public (R-SS-09)."""
+        return len(self.held) - len(self.not_held)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A reading the record of a hand or of the Cap'n's deck did not hold, sealed until the
+    end (§5.7)."""
+
+    voyage: int
+    turn: int
+    owner: str
+    value: int
+    text: Message
+
+
+def _finding(kind: str, expected: int | None) -> Message:
+    """Why a reading went into the audit."""
+    if kind == "not_on_top":
+        return Message("shipshape.word.not_on_top",
+                       "the card known to be on top of his deck was a {expected} (G-SS-12)",
+                       expected=expected if expected is not None else 0)
+    if kind == "not_in_deck":
+        return Message("shipshape.word.not_in_deck", "his deck did not hold that value (R-SS-19)")
+    return Message("shipshape.word.not_in_hand", "the hand did not hold that value (R-SS-03)")
+
+
+def _not_at_table(who: str) -> IllegalAction:
+    return IllegalAction(Message("shipshape.refuse.not_at_table", "{who} is not at this table",
+                                 who=repr(who)))
+
+
+def _shown(value: Any) -> Param:
+    """A visible total as the score sheet writes it: a number, or whether the ship is full."""
+    if isinstance(value, bool):
+        return Message("shipshape.word.full", "{full, select, yes {True} other {False}}",
+                       full="yes" if value else "no")
+    return int(value)
+
+
+def _span(values: Sequence[int]) -> Param:
+    """"1–10" for a run of whole numbers, else the values listed."""
+    ordered = sorted(set(values))
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 2:
+        return Message("shipshape.word.span", "{first}–{last}", first=ordered[0],
+                       last=ordered[-1])
+    return tuple(ordered)
+
+
+_TABLE = Message("shipshape.word.table", "Table")
 
 
 # -- the game ------------------------------------------------------------------------------------
 
-class ShipShape(Game):
+class ShipShape(Game[Phase, Components]):
     """ShipShape for 2–6 players (SPEC §5)."""
 
     game_id = "shipshape"
     title = "ShipShape"
     min_players = 2
     max_players = 6
+    Phase = Phase
 
-    # -- components, parsed once per game object (never kept in the state) ----------------------
+    @classmethod
+    def parse_components(cls, data: Mapping[str, Any]) -> Components:
+        holds, crates = load_holds_and_crates(data)
+        return Components(
+            holds=MappingProxyType(holds), crates=MappingProxyType(crates),
+            crew_values=tuple(int(v) for v in data.get("crew_values", range(1, 11))),
+            capn_name=str(data.get("capn_name", "Cap'n")),
+            voyages=int(data.get("voyages", 3)),
+            turns_per_voyage=int(data.get("turns_per_voyage", 3)),
+            crates_per_participant=int(data.get("crates_per_participant", 3)),
+            full_ship_bonus=int(data.get("full_ship_bonus", 8)),
+            unverified=tuple(unverified_values(data)))
 
-    @cached_property
-    def holds(self) -> dict[str, Hold]:
-        return self._parsed[0]
+    @property
+    def holds(self) -> Mapping[str, Hold]:
+        """Every hold of the data file, by id."""
+        return self.components.holds
 
-    @cached_property
-    def crates(self) -> dict[str, Crate]:
-        return self._parsed[1]
+    @property
+    def crates(self) -> Mapping[str, Crate]:
+        """Every crate of the data file, by id."""
+        return self.components.crates
 
-    @cached_property
-    def _parsed(self) -> tuple[dict[str, Hold], dict[str, Crate], list[str]]:
-        # Games made from the same data (every replay, undo and simulation) share one parse,
-        # keyed by the data's exact content: marshal serialises the parsed TOML in C, far
-        # faster than checking 54 crates again.
-        try:
-            key: bytes | None = marshal.dumps(self.components)
-        except ValueError:   # a value marshal cannot write (a TOML date): parse every time
-            key = None
-        parsed = _PARSED.get(key) if key is not None else None
-        if parsed is None:
-            parsed = (*load_holds_and_crates(self.components), unverified_values(self.components))
-            if key is not None:
-                if len(_PARSED) >= 16:
-                    _PARSED.clear()
-                _PARSED[key] = parsed
-        return parsed
-
-    @cached_property
+    @property
     def capn_name(self) -> str:
-        return str(self.components.get("capn_name", "Cap'n"))
+        return self.components.capn_name
 
-    @cached_property
+    @property
     def unverified(self) -> list[str]:
-        return self._parsed[2]
-
-    @cached_property
-    def crew_values(self) -> list[int]:
-        return [int(v) for v in self.components.get("crew_values", range(1, 11))]
+        return list(self.components.unverified)
 
     def _number(self, hold_id: str | None) -> int:
         return self.holds[hold_id].number if hold_id else 0
+
+    def _p(self, name: str) -> dict[str, Any]:
+        participant: dict[str, Any] = self.state["participants"][name]
+        return participant
 
     # -- set-up (S0; §5.2 participants table; G-SS-15, G-SS-16) -----------------------------------
 
     def setup(self) -> None:
         """Seat the participants, give out the crew cards, and wait for the Voyage-1 holds."""
         if self.capn_name in self.players:
-            raise SetupError(f"the name {self.capn_name!r} is the dummy player's; choose another")
+            raise SetupError(Message("shipshape.setup.capn_name",
+                                     "the name {name} is the dummy player's; choose another",
+                                     name=repr(self.capn_name)))
         humans = len(self.players)
         expert = humans == 5 and self.options["five_player_mode"] == "expert_groups"
         seats = list(self.players)
         if humans == 2 or expert:
             seats.append(self.capn_name)   # the Cap'n takes the next seat (seat 6 in expert mode)
-        voyages = int(self.components.get("voyages", 3))
+        voyages = self.components.voyages
         sets = Counter(h.voyage_set for h in self.holds.values())
         for v in range(1, voyages + 1):
             if sets[v] < len(seats):
-                raise SetupError(f"the data file has {sets[v]} Voyage-{v} holds; "
-                                 f"{len(seats)} participants need {len(seats)}")
-        per = int(self.components.get("crates_per_participant", 3))
+                raise SetupError(Message("shipshape.setup.too_few_holds",
+                                         "the data file has {count, plural, one {# Voyage-{voyage} "
+                                         "hold} other {# Voyage-{voyage} holds}}; {seats} "
+                                         "participants need {seats}", count=sets[v], voyage=v,
+                                         seats=len(seats)))
+        per = self.components.crates_per_participant
         if len(self.crates) < per * len(seats) * voyages:
-            raise SetupError(f"{len(seats)} participants need {per * len(seats) * voyages} "
-                             f"crates; the data file has {len(self.crates)}")
+            raise SetupError(Message("shipshape.setup.too_few_crates",
+                                     "{seats} participants need {need} crates; the data file has "
+                                     "{count}", seats=len(seats), need=per * len(seats) * voyages,
+                                     count=len(self.crates)))
         if len(seats) == 6:
             self._check_schedule(self.options["six_player_schedule"], voyages)
         self.state = {
             "voyage": 1,
-            "phase": "deal_holds",
+            "phase": str(Phase.DEAL_HOLDS),
             "seats": seats,
             "capn": self.capn_name if len(seats) > humans else None,
             "participants": {name: self._new_participant(name) for name in seats},
@@ -355,13 +552,13 @@ class ShipShape(Game):
         # "hand" is the record of the cards in hand (see _take_from_hand); "not_held" the values
         # revealed for this participant that the record did not hold, owed until they come back.
         p: dict[str, Any] = {"coins": 0, "hold": None, "prev_hold": None, "layers": [],
-                             "group": 0, "hand": list(self.crew_values), "not_held": [],
+                             "group": 0, "hand": list(self.components.crew_values), "not_held": [],
                              "discard": []}
         if name == self.capn_name:
             # His deck is shuffled face down: the engine knows which values are in it, not their
             # order, except the one card left on top when his discard went under it (G-SS-12).
             p["hand"] = []
-            p["deck"] = list(self.crew_values)
+            p["deck"] = list(self.components.crew_values)
             p["deck_next"] = None
         return p
 
@@ -373,8 +570,9 @@ class ShipShape(Game):
             and all(isinstance(s, int) for g in groups for s in g)
             for groups in schedule[:voyages])
         if not ok:
-            raise SetupError("six_player_schedule must give, for each voyage, groups of the seat "
-                             "numbers 1-6 using every seat once (G-SS-15)")
+            raise SetupError(Message("shipshape.setup.schedule",
+                                     "six_player_schedule must give, for each voyage, groups of "
+                                     "the seat numbers 1-6 using every seat once (G-SS-15)"))
 
     def _groups_for(self, voyage: int) -> list[list[str]]:
         """Who bids together this voyage: everyone, or the six-participant schedule (R-SS-20)."""
@@ -388,48 +586,54 @@ class ShipShape(Game):
 
     def on_deal_hold(self, action: Action) -> list[Note]:
         """Voyage 1: the table deals a random Voyage-1 hold to a participant (CAM reads it)."""
-        self._table_only(action)
-        if self.state["phase"] != "deal_holds":
-            raise IllegalAction("holds are dealt only at the start of voyage 1; later holds are "
-                                "drawn and assigned by coins (R-SS-17)")
+        self.table_input(action, Phase.DEAL_HOLDS,
+                         Message("shipshape.does.deal_hold", "deal a hold"))
         who = self.need(action, "participant", str)
         if who not in self.state["participants"]:
-            raise IllegalAction(f"{who!r} is not at this table")
-        p = self.state["participants"][who]
+            raise _not_at_table(who)
+        p = self._p(who)
         if p["hold"] is not None:
-            raise IllegalAction(f"{who} already has hold #{self._number(p['hold'])}")
+            raise IllegalAction(Message("shipshape.refuse.has_hold",
+                                        "{who} already has hold #{number}", who=who,
+                                        number=self._number(p["hold"])))
         hold = self._free_hold(action)
         p["hold"] = hold
-        notes = [Note(f"{who} is dealt hold #{self._number(hold)}", "R-SS-16")]
+        notes = [Note(Message("shipshape.note.dealt", "{who} is dealt hold #{number}", who=who,
+                              number=self._number(hold)), "R-SS-16")]
         if all(q["hold"] for q in self.state["participants"].values()):
             notes += self._start_voyage()
         return notes
 
     def on_draw_hold(self, action: Action) -> list[Note]:
         """Voyages 2 and 3: the table draws one hold of the voyage's set (R-SS-16)."""
-        self._table_only(action)
-        if self.state["phase"] != "draw_holds":
-            raise IllegalAction("holds are drawn only between voyages (R-SS-16)")
+        self.table_input(action, Phase.DRAW_HOLDS,
+                         Message("shipshape.does.draw_hold", "draw a hold"))
         hold = self._free_hold(action)
         self.state["drawn_holds"].append(hold)
-        notes = [Note(f"Hold #{self._number(hold)} is drawn for voyage {self.state['voyage']}",
-                      "R-SS-16")]
+        notes = [Note(Message("shipshape.note.drawn", "Hold #{number} is drawn for voyage "
+                              "{voyage}", number=self._number(hold),
+                              voyage=self.state["voyage"]), "R-SS-16")]
         if len(self.state["drawn_holds"]) == len(self.state["seats"]):
             notes += self._assign_holds()
             notes += self._start_voyage()
         return notes
 
     def _free_hold(self, action: Action) -> str:
-        hold = self.need(action, "hold", str)
+        hold: str = self.need(action, "hold", str)
         if hold not in self.holds:
-            raise IllegalAction(f"there is no hold {hold!r}")
+            raise IllegalAction(Message("shipshape.refuse.no_hold", "there is no hold {hold}",
+                                        hold=repr(hold)))
         voyage = self.state["voyage"]
+        number = self.holds[hold].number
         if self.holds[hold].voyage_set != voyage:
-            raise IllegalAction(f"hold #{self.holds[hold].number} belongs to the Voyage-"
-                                f"{self.holds[hold].voyage_set} set, not voyage {voyage} (R-SS-16)")
+            raise IllegalAction(Message("shipshape.refuse.hold_set",
+                                        "hold #{number} belongs to the Voyage-{set} set, not "
+                                        "voyage {voyage} (R-SS-16)", number=number,
+                                        set=self.holds[hold].voyage_set, voyage=voyage))
         if hold in self.state["drawn_holds"] or any(
                 p["hold"] == hold for p in self.state["participants"].values()):
-            raise IllegalAction(f"hold #{self.holds[hold].number} is already on the table")
+            raise IllegalAction(Message("shipshape.refuse.hold_on_table",
+                                        "hold #{number} is already on the table", number=number))
         return hold
 
     def _assign_holds(self) -> list[Note]:
@@ -442,33 +646,39 @@ class ShipShape(Game):
         for name, hold in zip(order, holds):
             parts[name]["hold"] = hold
         self.state["drawn_holds"] = []
-        return [Note("Holds by coins: " + ", ".join(
-            f"{n} #{self._number(parts[n]['hold'])}" for n in order), "R-SS-17")]
+        return [Note(Message("shipshape.note.holds_by_coins", "Holds by coins: {holds}",
+                             holds=tuple(Message("shipshape.word.player_hold", "{player} "
+                                                 "#{number}", player=n,
+                                                 number=self._number(parts[n]["hold"]))
+                                         for n in order)), "R-SS-17")]
 
     def _start_voyage(self) -> list[Note]:
         """Build the groups and their stacks of 3 crates per member (R-SS-01, R-SS-20)."""
-        per = int(self.components.get("crates_per_participant", 3))
-        self.state["phase"] = "play"
+        per = self.components.crates_per_participant
+        self.phase = Phase.PLAY
         self.state["groups"] = []
-        for g, members in enumerate(self._groups_for(self.state["voyage"])):
+        members_by_group = self._groups_for(self.state["voyage"])
+        for g, members in enumerate(members_by_group):
             for name in members:
-                self.state["participants"][name]["group"] = g
+                self._p(name)["group"] = g
             self.state["groups"].append({
                 "members": members, "turn": 1, "stack_left": per * len(members), "top": None,
-                "placed": [], "stage": "commit", "bid_round": 1, "pool": list(members),
+                "placed": [], "stage": str(Stage.COMMIT), "bid_round": 1, "pool": list(members),
                 "laid": [], "reveal": {}, "on_table": {}, "tied": [], "tied_on": {},
                 "rounds": 0,  # rounds of crew cards laid in this group, to tell one from another
                 "twice_tied": [], "queue": []})
             self._begin_commit(self.state["groups"][g])
-        groups = " and ".join("{" + ", ".join(g) + "}" for g in self._groups_for(
-            self.state["voyage"]))
-        return [Note(f"Voyage {self.state['voyage']} begins"
-                     + (f": groups {groups}" if len(self.state["groups"]) > 1 else ""), "R-SS-01")]
+        groups = and_list([Message("shipshape.word.group", "({members})", members=tuple(m))
+                           for m in members_by_group])
+        return [Note(Message("shipshape.note.voyage_begins",
+                             "Voyage {voyage} begins{count, plural, one {} other {: groups "
+                             "{groups}}}", voyage=self.state["voyage"],
+                             count=len(members_by_group), groups=groups), "R-SS-01")]
 
     # -- crew cards (S2, S3; R-SS-03, R-SS-09, G-SS-12) ------------------------------------------
 
     def _begin_commit(self, group: dict[str, Any]) -> None:
-        group["stage"] = "commit"
+        group["stage"] = str(Stage.COMMIT)
         group["laid"] = []
         group["reveal"] = {}
         group["rounds"] += 1
@@ -479,37 +689,39 @@ class ShipShape(Game):
         self._maybe_reveal(group)
 
     def _maybe_reveal(self, group: dict[str, Any]) -> None:
-        if group["stage"] == "commit" and len(group["laid"]) == len(group["pool"]):
-            group["stage"] = "reveal"
+        if group["stage"] == Stage.COMMIT and len(group["laid"]) == len(group["pool"]):
+            group["stage"] = str(Stage.REVEAL)
 
     def on_lay_crew_card(self, action: Action) -> list[Note]:
         """A player lays one crew card face down; the engine learns only that it was laid (R-SS-03)."""
-        who = action["player"]
-        if who is None:
-            raise IllegalAction("a crew card is laid by its player; the Cap'n's is laid for him "
-                                "when the round begins (R-SS-19)")
+        who = self.player_input(action, Phase.PLAY,
+                                Message("shipshape.does.lay_crew_card", "lay a crew card"))
         group = self._group_of(who)
-        if group["stage"] != "commit" or who not in group["pool"]:
-            raise IllegalAction(f"{who} has no crew card to lay now: "
-                                + self._waiting_for(group) + " (R-SS-03)")
+        if group["stage"] != Stage.COMMIT or who not in group["pool"]:
+            raise IllegalAction(Message("shipshape.refuse.no_card_to_lay",
+                                        "{who} has no crew card to lay now: {waiting} (R-SS-03)",
+                                        who=who, waiting=self._waiting_for(group)))
         if who in group["laid"]:
-            raise IllegalAction(f"{who} has already laid a crew card this round (R-SS-03)")
-        p = self.state["participants"][who]
+            raise IllegalAction(Message("shipshape.refuse.already_laid",
+                                        "{who} has already laid a crew card this round (R-SS-03)",
+                                        who=who))
         notes = []
         if self.options["refill_timing"] == "before_next_commit" and self.cards_left(who) == 1:
             notes.append(self._refill(who))
         group["laid"].append(who)
         self._maybe_reveal(group)
-        notes.append(Note(f"{who} lays a crew card face down", "R-SS-03"))
-        if group["stage"] == "reveal":
-            notes.append(Note("All crew cards are down: turn them over", "R-SS-03"))
+        notes.append(Note(Message("shipshape.note.lays", "{who} lays a crew card face down",
+                                  who=who), "R-SS-03"))
+        if group["stage"] == Stage.REVEAL:
+            notes.append(Note(Message("shipshape.note.all_down",
+                                      "All crew cards are down: turn them over"), "R-SS-03"))
         return notes
 
     def cards_left(self, who: str) -> int:
         """How many crew cards ``who`` holds (for the Cap'n: has left in his deck). Public: it is
         the full set, less one per card revealed, plus the discard piles taken back; the refill
         goes by it (R-SS-09, G-SS-12)."""
-        p = self.state["participants"][who]
+        p = self._p(who)
         return len(p["deck" if who == self.state["capn"] else "hand"]) - len(p["not_held"])
 
     @staticmethod
@@ -539,10 +751,12 @@ class ShipShape(Game):
 
     def _refill(self, who: str) -> Note:
         """Down to one card: the whole discard pile returns to the hand (R-SS-09)."""
-        p = self.state["participants"][who]
+        p = self._p(who)
         self._take_back(p["hand"], p["not_held"], p["discard"])
         p["discard"] = []
-        return Note(f"{who} is down to one crew card and takes back the discard pile", "R-SS-09")
+        return Note(Message("shipshape.note.refill",
+                            "{who} is down to one crew card and takes back the discard pile",
+                            who=who), "R-SS-09")
 
     def on_reveal_crew_card(self, action: Action) -> list[Note]:
         """The table (or the owner) reads one turned-over crew card (R-SS-03).
@@ -551,57 +765,73 @@ class ShipShape(Game):
         is shown to everyone, and refusing a value would tell the table what is not in a hand
         (§5.7). A value the record did not hold is told to its owner only, on their private view;
         for the Cap'n, whose deck nobody holds, it waits in the audit shown at the end."""
+        does = Message("shipshape.does.reveal_crew_card", "turn over a crew card")
         owner = self.need(action, "owner", str)
         value = self.need(action, "value", int)
         if owner not in self.state["participants"]:
-            raise IllegalAction(f"{owner!r} is not at this table")
+            raise _not_at_table(owner)
         if action["player"] not in (None, owner):
-            raise IllegalAction(f"{action['player']} cannot reveal {owner}'s card; the table or "
-                                f"{owner} reads it")
-        if value not in self.crew_values:
-            raise IllegalAction(f"a crew card shows {_span(self.crew_values)}, not {value}: check "
-                                "the reading (R-SS-03)")
+            # The table reads a turned-over card, or its owner does.
+            raise IllegalAction(Message("shipshape.refuse.not_the_owner",
+                                        "{player} cannot reveal {owner}'s card; the table or "
+                                        "{owner} reads it", player=action["player"],
+                                        owner=owner))
+        if value not in self.components.crew_values:
+            raise IllegalAction(Message("shipshape.refuse.crew_value",
+                                        "a crew card shows {span}, not {value}: check the reading "
+                                        "(R-SS-03)", span=_span(self.components.crew_values), value=value))
+        self._in_phase(Phase.PLAY, does)
         group = self._group_of(owner)
-        if group["stage"] != "reveal" or owner not in group["pool"]:
-            raise IllegalAction(f"{owner}'s crew card is not waiting to be turned over: "
-                                + self._waiting_for(group) + " (R-SS-03)")
+        if group["stage"] != Stage.REVEAL or owner not in group["pool"]:
+            raise IllegalAction(Message("shipshape.refuse.not_to_reveal",
+                                        "{owner}'s crew card is not waiting to be turned over: "
+                                        "{waiting} (R-SS-03)", owner=owner,
+                                        waiting=self._waiting_for(group)))
         if owner in group["reveal"]:
-            raise IllegalAction(f"{owner}'s card is already turned over (R-SS-03)")
-        p = self.state["participants"][owner]
+            raise IllegalAction(Message("shipshape.refuse.already_revealed",
+                                        "{owner}'s card is already turned over (R-SS-03)",
+                                        owner=owner))
+        p = self._p(owner)
         notes = []
         if owner == self.state["capn"]:
             expected, p["deck_next"] = p["deck_next"], None
             held = self._take_from_hand(p["deck"], p["not_held"], value)
             if expected is not None and value != expected:
-                self._audit(group, owner, value, f"the card known to be on top of his deck was "
-                                                 f"a {expected} (G-SS-12)")
+                self._audit(group, owner, value, "not_on_top", expected)
             elif not held:
-                self._audit(group, owner, value, "his deck did not hold that value (R-SS-19)")
+                self._audit(group, owner, value, "not_in_deck")
             if self.cards_left(owner) == 1:
                 # G-SS-12: his discard, shuffled, goes under the one card left (known only if the
                 # record is straight).
                 p["deck_next"] = p["deck"][0] if len(p["deck"]) == 1 else None
                 self._take_back(p["deck"], p["not_held"], p["discard"])
                 p["discard"] = []
-                notes.append(Note("The Cap'n has one card left in his deck: shuffle his discard "
-                                  "pile and put it under that card", "G-SS-12"))
+                notes.append(Note(Message("shipshape.note.capn_refill",
+                                          "The Cap'n has one card left in his deck: shuffle his "
+                                          "discard pile and put it under that card"), "G-SS-12"))
         else:
             if not self._take_from_hand(p["hand"], p["not_held"], value):
-                self._audit(group, owner, value, "the hand did not hold that value (R-SS-03)")
+                self._audit(group, owner, value, "not_in_hand")
             if self.options["refill_timing"] == "immediate" and self.cards_left(owner) == 1:
                 notes.append(self._refill(owner))
         group["reveal"][owner] = value
         group["on_table"][owner] = value
-        notes.insert(0, Note(f"{owner}'s crew card is turned over", "R-SS-03"))
+        notes.insert(0, Note(Message("shipshape.note.turned_over",
+                                     "{owner}'s crew card is turned over", owner=owner),
+                             "R-SS-03"))
         if len(group["reveal"]) == len(group["pool"]):
             notes += self._resolve_reveal(group)
         return notes
 
-    def _audit(self, group: dict[str, Any], owner: str, value: int, finding: str) -> None:
+    def _audit(self, group: dict[str, Any], owner: str, value: int, finding: str,
+               expected: int | None = None) -> None:
         """A reading the record of the hand did not expect, sealed (§5.7): a human's own view
-        says so at once, and the whole list is shown when the game is over."""
+        says so at once, and the whole list is shown when the game is over. ``finding``:
+        ``not_on_top`` (the Cap'n's known top card was ``expected``), ``not_in_deck``,
+        ``not_in_hand``."""
         self.state["audit"].append({"voyage": self.state["voyage"], "turn": group["turn"],
-                                    "owner": owner, "value": value, "finding": finding})
+                                    "owner": owner, "value": value, "finding": finding,
+                                    "expected": expected})
 
     # -- resolution (S4–S7; R-SS-04 … R-SS-07, G-SS-11, G-SS-14) ----------------------------------
 
@@ -613,8 +843,8 @@ class ShipShape(Game):
             # G-SS-11's other reading: a value repeats only among the players who tied together
             # in the first reveal; equal values of different ties go by the first tie's value.
             first = group["tied_on"]
-            count = Counter((first[n], shown[n]) for n in group["pool"])
-            tied = [n for n in group["pool"] if count[first[n], shown[n]] > 1]
+            pairs = Counter((first[n], shown[n]) for n in group["pool"])
+            tied = [n for n in group["pool"] if pairs[first[n], shown[n]] > 1]
             order = sorted(group["pool"], key=lambda n: (-shown[n], -first[n]))
         else:
             count = Counter(shown.values())
@@ -627,20 +857,24 @@ class ShipShape(Game):
         group["queue"] = [n for n in order if n not in tied]
         notes = []
         if tied:
-            group["tied" if group["bid_round"] == 1 else "twice_tied"] = tied
-            notes.append(Note(", ".join(tied) + (" are tied" if group["bid_round"] == 1
-                                                 else " are tied twice")
-                              + ": their cards go to their discard piles",
-                              "R-SS-04" if group["bid_round"] == 1 else "R-SS-06"))
+            first_round = group["bid_round"] == 1
+            group["tied" if first_round else "twice_tied"] = tied
+            notes.append(Note(Message("shipshape.note.tied",
+                                      "{players} {round, select, first {are tied} other {are tied "
+                                      "twice}}: their cards go to their discard piles",
+                                      players=tuple(tied),
+                                      round="first" if first_round else "second"),
+                              "R-SS-04" if first_round else "R-SS-06"))
         if group["queue"]:
-            notes.append(Note("Crates go in this order: " + ", ".join(group["queue"]),
-                              "R-SS-05"))
-        group["stage"] = "take"
+            notes.append(Note(Message("shipshape.note.crate_order",
+                                      "Crates go in this order: {players}",
+                                      players=tuple(group["queue"])), "R-SS-05"))
+        group["stage"] = str(Stage.TAKE)
         return notes + self._next_in_group(group)
 
     def _discard(self, name: str, group: dict[str, Any]) -> None:
         value = group["on_table"].pop(name)
-        self.state["participants"][name]["discard"].append(value)
+        self._p(name)["discard"].append(value)
 
     def _next_in_group(self, group: dict[str, Any]) -> list[Note]:
         """After the queue empties: the tie round, then the twice-tied by hold number, then the
@@ -652,19 +886,24 @@ class ShipShape(Game):
             group["bid_round"] = 2
             group["pool"] = list(group["tied"])   # every tied player rebids now (G-SS-11)
             self._begin_commit(group)
-            return [Note(", ".join(group["pool"]) + ": lay a new crew card", "R-SS-06")]
+            return [Note(Message("shipshape.note.rebid", "{players}: lay a new crew card",
+                                 players=tuple(group["pool"])), "R-SS-06")]
         if group["bid_round"] == 2 and group["twice_tied"]:
             group["queue"] = sorted(group["twice_tied"],
                                     key=lambda n: -self._number(parts[n]["hold"]))
             group["twice_tied"] = []
             group["bid_round"] = 3   # no more cards this turn
-            return [Note("Tied twice, by hold number: " + ", ".join(group["queue"]), "R-SS-07")]
+            return [Note(Message("shipshape.note.twice_tied",
+                                 "Tied twice, by hold number: {players}",
+                                 players=tuple(group["queue"])), "R-SS-07")]
         return self._end_turn(group)
 
     def _end_turn(self, group: dict[str, Any]) -> list[Note]:
-        turns = int(self.components.get("turns_per_voyage", 3))
-        notes = [Note(f"Turn {group['turn']} ends" + (" for " + ", ".join(group["members"])
-                      if len(self.state["groups"]) > 1 else ""), "R-SS-08")]
+        turns = self.components.turns_per_voyage
+        notes = [Note(Message("shipshape.note.turn_ends",
+                              "Turn {turn} ends{groups, plural, one {} other { for {members}}}",
+                              turn=group["turn"], groups=len(self.state["groups"]),
+                              members=tuple(group["members"])), "R-SS-08")]
         group["turn"] += 1
         group["placed"] = []
         group["tied"] = []
@@ -675,39 +914,47 @@ class ShipShape(Game):
         if group["turn"] <= turns:
             self._begin_commit(group)
             return notes
-        group["stage"] = "done"
-        if all(g["stage"] == "done" for g in self.state["groups"]):
-            self.state["phase"] = "scoring"
+        group["stage"] = str(Stage.DONE)
+        if all(g["stage"] == Stage.DONE for g in self.state["groups"]):
+            self.phase = Phase.SCORING
             self.state["overrides"] = {}
-            notes.append(Note(f"Voyage {self.state['voyage']} ends: the ships reach port; check "
-                              "the score sheet, then confirm it", "R-SS-10"))
+            notes.append(Note(Message("shipshape.note.voyage_ends",
+                                      "Voyage {voyage} ends: the ships reach port; check the "
+                                      "score sheet, then confirm it",
+                                      voyage=self.state["voyage"]), "R-SS-10"))
         return notes
 
     # -- crates (S5; R-SS-02, R-SS-05, R-SS-08, R-SS-19, G-SS-06, G-SS-17, G-SS-21) ----------------
 
     def on_show_top_crate(self, action: Action) -> list[Note]:
         """The camera reads the crate now on top of a stack, as it lies (R-SS-02, G-SS-21)."""
-        self._table_only(action)
-        if self.state["phase"] != "play":
-            raise IllegalAction("no crate stack is on the table now (R-SS-01)")
+        self.table_input(action, Phase.PLAY,
+                         Message("shipshape.does.show_top_crate", "read the top crate"))
         g = self.need(action, "group", int)
         if not 0 <= g < len(self.state["groups"]):
-            raise IllegalAction(f"there is no group {g}; groups are numbered from 0")
+            raise IllegalAction(Message("shipshape.refuse.no_group",
+                                        "there is no group {group}; groups are numbered from 0",
+                                        group=g))
         crate = self.need(action, "crate", str)
         face, rotation = self._orientation(action)
         group = self.state["groups"][g]
         if group["stack_left"] == 0:
-            raise IllegalAction("that stack is empty (R-SS-01)")
+            raise IllegalAction(Message("shipshape.refuse.stack_empty",
+                                        "that stack is empty (R-SS-01)"))
         if group["top"] is not None and group["top"]["crate"] != crate:
-            raise IllegalAction(f"crate {group['top']['crate']} is on top of that stack until "
-                                "someone takes it (G-SS-21)")
+            raise IllegalAction(Message("shipshape.refuse.other_top",
+                                        "crate {crate} is on top of that stack until someone "
+                                        "takes it (G-SS-21)", crate=group["top"]["crate"]))
         if crate not in self._possible_top_crates(g):
-            raise IllegalAction(f"crate {crate} cannot be in that stack: it is "
-                                + ("not a crate of this game" if crate not in self.crates
-                                   else "already used") + " (R-SS-16)")
+            raise IllegalAction(Message("shipshape.refuse.not_in_stack",
+                                        "crate {crate} cannot be in that stack: it is {why, "
+                                        "select, unknown {not a crate of this game} other "
+                                        "{already used}} (R-SS-16)", crate=crate,
+                                        why="unknown" if crate not in self.crates else "used"))
         group["top"] = {"crate": crate, "face": face, "rotation": rotation}
-        return [Note(f"Crate {crate} is on top of the stack, {face} up, turned {rotation}°",
-                     "G-SS-21")]
+        return [Note(Message("shipshape.note.top_crate",
+                             "Crate {crate} is on top of the stack, {face} up, turned {rotation}°",
+                             crate=crate, face=face, rotation=rotation), "G-SS-21")]
 
     def _possible_top_crates(self, g: int) -> list[str]:
         """Crates that may be in stack ``g``: not used in an earlier voyage, not placed, not on top
@@ -724,9 +971,13 @@ class ShipShape(Game):
         face = self.need(action, "face", str)
         rotation = self.need(action, "rotation", int)
         if face not in FACES:
-            raise IllegalAction(f"face must be 'front' or 'back', not {face!r} (G-SS-06)")
+            raise IllegalAction(Message("shipshape.refuse.face",
+                                        "face must be 'front' or 'back', not {face} (G-SS-06)",
+                                        face=repr(face)))
         if rotation not in ROTATIONS:
-            raise IllegalAction(f"rotation must be 0, 90, 180 or 270, not {rotation} (G-SS-06)")
+            raise IllegalAction(Message("shipshape.refuse.rotation",
+                                        "rotation must be 0, 90, 180 or 270, not {rotation} "
+                                        "(G-SS-06)", rotation=rotation))
         return face, rotation
 
     def on_place_crate(self, action: Action) -> list[Note]:
@@ -736,29 +987,39 @@ class ShipShape(Game):
         lay on the stack (R-SS-19, G-SS-17)."""
         who = action["player"] if action["player"] is not None else self.state["capn"]
         if who is None:
-            raise IllegalAction("name the player who places the crate (there is no Cap'n)")
+            raise IllegalAction(Message("shipshape.refuse.placer",
+                                        "name the player who places the crate (there is no "
+                                        "Cap'n)"))
         crate = self.need(action, "crate", str)
         face, rotation = self._orientation(action)
         offset = action.get("offset", [0, 0])
         for p in self.state["participants"].values():
             if any(layer["crate"] == crate for layer in p["layers"]):
-                raise IllegalAction(f"crate {crate} is already placed and can never be moved or "
-                                    "repositioned (R-SS-08)")
+                raise IllegalAction(Message("shipshape.refuse.placed_for_good",
+                                            "crate {crate} is already placed and can never be "
+                                            "moved or repositioned (R-SS-08)", crate=crate))
+        self._in_phase(Phase.PLAY, Message("shipshape.does.place_crate", "place a crate"))
         group = self._group_of(who)
-        if group["stage"] != "take" or not group["queue"] or group["queue"][0] != who:
-            raise IllegalAction(f"it is not {who}'s crate to take: "
-                                + self._waiting_for(group) + " (R-SS-05)")
+        if group["stage"] != Stage.TAKE or not group["queue"] or group["queue"][0] != who:
+            raise IllegalAction(Message("shipshape.refuse.not_your_crate",
+                                        "it is not {who}'s crate to take: {waiting} (R-SS-05)",
+                                        who=who, waiting=self._waiting_for(group)))
         top = group["top"]
         if top is None:
-            raise IllegalAction("the top crate of the stack has not been read yet (G-SS-21)")
+            raise IllegalAction(Message("shipshape.refuse.top_unread",
+                                        "the top crate of the stack has not been read yet "
+                                        "(G-SS-21)"))
         if top["crate"] != crate:
-            raise IllegalAction(f"{who} must take the top crate, {top['crate']}, not {crate} "
-                                "(R-SS-05)")
+            raise IllegalAction(Message("shipshape.refuse.take_top",
+                                        "{who} must take the top crate, {top}, not {crate} "
+                                        "(R-SS-05)", who=who, top=top["crate"], crate=crate))
         if who == self.state["capn"] and (face, rotation) != (top["face"], top["rotation"]):
-            raise IllegalAction(f"the Cap'n places crate {crate} exactly as it lay on the stack: "
-                                f"{top['face']} up, turned {top['rotation']}° (R-SS-19)")
+            raise IllegalAction(Message("shipshape.refuse.capn_as_it_lay",
+                                        "the Cap'n places crate {crate} exactly as it lay on the "
+                                        "stack: {face} up, turned {rotation}° (R-SS-19)",
+                                        crate=crate, face=top["face"], rotation=top["rotation"]))
         row, col = self._check_offset(who, crate, face, rotation, offset)
-        p = self.state["participants"][who]
+        p = self._p(who)
         p["layers"].append({"crate": crate, "face": face, "rotation": rotation,
                             "offset": [row, col]})
         group["top"] = None
@@ -767,8 +1028,11 @@ class ShipShape(Game):
         group["queue"].pop(0)
         if who in group["on_table"]:
             self._discard(who, group)
-        notes = [Note(f"{who} places crate {crate} {face} up, turned {rotation}°"
-                      + (f" at row {row}, column {col}" if (row, col) != (0, 0) else ""),
+        notes = [Note(Message("shipshape.note.places",
+                              "{who} places crate {crate} {face} up, turned {rotation}°"
+                              "{shifted, select, yes { at row {row}, column {col}} other {}}",
+                              who=who, crate=crate, face=face, rotation=rotation,
+                              shifted="yes" if (row, col) != (0, 0) else "no", row=row, col=col),
                       "R-SS-05")]
         return notes + self._next_in_group(group)
 
@@ -776,16 +1040,20 @@ class ShipShape(Game):
                       offset: Any) -> tuple[int, int]:
         if (not isinstance(offset, list) or len(offset) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) for x in offset)):
-            raise IllegalAction("offset must be [row, column] (G-SS-06)")
+            raise IllegalAction(Message("shipshape.refuse.offset_shape",
+                                        "offset must be [row, column] (G-SS-06)"))
         row, col = offset
         grid = orient(self.crates[crate], face, rotation)
-        hold = self.holds[self.state["participants"][who]["hold"]].grid
+        hold = self.holds[self._p(who)["hold"]].grid
         if not self.options["allow_offset"] and (row, col) != (0, 0):
-            raise IllegalAction("crates line up with the hold and are not shifted "
-                                "(allow_offset is off, G-SS-06)")
+            raise IllegalAction(Message("shipshape.refuse.no_offset",
+                                        "crates line up with the hold and are not shifted "
+                                        "(allow_offset is off, G-SS-06)"))
         if not (0 <= row <= len(hold) - len(grid) and 0 <= col <= len(hold[0]) - len(grid[0])):
-            raise IllegalAction(f"crate {crate} placed at row {row}, column {col} would stick out "
-                                "of the hold (G-SS-06)")
+            raise IllegalAction(Message("shipshape.refuse.sticks_out",
+                                        "crate {crate} placed at row {row}, column {col} would "
+                                        "stick out of the hold (G-SS-06)", crate=crate, row=row,
+                                        col=col))
         return row, col
 
     # -- voyage scoring and the next voyage (S9–S11; R-SS-15 … R-SS-18) ---------------------------
@@ -802,7 +1070,7 @@ class ShipShape(Game):
         Memoised per game object: a hold changes only when a crate is placed, while views are
         drawn for every viewer after every action. Callers must not change the result."""
         key = (hold_id, *((p["crate"], p["face"], p["rotation"], *p["offset"]) for p in placed))
-        memo = self.__dict__.setdefault("_totals_memo", {})
+        memo: dict[tuple[Any, ...], dict[str, Any]] = self.__dict__.setdefault("_totals_memo", {})
         totals = memo.get(key)
         if totals is None:
             layers = self.layers_of(placed)
@@ -815,44 +1083,46 @@ class ShipShape(Game):
 
     def counted_totals(self) -> dict[str, dict[str, Any]]:
         """Each hold's visible totals as the engine sees them, with the table's corrections."""
-        parts = self.state["participants"]
         totals = {}
         for name in self.state["seats"]:
-            seen = self.totals_of(parts[name]["hold"], parts[name]["layers"])
+            p = self._p(name)
+            seen = self.totals_of(p["hold"], p["layers"])
             totals[name] = {**seen, **self.state.get("overrides", {}).get(name, {})}
         return totals
 
     def on_override_score(self, action: Action) -> list[Note]:
         """The table corrects one category of a hold's visible totals before the sheet is
         confirmed, when the camera's top view disagrees with the engine's (SPEC S9, R-SS-10)."""
-        self._table_only(action)
-        if self.state["phase"] != "scoring":
-            raise IllegalAction("a score can be corrected only while the voyage's score sheet "
-                                "waits for confirmation (R-SS-10)")
+        self.table_input(action, Phase.SCORING,
+                         Message("shipshape.does.override_score", "correct a score"))
         who = self.need(action, "participant", str)
         if who not in self.state["participants"]:
-            raise IllegalAction(f"{who!r} is not at this table")
+            raise _not_at_table(who)
         category = self.need(action, "category", str)
         if category not in CORRECTABLE:
-            raise IllegalAction(f"category must be one of {', '.join(CORRECTABLE)}, not "
-                                f"{category!r} (R-SS-10)")
+            raise IllegalAction(Message("shipshape.refuse.category",
+                                        "category must be one of {categories}, not {category} "
+                                        "(R-SS-10)", categories=CORRECTABLE,
+                                        category=repr(category)))
         if category == "full":
             value: Any = self.need(action, "value", bool)
         else:
             value = self.need(action, "value", int)
             if value < 0:
-                raise IllegalAction(f"a visible {category} total cannot be negative (R-SS-10)")
+                raise IllegalAction(Message("shipshape.refuse.negative_total",
+                                            "a visible {category} total cannot be negative "
+                                            "(R-SS-10)", category=category))
         was = self.counted_totals()[who][category]
         self.state["overrides"].setdefault(who, {})[category] = value
-        return [Note(f"The table corrects {who}'s visible {category}: {was} → {value}",
+        return [Note(Message("shipshape.note.corrects",
+                             "The table corrects {who}'s visible {category}: {was} → {value}",
+                             who=who, category=category, was=_shown(was), value=_shown(value)),
                      "R-SS-10")]
 
     def on_confirm_scoring(self, action: Action) -> list[Note]:
         """The table confirms the score sheet; the coins are paid (R-SS-11 … R-SS-15)."""
-        self._table_only(action)
-        if self.state["phase"] != "scoring":
-            raise IllegalAction("there is no score sheet to confirm: the voyage is not over "
-                                "(R-SS-08)")
+        self.table_input(action, Phase.SCORING,
+                         Message("shipshape.does.confirm_scoring", "confirm the score sheet"))
         return self._score_voyage()
 
     def _score_voyage(self) -> list[Note]:
@@ -872,26 +1142,33 @@ class ShipShape(Game):
             "corrected": self.state.pop("overrides")})
         for name in seats:
             parts[name]["coins"] += scores[name]["gain"]
-        notes = [Note(f"Voyage {voyage} scored: " + ", ".join(
-            f"{n} +{scores[n]['gain']}" for n in seats), "R-SS-15")]
+        notes = [Note(Message("shipshape.note.scored", "Voyage {voyage} scored: {gains}",
+                              voyage=voyage,
+                              gains=tuple(Message("shipshape.word.gain", "{player} +{gain}",
+                                                  player=n, gain=scores[n]["gain"])
+                                          for n in seats)), "R-SS-15")]
         for name in seats:
             p = parts[name]
             self.state["used_crates"].extend(layer["crate"] for layer in p["layers"])
             p["layers"] = []
             p["prev_hold"] = p["hold"]
-        if voyage >= int(self.components.get("voyages", 3)):
-            self.state["phase"] = "over"
-            return notes + [Note("The game is over: " + ", ".join(self.result()["winners"])
-                                 + " wins", "R-SS-18")]
+        if voyage >= self.components.voyages:
+            self.phase = Phase.OVER
+            return notes + [Note(Message("shipshape.note.game_over",
+                                         "The game is over: {winner} wins",
+                                         winner=self._ranked()[0]), "R-SS-18")]
         for name in seats:
             parts[name]["hold"] = None
         self.state["voyage"] = voyage + 1
-        self.state["phase"] = "draw_holds"
+        self.phase = Phase.DRAW_HOLDS
         self.state["groups"] = []
-        return notes + [Note(f"Draw {len(seats)} Voyage-{voyage + 1} holds", "R-SS-16")]
+        return notes + [Note(Message("shipshape.note.draw_holds",
+                                     "Draw {count} Voyage-{voyage} {count, plural, one {hold} "
+                                     "other {holds}}", count=len(seats), voyage=voyage + 1),
+                             "R-SS-16")]
 
     def _score(self, totals: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-        return score_voyage(totals, full_ship_bonus=int(self.components.get("full_ship_bonus", 8)),
+        return score_voyage(totals, full_ship_bonus=self.components.full_ship_bonus,
                             negative_netting=self.options["negative_netting"])
 
     def voyage_sheets(self, *, cells: str = "last") -> list[dict[str, Any]]:
@@ -915,17 +1192,18 @@ class ShipShape(Game):
             sheets.append({"voyage": record["voyage"], "scores": scores})
         return sheets
 
-    @property
-    def is_over(self) -> bool:
-        return self.state["phase"] == "over"
+    def _ranked(self) -> list[str]:
+        """Most coins first; a tie goes to the higher Voyage-3 hold number (R-SS-18, G-SS-19)."""
+        parts = self.state["participants"]
+        return sorted(self.state["seats"], key=lambda n: (-parts[n]["coins"],
+                                                          -self._number(parts[n]["prev_hold"])))
 
     def result(self) -> dict[str, Any] | None:
         """Most coins wins; a tie goes to the higher Voyage-3 hold number (R-SS-18, G-SS-19)."""
         if not self.is_over:
             return None
         parts = self.state["participants"]
-        order = sorted(self.state["seats"], key=lambda n: (-parts[n]["coins"],
-                                                           -self._number(parts[n]["prev_hold"])))
+        order = self._ranked()
         ranking = [{"player": n, "score": parts[n]["coins"], "rank": i + 1,
                     "final_hold": self._number(parts[n]["prev_hold"]),
                     "capn": n == self.state["capn"]} for i, n in enumerate(order)]
@@ -938,58 +1216,62 @@ class ShipShape(Game):
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _table_only(self, action: Action) -> None:
-        if action["player"] is not None:
-            raise IllegalAction(f"{action['type']} is read from the table (player: null), not "
-                                f"done by {action['player']}")
-
     def _group_of(self, name: str) -> dict[str, Any]:
-        if self.state["phase"] != "play":
-            raise IllegalAction("no bidding now: " + {
-                "deal_holds": "the Voyage-1 holds are still being dealt",
-                "draw_holds": "the next voyage's holds are still being drawn",
-                "scoring": "the voyage's score sheet waits for confirmation",
-                "over": "the game is over"}[self.state["phase"]] + " (R-SS-16)")
-        return self.state["groups"][self.state["participants"][name]["group"]]
+        group: dict[str, Any] = self.state["groups"][self._p(name)["group"]]
+        return group
 
-    def _waiting_for(self, group: dict[str, Any]) -> str:
+    def _waiting_for(self, group: Mapping[str, Any]) -> Message:
         stage = group["stage"]
-        if stage == "commit":
-            return "waiting for " + ", ".join(n for n in group["pool"] if n not in group["laid"]) \
-                + " to lay a crew card"
-        if stage == "reveal":
-            return "the crew cards are being turned over"
-        if stage == "take":
-            return f"{group['queue'][0]} takes the next crate"
-        return "this group has placed all its crates for the voyage"
+        if stage == Stage.COMMIT:
+            return Message("shipshape.word.waiting_lay",
+                           "waiting for {players} to lay a crew card",
+                           players=tuple(n for n in group["pool"] if n not in group["laid"]))
+        if stage == Stage.REVEAL:
+            return Message("shipshape.word.waiting_reveal", "the crew cards are being turned over")
+        if stage == Stage.TAKE:
+            return Message("shipshape.word.waiting_take", "{taker} takes the next crate",
+                           taker=group["queue"][0])
+        return Message("shipshape.word.waiting_done",
+                       "this group has placed all its crates for the voyage")
+
+    waiting = {
+        Phase.DEAL_HOLDS: Message("shipshape.waiting.deal_holds",
+                                  "the Voyage-1 holds to be dealt"),
+        Phase.PLAY: Message("shipshape.waiting.play", "the voyage's crew cards and crates"),
+        Phase.SCORING: Message("shipshape.waiting.scoring",
+                               "the voyage's score sheet to be confirmed"),
+        Phase.DRAW_HOLDS: Message("shipshape.waiting.draw_holds",
+                                  "the next voyage's holds to be drawn"),
+        Phase.OVER: Message("shipshape.waiting.over", "nothing: the game is over"),
+    }
 
     # -- inputs, views, prompts --------------------------------------------------------------
 
     def legal_actions(self, player: str | None) -> list[Action]:
-        phase = self.state["phase"]
-        if phase == "deal_holds":
+        phase = self.phase
+        if phase is Phase.DEAL_HOLDS:
             if player is not None:
                 return []
             parts = self.state["participants"]
             who = next(n for n in self.state["seats"] if parts[n]["hold"] is None)
             return [{"type": "deal_hold", "player": None, "participant": who, "hold": h}
                     for h in self._open_holds()]
-        if phase == "draw_holds":
+        if phase is Phase.DRAW_HOLDS:
             if player is not None:
                 return []
             return [{"type": "draw_hold", "player": None, "hold": h} for h in self._open_holds()]
-        if phase == "scoring":
+        if phase is Phase.SCORING:
             # Corrections take any count, so they are entered, not listed.
             return [{"type": "confirm_scoring", "player": None}] if player is None else []
-        if phase != "play":
+        if phase is not Phase.PLAY:
             return []
         if player is None:
             return self._table_actions()
         group = self._group_of(player)
         stage = group["stage"]
-        if stage == "commit" and player in group["pool"] and player not in group["laid"]:
+        if stage == Stage.COMMIT and player in group["pool"] and player not in group["laid"]:
             return [{"type": "lay_crew_card", "player": player}]
-        if stage == "take" and group["queue"][0] == player and group["top"] is not None:
+        if stage == Stage.TAKE and group["queue"][0] == player and group["top"] is not None:
             return self._placements(player, group["top"]["crate"])
         return []
 
@@ -1000,7 +1282,7 @@ class ShipShape(Game):
                 if hold.voyage_set == self.state["voyage"] and h not in taken]
 
     def _placements(self, player: str, crate: str) -> list[Action]:
-        hold = self.holds[self.state["participants"][player]["hold"]].grid
+        hold = self.holds[self._p(player)["hold"]].grid
         out = []
         for face in FACES:
             for rotation in ROTATIONS:
@@ -1033,10 +1315,10 @@ class ShipShape(Game):
         out: list[Action] = []
         capn = self.state["capn"]
         parts = self.state["participants"]
-        keypad = sorted(set(self.crew_values))
+        keypad = sorted(set(self.components.crew_values))
         rng = draw
         for g, group in enumerate(self.state["groups"]):
-            if group["stage"] == "reveal":
+            if group["stage"] == Stage.REVEAL:
                 for owner in group["pool"]:
                     if owner in group["reveal"]:
                         continue
@@ -1050,7 +1332,7 @@ class ShipShape(Game):
                         values = [draw.choice(parts[owner]["hand"] or keypad)]
                     out += [{"type": "reveal_crew_card", "player": None, "owner": owner,
                              "value": v} for v in values]
-            if group["stage"] == "take" and group["top"] is None:
+            if group["stage"] == Stage.TAKE and group["top"] is None:
                 rng = rng or self.rng()
                 crates = self._possible_top_crates(g)
                 turns = rng.getrandbits(3 * len(crates))   # one of 8 orientations per crate
@@ -1058,7 +1340,7 @@ class ShipShape(Game):
                          "face": FACES[turns >> 3 * i & 1],
                          "rotation": ROTATIONS[turns >> 3 * i + 1 & 3]}
                         for i, c in enumerate(crates)]
-            if group["stage"] == "take" and group["top"] and group["queue"][0] == capn:
+            if group["stage"] == Stage.TAKE and group["top"] and group["queue"][0] == capn:
                 top = group["top"]
                 out.append({"type": "place_crate", "player": None, "crate": top["crate"],
                             "face": top["face"], "rotation": top["rotation"], "offset": [0, 0]})
@@ -1069,7 +1351,7 @@ class ShipShape(Game):
         (simulation and demo only): a face-down crew card shows a value its owner still holds,
         the Cap'n's his real next card — never a value that ``legal_actions(None)`` lists only
         to keep the hands off the shared screen."""
-        if self.state["phase"] != "play":
+        if self.phase is not Phase.PLAY:
             return super().chance_action()
         rng = self.rng()
         options = self._table_actions(draw=rng)
@@ -1083,14 +1365,14 @@ class ShipShape(Game):
     # that round ("a 6 ties with someone's 6"). So an earlier round's reading cannot be corrected
     # until the game is over; the current round's can, and every other entry as usual.
 
-    def sealed(self, actions: Sequence[Action], index: int) -> str | None:
+    def sealed(self, actions: Sequence[Action], index: int) -> Message | None:
         """A crew-card reading whose round's cards have left the table, before the end."""
         entry = actions[index]
         if entry.get("type") != "reveal_crew_card" or self.is_over:
             return None
         before = self.replayed(actions[:index])
         owner = entry.get("owner")
-        if before.state["phase"] != "play" or owner not in before.state["participants"]:
+        if before.phase is not Phase.PLAY or owner not in before.state["participants"]:
             return None
         g = before.state["participants"][owner]["group"]
         groups = self.state["groups"]
@@ -1098,35 +1380,37 @@ class ShipShape(Game):
                 and groups[g]["rounds"] == before.state["groups"][g]["rounds"]
                 and owner in groups[g]["reveal"]):
             return None
-        return ("that crew card was turned over in an earlier round: the cards are back in hand "
-                "and who played what stays sealed until the game is over, so the reading can be "
-                "corrected only while its round's cards are on the table, or after the game "
-                "(SPEC §5.7)")
+        return Message("shipshape.refuse.sealed",
+                       "that crew card was turned over in an earlier round: the cards are back "
+                       "in hand and who played what stays sealed until the game is over, so the "
+                       "reading can be corrected only while its round's cards are on the table, "
+                       "or after the game (SPEC §5.7)")
 
-    def label(self, action: Mapping[str, Any]) -> str:
-        who = action.get("player") or "Table"
+    labels = {
+        "lay_crew_card": Template("shipshape.label.lay_crew_card", "{player}: lay a crew card"),
+        "reveal_crew_card": Template("shipshape.label.reveal_crew_card",
+                                     "{who}: {owner}'s card shows {value}"),
+        "show_top_crate": Template("shipshape.label.show_top_crate",
+                                   "Table: crate {crate} on top, {face} up, {rotation}°"),
+        "place_crate": Template("shipshape.label.place_crate",
+                                "{who}: place {crate} {face} up, {rotation}°"),
+        "deal_hold": Template("shipshape.label.deal_hold", "Table: deal {hold} to {participant}"),
+        "draw_hold": Template("shipshape.label.draw_hold", "Table: draw hold {hold}"),
+        "confirm_scoring": Template("shipshape.label.confirm_scoring",
+                                    "Table: confirm the score sheet"),
+        "override_score": Template("shipshape.label.override_score",
+                                   "Table: {participant}'s {category} is {shown}"),
+    }
+
+    def label_params(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         kind = action.get("type")
-        if kind == "lay_crew_card":
-            return f"{who}: lay a crew card"
         if kind == "reveal_crew_card":
-            return f"{who}: {action.get('owner')}'s card shows {action.get('value')}"
-        if kind == "show_top_crate":
-            return (f"Table: crate {action.get('crate')} on top, {action.get('face')} up, "
-                    f"{action.get('rotation')}°")
+            return {"who": action.get("player") or _TABLE}
         if kind == "place_crate":
-            who = action.get("player") or self.state.get("capn") or "Table"
-            return (f"{who}: place {action.get('crate')} {action.get('face')} up, "
-                    f"{action.get('rotation')}°")
-        if kind == "deal_hold":
-            return f"Table: deal {action.get('hold')} to {action.get('participant')}"
-        if kind == "draw_hold":
-            return f"Table: draw hold {action.get('hold')}"
-        if kind == "confirm_scoring":
-            return "Table: confirm the score sheet"
+            return {"who": action.get("player") or self.state.get("capn") or _TABLE}
         if kind == "override_score":
-            return (f"Table: {action.get('participant')}'s {action.get('category')} is "
-                    f"{action.get('value')}")
-        return super().label(action)
+            return {"shown": _shown(action.get("value"))}
+        return {}
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
         """The table as ``viewer`` may see it (§5.7): no hand, no discard pile but one's own, no
@@ -1157,7 +1441,7 @@ class ShipShape(Game):
                    "crates_left": g["stack_left"], "top_crate": g["top"]}
                   for g in self.state["groups"]]
         takers = [g["queue"][0] for g in self.state["groups"]
-                  if g["stage"] == "take" and g["queue"]]
+                  if g["stage"] == Stage.TAKE and g["queue"]]
         out: dict[str, Any] = {
             "game": self.game_id, "viewer": viewer, "phase": self.state["phase"],
             "turn": takers[0] if len(takers) == 1 else None,
@@ -1168,18 +1452,20 @@ class ShipShape(Game):
             "over": self.is_over, "result": self.result(), "unverified": self.unverified}
         if self.is_over:
             # Sealed until now (§5.7): the readings the record of a hand or deck did not hold.
-            out["audit"] = [dict(entry) for entry in self.state["audit"]]
-        if viewer in parts and viewer != self.state["capn"]:
+            out["audit"] = [{"voyage": f.voyage, "turn": f.turn, "owner": f.owner,
+                             "value": f.value, "finding": f.text} for f in self.audit]
+        if viewer is not None and viewer in parts and viewer != self.state["capn"]:
             p = parts[viewer]
             private: dict[str, Any] = {"hand": p["hand"], "discard": p["discard"]}
             if p["not_held"]:
                 # The record lost a card it cannot name: the count is right, one value is not.
                 private["cards"] = self.cards_left(viewer)
                 private["check"] = [
-                    f"the table recorded a {v} for you, which your hand did not hold: fix the "
-                    "reading if it was wrong" for v in p["not_held"]]
+                    Message("shipshape.word.check", "the table recorded a {value} for you, which "
+                            "your hand did not hold: fix the reading if it was wrong", value=v)
+                    for v in p["not_held"]]
             group = self.state["groups"][p["group"]] if self.state["groups"] else None
-            if group and group["stage"] == "take" and group["queue"][:1] == [viewer] \
+            if group and group["stage"] == Stage.TAKE and group["queue"][:1] == [viewer] \
                     and group["top"]:
                 private["preview"] = self._preview(viewer, group["top"]["crate"])
             out["private"] = private
@@ -1187,7 +1473,7 @@ class ShipShape(Game):
 
     def _score_sheet(self) -> dict[str, Any] | None:
         """The voyage's sheet waiting for confirmation, with every cell and each correction."""
-        if self.state["phase"] != "scoring":
+        if self.phase is not Phase.SCORING:
             return None
         scores = self._score(self.counted_totals())
         for name, sheet in scores.items():
@@ -1196,8 +1482,8 @@ class ShipShape(Game):
 
     def _preview(self, name: str, crate: str) -> list[dict[str, Any]]:
         """"If I place this crate this way…": own visible totals for each orientation (§5.7)."""
-        hold = self.holds[self.state["participants"][name]["hold"]].grid
-        base = self.layers_of(self.state["participants"][name]["layers"])
+        hold = self.holds[self._p(name)["hold"]].grid
+        base = self.layers_of(self._p(name)["layers"])
         out = []
         for face in FACES:
             for rotation in ROTATIONS:
@@ -1210,54 +1496,206 @@ class ShipShape(Game):
         return out
 
     def prompts(self) -> list[Prompt]:
-        phase = self.state["phase"]
+        phase = self.phase
         parts = self.state["participants"]
-        if phase == "deal_holds":
-            missing = [n for n in self.state["seats"] if parts[n]["hold"] is None]
-            return [Prompt("Deal a Voyage-1 hold to " + ", ".join(missing), "R-SS-16", None,
-                           ("deal_hold",))]
-        if phase == "scoring":
-            return [Prompt("The ships reach port: check each hold's score sheet, correct a "
-                           "category the camera misread, then confirm", "R-SS-10", None,
-                           ("override_score", "confirm_scoring"))]
-        if phase == "draw_holds":
+        if phase is Phase.DEAL_HOLDS:
+            missing = tuple(n for n in self.state["seats"] if parts[n]["hold"] is None)
+            return [Prompt(Message("shipshape.prompt.deal_holds",
+                                   "Deal a Voyage-1 hold to {players}", players=missing),
+                           "R-SS-16", None, ("deal_hold",))]
+        if phase is Phase.SCORING:
+            return [Prompt(Message("shipshape.prompt.scoring",
+                                   "The ships reach port: check each hold's score sheet, correct "
+                                   "a category the camera misread, then confirm"), "R-SS-10",
+                           None, ("override_score", "confirm_scoring"))]
+        if phase is Phase.DRAW_HOLDS:
             left = len(self.state["seats"]) - len(self.state["drawn_holds"])
-            return [Prompt(f"Draw {left} more Voyage-{self.state['voyage']} hold(s); the engine "
-                           "assigns them by coins", "R-SS-17", None, ("draw_hold",))]
-        if phase == "over":
+            return [Prompt(Message("shipshape.prompt.draw_holds",
+                                   "Draw {left} more Voyage-{voyage} {left, plural, one {hold} "
+                                   "other {holds}}; the engine assigns them by coins", left=left,
+                                   voyage=self.state["voyage"]), "R-SS-17", None,
+                           ("draw_hold",))]
+        if phase is Phase.OVER:
             return []
         out = []
         capn = self.state["capn"]
         for group in self.state["groups"]:
             stage = group["stage"]
-            if stage == "commit":
-                out += [Prompt(f"{n}: lay a crew card face down", "R-SS-03", n,
-                               ("lay_crew_card",))
+            if stage == Stage.COMMIT:
+                out += [Prompt(Message("shipshape.prompt.lay", "{player}: lay a crew card face "
+                                       "down", player=n), "R-SS-03", n, ("lay_crew_card",))
                         for n in group["pool"] if n not in group["laid"]]
-            elif stage == "reveal":
-                out.append(Prompt("Turn the crew cards over: " + ", ".join(
-                    n for n in group["pool"] if n not in group["reveal"]), "R-SS-03", None,
-                    ("reveal_crew_card",)))
-            elif stage == "take":
+            elif stage == Stage.REVEAL:
+                out.append(Prompt(Message("shipshape.prompt.reveal",
+                                          "Turn the crew cards over: {players}",
+                                          players=tuple(n for n in group["pool"]
+                                                        if n not in group["reveal"])),
+                                  "R-SS-03", None, ("reveal_crew_card",)))
+            elif stage == Stage.TAKE:
                 taker = group["queue"][0]
-                if group["top"] is None:
-                    out.append(Prompt("Read the crate on top of the stack", "G-SS-21", None,
-                                      ("show_top_crate",)))
+                top = group["top"]
+                if top is None:
+                    out.append(Prompt(Message("shipshape.prompt.read_top",
+                                              "Read the crate on top of the stack"), "G-SS-21",
+                                      None, ("show_top_crate",)))
                 elif taker == capn:
-                    top = group["top"]
-                    out.append(Prompt(f"Place crate {top['crate']} in the Cap'n's hold exactly as "
-                                      f"it lay: {top['face']} up, turned {top['rotation']}°",
+                    out.append(Prompt(Message("shipshape.prompt.capn_places",
+                                              "Place crate {crate} in the Cap'n's hold exactly "
+                                              "as it lay: {face} up, turned {rotation}°",
+                                              crate=top["crate"], face=top["face"],
+                                              rotation=top["rotation"]),
                                       "R-SS-19", None, ("place_crate",)))
                 else:
-                    out.append(Prompt(f"{taker}: take crate {group['top']['crate']} and place it "
-                                      "in your hold, any way round", "R-SS-05", taker,
-                                      ("place_crate",)))
+                    out.append(Prompt(Message("shipshape.prompt.take",
+                                              "{player}: take crate {crate} and place it in your "
+                                              "hold, any way round", player=taker,
+                                              crate=top["crate"]),
+                                      "R-SS-05", taker, ("place_crate",)))
         return out
 
+    # -- the typed surface (read-only) -----------------------------------------------------------
 
-def _span(values: Sequence[int]) -> str:
-    """"1–10" for a run of whole numbers, else the values listed."""
-    ordered = sorted(set(values))
-    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 2:
-        return f"{ordered[0]}–{ordered[-1]}"
-    return ", ".join(map(str, ordered))
+    @property
+    def voyage(self) -> int:
+        """The voyage being played (or whose holds are being drawn), 1–3."""
+        return int(self.state["voyage"])
+
+    @property
+    def voyages_scored(self) -> int:
+        """How many voyages have been scored so far."""
+        return len(self.state["voyages"])
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The participants in seat order, the Cap'n included."""
+        return tuple(self.state["seats"])
+
+    @property
+    def capn(self) -> str | None:
+        """The Cap'n's name when he plays (two humans, or five in the expert mode), else
+        ``None``."""
+        capn: str | None = self.state["capn"]
+        return capn
+
+    def participant(self, name: str) -> Participant:
+        """``name``'s seat: coins, group, hold and placed crates."""
+        p = self._p(name)
+        # The state holds these types already (plain data): no conversions on this hot path.
+        return Participant(name, name == self.state["capn"], p["coins"], p["group"], p["hold"],
+                           p["prev_hold"],
+                           tuple(Placement(x["crate"], x["face"], x["rotation"],
+                                           tuple(x["offset"])) for x in p["layers"]))
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """The voyage's groups, in order (empty between voyages)."""
+        return tuple(self._group(i, g) for i, g in enumerate(self.state["groups"]))
+
+    def group_of(self, name: str) -> Group | None:
+        """The group ``name`` bids in this voyage, or ``None`` between voyages."""
+        if self.phase is not Phase.PLAY:
+            return None
+        i = self._p(name)["group"]
+        return self._group(i, self.state["groups"][i])
+
+    @staticmethod
+    def _group(i: int, g: Mapping[str, Any]) -> Group:
+        top = g["top"]
+        return Group(i, tuple(g["members"]), g["turn"], _STAGES[g["stage"]], g["bid_round"],
+                     tuple(g["pool"]), tuple(g["laid"]), MappingProxyType(dict(g["reveal"])),
+                     tuple(g["tied"]), tuple(g["twice_tied"]), tuple(g["queue"]),
+                     tuple(g["placed"]), g["stack_left"],
+                     None if top is None else TopCrate(top["crate"], top["face"], top["rotation"]),
+                     g["rounds"])
+
+    @property
+    def drawn_holds(self) -> tuple[str, ...]:
+        """The holds drawn so far for the next voyage (phase ``draw_holds``)."""
+        return tuple(self.state["drawn_holds"])
+
+    @property
+    def used_crates(self) -> tuple[str, ...]:
+        """The crates placed in earlier voyages: out of every stack for good."""
+        return tuple(self.state["used_crates"])
+
+    def crew(self, name: str) -> Crew:
+        """The engine's record of ``name``'s crew cards — secret (see :class:`Crew`)."""
+        p = self._p(name)
+        pile = "deck" if name == self.state["capn"] else "hand"
+        on_table = None
+        if self.state["groups"]:
+            on_table = self.state["groups"][p["group"]]["on_table"].get(name)
+        return Crew(tuple(p[pile]), tuple(p["discard"]), tuple(p["not_held"]), on_table,
+                    p.get("deck_next"))
+
+    @property
+    def audit(self) -> tuple[Finding, ...]:
+        """The readings the record of a hand or of the Cap'n's deck did not hold — sealed: the
+        view shows them once the game is over (§5.7)."""
+        return tuple(Finding(int(a["voyage"]), int(a["turn"]), str(a["owner"]), int(a["value"]),
+                             _finding(a["finding"], a["expected"]))
+                     for a in self.state["audit"])
+
+    # -- positions for tests and analysis (python-chess's set_fen) -------------------------------
+
+    def set_position(self, *, coins: Mapping[str, int] | None = None,
+                     hands: Mapping[str, Sequence[int]] | None = None,
+                     capn_deck: Sequence[int] | None = None,
+                     capn_next: int | None = None) -> None:
+        """Arrange the participants' coins and crew cards, as python-chess's ``Board.set_fen``
+        sets up a board: the ``coins`` of those named, the ``hands`` of humans named and the
+        Cap'n's deck (``capn_deck``, with ``capn_next`` the card known to be on top of it after
+        a refill, G-SS-12, if any). A discard pile holds every card of the set that is not in the
+        hand (or deck) and not on the table, and the values owed (``not_held``) stay owed. What
+        is not named stays as it is. Hands are secret, so a hand may be set at any moment; coins
+        too, since only the hold assignment and the end look at them.
+
+        A position is not an action: it is in no log, and a replay (a correction, an undo)
+        starts from the rulebook's set-up. :class:`SetupError` for a position the rules cannot
+        hold, with the state untouched."""
+        if self.is_over:
+            raise SetupError(Message("shipshape.setup.position_over",
+                                     "a position is set while the game is being played"))
+        capn = self.state["capn"]
+        piles = dict(hands or {})
+        if capn_deck is not None:
+            if capn is None:
+                raise SetupError(Message("shipshape.setup.position_no_capn",
+                                         "the Cap'n is not at this table"))
+            piles[capn] = capn_deck
+        for name in [*(coins or {}), *(hands or {})]:
+            if name not in self.state["participants"]:
+                raise SetupError(Message("shipshape.setup.position_player",
+                                         "{name} is not a player at this table",
+                                         name=repr(name)))
+        if capn is not None and capn in (hands or {}):
+            raise SetupError(Message("shipshape.setup.position_capn_hand",
+                                     "the Cap'n holds no hand: set his deck with capn_deck"))
+        for value in (coins or {}).values():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise SetupError(Message("shipshape.setup.position_coins",
+                                         "coins are a whole number of at least 0 (R-SS-15)"))
+        discards: dict[str, list[int]] = {}
+        for name, pile in piles.items():
+            crew = self.crew(name)
+            rest = Counter(self.components.crew_values) + Counter(crew.not_held)
+            rest.subtract([crew.on_table] if crew.on_table is not None else [])
+            rest.subtract(pile)
+            if any(n < 0 for n in rest.values()) \
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in pile):
+                raise SetupError(Message("shipshape.setup.position_crew",
+                                         "{name}'s crew cards must come from the set, each card "
+                                         "in one place (R-SS-09)", name=name))
+            discards[name] = sorted(rest.elements())
+        if capn_next is not None and (capn_deck is None or capn_next not in capn_deck):
+            raise SetupError(Message("shipshape.setup.position_capn_next",
+                                     "the card on top of the Cap'n's deck is one of its cards"))
+        for name, value in (coins or {}).items():
+            self._p(name)["coins"] = value
+        for name, pile in piles.items():
+            p = self._p(name)
+            p["deck" if name == capn else "hand"] = sorted(pile)
+            p["discard"] = discards[name]
+            if name == capn:
+                p["deck_next"] = capn_next
+

@@ -14,38 +14,37 @@ only while its group reveals (SPEC §5.7); crates below the top of a stack carry
 
 from __future__ import annotations
 
-from tableassist.games.protocol import Game
+from tableassist.games.shipshape import Group, Phase, ShipShape, Stage
 from tableassist.markers.sighting import Sighting
 from tableassist.readers.base import Reader, Reading
 
 
-class ShipShapeReader(Reader):
+class ShipShapeReader(Reader[ShipShape]):
     game_id = "shipshape"
 
-    def _owner(self, game: Game, colour: str) -> str | None:
-        return self.by_colour.get(colour) or game.state["capn"]
+    def _owner(self, game: ShipShape, colour: str) -> str | None:
+        return self.by_colour.get(colour) or game.capn
 
-    def _group(self, game: Game, who: str | None) -> dict | None:
-        for g in game.state["groups"]:
-            if who in g["pool"] or who in g["queue"]:
+    def _group(self, game: ShipShape, who: str | None) -> Group | None:
+        for g in game.groups:
+            if who in g.pool or who in g.queue:
                 return g
         return None
 
-    def may_read_face(self, seen: Sighting, game: Game) -> bool:
+    def may_read_face(self, seen: Sighting, game: ShipShape) -> bool:
         if seen.component != "crew_card" or seen.side != "face":
             return True
-        if game.state["phase"] != "play" or seen.zone != "bids":
+        if game.phase is not Phase.PLAY or seen.zone != "bids":
             return False
         owner = self._owner(game, (seen.item or "").rsplit("-", 1)[0])
         group = self._group(game, owner)
-        return group is not None and group["stage"] == "reveal" and owner not in group["reveal"]
+        return group is not None and group.stage is Stage.REVEAL and owner not in group.reveal
 
-    def read(self, game: Game) -> list[Reading]:
-        st = game.state
-        phase = st["phase"]
-        if phase in ("deal_holds", "draw_holds"):
+    def read(self, game: ShipShape) -> list[Reading]:
+        phase = game.phase
+        if phase in (Phase.DEAL_HOLDS, Phase.DRAW_HOLDS):
             return self._holds(game)
-        if phase != "play":
+        if phase is not Phase.PLAY:
             return []
         out: list[Reading] = []
         for key, s in self.picture.items("crew_card", zone="bids"):
@@ -66,55 +65,54 @@ class ShipShapeReader(Reader):
         out += self._crates(game)
         return out
 
-    def _holds(self, game: Game) -> list[Reading]:
-        st = game.state
+    def _holds(self, game: ShipShape) -> list[Reading]:
         out = []
         for key, s in self.picture.items("hold"):
             if not self.picture.is_fresh(key):
                 continue
-            if st["phase"] == "draw_holds":
+            if game.phase is Phase.DRAW_HOLDS:
                 out.append(Reading(f"hold {s.item} drawn", {"type": "draw_hold", "player": None,
                                                             "hold": s.item}, key=(key,)))
                 continue
-            who = self.player_at(s) or st["capn"]
+            who = self.player_at(s) or game.capn
             if who is not None:
                 out.append(Reading(f"hold {s.item} dealt to {who}", {
                     "type": "deal_hold", "player": None, "participant": who, "hold": s.item},
                     key=(key,)))
         return out
 
-    def _crates(self, game: Game) -> list[Reading]:
-        st = game.state
-        placed = {layer["crate"] for p in st["participants"].values()
-                  for layer in p.get("layers", [])}
-        holder = {p["hold"]: name for name, p in st["participants"].items()}
+    def _crates(self, game: ShipShape) -> list[Reading]:
+        seats = [game.participant(name) for name in game.seats]
+        placed = {layer.crate for p in seats for layer in p.layers}
+        holder = {p.hold: p.name for p in seats}
+        capn = game.capn
         out = []
         for key, s in self.picture.items("crate"):
             if s.item in placed:
                 continue
             if s.zone == "offer":
-                for g, group in enumerate(st["groups"]):
-                    if group["stage"] == "take" and group["top"] is None:
+                for stack in game.groups:
+                    if stack.stage is Stage.TAKE and stack.top is None:
                         out.append(Reading(f"crate {s.item} on top of the stack", {
-                            "type": "show_top_crate", "player": None, "group": g,
+                            "type": "show_top_crate", "player": None, "group": stack.index,
                             "crate": s.item, "face": s.side, "rotation": s.rotation or 0},
                             key=(key,)))
                         break
             elif s.zone and s.zone.startswith("hold "):
                 who = holder.get(s.zone[5:])
                 group = self._group(game, who)
-                if who is None or group is None or group["top"] is None \
-                        or group["top"]["crate"] != s.item:
+                if who is None or group is None or group.top is None \
+                        or group.top.crate != s.item:
                     continue
-                taker = group["queue"][0]
+                taker = group.queue[0]
                 if who != taker:
                     out.append(Reading(f"crate {s.item} in {who}'s hold", key=(key,),
                                        expects=f"{taker} takes crate {s.item} into their hold"))
                     continue
-                action = {"type": "place_crate", "player": None if who == st["capn"] else who,
+                action = {"type": "place_crate", "player": None if who == capn else who,
                           "crate": s.item, "face": s.side, "rotation": s.rotation or 0,
                           "offset": [0, 0]}
-                if who == st["capn"]:
+                if who == capn:
                     out.append(Reading(f"the Cap'n placed crate {s.item}", action, key=(key,)))
                 else:
                     out.append(Reading(f"{who} placed crate {s.item} in their hold",

@@ -14,33 +14,38 @@ tablet's (SPEC §6.3). The backs carry no marker (SPEC X2): a hand is never read
 
 from __future__ import annotations
 
-from tableassist.games.protocol import Game
+from collections.abc import Callable
+
+from tableassist.games.wreckers import Phase, Step, Wreckers
+from tableassist.markers.sighting import Sighting
 from tableassist.readers.base import Reader, Reading, expects
 
+Fresh = list[tuple[tuple[int, int], Sighting]]
 
-class WreckersReader(Reader):
+
+class WreckersReader(Reader[Wreckers]):
     game_id = "wreckers"
 
-    def _fresh(self, zone_ok) -> list:
+    def _fresh(self, zone_ok: Callable[[str | None], bool]) -> Fresh:
         return [(k, s) for k, s in self.picture.items("card", side="face")
                 if self.picture.is_fresh(k) and zone_ok(s.zone)]
 
-    def read(self, game: Game) -> list[Reading]:
-        st = game.state
-        phase, step = st["phase"], st.get("step")
-        if phase == "draw":
+    def read(self, game: Wreckers) -> list[Reading]:
+        phase, step = game.phase, game.step
+        if phase is Phase.DRAW:
             if self._fresh(lambda z: z == "cut") and expects(game, "deal"):
-                return [Reading("a card cut (so the hands are dealt)", {"type": "deal", "player": None})]
+                return [Reading("a card cut (so the hands are dealt)",
+                                {"type": "deal", "player": None})]
             return []
-        if phase == "cut":
-            cutter = st["cut_pass"][0]
+        if phase is Phase.CUT:
+            cutter = game.cutter
             return [Reading(f"{cutter} cut {s.item}", {"type": "cut_card", "player": None,
                                                       "cutter": cutter, "card": s.item}, key=(k,))
                     for k, s in self._fresh(lambda z: z == "cut")][:1]
-        if phase != "search":
+        if phase is not Phase.SEARCH:
             return []
-        current = st["current"]
-        if step in ("turn", "go_again"):
+        current = game.turn
+        if step in (Step.TURN, Step.GO_AGAIN):
             return [Reading(f"{current} discarded {s.item}", {
                 "type": "discard_search", "player": current, "card": s.item}, key=(k,))
                     for k, s in self._fresh(lambda z: z == "discard")][:1]
@@ -48,13 +53,13 @@ class WreckersReader(Reader):
         if not picked:
             return []
         k, s = picked[0]
-        if step == "target":
+        if step is Step.TARGET:
             targets = [a for a in game.legal_actions(current) if a["type"] == "choose_target"]
             if len(targets) == 1:
                 return [Reading(f"{current} picked from {targets[0]['target']}'s hand", targets[0])]
             return [Reading(f"{current} picked a card from an opponent's hand",
                             confirm=tuple(targets))]
-        if step == "pick":
+        if step is Step.PICK:
             return [Reading(f"{current} picked {s.item}", {"type": "pick_card", "player": None,
                                                           "card": s.item}, key=(k,))]
         return []

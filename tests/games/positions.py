@@ -10,14 +10,18 @@ Tests never edit an engine's state, nor read it: they read the engine's typed su
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tableassist.games.abandon_ship import AbandonShip
 from tableassist.games.protocol import Note
 from tableassist.games.schmuggler import Phase as SchmugglerPhase, Schmuggler
+from tableassist.games.shipshape import Group as ShipShapeGroup, ShipShape
 from tableassist.games.shipwrecked import PASS, STOP, STRIKE, Phase, Shipwrecked
+from tableassist.games.wreckers import Phase as WreckersPhase, Wreckers
 from tableassist.table import catalog
+from tests.games.random_play import all_legal_actions
 
 # -- Shipwrecked ----------------------------------------------------------------------------------
 #
@@ -172,3 +176,161 @@ def land_on(game: Schmuggler, good: str) -> list[Note]:
     """The turn player rolls a 1 onto ``good``'s space (the piece set one space before it)."""
     game.set_position(piece=game.components.track.index(good) - 1)
     return game.apply({"type": "roll_die", "player": None, "face": 1})
+
+
+# -- Wreckers -------------------------------------------------------------------------------------
+#
+# A round is played through the engine: the deal, a cut that makes a chosen player start (wrecks of
+# distinct value, the best one for the starter), searches written as (picker, target, card picked).
+# Money, Discovery, the round and earlier wrecks are set by the engine's set_position at the Draw
+# phase.
+
+WRECKERS_NAMES = ("Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+#: Search cards, in the order of the card list, for discards in tests.
+SEARCH_CARDS = ("Wrecking", "International Waters", "Scour the Seabed", "Underwater Robots",
+                "Remote Operated Vehicles", "Treasure Hunting", "Secure a Deal", "Excavation")
+#: Wrecks of distinct value, best first: a cut of these never ties.
+CUT_WRECKS = ("Viking Longboat", "Ship Graveyard", "Merchant Ship", "British Warship",
+              "Trading Ship", "Colonial Wreck", "Cargo Ship", "Freighter")
+
+
+def wreckers(n: int = 4, *, seed: int = 1, components: Mapping[str, Any] | None = None,
+             round: int | None = None, money: Mapping[str, int] | None = None,
+             discovery: Mapping[str, int] | None = None,
+             victory_piles: Mapping[str, Sequence[str]] | None = None,
+             **options: Any) -> Wreckers:
+    """A Wreckers game of the first ``n`` of Ann, Bea, Cy … at round ``round``'s Draw phase, the
+    companies' ``money``, ``discovery`` and ``victory_piles`` set by the engine."""
+    game = catalog.new_game("wreckers", list(WRECKERS_NAMES[:n]), seed=seed, options=options,
+                            components=components)
+    assert isinstance(game, Wreckers)
+    if round is not None or money or discovery or victory_piles:
+        game.set_position(round=round, money=money, discovery=discovery,
+                          victory_piles=victory_piles)
+    return game
+
+
+def cut(game: Wreckers, *cards: str) -> None:
+    """The table reports one cut card per cutter, in cutting order."""
+    for card in cards:
+        game.apply({"type": "cut_card", "player": None, "cutter": game.cutter, "card": card})
+
+
+def start_search(game: Wreckers, starter: str = "Ann") -> None:
+    """Deal, and cut so that ``starter`` cuts the best wreck."""
+    game.apply({"type": "deal", "player": None})
+    order = list(game.cut_pass)
+    cards = list(CUT_WRECKS[1:len(order)])
+    cards.insert(order.index(starter), CUT_WRECKS[0])
+    cut(game, *cards)
+    assert game.turn == starter
+
+
+def unused_search(game: Wreckers) -> str:
+    """A Search card not seen this round (so it may be in a hand)."""
+    seen = set(game.discards) | {c.card for c in game.cuts}
+    return next(c for c in (*SEARCH_CARDS, "Divers", "Survey", "Zoom In") if c not in seen)
+
+
+def search(game: Wreckers, picker: str, target: str, card: str,
+           discard: str | None = None) -> list[Note]:
+    """``picker`` discards a Search card and picks ``card`` from ``target``'s fan."""
+    game.apply({"type": "discard_search", "player": picker,
+                "card": discard or unused_search(game), "target": target})
+    return game.apply({"type": "pick_card", "player": None, "card": card})
+
+
+def pass_all(game: Wreckers) -> None:
+    """Everyone who may still act passes: the Search phase ends."""
+    while game.phase is WreckersPhase.SEARCH:
+        game.apply({"type": "pass_search", "player": game.turn})
+
+
+def play_quiet_round(game: Wreckers) -> None:
+    """A round where nobody finds anything: deal, cut, everybody passes, End phase."""
+    first = game.first_cutter
+    if not game.company(first).active:
+        first = next(n for n in game.players if game.company(n).active)
+    start_search(game, first)
+    pass_all(game)
+
+
+# -- ShipShape ------------------------------------------------------------------------------------
+#
+# A voyage is played through the engine: the holds dealt in seat order, a round of crew cards
+# written as {name: value} (everyone in the pool lays a card, then the table reads the values), and
+# each taker placing the crate the table reads on top. Hands, the Cap'n's deck and coins are set
+# by the engine's set_position.
+
+CAPN = "Cap'n"
+
+
+def shipshape_components(numbers: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The data file, with some holds renumbered ({"H01": 12}) to match a rulebook example."""
+    comp = catalog.load_components("shipshape")
+    for h in comp["holds"]:
+        h["number"] = (numbers or {}).get(h["id"], h["number"])
+    return comp
+
+
+def shipshape(players: Sequence[str], *, holds: Mapping[str, str] | None = None,
+              options: Mapping[str, Any] | None = None,
+              numbers: Mapping[str, int] | None = None, seed: int = 0) -> ShipShape:
+    """A ShipShape game at its first commit: Voyage-1 holds dealt in seat order (or as ``holds``
+    says), with the holds renumbered as ``numbers`` says."""
+    game = catalog.new_game("shipshape", list(players), seed=seed, options=options,
+                            components=shipshape_components(numbers))
+    assert isinstance(game, ShipShape)
+    chosen = dict(holds or {})
+    free = [h.id for h in game.holds.values() if h.voyage_set == 1
+            and h.id not in chosen.values()]
+    for name in game.seats:
+        game.apply({"type": "deal_hold", "player": None, "participant": name,
+                    "hold": chosen.get(name) or free.pop(0)})
+    return game
+
+
+def group_of(game: ShipShape, name: str) -> ShipShapeGroup:
+    group = game.group_of(name)
+    assert group is not None, "no voyage is being played"
+    return group
+
+
+def crew_round(game: ShipShape, values: Mapping[str, int]) -> None:
+    """Everyone in the bidding pool lays a card, then the table reads ``values`` ({name: v})."""
+    for name in values:
+        if name != game.capn:
+            game.apply({"type": "lay_crew_card", "player": name})
+    for name, value in values.items():
+        game.apply({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
+
+
+def take(game: ShipShape, who: str, face: str = "front", rotation: int = 0,
+         top: str | None = None) -> str:
+    """The table reads the next top crate (the first possible one, or ``top``) and ``who``
+    places it. Returns the crate id."""
+    group = group_of(game, who)
+    if group.top is None:
+        crate = top or next(a["crate"] for a in game.legal_actions(None)
+                            if a["type"] == "show_top_crate" and a["group"] == group.index)
+        game.apply({"type": "show_top_crate", "player": None, "group": group.index,
+                    "crate": crate, "face": face, "rotation": rotation})
+    placed = group_of(game, who).top
+    assert placed is not None
+    game.apply({"type": "place_crate", "player": None if who == game.capn else who,
+                "crate": placed.crate, "face": face, "rotation": rotation})
+    return placed.crate
+
+
+def takers(game: ShipShape, name: str) -> list[str]:
+    """Who takes next in ``name``'s group, in order."""
+    return list(group_of(game, name).queue)
+
+
+def play_until(game: ShipShape, phase: str, seed: int = 1) -> None:
+    """Random legal play until the game reaches ``phase``; the table's inputs come from the
+    engine's draw, which yields only readings that can happen."""
+    rng = random.Random(seed)
+    while game.phase != phase:
+        action = rng.choice(all_legal_actions(game))
+        game.apply(game.chance_action() if action["player"] is None else action)

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 from tableassist import cli
-from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
-from tableassist.games.shipshape import (Crate, Layer, hold_totals, mirror, orient, parse_grid,
-                                         score_voyage, visible_grid)
-from tests.games.random_play import all_legal_actions
+from tableassist.games.shipshape import (Crate, Layer, Phase, Stage, hold_totals, mirror, orient,
+                                         parse_grid, score_voyage, visible_grid)
+from tableassist.table import catalog
+from tests.games.positions import (CAPN, crew_round as bid, group_of, play_until,
+                                   shipshape as start, take, takers)
 
-CAPN = "Cap'n"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 
 
@@ -34,71 +33,6 @@ def totals(gold=0, rats=0, cannons=0, contraband=0, full=False):
 
 def coins(scores, category):
     return {name: s[category]["coins"] for name, s in scores.items()}
-
-
-def components(numbers=None):
-    """The data file, with some holds renumbered ({"H01": 12}) to match a rulebook example."""
-    comp = catalog.load_components("shipshape")
-    for hold in comp["holds"]:
-        hold["number"] = (numbers or {}).get(hold["id"], hold["number"])
-    return comp
-
-
-def start(players, *, holds=None, options=None, numbers=None, seed=0):
-    """A game at its first commit: Voyage-1 holds dealt in seat order (or as ``holds`` says)."""
-    game = catalog.new_game("shipshape", players, seed=seed, options=options,
-                            components=components(numbers))
-    seats = game.state["seats"]
-    holds = holds or {}
-    free = [h["id"] for h in game.components["holds"] if h["voyage_set"] == 1
-            and h["id"] not in holds.values()]
-    for name in seats:
-        game.apply({"type": "deal_hold", "player": None, "participant": name,
-                    "hold": holds.get(name) or free.pop(0)})
-    return game
-
-
-def group_of(game, name):
-    return game.state["groups"][game.state["participants"][name]["group"]]
-
-
-def bid(game, values):
-    """Everyone in the bidding pool lays a card, then the table reads ``values`` ({name: v})."""
-    for name in values:
-        if name != CAPN:
-            game.apply({"type": "lay_crew_card", "player": name})
-    for name, value in values.items():
-        game.apply({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
-
-
-def take(game, who, face="front", rotation=0, top=None):
-    """The table reads the next top crate (the first possible one, or ``top``) and ``who``
-    places it. Returns the crate id."""
-    group = group_of(game, who)
-    g = game.state["groups"].index(group)
-    if group["top"] is None:
-        crate = top or next(a["crate"] for a in game.legal_actions(None)
-                            if a["type"] == "show_top_crate" and a["group"] == g)
-        game.apply({"type": "show_top_crate", "player": None, "group": g, "crate": crate,
-                    "face": face, "rotation": rotation})
-    crate = group["top"]["crate"]
-    game.apply({"type": "place_crate", "player": None if who == CAPN else who, "crate": crate,
-                "face": face, "rotation": rotation})
-    return crate
-
-
-def takers(game, name):
-    """Who takes next in ``name``'s group, in order."""
-    return list(group_of(game, name)["queue"])
-
-
-def play_until(game, phase, seed=1):
-    """Random legal play until the game reaches ``phase``."""
-    rng = random.Random(seed)
-    while game.state["phase"] != phase:
-        action = rng.choice(all_legal_actions(game))
-        # the table's inputs come from the engine's draw, which yields only possible readings
-        game.apply(game.chance_action() if action["player"] is None else action)
 
 
 def frozen(game):
@@ -225,9 +159,9 @@ def test_engine_scores_the_visible_grid_cell_by_cell():
         bid(game, {"Ann": ann, "Bea": bea, "Cy": cy})
         for name in takers(game, "Ann"):
             take(game, name)
-    assert game.state["phase"] == "scoring"
+    assert game.phase is Phase.SCORING
     sheet = game.view()["score_sheet"]["scores"]
-    assert all(game.state["participants"][n]["coins"] == 0 for n in ("Ann", "Bea", "Cy"))
+    assert all(game.participant(n).coins == 0 for n in ("Ann", "Bea", "Cy"))
     game.apply({"type": "confirm_scoring", "player": None})
     assert game.view()["score_sheet"] is None
     assert {n: s["gain"] for n, s in game.voyage_sheets()[0]["scores"].items()} == {
@@ -240,7 +174,7 @@ def test_engine_scores_the_visible_grid_cell_by_cell():
         assert len(s["cells"]) == 9
         assert s["gold"]["visible_gold"] == sum(c["value"] for c in s["cells"]
                                                 if c["category"] == "gold")
-        assert game.state["participants"][name]["coins"] == s["gain"]
+        assert game.participant(name).coins == s["gain"]
 
 
 def finish_voyage(game, values):
@@ -268,15 +202,17 @@ def test_the_table_corrects_a_category_before_confirming():
     refused(game, {"type": "override_score", "player": None, "participant": "Ann",
                    "category": "coins", "value": 3}, "category must be one of")
     refused(game, {"type": "override_score", "player": "Ann", "participant": "Ann",
-                   "category": "gold", "value": 3}, "read from the table")
+                   "category": "gold", "value": 3}, "is an input of the table")
     game.apply({"type": "confirm_scoring", "player": None})
     record = game.voyage_sheets()[0]["scores"]
     assert record["Ann"]["gold"]["visible_gold"] == seen["Ann"]["gold"] + 5
     assert record["Bea"]["full_ship"]["coins"] == 8
-    assert game.state["participants"]["Ann"]["coins"] == record["Ann"]["gain"]
+    assert game.participant("Ann").coins == record["Ann"]["gain"]
     refused(game, {"type": "override_score", "player": None, "participant": "Ann",
-                   "category": "gold", "value": 3}, "only while the voyage's score sheet")
-    refused(game, {"type": "confirm_scoring", "player": None}, "no score sheet to confirm")
+                   "category": "gold", "value": 3},
+            "cannot correct a score now: the game is waiting for the next voyage's holds")
+    refused(game, {"type": "confirm_scoring", "player": None},
+            "cannot confirm the score sheet now")
 
 
 # -- crew-card resolution (R-SS-03 … R-SS-09) ----------------------------------------------------
@@ -285,17 +221,17 @@ def test_T_SS_10_one_tie_rebids_after_the_others_take():
     game = start(["A", "B", "C", "D"])
     bid(game, {"A": 9, "B": 7, "C": 7, "D": 3})
     assert takers(game, "A") == ["A", "D"]
-    assert group_of(game, "A")["tied"] == ["B", "C"]
-    assert game.state["participants"]["B"]["discard"] == [7]
+    assert group_of(game, "A").tied == ("B", "C")
+    assert game.crew("B").discard == (7,)
     first = take(game, "A")
     second = take(game, "D")
-    assert group_of(game, "A")["stage"] == "commit" and group_of(game, "A")["pool"] == ["B", "C"]
+    assert group_of(game, "A").stage is Stage.COMMIT and group_of(game, "A").pool == ("B", "C")
     bid(game, {"B": 5, "C": 2})
     assert takers(game, "A") == ["B", "C"]
     third, fourth = take(game, "B"), take(game, "C")
-    layers = {n: [x["crate"] for x in game.state["participants"][n]["layers"]] for n in "ABCD"}
+    layers = {n: [x.crate for x in game.participant(n).layers] for n in "ABCD"}
     assert layers == {"A": [first], "D": [second], "B": [third], "C": [fourth]}
-    assert group_of(game, "A")["turn"] == 2
+    assert group_of(game, "A").turn == 2
 
 
 def test_T_SS_11_tied_twice_take_by_hold_number_highest_first():
@@ -308,15 +244,15 @@ def test_T_SS_11_tied_twice_take_by_hold_number_highest_first():
     assert takers(game, "A") == ["A", "B"]
     take(game, "A")
     take(game, "B")
-    assert group_of(game, "A")["turn"] == 2 and group_of(game, "A")["pool"] == ["A", "B", "C"]
+    assert group_of(game, "A").turn == 2 and group_of(game, "A").pool == ("A", "B", "C")
 
 
 def test_T_SS_12_everyone_tied():
     game = start(["A", "B", "C"], holds={"A": "H01", "B": "H02", "C": "H03"},
                  numbers={"H01": 3, "H02": 1, "H03": 6})
     bid(game, {"A": 5, "B": 5, "C": 5})
-    assert takers(game, "A") == [] and group_of(game, "A")["pool"] == ["A", "B", "C"]
-    assert all(game.state["participants"][n]["discard"] == [5] for n in "ABC")
+    assert takers(game, "A") == [] and group_of(game, "A").pool == ("A", "B", "C")
+    assert all(game.crew(n).discard == (5,) for n in "ABC")
     bid(game, {"A": 9, "B": 2, "C": 9})
     assert takers(game, "A") == ["B"]
     take(game, "B")
@@ -327,8 +263,8 @@ def test_T_SS_13_two_separate_ties_rebid_as_one_pool():
     game = start(["A", "B", "C", "D"])
     bid(game, {"A": 7, "B": 7, "C": 3, "D": 3})
     group = group_of(game, "A")
-    assert group["stage"] == "commit" and group["pool"] == ["A", "B", "C", "D"]
-    assert group["bid_round"] == 2
+    assert group.stage is Stage.COMMIT and group.pool == ("A", "B", "C", "D")
+    assert group.bid_round == 2
     bid(game, {"A": 1, "B": 2, "C": 10, "D": 9})
     assert takers(game, "A") == ["C", "D", "B", "A"]
 
@@ -354,51 +290,51 @@ def test_T_SS_13_option_per_value_ties_only_within_each_first_tie():
     bid(game2, {"A": 7, "B": 7, "C": 3, "D": 3})
     bid(game2, {"A": 5, "B": 5, "C": 2, "D": 1})
     assert takers(game2, "A") == ["C", "D"]
-    assert group_of(game2, "A")["twice_tied"] == ["A", "B"]
+    assert group_of(game2, "A").twice_tied == ("A", "B")
 
 
 def _down_to_two(game, name="A"):
-    game.state["participants"][name]["hand"] = [3, 8]
-    game.state["participants"][name]["discard"] = [1, 2, 4, 5, 6, 7, 9, 10]
+    """A hand played down to two cards: the rest is in the discard pile."""
+    game.set_position(hands={name: [3, 8]})
+    assert game.crew(name).discard == (1, 2, 4, 5, 6, 7, 9, 10)
 
 
 def test_T_SS_14_down_to_one_card_refills_immediately():
     game = start(["A", "B", "C"])
     _down_to_two(game)
     bid(game, {"A": 3, "B": 9, "C": 1})
-    a = game.state["participants"]["A"]
-    assert a["hand"] == [1, 2, 4, 5, 6, 7, 8, 9, 10] and a["discard"] == []
+    a = game.crew("A")
+    assert a.held == (1, 2, 4, 5, 6, 7, 8, 9, 10) and a.discard == ()
     for name in takers(game, "A"):
         take(game, name)
-    assert a["discard"] == [3]
+    assert game.crew("A").discard == (3,)
 
 
 def test_T_SS_14_refill_before_next_commit_brings_back_the_three():
     game = start(["A", "B", "C"], options={"refill_timing": "before_next_commit"})
     _down_to_two(game)
     bid(game, {"A": 3, "B": 9, "C": 1})
-    a = game.state["participants"]["A"]
-    assert a["hand"] == [8]
+    assert game.crew("A").held == (8,)
     for name in takers(game, "A"):
         take(game, name)
     game.apply({"type": "lay_crew_card", "player": "A"})
-    assert a["hand"] == list(range(1, 11)) and a["discard"] == []
+    a = game.crew("A")
+    assert a.held == tuple(range(1, 11)) and a.discard == ()
 
 
 def test_capn_deck_refill_puts_his_discard_under_the_last_card():
     game = start(["A", "B"])
-    capn = game.state["participants"][CAPN]
     # Eight draws so far; the ninth leaves one card: his discard goes under it, and it comes next.
-    capn["deck"] = [9, 10]
-    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    game.set_position(capn_deck=[9, 10])
     bid(game, {"A": 1, "B": 2, CAPN: 9})
-    assert capn["deck_next"] == 10 and capn["deck"] == [1, 2, 3, 4, 5, 6, 7, 10]
+    capn = game.crew(CAPN)
+    assert capn.next == 10 and capn.held == (1, 2, 3, 4, 5, 6, 7, 8, 10)
     for name in takers(game, "A"):
         take(game, name)
     for name in ("A", "B"):
         game.apply({"type": "lay_crew_card", "player": name})
     game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10})
-    assert capn["deck"] == [1, 2, 3, 4, 5, 6, 7] and game.state["audit"] == []
+    assert game.crew(CAPN).held == (1, 2, 3, 4, 5, 6, 7, 8) and game.audit == ()
 
 
 def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end():
@@ -406,9 +342,7 @@ def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end()
     the engine knows of his deck (a refusal would say what the deck holds). A reading other than
     the card known to be on top is kept in the sealed audit, shown to nobody before the end."""
     game = start(["A", "B"])
-    capn = game.state["participants"][CAPN]
-    capn["deck"] = [9, 10]
-    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    game.set_position(capn_deck=[9, 10])
     bid(game, {"A": 1, "B": 2, CAPN: 9})
     for name in takers(game, "A"):
         take(game, name)
@@ -416,11 +350,11 @@ def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end()
         game.apply({"type": "lay_crew_card", "player": name})
     notes = game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 4})
     assert [n.text for n in notes] == ["Cap'n's crew card is turned over"]
-    assert game.state["groups"][0]["reveal"] == {CAPN: 4}
-    assert capn["deck"] == [1, 2, 3, 5, 6, 7, 10] and capn["deck_next"] is None
-    assert game.state["audit"] == [{"voyage": 1, "turn": 2, "owner": CAPN, "value": 4,
-                                    "finding": "the card known to be on top of his deck was a "
-                                               "10 (G-SS-12)"}]
+    assert game.groups[0].reveal == {CAPN: 4}
+    capn = game.crew(CAPN)
+    assert capn.held == (1, 2, 3, 5, 6, 7, 8, 10) and capn.next is None
+    assert [(f.voyage, f.turn, f.owner, f.value, f.text) for f in game.audit] == [
+        (1, 2, CAPN, 4, "the card known to be on top of his deck was a 10 (G-SS-12)")]
     for viewer in (None, "A", "B"):
         text = json.dumps(game.view(viewer))
         assert '"audit"' not in text and "known to be on top" not in text
@@ -432,11 +366,14 @@ def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end()
         take(game, name)
     for name in ("A", "B"):
         game.apply({"type": "lay_crew_card", "player": name})
-    capn["deck"], capn["not_held"], capn["discard"] = [1, 2], [], [8, 9]
+    game.set_position(capn_deck=[1, 2])     # the rest in his discard pile
     game.apply({"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 8})
-    assert capn["deck"] == [1, 2, 9] and capn["not_held"] == [] and game.cards_left(CAPN) == 3
-    assert game.state["audit"][-1]["finding"] == "his deck did not hold that value (R-SS-19)"
-    assert capn["deck_next"] is None   # two values were left, one of them not really there
+    capn = game.crew(CAPN)
+    assert capn.held == (1, 2, 3, 4, 5, 6, 7, 9, 10) and capn.not_held == ()
+    assert game.cards_left(CAPN) == 9
+    assert game.audit[-1].text == "his deck did not hold that value (R-SS-19)"
+    assert capn.next is None   # two values were left, one of them not really there
+    assert json.loads(json.dumps(game.view(None))).get("audit") is None
 
 
 # -- between voyages and the end (R-SS-15 … R-SS-20) ---------------------------------------------
@@ -444,9 +381,8 @@ def test_a_capn_reading_at_odds_with_his_deck_is_taken_and_audited_for_the_end()
 def test_T_SS_15_hold_assignment_by_coins_then_lower_previous_hold():
     game = start(["A", "B", "C"], holds={"A": "H01", "B": "H02", "C": "H05"},
                  numbers={"H07": 4, "H08": 9, "H09": 11})
-    play_until(game, "draw_holds")
-    for name, c in {"A": 20, "B": 15, "C": 15}.items():
-        game.state["participants"][name]["coins"] = c
+    play_until(game, Phase.DRAW_HOLDS)
+    game.set_position(coins={"A": 20, "B": 15, "C": 15})
     for hold in ("H07", "H08", "H09"):
         game.apply({"type": "draw_hold", "player": None, "hold": hold})
     numbers = {p["name"]: p["hold"] for p in game.view()["players"]}
@@ -455,14 +391,24 @@ def test_T_SS_15_hold_assignment_by_coins_then_lower_previous_hold():
 
 def test_T_SS_16_game_end_tie_goes_to_higher_voyage_3_hold():
     game = start(["A", "B"])
-    play_until(game, "over")
-    parts = game.state["participants"]
-    parts["A"].update(coins=50, prev_hold="H14")
-    parts["B"].update(coins=50, prev_hold="H17")
-    parts[CAPN].update(coins=10)
+    play_until(game, Phase.DRAW_HOLDS)
+    while game.voyage < 3:
+        game.apply(game.legal_actions(None)[0])
+        play_until(game, Phase.DRAW_HOLDS)
+    # equal coins into voyage 3, and a voyage that pays nobody anything
+    game.set_position(coins={"A": 50, "B": 50, CAPN: 10})
+    play_until(game, Phase.SCORING)
+    for name in game.seats:
+        for category, value in (("gold", 0), ("cannons", 0), ("contraband", 0), ("full", False)):
+            game.apply({"type": "override_score", "player": None, "participant": name,
+                        "category": category, "value": value})
+    game.apply({"type": "confirm_scoring", "player": None})
     result = game.result()
-    assert result["winners"] == ["B"]
-    assert [r["player"] for r in result["ranking"]] == ["B", "A", CAPN]
+    holds = {r["player"]: r["final_hold"] for r in result["ranking"]}
+    winner, other = sorted(("A", "B"), key=lambda n: -holds[n])
+    assert [r["score"] for r in result["ranking"]] == [50, 50, 10]
+    assert result["winners"] == [winner]
+    assert [r["player"] for r in result["ranking"]] == [winner, other, CAPN]
 
 
 def test_T_SS_17_capn_is_a_full_participant_and_places_as_the_crate_lay():
@@ -471,7 +417,7 @@ def test_T_SS_17_capn_is_a_full_participant_and_places_as_the_crate_lay():
     assert coins(scores, "cannons") == {"A": 3, "B": 7, CAPN: 0}
     assert coins(scores, "contraband") == {"A": 3, "B": 1, CAPN: 0}
     game = start(["A", "B"])
-    assert game.state["seats"] == ["A", "B", CAPN]
+    assert game.seats == ("A", "B", CAPN)
     bid(game, {"A": 2, "B": 1, CAPN: 10})
     assert takers(game, "A") == [CAPN, "A", "B"]
     game.apply({"type": "show_top_crate", "player": None, "group": 0, "crate": "C20",
@@ -487,7 +433,7 @@ def test_T_SS_17_capn_is_a_full_participant_and_places_as_the_crate_lay():
          "rotation": 90, "offset": [0, 0]}]
     game.apply({"type": "place_crate", "player": None, "crate": "C20", "face": "front",
                 "rotation": 90})
-    assert game.state["participants"][CAPN]["layers"][0]["rotation"] == 90
+    assert game.participant(CAPN).layers[0].rotation == 90
 
 
 def test_T_SS_18_coins_never_decrease_even_after_a_bad_voyage():
@@ -495,9 +441,9 @@ def test_T_SS_18_coins_never_decrease_even_after_a_bad_voyage():
         game = start(["A", "B", "C"], seed=seed)
         history = []
         while not game.is_over:
-            play_until(game, "draw_holds" if game.state["voyage"] < 3 else "over", seed)
-            history.append({n: p["coins"] for n, p in game.state["participants"].items()})
-            while game.state["phase"] == "draw_holds":
+            play_until(game, Phase.DRAW_HOLDS if game.voyage < 3 else Phase.OVER, seed)
+            history.append({n: game.participant(n).coins for n in game.seats})
+            while game.phase is Phase.DRAW_HOLDS:
                 game.apply(game.legal_actions(None)[0])
         for before, after in zip(history, history[1:]):
             assert all(after[n] >= before[n] for n in before)
@@ -510,13 +456,13 @@ def test_T_SS_19_six_participant_groups_rotate_and_scoring_compares_all_six():
     game = start(names)
     seen = []
     for voyage in (1, 2, 3):
-        groups = [g["members"] for g in game.state["groups"]]
+        groups = [list(g.members) for g in game.groups]
         seen += [frozenset(g) for g in groups]
         assert groups == {1: [["P1", "P2", "P3"], ["P4", "P5", "P6"]],
                           2: [["P2", "P3", "P4"], ["P5", "P6", "P1"]],
                           3: [["P3", "P4", "P5"], ["P6", "P1", "P2"]]}[voyage]
-        assert all(g["stack_left"] == 9 for g in game.state["groups"])
-        play_until(game, "draw_holds" if voyage < 3 else "over", voyage)
+        assert all(g.stack_left == 9 for g in game.groups)
+        play_until(game, Phase.DRAW_HOLDS if voyage < 3 else Phase.OVER, voyage)
         record = game.voyage_sheets()[-1]["scores"]
         visible = {n: record[n]["cannons"]["visible"] for n in names}
         assert all(record[n]["cannons"]["table_lowest"] == min(visible.values()) for n in names)
@@ -524,7 +470,7 @@ def test_T_SS_19_six_participant_groups_rotate_and_scoring_compares_all_six():
         assert all(record[n]["contraband"]["table_highest"] == max(contraband.values())
                    for n in names)
         if voyage < 3:
-            while game.state["phase"] == "draw_holds":
+            while game.phase is Phase.DRAW_HOLDS:
                 game.apply(game.legal_actions(None)[0])
     assert len(set(seen)) == 6
 
@@ -538,10 +484,10 @@ def test_six_player_groups_bid_only_within_the_group():
 
 def test_five_player_expert_mode_adds_the_capn_in_seat_six_and_groups():
     game = start(["A", "B", "C", "D", "E"], options={"five_player_mode": "expert_groups"})
-    assert game.state["seats"][5] == CAPN
-    assert [g["members"] for g in game.state["groups"]] == [["A", "B", "C"], ["D", "E", CAPN]]
+    assert game.seats[5] == CAPN
+    assert [g.members for g in game.groups] == [("A", "B", "C"), ("D", "E", CAPN)]
     standard = start(["A", "B", "C", "D", "E"])
-    assert [g["stack_left"] for g in standard.state["groups"]] == [15]
+    assert [g.stack_left for g in standard.groups] == [15]
 
 
 # -- hidden information (§5.7) -------------------------------------------------------------------
@@ -591,7 +537,7 @@ def test_table_readings_are_the_same_whatever_the_hands_hold():
     values, so the list never hints at a hand."""
     game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
     twin = first_turn_then_lay({"A": 3, "B": 2, "C": 1})
-    assert game.state["participants"]["A"]["hand"] != twin.state["participants"]["A"]["hand"]
+    assert game.crew("A").held != twin.crew("A").held
     assert game.view(None) == twin.view(None)
     assert game.legal_actions(None) == twin.legal_actions(None)
     assert [game.label(a) for a in game.legal_actions(None)] == \
@@ -605,11 +551,9 @@ def test_the_capn_card_offers_his_whole_starting_deck():
     """His deck is blind: even the card known to be on top after a refill (G-SS-12) is not
     singled out on the shared screen."""
     game = start(["A", "B"])
-    capn = game.state["participants"][CAPN]
-    capn["deck"] = [9, 10]
-    capn["discard"] = [1, 2, 3, 4, 5, 6, 7]
+    game.set_position(capn_deck=[9, 10])
     bid(game, {"A": 1, "B": 2, CAPN: 9})
-    assert capn["deck_next"] == 10
+    assert game.crew(CAPN).next == 10
     for name in takers(game, "A"):
         take(game, name)
     for name in ("A", "B"):
@@ -617,7 +561,7 @@ def test_the_capn_card_offers_his_whole_starting_deck():
     assert readings(game, CAPN) == [(CAPN, v) for v in range(1, 11)]
     assert game.chance_action() in [
         {"type": "reveal_crew_card", "player": None, "owner": owner, "value": value}
-        for owner in ("A", "B") for value in game.state["participants"][owner]["hand"]] + [
+        for owner in ("A", "B") for value in game.crew(owner).held] + [
         {"type": "reveal_crew_card", "player": None, "owner": CAPN, "value": 10}]
 
 
@@ -632,7 +576,7 @@ def test_every_listed_reading_applies_and_one_the_hand_did_not_hold_is_told_its_
     for owner, value in readings(game):
         trial = catalog.restore(json.loads(before))
         trial.apply({"type": "reveal_crew_card", "player": None, "owner": owner, "value": value})
-        assert trial.state["groups"][0]["reveal"] == {owner: value}
+        assert trial.groups[0].reveal == {owner: value}
         assert trial.cards_left(owner) == 8
         assert "audit" not in trial.view(None)
         for viewer in "ABC":
@@ -652,12 +596,11 @@ def test_every_listed_reading_applies_and_one_the_hand_did_not_hold_is_told_its_
 
 def test_chance_action_draws_only_what_can_happen_and_is_seeded():
     game = first_turn_then_lay({"A": 10, "B": 9, "C": 8})
-    parts = game.state["participants"]
     seen = set()
-    while game.state["groups"][0]["stage"] == "reveal":
+    while game.groups[0].stage is Stage.REVEAL:
         action = game.chance_action()
         assert action == catalog.restore(game.to_json()).chance_action() == game.chance_action()
-        assert action["value"] in parts[action["owner"]]["hand"]
+        assert action["value"] in game.crew(action["owner"]).held
         seen.add(action["owner"])
         game.apply(action)
     assert seen == {"A", "B", "C"}
@@ -728,8 +671,8 @@ def test_a_crew_value_not_in_hand_is_taken_and_the_refill_goes_by_the_card_count
         game.apply({"type": "lay_crew_card", "player": name})
     # A's 7 is in the discard pile: a second 7 is a misreading, or the first one was
     game.apply({"type": "reveal_crew_card", "player": "A", "owner": "A", "value": 7})
-    a = game.state["participants"]["A"]
-    assert a["hand"] == [1, 2, 3, 4, 5, 6, 8, 9, 10] and a["not_held"] == [7]
+    a = game.crew("A")
+    assert a.held == (1, 2, 3, 4, 5, 6, 8, 9, 10) and a.not_held == (7,)
     assert game.cards_left("A") == 8
     assert game.view("A")["private"]["check"] == [
         "the table recorded a 7 for you, which your hand did not hold: fix the reading if it was "
@@ -741,8 +684,8 @@ def test_a_crew_value_not_in_hand_is_taken_and_the_refill_goes_by_the_card_count
     refused(game, {"type": "reveal_crew_card", "player": "B", "owner": "C", "value": 5},
             "cannot reveal C's card")
     # later: the owed 7 is settled when A's discard pile (with both 7s) comes back
-    a = game.state["participants"]["A"]   # a refusal puts back a copy of the state
-    a["hand"], a["discard"] = [1, 4, 9], [2, 3, 5, 6, 8, 10, 7]
+    game.set_position(hands={"A": [1, 4, 9]})
+    assert game.crew("A").discard == (2, 3, 5, 6, 7, 8, 10)    # the 7 on the table joins later
     game.apply({"type": "reveal_crew_card", "player": None, "owner": "B", "value": 5})
     game.apply({"type": "reveal_crew_card", "player": None, "owner": "C", "value": 6})
     for name in takers(game, "A"):
@@ -750,8 +693,9 @@ def test_a_crew_value_not_in_hand_is_taken_and_the_refill_goes_by_the_card_count
     for name in "ABC":
         game.apply({"type": "lay_crew_card", "player": name})
     game.apply({"type": "reveal_crew_card", "player": None, "owner": "A", "value": 4})
-    assert game.cards_left("A") == 9 and a["not_held"] == []   # down to one: the refill
-    assert a["hand"] == [1, 2, 3, 5, 6, 7, 8, 9, 10]
+    a = game.crew("A")
+    assert game.cards_left("A") == 9 and a.not_held == ()   # down to one: the refill
+    assert a.held == (1, 2, 3, 5, 6, 7, 8, 9, 10)
     assert "check" not in game.view("A")["private"]
 
 
@@ -762,7 +706,7 @@ def test_other_refusals_name_the_rule():
     game.apply({"type": "lay_crew_card", "player": "A"})
     refused(game, {"type": "lay_crew_card", "player": "A"}, "already laid")
     refused(game, {"type": "deal_hold", "player": None, "participant": "A", "hold": "H04"},
-            "only at the start of voyage 1")
+            "cannot deal a hold now: the game is waiting for the voyage's crew cards")
     refused(game, {"type": "show_top_crate", "player": None, "group": 0, "crate": "C01",
                    "face": "side", "rotation": 0}, "face must be")
     refused(game, {"type": "show_top_crate", "player": None, "group": 0, "crate": "C01",
@@ -771,7 +715,7 @@ def test_other_refusals_name_the_rule():
     refused(fresh, {"type": "deal_hold", "player": None, "participant": "A", "hold": "H07"},
             "Voyage-2 set")
     refused(fresh, {"type": "deal_hold", "player": "A", "participant": "A", "hold": "H01"},
-            "read from the table")
+            "'deal_hold' is an input of the table")
 
 
 def test_offsets_only_when_allowed():
@@ -830,12 +774,12 @@ def test_an_earlier_rounds_reading_is_sealed_against_corrections(tmp_path):
             session.submit({"type": "reveal_crew_card", "player": None, "owner": name,
                             "value": value})
 
-    while game().state["phase"] == "deal_holds":
+    while game().phase is Phase.DEAL_HOLDS:
         session.submit(game().legal_actions(None)[0])
     lay_and_read({"A": 10, "B": 7, "C": 2})
     first = [s.seq for s in session.steps if s.action["type"] == "reveal_crew_card"]
-    while game().state["groups"][0]["queue"]:
-        taker = game().state["groups"][0]["queue"][0]
+    while game().groups[0].queue:
+        taker = game().groups[0].queue[0]
         session.submit(next(a for a in game().legal_actions(None)
                             if a["type"] == "show_top_crate"))
         session.submit(game().legal_actions(taker)[0])
@@ -854,5 +798,33 @@ def test_an_earlier_rounds_reading_is_sealed_against_corrections(tmp_path):
     assert offered == {(n, v) for n in "BC" for v in range(1, 11)}
     session.correct(current, {"type": "reveal_crew_card", "player": None, "owner": "B",
                               "value": 5})
-    assert game().state["groups"][0]["reveal"] == {"A": 9, "B": 5}
+    assert game().groups[0].reveal == {"A": 9, "B": 5}
     store.close()
+
+
+# -- positions (set_position, the engine's set_fen) ----------------------------------------------
+
+def test_a_position_is_checked_and_refused_whole():
+    game = start(["A", "B"])
+    before = frozen(game)
+    for bad, words in [(dict(coins={"A": -1}), "at least 0"),
+                       (dict(coins={"Zed": 1}), "not a player"),
+                       (dict(hands={"A": [1, 1]}), "each card in one place"),
+                       (dict(hands={"A": [11]}), "come from the set"),
+                       (dict(hands={CAPN: [1]}), "capn_deck"),
+                       (dict(capn_deck=[1, 2], capn_next=3), "one of its cards")]:
+        with pytest.raises(SetupError, match=words):
+            game.set_position(**bad)
+        assert frozen(game) == before
+    with pytest.raises(SetupError, match="Cap'n is not at this table"):
+        start(["A", "B", "C"]).set_position(capn_deck=[1])
+    game.set_position(coins={"A": 7}, hands={"B": [2, 4]}, capn_deck=[5, 6], capn_next=6)
+    assert game.participant("A").coins == 7 and game.view("B")["private"]["hand"] == [2, 4]
+    assert game.crew("B").discard == (1, 3, 5, 6, 7, 8, 9, 10) and game.crew("B").cards == 2
+    capn = game.crew(CAPN)
+    assert (capn.held, capn.next, capn.cards) == ((5, 6), 6, 2)
+    bid(game, {"A": 9, "B": 4, CAPN: 6})     # the known top card comes: nothing for the audit
+    assert game.audit == () and game.crew(CAPN).held == (1, 2, 3, 4, 5, 7, 8, 9, 10)
+    play_until(game, Phase.OVER)
+    with pytest.raises(SetupError, match="while the game is being played"):
+        game.set_position(coins={"A": 1})

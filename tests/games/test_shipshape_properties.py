@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
+from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, Phase, Stage, mirror,
+                                         orient, visible_grid)
 from tableassist.table import catalog
-from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, mirror, orient,
-                                         visible_grid)
 from tests.games.random_play import all_legal_actions, random_actions
 
 TOKENS = [".", ".", ".", "#", "-", "G1", "G3", "K2", "X1", "X4", "R1", "R2"]
@@ -78,11 +78,11 @@ def check_secrecy(game):
     shared = game.view(None)
     text = json.dumps(shared)
     assert not any(f'"{key}"' in text for key in SECRET_KEYS)
-    for group, state in zip(shared["groups"], game.state["groups"]):
+    for group, known in zip(shared["groups"], game.groups):
         # no crate below the top, and only the current reveal
         assert set(group) == {"members", "turn", "stage", "tie_round", "laid", "reveal", "queue",
                               "placed", "crates_left", "top_crate"}
-        assert group["reveal"] == state["reveal"]
+        assert group["reveal"] == known.reveal
     readings = [a for a in game.legal_actions(None) if a["type"] == "reveal_crew_card"]
     faces = sorted(set(COMPONENTS["crew_values"]))
     for owner in {a["owner"] for a in readings}:
@@ -94,31 +94,31 @@ def check_secrecy(game):
     for name in game.players:
         own = game.view(name)
         assert {k: v for k, v in own.items() if k not in ("viewer", "private")} == public
-        me = game.state["participants"][name]
-        assert own["private"]["hand"] == me["hand"] and own["private"]["discard"] == me["discard"]
+        me = game.crew(name)
+        assert own["private"]["hand"] == list(me.held)
+        assert own["private"]["discard"] == list(me.discard)
 
 
-def check_crates(game, per_voyage):
-    state = game.state
-    placed = [layer["crate"] for p in state["participants"].values() for layer in p["layers"]]
-    tops = [g["top"]["crate"] for g in state["groups"] if g["top"]]
-    everything = state["used_crates"] + placed + tops
+def check_crates(game, per_voyage, participants):
+    placed = [layer.crate for p in participants for layer in p.layers]
+    tops = [g.top.crate for g in game.groups if g.top]
+    everything = [*game.used_crates, *placed, *tops]
     assert len(everything) == len(set(everything)), "a crate is in two places"
     assert not set(tops) & set(placed)
-    if state["phase"] == "play":
-        assert len(placed) + sum(g["stack_left"] for g in state["groups"]) == per_voyage
-    assert len(state["used_crates"]) == per_voyage * len(state["voyages"])
+    if game.phase is Phase.PLAY:
+        assert len(placed) + sum(g.stack_left for g in game.groups) == per_voyage
+    assert len(game.used_crates) == per_voyage * game.voyages_scored
 
 
 def check_crew_cards(game):
-    """Every human's ten crew cards are in the hand, the discard pile, or on the table."""
-    state = game.state
-    on_table = {n: v for g in state["groups"] for n, v in g["on_table"].items()}
-    for name, p in state["participants"].items():
-        cards = Counter(p["hand"] + p["discard"] + p.get("deck", []) + ([on_table[name]]
-                                                                       if name in on_table else []))
-        cards.subtract(p["not_held"])   # empty in random play: the table reads what can happen
-        assert sorted(cards.elements()) == list(range(1, 11)) and not p["not_held"], (name, cards)
+    """Every human's ten crew cards are in the hand, the discard pile, or on the table (and the
+    Cap'n's in his deck, his discard pile or on the table)."""
+    for name in game.seats:
+        crew = game.crew(name)
+        cards = Counter(crew.held + crew.discard
+                        + ((crew.on_table,) if crew.on_table is not None else ()))
+        cards.subtract(crew.not_held)   # empty in random play: the table reads what can happen
+        assert sorted(cards.elements()) == list(range(1, 11)) and not crew.not_held, (name, cards)
 
 
 @pytest.mark.slow  # long random games
@@ -131,24 +131,25 @@ def test_random_legal_games_keep_the_invariants():
             options["five_player_mode"] = "expert_groups"
         game = catalog.new_game("shipshape", NAMES[:humans], seed=seed, options=options,
                                 components=COMPONENTS)
-        participants = len(game.state["seats"])
-        coins = {n: 0 for n in game.state["seats"]}
+        participants = len(game.seats)
+        coins = {n: 0 for n in game.seats}
         log = []
         rng = random.Random(seed)
         deep = seed % 50 == 0
         for action in random_actions(game, rng):
             log.append(action)
-            now = {n: p["coins"] for n, p in game.state["participants"].items()}
+            seats = [game.participant(n) for n in game.seats]
+            now = {p.name: p.coins for p in seats}
             assert all(now[n] >= coins[n] for n in coins), "coins went down"
             coins = now
-            check_crates(game, 3 * participants)
+            check_crates(game, 3 * participants, seats)
             if deep or len(log) % 37 == 0:
                 check_secrecy(game)
                 check_crew_cards(game)
         assert game.is_over
-        for record in game.state["voyages"]:
-            assert all(len(placed) == 3 for placed in record["layers"].values())
-        assert len(game.state["voyages"]) == 3
+        for record in game.voyage_sheets(cells="none"):
+            assert all(len(sheet["layers"]) == 3 for sheet in record["scores"].values())
+        assert game.voyages_scored == 3
         assert [r["player"] for r in game.result()["ranking"]][0] == game.result()["winners"][0]
         replayed = catalog.new_game("shipshape", NAMES[:humans], seed=seed, options=options,
                                     components=COMPONENTS)
@@ -161,15 +162,20 @@ def test_random_legal_games_keep_the_invariants():
 
 def hidden_twin(game, rng):
     """The same game with the hidden cards dealt otherwise: each human's hand drawn afresh from
-    hand + discard (same sizes), the Cap'n's deck from deck + discard (and its known top card)."""
+    hand + discard (same sizes), the Cap'n's deck from deck + discard (and its known top card);
+    the engine's set_position puts the rest in the discard piles."""
     twin = catalog.restore(json.loads(json.dumps(game.to_json())))
-    for p in twin.state["participants"].values():
-        pile = "deck" if "deck" in p else "hand"
-        cards = p[pile] + p["discard"]
+    hands, deck, top = {}, None, None
+    for name in twin.seats:
+        crew = twin.crew(name)
+        cards = list(crew.held + crew.discard)
         rng.shuffle(cards)
-        p[pile], p["discard"] = sorted(cards[:len(p[pile])]), sorted(cards[len(p[pile]):])
-        if p.get("deck_next") is not None:
-            p["deck_next"] = rng.choice(p["deck"])
+        if name == twin.capn:
+            deck = cards[:len(crew.held)]
+            top = rng.choice(deck) if crew.next is not None else None
+        else:
+            hands[name] = cards[:len(crew.held)]
+    twin.set_position(hands=hands, capn_deck=deck, capn_next=top)
     return twin
 
 
@@ -187,7 +193,7 @@ def test_the_shared_list_and_every_reading_never_depend_on_hidden_cards():
                                 components=COMPONENTS)
         rng = random.Random(seed)
         for _ in random_actions(game, rng):
-            if not any(g["stage"] == "reveal" for g in game.state["groups"]):
+            if not any(g.stage is Stage.REVEAL for g in game.groups):
                 continue
             reveals += 1
             twin = hidden_twin(game, rng)

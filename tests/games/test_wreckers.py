@@ -8,25 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tableassist.table import catalog
 from tableassist.cli import main
-from tableassist.games.protocol import IllegalAction
+from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.games.wreckers import Phase, Step
+from tableassist.table import catalog
+from tests.games.positions import (CUT_WRECKS, cut, pass_all, play_quiet_round, search,
+                                   start_search, unused_search, wreckers as new)
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-#: Search cards, in the order of the card list, for discards in tests.
-SEARCH = ["Wrecking", "International Waters", "Scour the Seabed", "Underwater Robots",
-          "Remote Operated Vehicles", "Treasure Hunting", "Secure a Deal", "Excavation"]
-#: Wrecks of distinct value, best first: a cut of these never ties.
-CUT_WRECKS = ["Viking Longboat", "Ship Graveyard", "Merchant Ship", "British Warship",
-              "Trading Ship", "Colonial Wreck", "Cargo Ship", "Freighter"]
 
 
-# -- notation helpers -------------------------------------------------------------------------
-
-def new(n: int = 4, **options):
-    return catalog.new_game("wreckers", NAMES[:n], seed=1, options=options)
-
+# -- helpers ----------------------------------------------------------------------------------
 
 def player(game, name):
     return next(p for p in game.view()["players"] if p["name"] == name)
@@ -36,58 +28,11 @@ def money(game):
     return {p["name"]: p["money"] for p in game.view()["players"]}
 
 
-def set_money(game, **amounts):
-    """Put a company's money where a case needs it (the ledger's start keeps the sum true)."""
-    for name, value in amounts.items():
-        p = game.state["players"][name]
-        p["ledger"]["start"] += value - p["money"]
-        p["money"] = value
-
-
-def cut(game, *cards):
-    """The table reports one cut card per cutter, in cutting order."""
-    for card in cards:
-        cutter = game.state["cut_pass"][0]
-        game.apply({"type": "cut_card", "player": None, "cutter": cutter, "card": card})
-
-
-def start_search(game, starter="Ann"):
-    """Deal, and cut so that ``starter`` cuts the best wreck."""
-    game.apply({"type": "deal", "player": None})
-    order = list(game.state["cut_pass"])
-    cards = CUT_WRECKS[1:len(order)]
-    cards.insert(order.index(starter), CUT_WRECKS[0])
-    cut(game, *cards)
-    assert game.view()["turn"] == starter
-
-
-def unused_search(game):
-    seen = set(game.state["discards"]) | {c["card"] for c in game.state["cuts"]}
-    return next(c for c in SEARCH + ["Divers", "Survey", "Zoom In"] if c not in seen)
-
-
-def search(game, picker, target, card, discard=None):
-    """``picker`` discards a Search card and picks ``card`` from ``target``'s fan."""
-    game.apply({"type": "discard_search", "player": picker, "card": discard or unused_search(game),
-                "target": target})
-    return game.apply({"type": "pick_card", "player": None, "card": card})
-
-
-def pass_all(game):
-    """Everyone who may still act passes: the Search phase ends."""
-    while game.state["phase"] == "search":
-        game.apply({"type": "pass_search", "player": game.view()["turn"]})
-
-
-def play_quiet_round(game):
-    """A round where nobody finds anything: deal, cut, everybody passes, End phase."""
-    start_search(game, game.state["first_cutter"] if game.state["players"][
-        game.state["first_cutter"]]["status"] == "active" else catalog_first_active(game))
-    pass_all(game)
-
-
-def catalog_first_active(game):
-    return next(n for n in game.players if game.state["players"][n]["status"] == "active")
+def small_hands(size: int = 2):
+    """The data file with a smaller hand size, so a few picks play the hands out."""
+    comp = catalog.load_components("wreckers")
+    comp["rules"]["base_hand_size"] = size
+    return comp
 
 
 def refused(game, action, match):
@@ -140,9 +85,9 @@ def test_T_WR_02_tie_and_no_wreck_cut_again():
     game = new(3, cut_tiebreak="recut")
     game.apply({"type": "deal", "player": None})
     cut(game, "Freighter", "17th century Ship", "Barge")  # 1M = 1M under "recut"
-    assert game.state["cut_pass"] == ["Ann", "Bea"]
+    assert game.cut_pass == ("Ann", "Bea")
     cut(game, "Caribbean", "Politicians")                      # no wreck: both again
-    assert game.state["cut_pass"] == ["Ann", "Bea"]
+    assert game.cut_pass == ("Ann", "Bea")
     cut(game, "Barge", "Airplane")                              # '-' = 0M, 1 Disc. each
     cut(game, "Airplane", "Pirate Ship")
     assert game.view()["start_player"] == "Bea"
@@ -194,7 +139,7 @@ def test_T_WR_07_location_locks_the_picker_out_but_not_the_hand():
     search(game, "Dee", "Cy", "Seizure")
     assert game.view()["turn"] == "Bea"         # Ann is skipped for the rest of the phase
     refused(game, {"type": "discard_search", "player": "Ann", "card": unused_search(game)},
-            "Bea's turn")
+            "only Bea, whose turn it is")
 
 
 def test_T_WR_08_picked_search_goes_to_discards_and_allows_go_again():
@@ -236,23 +181,22 @@ def test_T_WR_10_a_company_that_never_gains_is_bankrupt_at_the_last_end_phase():
 
 
 def test_T_WR_11_hand_size_upgrade():
-    game = new(4)
-    set_money(game, Ann=35)
+    game = new(4, money={"Ann": 35})
     game.apply({"type": "upgrade_hand", "player": "Ann"})
     assert money(game)["Ann"] == 15 and player(game, "Ann")["hand_size"] == 11
     refused(game, {"type": "upgrade_hand", "player": "Ann"}, "already upgraded")
-    set_money(game, Bea=20)
+    game.set_position(money={"Bea": 20})
     refused(game, {"type": "upgrade_hand", "player": "Bea"}, "at least 1M")
     game.apply({"type": "deal", "player": None})
     assert player(game, "Ann")["hand_count"] == 11 and game.view()["deck_count"] == 43
 
 
 def test_T_WR_11_upgrade_only_before_the_deal_and_again_next_round():
-    game = new(2)
-    set_money(game, Ann=60)
+    game = new(2, money={"Ann": 60})
     game.apply({"type": "upgrade_hand", "player": "Ann"})
     game.apply({"type": "deal", "player": None})
-    refused(game, {"type": "upgrade_hand", "player": "Ann"}, "before the deal")
+    refused(game, {"type": "upgrade_hand", "player": "Ann"},
+            "cannot buy a hand-size upgrade now: the game is waiting for the deck to be cut")
     cut(game, "Treasure Ship", "Barge")
     pass_all(game)
     game.apply({"type": "upgrade_hand", "player": "Ann"})
@@ -260,9 +204,8 @@ def test_T_WR_11_upgrade_only_before_the_deal_and_again_next_round():
 
 
 def test_T_WR_12_two_player_bankruptcy_other_player_wins_at_once():
-    game = new(2)
+    game = new(2, money={"Ann": 2})
     start_search(game, "Ann")
-    set_money(game, Ann=2)
     search(game, "Ann", "Bea", "Lawsuits")
     assert money(game)["Ann"] == 0 and game.is_over
     assert game.result()["winners"] == ["Bea"]
@@ -271,13 +214,11 @@ def test_T_WR_12_two_player_bankruptcy_other_player_wins_at_once():
 
 
 def test_T_WR_12_both_bankrupt_at_the_end_phase_is_a_draw():
-    game = new(2)
-    set_money(game, Ann=1, Bea=1)
+    game = new(2, money={"Ann": 1, "Bea": 1})
     play_quiet_round(game)
     assert game.is_over and sorted(game.result()["winners"]) == ["Ann", "Bea"]
-    game = new(2, two_player_double_bankruptcy="ranking")
-    set_money(game, Ann=1, Bea=1)
-    game.state["players"]["Bea"]["discovery"] = 3
+    game = new(2, two_player_double_bankruptcy="ranking", money={"Ann": 1, "Bea": 1},
+               discovery={"Bea": 3})
     play_quiet_round(game)
     assert game.result()["winners"] == ["Bea"]
 
@@ -287,8 +228,8 @@ def test_T_WR_13_bankrupt_company_reenters_two_rounds_later():
     for _ in range(3):
         play_quiet_round(game)
     assert game.view()["round"] == 4
+    game.set_position(money={"Bea": 1})
     start_search(game, "Bea")
-    set_money(game, Bea=1)
     search(game, "Bea", "Ann", "German U-Boat")   # a war grave: 0M, 3 Discovery
     search(game, "Cy", "Dee", "Politicians")
     search(game, "Dee", "Ann", "Nationalist Fury")
@@ -308,8 +249,7 @@ def test_T_WR_13_bankrupt_company_reenters_two_rounds_later():
     refused(game, {"type": "reenter", "player": "Bea"}, "round 6")
     refused(game, {"type": "upgrade_hand", "player": "Bea"}, "bankrupt")
     game.apply({"type": "deal", "player": None})
-    assert player(game, "Bea")["hand_count"] == 0 and game.state["cut_pass"] == ["Cy", "Dee",
-                                                                                  "Ann"]
+    assert player(game, "Bea")["hand_count"] == 0 and game.cut_pass == ("Cy", "Dee", "Ann")
     cut(game, "Barge", "Pirate Ship", "Freighter")
     pass_all(game)
     assert game.view()["round"] == 6
@@ -323,20 +263,15 @@ def test_T_WR_13_bankrupt_company_reenters_two_rounds_later():
 
 
 def test_T_WR_13_no_reentry_after_the_last_round():
-    game = new(3)
-    game.state["round"] = 9
+    game = new(3, round=9, money={"Ann": 1})
     start_search(game, "Ann")
-    set_money(game, Ann=1)
     search(game, "Ann", "Bea", "Mishap")
     assert player(game, "Ann")["reentry_round"] is None
 
 
 def test_T_WR_14_most_money_wins_then_most_discovery():
-    game = new(3)
-    game.state["round"] = 10
-    set_money(game, Ann=121, Bea=121, Cy=81)
-    for name, disc in [("Ann", 9), ("Bea", 14), ("Cy", 30)]:
-        game.state["players"][name]["discovery"] = disc
+    game = new(3, round=10, money={"Ann": 121, "Bea": 121, "Cy": 81},
+               discovery={"Ann": 9, "Bea": 14, "Cy": 30})
     play_quiet_round(game)
     result = game.result()
     assert result["winners"] == ["Bea"]
@@ -346,35 +281,31 @@ def test_T_WR_14_most_money_wins_then_most_discovery():
 
 
 def test_T_WR_14_equal_money_and_discovery_share_the_win():
-    game = new(3)
-    game.state["round"] = 10
-    set_money(game, Ann=121, Bea=121, Cy=81)
-    game.state["players"]["Ann"]["discovery"] = game.state["players"]["Bea"]["discovery"] = 14
+    game = new(3, round=10, money={"Ann": 121, "Bea": 121, "Cy": 81},
+               discovery={"Ann": 14, "Bea": 14})
     play_quiet_round(game)
     assert game.result()["winners"] == ["Ann", "Bea"]
     assert [r["rank"] for r in game.result()["ranking"]] == [1, 1, 3]
 
 
 def test_T_WR_14_bankrupt_companies_rank_below_active_ones():
-    game = new(3)
-    game.state["round"] = 10
-    set_money(game, Ann=500, Bea=1, Cy=3)
+    game = new(3, round=10, money={"Ann": 500, "Bea": 1, "Cy": 3})
     play_quiet_round(game)
     assert [r["player"] for r in game.result()["ranking"]] == ["Ann", "Cy", "Bea"]
     assert game.result()["winners"] == ["Ann"]
 
 
 def test_T_WR_15_phase_ends_when_nobody_can_act():
-    game = new(4)
+    game = new(4, components=small_hands(2), money={"Dee": 30})
+    game.apply({"type": "upgrade_hand", "player": "Dee"})   # Dee holds 3 cards, the others 2
     start_search(game, "Dee")
-    s = game.state
-    for name in ("Ann", "Bea", "Cy"):                  # a position: hands nearly played out
-        s["discarded_face_down"] += s["players"][name]["hand_count"]
-        s["players"][name]["hand_count"] = 0
-    s["players"]["Cy"]["hand_count"], s["discarded_face_down"] = 1, s["discarded_face_down"] - 1
-    s["players"]["Ann"]["locked"] = True
-    s["players"]["Bea"]["passed"] = s["players"]["Cy"]["passed"] = True
-    search(game, "Dee", "Cy", "Wall Street")          # go-again, but no opponent has a card
+    search(game, "Dee", "Ann", "Politicians")
+    search(game, "Ann", "Bea", "Caribbean")            # Ann's hand is played out; locked out
+    game.apply({"type": "pass_search", "player": "Bea"})
+    search(game, "Cy", "Bea", "Mishap")                # Bea's hand is played out too
+    assert [p["hand_count"] for p in game.view()["players"]] == [0, 0, 1, 2]
+    assert player(game, "Ann")["locked"] and player(game, "Bea")["passed"]
+    search(game, "Dee", "Cy", "Wall Street")           # go-again, but no opponent has a card
     assert game.view()["round"] == 2 and game.view()["phase"] == "draw"
     assert money(game)["Dee"] == 14
 
@@ -412,8 +343,7 @@ def test_wreck_credit_end_phase_and_game_end():
     assert money(game)["Ann"] == 10 and player(game, "Ann")["discovery"] == 0
     pass_all(game)
     assert money(game)["Ann"] == 509 and player(game, "Ann")["discovery"] == 15
-    game = new(3, wreck_credit="game_end")
-    game.state["round"] = 10
+    game = new(3, wreck_credit="game_end", round=10)
     start_search(game, "Ann")
     search(game, "Ann", "Bea", "Pirate Ship")
     assert money(game)["Ann"] == 10
@@ -448,10 +378,9 @@ def test_wrecks_stay_out_of_later_deals_unless_returned():
 
 
 def test_G_WR_12_short_deck_deals_round_robin_and_keeps_one_to_cut():
-    game = new(8)
-    game.state["players"]["Ann"]["victory_pile"] = ["Barge", "Airplane", "Derelict",
-                                                    "Cargo Ship", "Freighter"]
-    game.state["deck_count"] -= 5
+    game = new(8, victory_piles={"Ann": ["Barge", "Airplane", "Derelict", "Cargo Ship",
+                                         "Freighter"]})
+    assert game.view()["deck_count"] == 79
     game.apply({"type": "deal", "player": None})
     counts = [p["hand_count"] for p in game.view()["players"]]
     assert sum(counts) == 78 and game.view()["deck_count"] == 1
@@ -468,9 +397,8 @@ def test_show_seen_counts_option():
 
 
 def test_bankrupt_multiplayer_company_is_skipped_and_game_goes_on():
-    game = new(3)
+    game = new(3, money={"Ann": 1})
     start_search(game, "Ann")
-    set_money(game, Ann=1)
     search(game, "Ann", "Bea", "Lawsuits")
     assert not game.is_over and game.view()["turn"] == "Bea"
     assert game.view()["discarded_face_down"] == 9
@@ -495,16 +423,18 @@ def test_searching_without_a_search_card_discarded_is_refused(searching):
             "not a card of the Wreckers deck")
 
 
-def test_picking_from_oneself_or_an_empty_hand_is_refused(searching):
-    searching.apply({"type": "discard_search", "player": "Ann", "card": "Divers"})
-    refused(searching, {"type": "choose_target", "player": "Ann", "target": "Ann"},
-            "not their own")
-    searching.state["players"]["Cy"]["hand_count"] = 0
-    refused(searching, {"type": "choose_target", "player": "Ann", "target": "Cy"},
+def test_picking_from_oneself_or_an_empty_hand_is_refused():
+    game = new(4, components=small_hands(2))
+    start_search(game, "Ann")
+    search(game, "Ann", "Cy", "Politicians")
+    search(game, "Bea", "Cy", "Mishap")                # Cy's hand is played out
+    game.apply({"type": "pass_search", "player": "Dee"})
+    game.apply({"type": "discard_search", "player": "Ann", "card": "Divers"})
+    refused(game, {"type": "choose_target", "player": "Ann", "target": "Ann"}, "not their own")
+    refused(game, {"type": "choose_target", "player": "Ann", "target": "Cy"},
             "no cards in hand")
-    refused(searching, {"type": "choose_target", "player": "Ann", "target": "Zed"},
-            "not a player")
-    assert {a["target"] for a in searching.legal_actions("Ann")} == {"Bea", "Dee"}
+    refused(game, {"type": "choose_target", "player": "Ann", "target": "Zed"}, "not a player")
+    assert {a["target"] for a in game.legal_actions("Ann")} == {"Bea", "Dee"}
 
 
 def test_cards_that_cannot_be_in_a_hand_are_refused(searching):
@@ -523,12 +453,14 @@ def test_cards_that_cannot_be_in_a_hand_are_refused(searching):
 
 def test_out_of_turn_and_out_of_phase_actions_are_refused(searching):
     refused(searching, {"type": "discard_search", "player": "Bea", "card": "Divers"},
-            "Ann's turn")
+            r"only Ann, whose turn it is, may discard a Search card \(R-WR-04\)")
     refused(searching, {"type": "end_turn", "player": "Ann"}, "only end the turn early")
-    refused(searching, {"type": "deal", "player": None}, "once, in the Draw phase")
+    refused(searching, {"type": "deal", "player": None},
+            "cannot deal the hands now: the game is waiting for the Search phase to end")
     refused(searching, {"type": "cut_card", "player": None, "cutter": "Ann", "card": "Barge"},
-            "nobody is cutting")
-    refused(searching, {"type": "upgrade_hand", "player": "Ann"}, "Draw phase")
+            "cannot report a cut card now")
+    refused(searching, {"type": "upgrade_hand", "player": "Ann"},
+            "cannot buy a hand-size upgrade now")
     refused(searching, {"type": "reenter", "player": "Ann"}, "not bankrupt")
 
 
@@ -542,9 +474,8 @@ def test_cut_out_of_order_is_refused():
 
 
 def test_acting_while_bankrupt_is_refused():
-    game = new(3)
+    game = new(3, money={"Ann": 1})
     start_search(game, "Ann")
-    set_money(game, Ann=1)
     search(game, "Ann", "Bea", "Lawsuits")
     for action in ({"type": "discard_search", "player": "Ann", "card": "Survey"},
                    {"type": "pass_search", "player": "Ann"}):
@@ -564,3 +495,30 @@ def test_example_log_replays_to_the_end(capsys):
     assert main(["replay", "--game", "wreckers", "--players", players, str(path)]) == 0
     view = json.loads(capsys.readouterr().out)
     assert view["over"] and view["round"] == 10 and view["result"]["reason"] == "rounds"
+
+
+# -- positions (set_position, the engine's set_fen) ------------------------------------------
+
+def test_a_position_is_checked_and_refused_whole():
+    game = new(3)
+    before = json.dumps(game.to_json(), sort_keys=True)
+    for bad, words in [(dict(round=11), "from 1 to 10"), (dict(money={"Ann": 0}), "at least 1M"),
+                       (dict(discovery={"Bea": -1}), "at least 0"),
+                       (dict(victory_piles={"Ann": ["Divers"]}), "'Divers' cannot be in a Vic"),
+                       (dict(victory_piles={"Ann": ["Barge"], "Bea": ["Barge"]}), "one place"),
+                       (dict(money={"Zed": 3}), "not a player")]:
+        with pytest.raises(SetupError, match=words):
+            game.set_position(**bad)
+        assert json.dumps(game.to_json(), sort_keys=True) == before
+    game.set_position(round=4, money={"Ann": 33}, discovery={"Cy": 5},
+                      victory_piles={"Bea": ["Pirate Ship"]})
+    ann = game.company("Ann")
+    assert game.round == 4 and ann.money == 33 and sum(ann.ledger.values()) == 33
+    assert game.company("Cy").discovery == 5 and game.view()["deck_count"] == 83
+    assert game.company("Bea").victory_pile == ("Pirate Ship",)
+    game.apply({"type": "deal", "player": None})
+    assert game.phase is Phase.CUT and game.step is None and game.cutter == "Ann"
+    cut(game, "Viking Longboat", "Barge", "Derelict")
+    assert game.phase is Phase.SEARCH and game.step is Step.TURN and game.turn == "Ann"
+    with pytest.raises(SetupError, match="Draw phase"):
+        game.set_position(round=2)

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
+from tableassist.games.wreckers import Phase, Step
+from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -30,18 +31,20 @@ def wreck_millions(name: str) -> int:
     return COMPONENTS["war_graves"]["millions"] if printed == "-" else printed
 
 
-def cards_on_table(game) -> int:
-    s = game.state
-    return (s["deck_count"] + len(s["discards"]) + s["discarded_face_down"]
-            + sum(p["hand_count"] + len(p["victory_pile"]) for p in s["players"].values()))
+def companies(game) -> dict[str, Any]:
+    return {n: game.company(n) for n in game.players}
 
 
-def public_money(game) -> dict[str, Any]:
-    """What ``expected_money`` needs from a state, copied."""
-    s = game.state
-    return {"round": s["round"], "phase": s["phase"], "current": s["current"],
-            "players": {n: {"money": p["money"], "status": p["status"]}
-                        for n, p in s["players"].items()}}
+def cards_on_table(game, of=None) -> int:
+    return (game.deck_count + len(game.discards) + game.discarded_face_down
+            + sum(c.hand_count + len(c.victory_pile) for c in (of or companies(game)).values()))
+
+
+def public_money(game, of=None) -> dict[str, Any]:
+    """What ``expected_money`` needs from the game (``of``: its companies, when at hand)."""
+    return {"round": game.round, "phase": game.phase, "current": game.turn,
+            "players": {n: {"money": c.money, "status": c.status}
+                        for n, c in (of or companies(game)).items()}}
 
 
 def expected_money(before: dict[str, Any], action: dict[str, Any], after: dict[str, Any],
@@ -86,19 +89,21 @@ def test_random_legal_games_conserve_cards_and_money_and_replay():
         game = catalog.new_game("wreckers", players, seed=seed)
         rng = random.Random(seed)
         log = []
+        after = public_money(game)
         while not game.is_over:
             action = rng.choice(all_legal_actions(game))
-            before = public_money(game)
+            before = after
             game.apply(action)
             log.append(action)
-            after = game.state
-            assert cards_on_table(game) == TOTAL, (seed, action)
+            now = companies(game)
+            after = public_money(game, now)
+            assert cards_on_table(game, now) == TOTAL, (seed, action)
             want = expected_money(before, action, after, n)
-            for name, p in after["players"].items():
-                if p["status"] == "active" or before["players"][name]["status"] == "active":
-                    assert p["money"] == want[name], (seed, action, name)
-                assert p["money"] == sum(p["ledger"].values())
-                assert p["hand_count"] >= 0
+            for name, p in now.items():
+                if p.status == "active" or before["players"][name]["status"] == "active":
+                    assert p.money == want[name], (seed, action, name)
+                assert p.money == sum(p.ledger.values())
+                assert p.hand_count >= 0
             assert len(log) < 5000
         games += 1
         if seed % 10 == 0:  # replay a tenth of the games (replay is also checked below)
@@ -128,9 +133,10 @@ def test_random_games_under_other_options_conserve_cards_and_replay(options):
             action = rng.choice(all_legal_actions(game))
             game.apply(action)
             log.append(action)
-            assert cards_on_table(game) == TOTAL
-            for p in game.state["players"].values():
-                assert p["money"] == sum(p["ledger"].values())
+            now = companies(game)
+            assert cards_on_table(game, now) == TOTAL
+            for p in now.values():
+                assert p.money == sum(p.ledger.values())
         replayed = catalog.new_game("wreckers", players, seed=seed, options=options)
         for action in log:
             replayed.apply(action)
@@ -154,13 +160,13 @@ class PhysicalTable:
     def apply(self, action: dict[str, Any]) -> None:
         self.notes += [n.text for n in self.game.apply(action)]
         self.log.append(action)
-        for name, p in self.game.state["players"].items():
-            if p["hand_count"] == 0:
+        for name in self.game.players:
+            if self.game.company(name).hand_count == 0:
                 self.hands[name] = []  # End phase or bankruptcy: the hand is thrown in
 
     def deal(self) -> None:
-        s = self.game.state
-        kept = [c for p in s["players"].values() for c in p["victory_pile"]]
+        game = self.game
+        kept = [c for n in game.players for c in game.company(n).victory_pile]
         pool = [name for name, c in CARDS.items() for _ in range(c["count"])]
         for card in kept:
             pool.remove(card)
@@ -168,35 +174,35 @@ class PhysicalTable:
         self.round_notes = len(self.notes)
         self.apply({"type": "deal", "player": None})
         for name in self.game.players:
-            count = s["players"][name]["hand_count"]
+            count = game.company(name).hand_count
             self.hands[name], pool = pool[:count], pool[count:]
         self.rest = pool
 
     def step(self) -> None:
-        s, rng = self.game.state, self.rng
-        if s["phase"] == "draw":
-            for name in self.game.players:
-                for a in self.game.legal_actions(name):
+        game, rng = self.game, self.rng
+        if game.phase is Phase.DRAW:
+            for name in game.players:
+                for a in game.legal_actions(name):
                     if rng.random() < 0.6:
                         self.apply(a)
             self.deal()
-        elif s["phase"] == "cut":
-            self.apply({"type": "cut_card", "player": None, "cutter": s["cut_pass"][0],
+        elif game.phase is Phase.CUT:
+            self.apply({"type": "cut_card", "player": None, "cutter": game.cutter,
                         "card": rng.choice(self.rest)})
-        elif s["step"] == "pick":
-            hand = self.hands[s["target"]]
+        elif game.step is Step.PICK:
+            hand = self.hands[game.target]
             card = hand.pop(rng.randrange(len(hand)))
             self.apply({"type": "pick_card", "player": None, "card": card})
         else:
-            name = s["current"]
+            name = game.turn
             hand = self.hands[name]
             searches = [c for c in hand if CARDS[c]["type"] == "S"]
-            if s["step"] == "target":
-                targets = [a["target"] for a in self.game.legal_actions(name)]
+            if game.step is Step.TARGET:
+                targets = [a["target"] for a in game.legal_actions(name)]
                 self.apply({"type": "choose_target", "player": name, "target": rng.choice(targets)})
             elif not searches:
                 self.apply({"type": "pass_search", "player": name})
-            elif s["step"] == "go_again" and rng.random() < 0.2:
+            elif game.step is Step.GO_AGAIN and rng.random() < 0.2:
                 self.apply({"type": "end_turn", "player": name})
             else:
                 card = rng.choice(searches)
@@ -227,7 +233,7 @@ def test_physical_games_never_show_a_card_in_a_hand():
     def check(table: PhysicalTable) -> None:
         game = table.game
         for name, hand in table.hands.items():
-            assert game.state["players"][name]["hand_count"] == len(hand)
+            assert game.company(name).hand_count == len(hand)
         secrets = table.secrets()
         shown = [json.dumps(game.view(None), ensure_ascii=False)]
         shown.append(json.dumps(game.view(game.players[-1]), ensure_ascii=False))
@@ -253,35 +259,34 @@ def test_refusals_name_no_card_in_a_hand():
     for seed in range(40):
         game = catalog.new_game("wreckers", NAMES[:4], seed=seed)
         table = PhysicalTable(game, random.Random(seed))
-        while not game.is_over and not (game.state["phase"] == "search"
-                                        and game.state["step"] == "turn"):
+        while not game.is_over and not (game.phase is Phase.SEARCH and game.step is Step.TURN):
             table.step()
         if game.is_over:
             continue
-        secrets, name = table.secrets(), game.state["current"]
-        before = json.dumps(game.state, sort_keys=True)
+        secrets, name = table.secrets(), game.turn
+        before = json.dumps(game.to_json(), sort_keys=True)
         for card in sorted(c for c in secrets if CARDS[c]["type"] != "S"):
             with pytest.raises(IllegalAction) as err:
                 game.apply({"type": "discard_search", "player": name, "card": card})
             assert not [c for c in secrets - {card} if c in str(err.value)]
-            assert json.dumps(game.state, sort_keys=True) == before
+            assert json.dumps(game.to_json(), sort_keys=True) == before
 
 
 def test_legal_picks_do_not_depend_on_the_target():
-    """The buttons for the picked card never hint at which fan holds what."""
+    """The buttons for the picked card never hint at which fan holds what: wherever a target is
+    chosen in a physical game, every opponent the picker may choose gives the same list."""
     table = play_physical(NAMES[:4], 7, check=None)
     game = catalog.new_game("wreckers", NAMES[:4], seed=7)
+    compared = 0
     for action in table.log:
-        if action["type"] == "pick_card":
-            picks = {a["card"] for a in game.legal_actions(None)}
-            state = game.state
-            assert picks == {a["card"] for a in game.legal_actions(None)
-                             } and state["target"] is not None
-            other = json.loads(json.dumps(state))
-            for target in game.players:
-                if target != state["current"] and state["players"][target]["hand_count"]:
-                    other["target"] = target
-                    game.state, saved = other, game.state
-                    assert {a["card"] for a in game.legal_actions(None)} == picks
-                    game.state = saved
+        if game.step is Step.TARGET:
+            lists = []
+            for choice in game.legal_actions(game.turn):
+                trial = game.copy()
+                trial.apply(choice)
+                assert trial.step is Step.PICK and trial.target == choice["target"]
+                lists.append([a["card"] for a in trial.legal_actions(None)])
+            assert all(picks == lists[0] for picks in lists)
+            compared += len(lists) > 1
         game.apply(action)
+    assert compared > 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tableassist.games.shipshape import Phase
 from tableassist.readers import reader_for
 from tests.readers.table import Table, new, run
 
@@ -31,7 +32,7 @@ def turn_up(table, p, value):
 def test_holds_laid_at_the_seats_are_dealt_to_their_players():
     game, _, _, applied, holds = dealt()
     assert [(a["participant"], a["hold"]) for a in applied] == list(holds.items())
-    assert game.state["phase"] == "play"
+    assert game.phase is Phase.PLAY
 
 
 def test_crew_cards_are_read_as_laid_then_revealed_and_the_top_crate_is_read():
@@ -67,4 +68,4 @@ def test_a_crate_placed_in_a_hold_is_a_one_tap_placed_confirmation():
     assert confirm[0].confirm == ({"type": "place_crate", "player": "Ann", "crate": top,
                                    "face": "front", "rotation": 270, "offset": [0, 0]},)
     game.apply(confirm[0].confirm[0])
-    assert game.state["participants"]["Ann"]["layers"][0]["crate"] == top
+    assert game.participant("Ann").layers[0].crate == top

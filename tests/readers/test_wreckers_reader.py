@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tableassist.games.wreckers import Phase
 from tableassist.readers import reader_for
 from tests.readers.table import Table, new, run
 
@@ -24,7 +25,7 @@ def test_the_first_cut_means_the_hands_are_dealt_and_each_cut_is_read_in_seat_or
     game, _, _, applied, cuts = cut_round(("Ann", "Bea", "Cy"))
     assert applied[0] == {"type": "deal", "player": None}
     assert [(a["cutter"], a["card"]) for a in applied[1:]] == list(zip(("Ann", "Bea", "Cy"), cuts))
-    assert game.state["phase"] == "search" and game.state["current"] == "Cy"
+    assert game.phase is Phase.SEARCH and game.turn == "Cy"
 
 
 def search_card(game):

@@ -38,6 +38,9 @@ from tableassist.table import catalog
 from tableassist.readers.live import Camera, CameraStatus
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Phase as SchmugglerPhase
+from tableassist.games.shipshape import Phase as ShipShapePhase
+from tableassist.games.shipwrecked import Phase as ShipwreckedPhase
+from tableassist.games.wreckers import Step as WreckersStep
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
@@ -318,9 +321,9 @@ def shipshape_plan(seed: int):
     rounds: dict[tuple, list[int]] = {}
     for i, x in enumerate(log):
         if x["type"] == "reveal_crew_card":
-            g = probe.state["participants"][x["owner"]]["group"]
-            rounds.setdefault((probe.state["voyage"], g, probe.state["groups"][g]["rounds"]),
-                              []).append(i)
+            group = probe.group_of(x["owner"])
+            assert group is not None
+            rounds.setdefault((probe.voyage, group.index, group.rounds), []).append(i)
         probe.apply(x)
     rng = random.Random(seed)
     changed = set(rng.sample(sorted(rounds), len(rounds) // 3))
@@ -335,9 +338,8 @@ def shipshape_plan(seed: int):
 
 def round_on_table(game, changed: set) -> bool:
     """Is a round whose values differ between the twins still on the table (its reveal)?"""
-    st = game.state
-    return any(group["reveal"] and (st["voyage"], g, group["rounds"]) in changed
-               for g, group in enumerate(st["groups"]))
+    return any(group.reveal and (game.voyage, group.index, group.rounds) in changed
+               for group in game.groups)
 
 
 def test_shipshape_every_channel_is_the_same_whatever_the_hands_hold(tmp_path):
@@ -405,14 +407,14 @@ def test_shipshape_a_reading_the_hand_did_not_hold_is_told_only_to_its_owner(tmp
     (even one she already played); only Bea's own payload says so. The table, and anyone using
     the table's link to act for Bea, learns nothing about her hand."""
     screens = Screens(tmp_path / "t", "shipshape", ["Ann", "Bea", "Cy"])
-    while screens.game.state["phase"] == "deal_holds":
+    while screens.game.phase is ShipShapePhase.DEAL_HOLDS:
         screens.submit(screens.game.legal_actions(None)[0])
     for name in ("Ann", "Bea", "Cy"):
         screens.submit({"type": "lay_crew_card", "player": name})
     for name, value in (("Ann", 9), ("Bea", 4), ("Cy", 2)):
         screens.submit({"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
-    while screens.game.state["groups"][0]["queue"]:
-        taker = screens.game.state["groups"][0]["queue"][0]
+    while screens.game.groups[0].queue:
+        taker = screens.game.groups[0].queue[0]
         screens.submit(next(x for x in screens.game.legal_actions(None)
                             if x["type"] == "show_top_crate"))
         screens.submit(screens.game.legal_actions(taker)[0])
@@ -542,15 +544,15 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
                 # the engine's property tests), and only this player's own buttons
                 assert payload["view"] == a.game.view(viewer)
                 assert all(x["player"] == viewer for x in payload["actions"])
-            bid = a.game.state["bid"]
-            if a.game.state["phase"] == "lay" and bid["rows"][-1] and faced < 3 * (seed + 1) \
-                    and rng.random() < 0.3:
-                bidder = next(iter(bid["rows"][-1]))
+            bid = a.game.bid
+            if a.game.phase is ShipwreckedPhase.LAY and bid is not None and bid.row \
+                    and faced < 3 * (seed + 1) and rng.random() < 0.3:
+                bidder = next(iter(bid.row))
                 colour = dict(zip(players, COLOURS))[bidder]
                 events = Events("shipwrecked")
                 cams = [camera_for(a, dict(zip(players, COLOURS))),
                         camera_for(b, dict(zip(players, COLOURS)))]
-                cell = f"r{bid['round']}c{players.index(bidder) + 1}"
+                cell = f"r{bid.round}c{players.index(bidder) + 1}"
                 for cam, card in zip(cams, ("STOP-1", "PASS-2")):
                     cam.feed([events.appear("bid_card", f"{colour}-{card}", "face", zone="bid",
                                             cell=cell, pos=(500., 300.))], events.t)
@@ -601,15 +603,15 @@ def test_wreckers_no_card_in_a_hand_is_in_any_channel(tmp_path):
             for name, grant in screens.grants.items():
                 if grant.runs_table:     # its buttons; the rest is the spectators' and the lobby
                     listed = {x["action"].get("card") for x in screens.table.actions_for(grant)}
-                    assert game.state["step"] != "pick" or secrets <= listed
+                    assert game.step is not WreckersStep.PICK or secrets <= listed
                     continue
                 payload = screens.table.payload(grant)
                 text = json.dumps({"view": payload["view"], "prompts": payload["prompts"],
                                    "camera": payload.get("camera_reader"),
                                    "history": payload["history"][deal:]})
                 assert not [c for c in secrets if f'"{c}"' in text or f" {c} (" in text]
-            if game.state["phase"] == "search" and game.state["step"] == "turn":
-                name = game.state["current"]
+            if game.step is WreckersStep.TURN:
+                name = game.turn
                 for card in sorted(c for c in secrets if CARDS[c]["type"] != "S"):
                     message = screens.outcome({"type": "discard_search", "player": name,
                                                "card": card}, [])
@@ -641,14 +643,14 @@ def test_a_refusal_reaches_only_the_screen_that_asked_and_the_table_may_act_for_
         result = client.act(action)
         assert result["ok"], (action, result)
 
-    while game().state["phase"] == "deal_holds":
+    while game().phase is ShipShapePhase.DEAL_HOLDS:
         act(table, game().legal_actions(None)[0])
     for name in names:
         act(table, {"type": "lay_crew_card", "player": name})
     for name, value in zip(names, (9, 4, 2)):
         act(table, {"type": "reveal_crew_card", "player": None, "owner": name, "value": value})
-    while game().state["groups"][0]["queue"]:
-        taker = game().state["groups"][0]["queue"][0]
+    while game().groups[0].queue:
+        taker = game().groups[0].queue[0]
         act(table, next(x for x in game().legal_actions(None) if x["type"] == "show_top_crate"))
         act(table, game().legal_actions(taker)[0])
     for name in names:

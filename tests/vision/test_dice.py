@@ -39,7 +39,7 @@ def test_a_die_put_down_on_the_same_face_is_read_as_its_roll(renderer, registry,
     session, camera, _ = read_video(scripted, renderer, registry, tmp_path)
     rolls = {a["die"]: a["face"] for s, a in by_source_(session) if a["type"] == "roll_die"}
     assert rolls["red"] == "1" and len(rolls) == 8
-    assert session.game.state["phase"] == "choose"
+    assert session.game.phase == "choose"
     assert [s for s, _ in by_source_(session)] == ["camera"] * len(scripted.expected)
     assert camera.notice is None
 
@@ -58,7 +58,7 @@ def test_a_die_lifted_when_no_roll_is_due_is_no_roll():
     applied, _, _ = run(reader, game, [lifted])
     assert [(a["die"], a["face"]) for a in applied] == [("red", "1")]     # the roll was due
     applied, _, _ = run(reader, game, roll(table, {**ALL_ONES, "white": 2}))
-    assert game.state["phase"] == "choose"
-    before = dict(game.state["faces"])
+    assert game.phase == "choose"
+    before = dict(game.faces)
     applied, _, _ = run(reader, game, [table.event("lifted", "die_face", "blue:face-1", zone="pool")])
-    assert applied == [] and game.state["faces"] == before
+    assert applied == [] and game.faces == before
