@@ -5,7 +5,10 @@ import {renderLobby} from "./lobby.js";
 import {renderPlay, onCamera} from "./play.js";
 
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
-const socket = io({auth: {token}, transports: ["websocket", "polling"]});
+// Each table's Socket.IO is at its page's path (/socket.io/ at home, /t/<name>/socket.io/ in a
+// venue): the path names the table, so a screen of one table never hears another's.
+const path = location.pathname.replace(/[^/]*$/, "") + "socket.io";
+const socket = io({path, auth: {token}, transports: ["websocket", "polling"]});
 
 const app = {
   state: null,
@@ -27,7 +30,8 @@ const link = document.getElementById("link");
 socket.on("connect", () => { setLink("connected", "ok"); });
 socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
 socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
-socket.on("connect_error", () => setLink("no connection", "bad"));
+socket.on("connect_error", (e) => setLink(e && e.message && !/xhr|websocket|timeout/i.test(e.message)
+  ? e.message : "no connection", "bad"));  // a refusal in words: a closed table says so
 socket.on("state", (payload) => {
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).

@@ -299,6 +299,7 @@ class Camera:
         self.pipeline: Pipeline | None = None
         self.frames = 0
         self._pipeline_of: object = self    # which session the pipeline was made for
+        self._colours: Mapping[str, str] | None = None   # the seat colours of the session
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[StatusListener] = []
         self._frame_listeners: list[FrameListener] = []
@@ -363,6 +364,7 @@ class Camera:
                 self._unsubscribe()
                 self._unsubscribe = None
             self.session = session
+            self._colours = colours
             saved = None if session is None else session.saved
             reads = saved is not None and not saved.ended and saved.game in READERS
             self.reader = self.reader_for(saved.game, list(saved.players), colours) \
@@ -372,6 +374,20 @@ class Camera:
             if session is not None:
                 self._unsubscribe = session.subscribe(self._heard)
             self._publish(markers=None)
+
+    def read_afresh(self) -> None:
+        """Read the same game with a new reader, as for a new session: a tracker that starts
+        afresh (a camera agent that started again) reports every marker on the table as new,
+        and the old reader's picture of the table must not mix with it."""
+        with self._lock:
+            session, self.session = self.session, None
+            self.follow(session, self._colours)
+
+    def show_device(self, *, state: CameraState, notice: str, mode: str | None = None,
+                    markers: int | None = None) -> None:
+        """What the source is doing, when something else than :meth:`run` reads it (a camera
+        agent on another computer reports its camera's state)."""
+        self._publish(state=state, notice=notice, mode=mode, markers=markers)
 
     def _heard(self, change: SessionChange) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
@@ -587,47 +603,21 @@ class Camera:
 
     def run(self, source: FrameSource, *, name: str = "camera", fps: float | None = None,
             frame_time: Callable[[], float] | None = None, until_end: bool = False) -> None:
-        """Read ``source`` until :meth:`stop` (or, with ``until_end``, until it gives no frame).
+        """Read ``source`` until :meth:`stop` (or, with ``until_end``, until it gives no frame):
+        :func:`read_frames` with this camera's :meth:`process` and status."""
+        read_frames(source, self._process_safely, self._publish, stop=self._stop,
+                    clock=self.clock, name=name, fps=fps, frame_time=frame_time,
+                    until_end=until_end)
 
-        ``name`` is how the screens call it ("camera 0"); ``fps`` paces the reading (None: as fast
-        as the source gives frames); ``frame_time`` gives each frame's time in seconds (default:
-        since the start, by ``clock``; the synthetic table gives its video time)."""
-        frame_time = frame_time or self.clock
-        t0 = frame_time()
-        misses = 0
-        on = False
-        while not self._stop.is_set():
-            tick = self.clock()
-            frame = source.read()
-            if frame is None:
-                if until_end:
-                    self._publish(state="off", notice=f"{name}: the video ended", markers=None)
-                    return
-                misses += 1
-                if misses == LOST_AFTER_MISSES:
-                    on = False
-                    self._publish(state="lost", notice=f"{name}: no picture (unplugged, or the "
-                                                       "video ended)")
-                self._stop.wait(1.0 / fps if fps else 0.05)
-                continue
-            misses = 0
-            if not on:
-                on = True
-                h, w = frame.shape[:2]
-                self._publish(state="on", notice=name,
-                              mode=getattr(source, "mode", None) or f"{w}x{h}")
-            try:
-                self.process(frame, frame_time() - t0)
-            except Exception:  # noqa: BLE001 - a bug must not stop the camera
-                log.exception("the camera could not read a frame")
-                with self._lock:
-                    self.report = "the camera could not read a frame (an internal error; see " \
-                                  "the server's console)"
-                    self._publish()
-            if fps:
-                # frames are read at this pace whether or not anyone watches, so a webcam's
-                # buffer never serves a stale picture
-                self._stop.wait(max(0.0, 1.0 / fps - (self.clock() - tick)))
+    def _process_safely(self, frame: Frame, t: float) -> None:
+        try:
+            self.process(frame, t)
+        except Exception:  # noqa: BLE001 - a bug must not stop the camera
+            log.exception("the camera could not read a frame")
+            with self._lock:
+                self.report = "the camera could not read a frame (an internal error; see " \
+                              "the server's console)"
+                self._publish()
 
     def start(self, source: FrameSource, **run: Any) -> None:
         """:meth:`run` in a thread; the camera owns ``source`` and closes it at :meth:`stop`."""
@@ -648,3 +638,47 @@ class Camera:
             self._source.close()
             self._source = None
         self._publish(state="off", notice=notice, markers=None)
+
+
+def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
+                device: Callable[..., None], *, stop: threading.Event,
+                clock: Callable[[], float] = time.perf_counter, name: str = "camera",
+                fps: float | None = None, frame_time: Callable[[], float] | None = None,
+                until_end: bool = False) -> None:
+    """Read ``source`` until ``stop`` is set (or, with ``until_end``, until it gives no frame),
+    handing each frame and its time in seconds to ``process``, and telling ``device(state=,
+    notice=, mode=, markers=)`` what the source does: "on" with its mode at the first picture,
+    "lost" after :data:`LOST_AFTER_MISSES` reads without one, "off" at the end of a video.
+
+    The camera at the server (:meth:`Camera.run`) and a camera agent next to the webcam read
+    their sources with this one loop. ``name`` is how the screens call the source ("camera 0");
+    ``fps`` paces the reading (None: as fast as the source gives frames); ``frame_time`` gives
+    each frame's time in seconds (default: since the start, by ``clock``; the synthetic table
+    gives its video time)."""
+    frame_time = frame_time or clock
+    t0 = frame_time()
+    misses = 0
+    on = False
+    while not stop.is_set():
+        tick = clock()
+        frame = source.read()
+        if frame is None:
+            if until_end:
+                device(state="off", notice=f"{name}: the video ended", markers=None)
+                return
+            misses += 1
+            if misses == LOST_AFTER_MISSES:
+                on = False
+                device(state="lost", notice=f"{name}: no picture (unplugged, or the video ended)")
+            stop.wait(1.0 / fps if fps else 0.05)
+            continue
+        misses = 0
+        if not on:
+            on = True
+            h, w = frame.shape[:2]
+            device(state="on", notice=name, mode=getattr(source, "mode", None) or f"{w}x{h}")
+        process(frame, frame_time() - t0)
+        if fps:
+            # frames are read at this pace whether or not anyone watches, so a webcam's buffer
+            # never serves a stale picture
+            stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))

@@ -19,7 +19,7 @@ import socketio
 
 from tableassist.readers.live import Camera
 from tableassist.server import Table, Tokens
-from tableassist.server.served import ServedTable, open_table
+from tableassist.server.served import ServedVenue, serve_venue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,7 +104,7 @@ class RunningServer:
     table: Table
     tokens: Tokens
     app: Any = None
-    served: ServedTable | None = None
+    served: ServedVenue | None = None
     clients: list[Client] = field(default_factory=list)
 
     @property
@@ -123,7 +123,7 @@ class RunningServer:
 def server(tmp_path: Path) -> Iterator[RunningServer]:
     """The server in a thread of this process, on a fresh database: the table ``tableassist
     serve --camera none`` serves (the same composition)."""
-    served = open_table(tmp_path / "table.sqlite3", host="127.0.0.1", port=0)
+    served = serve_venue(tmp_path / "table.sqlite3", host="127.0.0.1", port=0)
     served.serve_in_thread()
     running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:
