@@ -64,19 +64,21 @@ class WriterLock:
         self._count = 0
 
     @classmethod
-    def acquire(cls, db: Path) -> "WriterLock":
+    def acquire(cls, db: Path, *, instead: str = "choose another --db") -> "WriterLock":
+        """The lock of ``db`` (``instead``: what the refusal suggests besides stopping the
+        holder)."""
         path = lock_path(db)
         key = os.path.realpath(path)
         with _held_lock:
             lock = _held.get(key)
             if lock is None:
-                lock = cls(key, path, cls._take(db, path))
+                lock = cls(key, path, cls._take(db, path, instead))
                 _held[key] = lock
             lock._count += 1
             return lock
 
     @staticmethod
-    def _take(db: Path, path: Path) -> int:
+    def _take(db: Path, path: Path, instead: str) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
@@ -92,7 +94,7 @@ class WriterLock:
                     os.close(fd)
                 raise LockError(f"{db} is in use by another tableassist: "
                                 f"{describe_owner(text)}. Stop it first (Ctrl+C in its window), "
-                                "or choose another --db") from None
+                                f"or {instead}") from None
             os.close(fd)
             raise LockError(f"cannot lock {path} ({exc.strerror}): the file system does not "
                             "support locks; keep the database on a local disk") from None
