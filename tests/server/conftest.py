@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import socketio
@@ -68,7 +69,10 @@ class Client:
 
     def connect(self) -> "Client":
         auth = {"token": self.token} if self.token is not None else None
-        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
+        # a venue's table answers at its own path (/t/<name>/socket.io/), the home table at /
+        path = urlsplit(self.url).path.strip("/")
+        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5,
+                         socketio_path=f"{path}/socket.io" if path else "socket.io")
         wait_until(lambda: self.states, what="the first state")
         return self
 
