@@ -136,3 +136,168 @@ def test_two_tables_with_an_agent_each_and_no_screen_hears_the_other_table(cuts,
             for c in clients:
                 c.close()
         served.close()
+
+
+#: The cut's frames split where the table is quiet: Bea's card has just been taken back (its
+#: removal is the last event before) and Cy's not yet seen.
+QUIET = 43
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def camera_process(url: str, table: str, key: str, folder: Path, journal: Path
+                   ) -> subprocess.Popen:
+    """``tableassist camera`` as a child process (so it can be killed with SIGKILL), writing
+    what it says to ``<journal>.log``."""
+    with open(journal.with_suffix(".log"), "a") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tableassist", "camera", "--server", url, "--table", table,
+             "--key", key, "--camera", str(folder), "--journal", str(journal), "--fps", "5"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+def write_frames(frames: list[Any], folder: Path) -> Path:
+    import cv2
+    folder.mkdir()
+    for k, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{k:04d}.png"), frame)
+    return folder
+
+
+def journal_seqs(path: Path) -> list[int]:
+    try:
+        return [b["seq"] for b in json.loads(path.read_text())["batches"]]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+def test_kill_9_of_the_agent_resends_what_was_not_acknowledged_and_nothing_doubles(cuts,
+                                                                                    tmp_path):
+    """The server holds back its answer to the batch in which Bea's cut appears; the agent goes on
+    (the next batch in its journal) and is killed with SIGKILL; the server then takes the batch
+    (its answer goes nowhere). Started again on the same journal, the agent sends both batches
+    again: the first is dropped as a duplicate, the second taken; then it reads on."""
+    scripted, frames = cuts
+    first = write_frames(frames[:QUIET], tmp_path / "before")
+    then = write_frames(frames[QUIET:], tmp_path / "after")
+    journal = tmp_path / "agent.json"
+    served = serve_venue(tmp_path / "table.sqlite3", host="127.0.0.1", port=0)
+    procs: list[subprocess.Popen] = []
+    gate, held = threading.Event(), threading.Event()
+    try:
+        served.create_table("Table 2")
+        served.serve_in_thread()
+        table = served.tables["table-2"]
+        session = table.table.start("wreckers", list(DEMO_PLAYERS), options=None,
+                                    seed=scripted.seed, colours=scripted.colours)
+        link = table.agents
+        bea = scripted.expected[2]["card"]
+        events = link.events
+
+        def held_back(msg):
+            if any((e.get("sighting") or {}).get("item") == bea and e.get("kind") == "appeared"
+                   for e in msg.events):
+                held.set()
+                gate.wait(30)
+            return events(msg)
+
+        link.events = held_back
+        key = table.tokens.camera
+        procs.append(camera_process(served.url, "table-2", key, first, journal))
+        try:
+            wait_until(held.is_set, 60, "the batch with Bea's cut")
+        except AssertionError:
+            raise AssertionError(journal.with_suffix(".log").read_text()) from None
+        gate_seq = journal_seqs(journal)[0]
+        wait_until(lambda: len(journal_seqs(journal)) >= 2, 30, "the next batch journalled")
+        procs[0].send_signal(signal.SIGKILL)
+        procs[0].wait(10)
+        gate.set()   # the held batch is taken now; its answer goes to a dead connection
+        wait_until(lambda: len(session.steps) == 3, 10, "deal, Ann's and Bea's cuts")
+        assert gate_seq in journal_seqs(journal)   # not acknowledged: still in the journal
+        procs.append(camera_process(served.url, "table-2", key, then, journal))
+        wait_until(lambda: session.game.state == expected_state(scripted, DEMO_PLAYERS), 60,
+                   "Cy's cut read after the agent's restart")
+        assert link.stats.duplicates >= 1
+        assert [s.action for s in session.steps] == scripted.expected   # nothing doubled
+        wait_until(lambda: not journal_seqs(journal), 10, "the journal emptied")
+    finally:
+        gate.set()
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)
+        served.close()
+
+
+def test_kill_9_of_the_server_loses_no_acknowledged_action(cuts, tmp_path):
+    """The server (a child process) is killed with SIGKILL once the agent's batches up to Bea's
+    cut are acknowledged; started again on the same database and port, it has every one of them,
+    and the agent (which reconnects by itself) reads on into the game it resumed."""
+    scripted, frames = cuts
+    db = tmp_path / "table.sqlite3"
+    served = serve_venue(db, host="127.0.0.1", port=0)
+    try:
+        served.create_table("Table 2")
+        table = served.tables["table-2"]
+        table.table.start("wreckers", list(DEMO_PLAYERS), options=None, seed=scripted.seed,
+                          colours=scripted.colours)
+        key, join = table.tokens.camera, table.tokens.table
+    finally:
+        served.close()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+
+    def start_server() -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--db", str(db), "--camera", "none"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:  # type: ignore[union-attr]
+            if "serving the table at" in line:
+                threading.Thread(target=proc.stdout.read, daemon=True).start()  # type: ignore
+                return proc
+        raise AssertionError("the server did not start")
+
+    def history() -> list[str]:  # the history lines a table screen shows
+        client = Client(url + "t/table-2/", join).connect()
+        try:
+            return [json.dumps(line, sort_keys=True) for line in client.state["history"]]
+        finally:
+            client.close()
+
+    server = start_server()
+    source = Frames(frames, hold=QUIET)
+    agent, thread = start_agent(url, "table-2", key, source, tmp_path / "agent.json")
+    try:
+        wait_until(lambda: source.at == QUIET and not agent.journal.batches, 60,
+                   "the batches up to Bea's cut acknowledged")
+        before = history()
+        assert len(before) == 3   # the deal, Ann's and Bea's cuts
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        server = start_server()
+        assert history() == before   # nothing acknowledged was lost
+        wait_until(lambda: agent.sio.connected and agent.reading is not None, 30,
+                   "the agent reconnected")
+        source.go.set()
+        client = Client(url + "t/table-2/", join).connect()
+        try:
+            client.wait_state(lambda s: len(s.get("history", [])) == 4, "Cy's cut", timeout=60)
+        finally:
+            client.close()
+    finally:
+        stop_agent(agent, thread)
+        server.terminate()
+        server.wait(10)
+    reopened = serve_venue(db, host="127.0.0.1", port=0)
+    try:
+        reopened.resume()
+        game = reopened.tables["table-2"].table.session.game
+        assert game.state == expected_state(scripted, DEMO_PLAYERS)
+    finally:
+        reopened.close()
