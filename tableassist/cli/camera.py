@@ -138,7 +138,8 @@ class Agent:
         import socketio
 
         from tableassist.markers.registry import load_registry
-        from tableassist.server.camera import PreviewPicture, pipeline_for
+        from tableassist.readers.live import MARKERS_EVERY
+        from tableassist.server.camera import Every, PreviewPicture, pipeline_for
 
         self.server, self.table, self.key = server, table, key
         self.source, self.source_name = source, source_name
@@ -165,8 +166,8 @@ class Agent:
         self.preview = False
         self.device: dict[str, Any] = {"state": "starting", "notice": f"{source_name}: starting",
                                        "mode": None, "markers": None}
-        self._markers_at = -1e9
-        self._preview_at = -1e9
+        self._markers_every = Every(1.0 / MARKERS_EVERY)   # the count of markers, as a local camera
+        self._preview_every = Every(AGENT_PREVIEW_FPS)
         self._refused: str | None = None
         self._closed: str | None = None
         self.sent = 0
@@ -363,16 +364,12 @@ class Agent:
                 if self._pipeline_reading == self.reading:   # not overtaken by a new reading
                     self.journal.add(reading, t, [e.to_json() for e in events])
                     self._cond.notify_all()
-        now = time.monotonic()
         seen = pipeline.last
         markers = len(seen.detections) if seen is not None and game else None
-        if markers != self.device["markers"] and now - self._markers_at >= 1.0:
-            self._markers_at = now
+        if markers != self.device["markers"] and self._markers_every.due():
             self.device["markers"] = markers
             self._send_status()
-        if self.preview and now - self._preview_at >= 1.0 / AGENT_PREVIEW_FPS \
-                and self.sio.connected:
-            self._preview_at = now
+        if self.preview and self.sio.connected and self._preview_every.due():
             picture = self.picture(frame, seen, game=game, reading=game is not None)
             if picture is not None:
                 try:
@@ -390,6 +387,9 @@ class Agent:
                 return 2
             return self.exit_code
         threading.Thread(target=self._sender, name="sender", daemon=True).start()
+        with self._cond:   # a video or a folder is not skipped while the server says what to read
+            self._cond.wait_for(lambda: self.stopped.is_set() or
+                                (self.reading is not None and not self._fresh), ACK_TIMEOUT)
         try:
             read_frames(self.source, self.process, self._device, stop=self.stopped,
                         name=self.source_name, fps=self.fps)

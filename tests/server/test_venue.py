@@ -331,3 +331,27 @@ def test_the_venue_page_creates_renames_and_closes_tables_in_chromium(venue, chr
         assert not errors
     finally:
         page.close()
+
+
+def test_the_agent_sends_its_preview_only_while_a_host_screen_is_there(venue):
+    import numpy as np
+
+    from tableassist.vision import encode_jpeg
+
+    sio = agent_client(venue, "main", venue.tokens.camera)
+    told: list = []
+    sio.on("preview", told.append)
+    assert sio.follows[-1]["preview"] is False
+    host = screen(venue, "main", venue.tokens.host)
+    wait_until(lambda: told == [{"on": True}], what="the preview asked for")
+    pictures: list = []
+    host.sio.on("camera", pictures.append)
+    jpeg = encode_jpeg(np.zeros((90, 160, 3), np.uint8), quality=70, width=160)
+    assert sio.call("camera_frame", {"jpeg": jpeg, "markers": 0, "size": [160, 90]},
+                    timeout=5)["ok"]
+    wait_until(lambda: pictures, what="the picture on the host screen")
+    host.close()
+    wait_until(lambda: told[-1] == {"on": False}, what="the preview stopped")
+    assert sio.call("camera_frame", {"jpeg": b"not a jpeg", "markers": 0, "size": [1, 1]},
+                    timeout=5)["ok"]   # nobody looks: dropped unread
+    assert venue.main.agents.stats.frames == 1
