@@ -43,7 +43,7 @@ def _field(data: Any, name: str, kind: str, *, optional: bool = False) -> Any:
     if not ok:
         raise ValueError(f"{name!r} is not {'a whole number' if kind == 'int' else 'a ' + kind}"
                          + (" or null" if optional else ""))
-    return float(value) if kind == "number" else value
+    return float(value) if kind == "number" and value is not None else value
 
 
 @dataclass(frozen=True, kw_only=True)

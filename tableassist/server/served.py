@@ -436,7 +436,7 @@ def serve_venue(db: Path, *, host: str, port: int, camera: str | FrameSource = "
                 served.open(entry)
         app = Paths(served.main.server.app, served.venue_server.app, served.app_for)
         try:
-            served.http = make_server(host, port, app, threaded=True,  # type: ignore[arg-type]
+            served.http = make_server(host, port, app, threaded=True,
                                       request_handler=QuietHandler)
         except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
             reason = getattr(exc, "strerror", None) or "the address is in use or not available"

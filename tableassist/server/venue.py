@@ -116,14 +116,14 @@ class VenueServer:
                 raise ConnectionRefusedError("this link's key is not the venue's staff key (the "
                                              "server prints the venue page's link at start)")
             with self._lock:
-                self._sids.add(request.sid)  # type: ignore[attr-defined]
+                self._sids.add(request.sid)
             join_room("staff")
             emit("tables", self.ops.rows())
 
         @sio.on("disconnect")
         def disconnect(*_args):
             with self._lock:
-                self._sids.discard(request.sid)  # type: ignore[attr-defined]
+                self._sids.discard(request.sid)
 
         def on(name: str, fn: Callable[[Any], dict[str, Any] | None]) -> None:
             def refusal() -> str | None:
