@@ -1,11 +1,10 @@
 // The venue page for the staff: every table with its game, players, round and state; create,
 // rename, close and reopen tables; open a table's host screen; print its join card. The server
 // sends the list (`tables`) when it changes; the staff's key comes from the link's #t= fragment.
+import {connect, toast} from "../connection.js";
 import {h} from "../dom.js";
 
-const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
-const path = location.pathname.replace(/[^/]*$/, "") + "socket.io";
-const socket = io({path, auth: {token}, transports: ["websocket", "polling"]});
+const socket = connect();
 
 const venue = {
   tables: null,
@@ -19,29 +18,7 @@ const venue = {
 };
 window.tableassistVenue = venue;  // for the browser tests
 
-const link = document.getElementById("link");
-socket.on("connect", () => setLink("connected", "ok"));
-socket.on("disconnect", () => setLink("reconnecting…", "bad"));
-socket.on("connect_error", (e) => setLink(e && e.message && !/xhr|websocket|timeout/i.test(e.message)
-  ? e.message : "no connection", "bad"));
 socket.on("tables", (rows) => { venue.tables = rows; draw(); });
-socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
-
-function setLink(text, kind) {
-  link.textContent = text;
-  link.dataset.kind = kind;
-  document.body.dataset.link = kind;
-}
-
-let toastTimer = null;
-function toast(message) {
-  const el = document.getElementById("toast");
-  el.textContent = message;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, 8000);
-}
-document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
 
 document.getElementById("new-table").addEventListener("submit", async (e) => {
   e.preventDefault();
