@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -316,6 +317,17 @@ def test_the_venue_page_creates_renames_and_closes_tables_in_chromium(venue, chr
         page.wait_for_function("() => document.querySelector("
                                "'article[data-table=\"table-4\"] .title').textContent === 'Window'")
         assert venue.venue.entry("table-4").title == "Window"
+        # the join card: printed, it is the table's title, its join QR code and address alone
+        page.evaluate("() => { window.print = () => { window.printed = true; }; }")
+        card.locator('[data-do="card"]').click()
+        page.wait_for_function("() => window.printed")
+        page.emulate_media(media="print")
+        join = page.locator("#card")
+        assert join.locator("h1").inner_text() == "Window" and join.is_visible()
+        assert join.locator("img.qr").get_attribute("src").startswith("data:image/svg")
+        assert join.locator("code").inner_text() == venue.tables["table-4"].join_link
+        assert not page.locator("#main").is_visible()
+        page.emulate_media(media="screen")
         # the table's own page, at its path, finds its table
         tablet = chromium.new_page()
         tablet.goto(venue.tables["table-4"].join_link)
@@ -355,3 +367,46 @@ def test_the_agent_sends_its_preview_only_while_a_host_screen_is_there(venue):
     assert sio.call("camera_frame", {"jpeg": b"not a jpeg", "markers": 0, "size": [1, 1]},
                     timeout=5)["ok"]   # nobody looks: dropped unread
     assert venue.main.agents.stats.frames == 1
+
+
+def test_tableassist_camera_refuses_bad_arguments_and_a_wrong_key_in_words(venue, tmp_path):
+    def camera(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tableassist", "camera", *args,
+                               "--journal", str(tmp_path / "j.json"), "--camera", "demo"],
+                              capture_output=True, text=True, timeout=60)
+
+    out = camera("--server", "ftp://x", "--key", "k")
+    assert out.returncode == 2 and "is not an address such as http://" in out.stderr
+    out = camera("--server", venue.url, "--table", "Table 4", "--key", "k")
+    assert out.returncode == 2 and "a table's name is" in out.stderr
+    out = camera("--server", venue.url)
+    assert out.returncode == 2 and "give the table's camera key with --key" in out.stderr
+    out = camera("--server", venue.url, "--key", "not-the-key")
+    assert out.returncode == 2 and "is not this table's camera key" in out.stdout
+
+
+def test_an_agent_whose_table_the_staff_close_stops_with_exit_code_1(venue, tmp_path):
+    from tableassist.cli.camera import Agent, Journal
+
+    class Nothing:
+        def read(self):
+            return None
+
+        def close(self):
+            pass
+
+    venue.create_table("Two")
+    said: list[str] = []
+    agent = Agent(venue.url.rstrip("/"), "two", venue.tables["two"].tokens.camera, Nothing(),
+                  "nothing", Journal(tmp_path / "j.json"), fps=5, say=said.append)
+    done: list[int] = []
+    thread = threading.Thread(target=lambda: done.append(agent.run()), daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: venue.tables["two"].agents.sid is not None, what="the agent")
+        venue.close_table("two")
+        wait_until(lambda: done, 15, "the agent stopped")
+        assert done == [1] and any("the staff closed 'Two'" in line for line in said)
+    finally:
+        agent.close()
+        thread.join(5)
