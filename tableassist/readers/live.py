@@ -140,6 +140,11 @@ class GameSession(Protocol):
     @property
     def game(self) -> Game: ...
 
+    @property
+    def steps(self) -> Sequence[Step]:
+        """The actions in effect (none: a game just started)."""
+        ...
+
     def submit(self, action: Mapping[str, Any], *, source: str = ...,
                author: str | None = ...) -> object: ...
 
@@ -320,6 +325,9 @@ class Camera:
         self._set_aside: list[tuple[dict[str, Any], ...]] = []   # rows the Cancel card dropped
         self._retry_at = -1e9
         self._unsaved = False               # the report says a reading was not saved
+        #: The next table events are the table as found by a tracker started afresh mid-game
+        #: (see :meth:`follow`), not moves just made.
+        self._as_found = False
 
     # -- listeners -----------------------------------------------------------------------------
 
@@ -356,7 +364,12 @@ class Camera:
 
     def follow(self, session: GameSession | None, colours: Mapping[str, str] | None = None) -> None:
         """Read ``session``'s game from now on (None: no game is played). ``colours`` are its
-        players' seat colours. A new session gets a new pipeline and reader."""
+        players' seat colours. A new session gets a new pipeline and reader.
+
+        A game followed mid-game (resumed: it has actions already) is read as found: its new
+        tracker reports every marker on the table as appeared, and what its first events show
+        is what was played before, so it is used up at once, as the Pause card's resume does;
+        what changes after is read."""
         with self._lock:
             if session is self.session:
                 return
@@ -371,6 +384,8 @@ class Camera:
                 if reads and saved is not None else None
             self.pipeline = None                # made at the next frame, for this session
             self._reset()
+            self._as_found = self.reader is not None and session is not None \
+                and bool(session.steps)
             if session is not None:
                 self._unsubscribe = session.subscribe(self._heard)
             self._publish(markers=None)
@@ -382,6 +397,7 @@ class Camera:
         with self._lock:
             session, self.session = self.session, None
             self.follow(session, self._colours)
+            self._as_found = self.reader is not None
 
     def show_device(self, *, state: CameraState, notice: str, mode: str | None = None,
                     markers: int | None = None) -> None:
@@ -440,7 +456,13 @@ class Camera:
     def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float) -> None:
         self._t = t
         if self.reader is not None and self.session is not None:
-            self.reader.feed([e for e in events if isinstance(e, TableEvent)], self.session.game)
+            table = [e for e in events if isinstance(e, TableEvent)]
+            self.reader.feed(table, self.session.game)
+            if self._as_found and table:
+                # the new tracker's first look: all it saw at once lay there already
+                self._as_found = False
+                self.reader.picture.use(e.sighting.key for e in table
+                                        if e.kind in ("appeared", "flipped"))
             self._sync(t, started)
         for e in events:
             if isinstance(e, CardShown):
