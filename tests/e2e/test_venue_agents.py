@@ -216,23 +216,31 @@ def test_kill_9_of_the_agent_resends_what_was_not_acknowledged_and_nothing_doubl
         link.events = held_back
         key = table.tokens.camera
         procs.append(camera_process(served.url, "table-2", key, first, journal))
-        try:
-            wait_until(held.is_set, 60, "the batch with Bea's cut")
-        except AssertionError:
-            raise AssertionError(journal.with_suffix(".log").read_text()) from None
+
+        def waiting(predicate, timeout, what):
+            try:
+                return wait_until(predicate, timeout, what)
+            except AssertionError as exc:   # say what the agent said, and what the link did
+                log = journal.with_suffix(".log")
+                raise AssertionError(f"{exc}; {link.stats}; steps "
+                                     f"{[s.action for s in session.steps]}; the agent said:\n"
+                                     + (log.read_text() if log.exists() else "")) from None
+
+        waiting(held.is_set, 90, "the batch with Bea's cut")
         gate_seq = journal_seqs(journal)[0]
-        wait_until(lambda: len(journal_seqs(journal)) >= 2, 30, "the next batch journalled")
+        waiting(lambda: len(journal_seqs(journal)) >= 2, 60, "the next batch journalled")
         procs[0].send_signal(signal.SIGKILL)
         procs[0].wait(10)
         gate.set()   # the held batch is taken now; its answer goes to a dead connection
-        wait_until(lambda: len(session.steps) == 3, 10, "deal, Ann's and Bea's cuts")
+        waiting(lambda: len(session.steps) == 3, 20, "deal, Ann's and Bea's cuts")
         assert gate_seq in journal_seqs(journal)   # not acknowledged: still in the journal
         procs.append(camera_process(served.url, "table-2", key, then, journal))
-        wait_until(lambda: session.game.state == expected_state(scripted, DEMO_PLAYERS), 60,
-                   "Cy's cut read after the agent's restart")
+        waiting(lambda: len(session.steps) == len(scripted.expected)
+                and session.game.state == expected_state(scripted, DEMO_PLAYERS), 90,
+                "Cy's cut read after the agent's restart")
         assert link.stats.duplicates >= 1
         assert [s.action for s in session.steps] == scripted.expected   # nothing doubled
-        wait_until(lambda: not journal_seqs(journal), 10, "the journal emptied")
+        waiting(lambda: not journal_seqs(journal), 20, "the journal emptied")
     finally:
         gate.set()
         for proc in procs:
