@@ -33,7 +33,7 @@ from tableassist.demo.play import TabletScript, measure  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.markers.sighting import TableEvent  # noqa: E402
-from tableassist.server.served import open_table  # noqa: E402
+from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.vision import TablePipeline  # noqa: E402
 from tableassist.vision.synthetic import Renderer  # noqa: E402
 
@@ -54,10 +54,10 @@ def baseline(scripted, renderer, registry) -> list[float]:
 
 
 def with_camera(scripted, renderer, registry, tmp: Path):
-    """The served table (``server.served.open_table``, as ``tableassist demo`` has it), its
+    """The served table (``server.served.serve_venue``, as ``tableassist demo`` has it), its
     broadcasts replaced by building every screen's payload."""
     db = tmp / f"{scripted.game}-{time.perf_counter_ns()}.sqlite3"
-    served = open_table(db, host="127.0.0.1", port=0)
+    served = serve_venue(db, host="127.0.0.1", port=0)
     table, tokens, camera = served.table, served.tokens, served.camera
     session = table.start(scripted.game, list(scripted.players), options=scripted.options,
                           seed=scripted.seed, colours=scripted.colours)

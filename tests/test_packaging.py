@@ -67,7 +67,8 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
                 break
         assert url, "the installed server did not start"
         for page, needle in (("", "<script"), ("app.js", "import"),
-                             ("vendor/socket.io.min.js", "socket.io")):
+                             ("vendor/socket.io.min.js", "socket.io"), ("venue/", "venue.js"),
+                             ("venue/venue.js", "import")):
             with urllib.request.urlopen(url + page, timeout=10) as response:
                 assert needle in response.read().decode("utf-8")
     finally:

@@ -1,13 +1,13 @@
 // The tablet page: one Socket.IO connection, one payload per change, the whole screen drawn from it.
 // The server decides what this screen may see (its token's room); this file only draws and asks.
+import {connect, toast} from "./connection.js";
 import {h} from "./dom.js";
 import {renderLobby} from "./lobby.js";
 import {renderPlay} from "./play.js";
 import {onCamera, onCameraCheck} from "./camera.js";
 import {boxOpen, closeBox, onBoxSeen, openBox, renderBox} from "./box.js";
 
-const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
-const socket = io({auth: {token}, transports: ["websocket", "polling"]});
+const socket = connect();
 
 const app = {
   state: null,
@@ -26,11 +26,6 @@ const app = {
 };
 window.tableassist = app;  // for the browser tests and for curious hosts
 
-const link = document.getElementById("link");
-socket.on("connect", () => { setLink("connected", "ok"); });
-socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
-socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
-socket.on("connect_error", () => setLink("no connection", "bad"));
 socket.on("state", (payload) => {
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).
@@ -54,26 +49,9 @@ socket.on("state", (payload) => {
   if (!payload.game) app.lobbyOpen = false;
   redraw();
 });
-socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
 socket.on("camera", (frame) => onCamera(app, frame));
 socket.on("camera_check", (msg) => onCameraCheck(app, msg));
 socket.on("box_seen", (seen) => onBoxSeen(app, seen));
-
-function setLink(text, kind) {
-  link.textContent = text;
-  link.dataset.kind = kind;
-  document.body.dataset.link = kind;
-}
-
-let toastTimer = null;
-function toast(message) {
-  const el = document.getElementById("toast");
-  el.textContent = message;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, 8000);
-}
-document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
 
 const ROLE_NAMES = {host: "host screen", table: "table", spectator: "watching (read-only)"};
 

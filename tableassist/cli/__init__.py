@@ -22,6 +22,7 @@ from tableassist.table.store import MAX_INTEGER, is_postgres
 #: subcommand -> module. Listed here once the subcommand works.
 COMMANDS: dict[str, str] = {
     "serve": "tableassist.cli.serve",
+    "camera": "tableassist.cli.camera",
     "demo": "tableassist.cli.demo",
     "replay": "tableassist.cli.replay",
     "markers": "tableassist.cli.markers",

@@ -1,4 +1,4 @@
-"""Serve the table: the tablet page and the live game over Socket.IO (tableassist serve)."""
+"""Serve the table (or a venue's tables): the tablet page and the live game over Socket.IO."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tableassist.table.box import Box, default_box_dir
-from tableassist.table.store import StoreError, default_db
+from tableassist.table.store import default_db
 
 if TYPE_CHECKING:
-    from tableassist.server.served import ServedTable
+    from tableassist.server.served import ServedVenue
 
 DEFAULT_PORT = 8765
 
@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--db", type=cli.database, default=None,
-                        help=f"the table's database (default {default_db()}){cli.DB_HELP}")
+                        help=f"the table's database (default {default_db()}; a venue's other "
+                             f"tables are files beside it){cli.DB_HELP}")
     parser.add_argument("--box", type=Path, default=None, metavar="DIR",
                         help="your box: your own values for the components (default "
                              f"{default_box_dir()})")
@@ -70,16 +71,16 @@ def restore_signals(handlers: dict[int, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tableassist.server.served import OpenError, open_table
+    from tableassist.server.served import OpenError, serve_venue
 
     db = args.db or default_db()
     old_handlers = stop_on_signals()
     try:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         try:
-            served = open_table(db, host=args.host, port=args.port, camera=args.camera,
-                                camera_size=args.camera_size, public_host=shown_host,
-                                box=Box(args.box or default_box_dir()))
+            served = serve_venue(db, host=args.host, port=args.port, camera=args.camera,
+                                 camera_size=args.camera_size, public_host=shown_host,
+                                 box=Box(args.box or default_box_dir()))
         except OpenError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -91,14 +92,13 @@ def run(args: argparse.Namespace) -> int:
         restore_signals(old_handlers)
 
 
-def _serve(served: ServedTable) -> int:
-    try:
-        session = served.table.resume_latest()
-    except StoreError as exc:
-        print(f"the last game cannot be resumed ({exc}); starting at the lobby", file=sys.stderr)
-    else:
-        if session is not None and session.warning:
-            print(f"warning: {session.warning}", file=sys.stderr)
+def _serve(served: ServedVenue) -> int:
+    if served.venue.warning:
+        print(f"warning: {served.venue.warning}", file=sys.stderr)
+    for name, said in served.resume().items():
+        print(said if name == "main" else f"table {name}: {said}", file=sys.stderr)
+    for name, problem in served.problems.items():
+        print(f"table {name} is not served: {problem}", file=sys.stderr)
     served.watch()
     host_url = served.host_link
     print(f"tableassist: serving the table at {served.url}", flush=True)
@@ -108,6 +108,15 @@ def _serve(served: ServedTable) -> int:
     print(f"your box: {box.folder if box is not None else 'none'}")
     mode = getattr(served.source, "mode", None)
     print(f"camera: {served.camera.status.notice}" + (f" ({mode})" if mode else ""))
+    if served.main.source is None:
+        print(f"a camera agent next to the webcam (keep it to yourself too):\n  "
+              f"{served.main.agent_command(served.url)}")
+    others = [t for t in served.venue.tables() if t.name != "main" and not t.closed]
+    if others:
+        print(f"and {len(others)} more tables: " + ", ".join(
+            f"{t.title} ({served.table_url(t.name)})" for t in others))
+    print(f"The venue page for the staff (tables: create, rename, close, join cards):\n  "
+          f"{served.staff_link}")
     try:
         import segno
         segno.make(host_url, error="m").terminal(compact=True)
@@ -115,6 +124,7 @@ def _serve(served: ServedTable) -> int:
         pass
     print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
     try:
+        assert served.http is not None
         served.http.serve_forever()
     except KeyboardInterrupt:
         pass

@@ -1,6 +1,6 @@
 """Watch the camera play a scripted game on a synthetic table, live on the tablet (tableassist demo).
 
-The demo is ``tableassist serve`` (the same composition: ``tableassist.server.served.open_table``)
+The demo is ``tableassist serve`` (the same composition: ``tableassist.server.served.serve_venue``)
 whose camera looks at the synthetic table (``tableassist.vision.synthetic``) playing a scripted
 game (``tableassist.demo.scripts``): every frame goes through the real pipeline — detection,
 tracker, the game's reader, the engine through the session, the server, the tablet page — at the
@@ -137,7 +137,7 @@ class Demo:
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02,
                  size: tuple[int, int] | None = None) -> None:
         from tableassist.markers.registry import load_registry
-        from tableassist.server.served import open_table
+        from tableassist.server.served import serve_venue
         from tableassist.vision.synthetic import Renderer
 
         self.scripted = SCRIPTS[game]()
@@ -149,8 +149,8 @@ class Demo:
         self.source = ScriptedSource(self.scripted.video(Renderer(registry.dictionary),
                                                          hands=hands, flicker=flicker, size=size))
         try:
-            self.served = open_table(db, host=host, port=port, camera=self.source,
-                                     camera_says="synthetic table", whose="the demo's")
+            self.served = serve_venue(db, host=host, port=port, camera=self.source,
+                                      camera_says="synthetic table", whose="the demo's")
         except BaseException:
             if self._tmp is not None:
                 self._tmp.cleanup()

@@ -14,13 +14,18 @@ A QR command card held up to the camera is a :class:`CardShown`, once per showin
 the camera keeps failing to read is a :class:`FailingSticker`, which the camera's status carries
 to the screens with a link to reprint it.
 
+Each record goes to JSON and back (``to_json``, ``from_json``): a camera agent sends its tracker's
+events to the server this way, and ``from_json`` trusts nothing it is given (a wrong field is a
+``ValueError`` naming it).
+
 Standard library only: vision (cv2) makes these, readers (no cv2) read them.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 #: What a :class:`TableEvent` says happened to a marker.
 EventKind = Literal["appeared", "moved", "rotated", "flipped", "removed", "duplicate", "lifted"]
@@ -28,6 +33,23 @@ EventKind = Literal["appeared", "moved", "rotated", "flipped", "removed", "dupli
 #: Where the server serves one sticker's PDF at its printed size (``tableassist print --marker``
 #: writes the same): the link of a :class:`FailingSticker`.
 REPRINT_PATH = "/sticker/{game}/{marker_id}.pdf"
+EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
+
+
+def _field(data: Any, name: str, kind: str, *, optional: bool = False) -> Any:
+    """``data[name]`` if it is of ``kind`` ("int", "number", "text"; None allowed when
+    ``optional``), else a ``ValueError`` naming the field."""
+    value = data.get(name) if isinstance(data, dict) else None
+    if value is None and optional:
+        return None
+    ok = {"int": isinstance(value, int) and not isinstance(value, bool),
+          "number": isinstance(value, (int, float)) and not isinstance(value, bool)
+          and math.isfinite(value),
+          "text": isinstance(value, str) and len(value) <= 200}[kind]
+    if not ok:
+        raise ValueError(f"{name!r} is not {'a whole number' if kind == 'int' else 'a ' + kind}"
+                         + (" or null" if optional else ""))
+    return float(value) if kind == "number" and value is not None else value
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,6 +93,38 @@ class Sighting:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: Any) -> Sighting:
+        """The sighting :meth:`to_json` made (``ValueError`` for anything else)."""
+        if not isinstance(data, dict) or set(data) - _SIGHTING_FIELDS:
+            raise ValueError("a sighting is a JSON object with the fields of Sighting")
+        position = data.get("position_mm")
+        if position is not None:
+            if not (isinstance(position, (list, tuple)) and len(position) == 2):
+                raise ValueError("'position_mm' is [x, y] in millimetres, or null")
+            position = (_field({"x": position[0]}, "x", "number"),
+                        _field({"y": position[1]}, "y", "number"))
+        box = data.get("box_px")
+        if box is not None:
+            if not (isinstance(box, (list, tuple)) and len(box) == 4):
+                raise ValueError("'box_px' is [x0, y0, x1, y1] in pixels, or null")
+            box = tuple(_field({"v": v}, "v", "int") for v in box)
+        return cls(marker_id=_field(data, "marker_id", "int"),
+                   component=_field(data, "component", "text", optional=True),
+                   item=_field(data, "item", "text", optional=True),
+                   side=_field(data, "side", "text", optional=True),
+                   position_mm=position,
+                   zone=_field(data, "zone", "text", optional=True),
+                   cell=_field(data, "cell", "text", optional=True),
+                   rotation=_field(data, "rotation", "int", optional=True),
+                   seat=_field(data, "seat", "text", optional=True),
+                   copy=_field(data, "copy", "int"),
+                   since=_field(data, "since", "number"),
+                   changed=_field(data, "changed", "number"), box_px=box)
+
+
+_SIGHTING_FIELDS = frozenset(Sighting.__dataclass_fields__)
+
 
 @dataclass(frozen=True, kw_only=True)
 class TableEvent:
@@ -94,6 +148,20 @@ class TableEvent:
                 "sighting": self.sighting.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json()}
 
+    @classmethod
+    def from_json(cls, data: Any) -> TableEvent:
+        """The event :meth:`to_json` made (``ValueError`` for anything else)."""
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind not in EVENT_KINDS:
+            raise ValueError("an event's 'kind' is one of " + ", ".join(EVENT_KINDS))
+        confidence = _field(data, "confidence", "number")
+        if not 0.0 <= confidence <= 1.0:
+            raise ValueError("'confidence' is a share from 0 to 1")
+        previous = data.get("previous")
+        return cls(kind=kind, sighting=Sighting.from_json(data.get("sighting")),
+                   t=_field(data, "t", "number"), confidence=confidence,
+                   previous=None if previous is None else Sighting.from_json(previous))
+
 
 @dataclass(frozen=True, kw_only=True)
 class CardShown:
@@ -107,6 +175,20 @@ class CardShown:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> CardShown:
+        """The showing :meth:`to_json` made (``ValueError`` for anything else)."""
+        if not isinstance(data, dict) or data.get("kind") != "card":
+            raise ValueError("a command card's 'kind' is \"card\"")
+        return cls(command=_field(data, "command", "text"), t=_field(data, "t", "number"))
+
+
+def event_from_json(data: Any) -> TableEvent | CardShown:
+    """A :class:`TableEvent` or :class:`CardShown` from its JSON (told apart by ``kind``)."""
+    if isinstance(data, dict) and data.get("kind") == "card":
+        return CardShown.from_json(data)
+    return TableEvent.from_json(data)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -182,6 +182,11 @@ class GameSession(Protocol):
     @property
     def game(self) -> Game: ...
 
+    @property
+    def steps(self) -> Sequence[Step]:
+        """The actions in effect (none: a game just started)."""
+        ...
+
     def submit(self, action: Mapping[str, Any], *, source: str = ...,
                author: str | None = ...) -> object: ...
 
@@ -367,6 +372,7 @@ class Camera:
         self.pipeline: Pipeline | None = None
         self.frames = 0
         self._pipeline_of: object = self    # which session the pipeline was made for
+        self._colours: Mapping[str, str] | None = None   # the seat colours of the session
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[StatusListener] = []
         self._frame_listeners: list[FrameListener] = []
@@ -387,6 +393,9 @@ class Camera:
         self._set_aside: list[tuple[dict[str, Any], ...]] = []   # rows the Cancel card dropped
         self._retry_at = -1e9
         self._unsaved = False               # the report says a reading was not saved
+        #: The next table events are the table as found by a tracker started afresh mid-game
+        #: (see :meth:`follow`), not moves just made.
+        self._as_found = False
 
     # -- listeners -----------------------------------------------------------------------------
 
@@ -423,7 +432,12 @@ class Camera:
 
     def follow(self, session: GameSession | None, colours: Mapping[str, str] | None = None) -> None:
         """Read ``session``'s game from now on (None: no game is played). ``colours`` are its
-        players' seat colours. A new session gets a new pipeline and reader."""
+        players' seat colours. A new session gets a new pipeline and reader.
+
+        A game followed mid-game (resumed: it has actions already) is read as found: its new
+        tracker reports every marker on the table as appeared, and what its first events show
+        is what was played before, so it is used up at once, as the Pause card's resume does;
+        what changes after is read."""
         with self._lock:
             if session is self.session:
                 return
@@ -431,15 +445,38 @@ class Camera:
                 self._unsubscribe()
                 self._unsubscribe = None
             self.session = session
+            self._colours = colours
             saved = None if session is None else session.saved
             reads = saved is not None and not saved.ended and saved.game in READERS
             self.reader = self.reader_for(saved.game, list(saved.players), colours) \
                 if reads and saved is not None else None
             self.pipeline = None                # made at the next frame, for this session
             self._reset()
+            self._as_found = self.reader is not None and session is not None \
+                and bool(session.steps)
             if session is not None:
                 self._unsubscribe = session.subscribe(self._heard)
             self._publish(markers=None, stickers=())
+
+    def read_afresh(self) -> None:
+        """Read the same game with a new reader, as for a new session: a tracker that starts
+        afresh (a camera agent that started again) reports every marker on the table as new,
+        and the old reader's picture of the table must not mix with it."""
+        with self._lock:
+            session, self.session = self.session, None
+            self.follow(session, self._colours)
+            self._as_found = self.reader is not None
+
+    def show_device(self, *, state: CameraState, notice: str, mode: str | None = None,
+                    size: tuple[int, int] | None = None, codec: str | None = None,
+                    fps: float | None = None, attempt: int | None = None,
+                    retry_in: float | None = None, markers: int | None = None,
+                    stickers: tuple[FailingSticker, ...] = ()) -> None:
+        """What the source is doing, when something else than :meth:`run` reads it (a camera
+        agent on another computer reports its camera's state: the fields of
+        :class:`CameraStatus` about the source)."""
+        self._publish(state=state, notice=notice, mode=mode, size=size, codec=codec, fps=fps,
+                      attempt=attempt, retry_in=retry_in, markers=markers, stickers=stickers)
 
     def _heard(self, change: SessionChange) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
@@ -494,7 +531,13 @@ class Camera:
     def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float) -> None:
         self._t = t
         if self.reader is not None and self.session is not None:
-            self.reader.feed([e for e in events if isinstance(e, TableEvent)], self.session.game)
+            table = [e for e in events if isinstance(e, TableEvent)]
+            self.reader.feed(table, self.session.game)
+            if self._as_found and table:
+                # the new tracker's first look: all it saw at once lay there already
+                self._as_found = False
+                self.reader.picture.use(e.sighting.key for e in table
+                                        if e.kind in ("appeared", "flipped"))
             self._sync(t, started)
         for e in events:
             if isinstance(e, CardShown):
@@ -657,58 +700,21 @@ class Camera:
 
     def run(self, source: FrameSource, *, name: str = "camera", fps: float | None = None,
             frame_time: Callable[[], float] | None = None, until_end: bool = False) -> None:
-        """Read ``source`` until :meth:`stop` (or, with ``until_end``, until it gives no frame).
+        """Read ``source`` until :meth:`stop` (or, with ``until_end``, until it gives no frame):
+        :func:`read_frames` with this camera's :meth:`process` and status."""
+        read_frames(source, self._process_safely, self._publish, stop=self._stop,
+                    clock=self.clock, name=name, fps=fps, frame_time=frame_time,
+                    until_end=until_end)
 
-        ``name`` is how the screens call it ("camera 0"); ``fps`` paces the reading (None: as fast
-        as the source gives frames); ``frame_time`` gives each frame's time in seconds (default:
-        since the start, by ``clock``; the synthetic table gives its video time)."""
-        frame_time = frame_time or self.clock
-        t0 = frame_time()
-        misses = 0
-        on = False
-        shown: tuple[object, ...] | None = None   # the link or mode last published
-        while not self._stop.is_set():
-            tick = self.clock()
-            frame = source.read()
-            link: SourceLink | None = getattr(source, "link", None)
-            if frame is None:
-                if until_end:
-                    self._publish(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
-                    return
-                if link is not None and link.state != "on":
-                    # the source knows why: its stream dropped; it reconnects by itself
-                    if shown != ("link", link):
-                        shown, on = ("link", link), False
-                        self._publish(state="reconnecting" if link.state == "reconnecting" else "lost",
-                                      notice=f"{name}: {link.text}", markers=None,
-                                      attempt=link.attempt or None, retry_in=link.retry_in)
-                    self._stop.wait(0.05)
-                    continue
-                misses += 1
-                if misses == LOST_AFTER_MISSES:
-                    on = False
-                    shown = None
-                    self._publish(state="lost", notice=f"{name}: no picture (unplugged, or the "
-                                                       "video ended)")
-                self._stop.wait(1.0 / fps if fps else 0.05)
-                continue
-            misses = 0
-            mode = mode_fields(getattr(source, "mode", None), frame)
-            if not on or shown != ("mode", mode):
-                on, shown = True, ("mode", mode)
-                self._publish(state="on", notice=name, attempt=None, retry_in=None, **mode)
-            try:
-                self.process(frame, frame_time() - t0)
-            except Exception:  # noqa: BLE001 - a bug must not stop the camera
-                log.exception("the camera could not read a frame")
-                with self._lock:
-                    self.report = "the camera could not read a frame (an internal error; see " \
-                                  "the server's console)"
-                    self._publish()
-            if fps:
-                # frames are read at this pace whether or not anyone watches (a live source
-                # gives the newest picture, whatever the pace)
-                self._stop.wait(max(0.0, 1.0 / fps - (self.clock() - tick)))
+    def _process_safely(self, frame: Frame, t: float) -> None:
+        try:
+            self.process(frame, t)
+        except Exception:  # noqa: BLE001 - a bug must not stop the camera
+            log.exception("the camera could not read a frame")
+            with self._lock:
+                self.report = "the camera could not read a frame (an internal error; see " \
+                              "the server's console)"
+                self._publish()
 
     def start(self, source: FrameSource, **run: Any) -> None:
         """:meth:`run` in a thread; the camera owns ``source`` and closes it at :meth:`stop`."""
@@ -729,3 +735,61 @@ class Camera:
             self._source.close()
             self._source = None
         self._publish(state="off", notice=notice, markers=None, stickers=())
+
+
+def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
+                device: Callable[..., None], *, stop: threading.Event,
+                clock: Callable[[], float] = time.perf_counter, name: str = "camera",
+                fps: float | None = None, frame_time: Callable[[], float] | None = None,
+                until_end: bool = False) -> None:
+    """Read ``source`` until ``stop`` is set (or, with ``until_end``, until it gives no frame),
+    handing each frame and its time in seconds to ``process``, and telling ``device(state=,
+    notice=, …)`` (the fields of :class:`CameraStatus` about the source) what the source does:
+    "on" with its mode (:func:`mode_fields`) at the first picture and when the mode changes,
+    "reconnecting" or "lost" as a network source's link says, "lost" after
+    :data:`LOST_AFTER_MISSES` reads without a picture, "off" at the end of a video.
+
+    The camera at the server (:meth:`Camera.run`) and a camera agent next to the webcam read
+    their sources with this one loop. ``name`` is how the screens call the source ("camera 0");
+    ``fps`` paces the reading (None: as fast as the source gives frames); ``frame_time`` gives
+    each frame's time in seconds (default: since the start, by ``clock``; the synthetic table
+    gives its video time)."""
+    frame_time = frame_time or clock
+    t0 = frame_time()
+    misses = 0
+    on = False
+    shown: tuple[object, ...] | None = None   # the link or mode last told
+    while not stop.is_set():
+        tick = clock()
+        frame = source.read()
+        link: SourceLink | None = getattr(source, "link", None)
+        if frame is None:
+            if until_end:
+                device(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
+                return
+            if link is not None and link.state != "on":
+                # the source knows why: its stream dropped; it reconnects by itself
+                if shown != ("link", link):
+                    shown, on = ("link", link), False
+                    device(state="reconnecting" if link.state == "reconnecting" else "lost",
+                           notice=f"{name}: {link.text}", markers=None,
+                           attempt=link.attempt or None, retry_in=link.retry_in)
+                stop.wait(0.05)
+                continue
+            misses += 1
+            if misses == LOST_AFTER_MISSES:
+                on = False
+                shown = None
+                device(state="lost", notice=f"{name}: no picture (unplugged, or the video ended)")
+            stop.wait(1.0 / fps if fps else 0.05)
+            continue
+        misses = 0
+        mode = mode_fields(getattr(source, "mode", None), frame)
+        if not on or shown != ("mode", mode):
+            on, shown = True, ("mode", mode)
+            device(state="on", notice=name, attempt=None, retry_in=None, **mode)
+        process(frame, frame_time() - t0)
+        if fps:
+            # frames are read at this pace whether or not anyone watches (a live source
+            # gives the newest picture, whatever the pace)
+            stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))

@@ -27,13 +27,18 @@ event              data                                                       wh
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
-``sync``           ``{}`` (send my payload again)                             anyone
+``sync``           ``{}`` (send my payload again)                             any screen
 ``box`` …          the "Your box" screen's events (:mod:`tableassist.server.box`)  host, table
+``camera_…``       what a camera agent sees (``server/agent.py``)             camera
 =================  =========================================================  ============
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
 ``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
 ``host`` room only.
+
+A table's Socket.IO server is its own: a venue runs one per table, each at the table's path
+(``/t/<name>/socket.io/``; the home table also at ``/socket.io/``), so the rooms of two tables
+are two servers' rooms and can never mix.
 """
 
 from __future__ import annotations
@@ -43,10 +48,10 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, Response, request, send_from_directory
-from flask_socketio import SocketIO, emit, join_room
+from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
 from tableassist.games.protocol import IllegalAction, SetupError
@@ -54,12 +59,13 @@ from tableassist.markers.printing import find_marker, render
 from tableassist.markers.registry import load_registry, seat_colours
 from tableassist.server import box as box_events
 from tableassist.server import messages
-from tableassist.server.messages import MESSAGES, Refused, parse
+from tableassist.server.messages import MAX_FRAME, MESSAGES, Message, Refused, parse
 from tableassist.server.table import Table
-from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
+from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
 from tableassist.table import catalog
 from tableassist.table.store import StoreError
+from tableassist.table.venue import VenueError
 
 log = logging.getLogger("tableassist.server")
 
@@ -101,7 +107,101 @@ def _sid() -> str:
 def room_of(grant: Grant) -> str:
     if grant.role == PLAYER:
         return f"player:{grant.player}"
-    return {HOST: "host", TABLE: "table"}.get(grant.role, "spectators")
+    return {HOST: "host", TABLE: "table", CAMERA: "camera"}.get(grant.role, "spectators")
+
+
+#: The headers of every answer (a page, a file, a table's "closed" page).
+HEADERS = {
+    # The page must work without the internet; this also makes any stray CDN link fail loudly
+    # in development instead of silently at a table without a network.
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+        "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+        # No other site may show the table in a frame (and trick a tap onto its buttons).
+        "frame-ancestors 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def secure(response: Any) -> Any:
+    """A Flask ``after_request`` hook: :data:`HEADERS` on the answer."""
+    response.headers.update(HEADERS)
+    return response
+
+
+def new_socketio(app: Flask) -> SocketIO:
+    """The Socket.IO server of one Flask app (a table's, or the venue page's), set up alike."""
+    return SocketIO(app, async_mode="threading", logger=False, engineio_logger=False,
+                    max_http_buffer_size=MAX_TRANSPORT, cors_allowed_origins=None,
+                    ping_interval=10, ping_timeout=10)
+
+
+def checked(name: str, structs: dict[str, type[Message]],
+            fn: Callable[[Message], dict[str, Any] | None], *,
+            refusal: Callable[[], str | None] = lambda: None,
+            max_size: int = MAX_MESSAGE, binary: bool = False) -> Callable[..., dict[str, Any]]:
+    """The Socket.IO handler of event ``name`` with the checks every event shares: one message,
+    its size (``max_size``; binary data only with ``binary``, where the struct takes bytes), the
+    connection's permission (``refusal()``: None, or why not), the message's shape (its struct in
+    ``structs``, which ``fn`` receives), and errors turned into an ``error`` event with a human
+    message (never a traceback, never a state change)."""
+    if name not in structs:
+        raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
+
+    def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
+        try:
+            if extra:
+                raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
+            if data is None:
+                data = {}
+            if binary and isinstance(data, dict):  # a picture: bytes are counted
+                size = sum(len(v) if isinstance(v, bytes) else len(json.dumps(v))
+                           for v in data.values())
+            else:
+                try:
+                    size = len(json.dumps(data))
+                except (TypeError, ValueError):  # bytes sent as a binary attachment
+                    raise Refused("a message holds JSON values only, not binary data") from None
+            if size > max_size:
+                raise Refused(f"that message is too large (over {max_size // 1024} KB)")
+            why = refusal()
+            if why:
+                raise Refused(why)
+            return {"ok": True, **(fn(parse(name, data, structs)) or {})}
+        except (Refused, IllegalAction, SetupError, StoreError, VenueError) as exc:
+            message = str(exc)
+        except Exception:  # noqa: BLE001 - a bug must not take the table down
+            # Only the kind of error is logged: the message could hold a secret action field.
+            log.exception("internal error in %r", name)
+            message = "the server could not do that (an internal error; see its console)"
+        emit("error", {"event": name, "message": message})
+        return {"ok": False, "error": message}
+
+    return handler
+
+
+class CameraAgents(Protocol):
+    """The side of a table's server that speaks with its camera agent (``server/agent.py``'s
+    :class:`~tableassist.server.agent.AgentLink`): the server checks each message's shape and
+    that it comes from the camera's key, then hands it here."""
+
+    def connected(self, sid: str, auth: dict[str, Any]) -> None:
+        """A connection with the table's camera key: accept it (raise
+        ``ConnectionRefusedError`` with the reason to refuse it)."""
+
+    def disconnected(self, sid: str) -> None: ...
+
+    def host_watching(self, watching: bool) -> None:
+        """A host screen came or went: the agent sends the preview only while one is there."""
+
+    def events(self, msg: messages.CameraEvents) -> dict[str, Any]: ...
+
+    def status(self, msg: messages.CameraStatusReport) -> None: ...
+
+    def frame(self, msg: messages.CameraFrame) -> None: ...
+
+    def fresh(self, msg: messages.CameraReading) -> dict[str, Any]: ...
 
 
 class TableServer:
@@ -115,9 +215,9 @@ class TableServer:
         self.public_url = public_url
         self.app = Flask(__name__, static_folder=None)
         self.app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0
-        self.socketio = SocketIO(self.app, async_mode="threading", logger=False,
-                                 engineio_logger=False, max_http_buffer_size=MAX_TRANSPORT,
-                                 cors_allowed_origins=None, ping_interval=10, ping_timeout=10)
+        self.socketio = new_socketio(self.app)
+        #: The table's camera agents' side (set by the composition; None: no agent may connect).
+        self.agents: CameraAgents | None = None
         self._lock = threading.RLock()
         self._conns: dict[str, tuple[Any, Grant]] = {}  # sid -> (token, grant)
         self._granted_row: int | None = table.game_row
@@ -157,18 +257,7 @@ class TableServer:
         def webui(name: str):
             return send_from_directory(WEBUI, name)
 
-        @app.after_request
-        def headers(response):
-            # The page must work without the internet; this also makes any stray CDN link fail
-            # loudly in development instead of silently at a table without a network.
-            response.headers["Content-Security-Policy"] = (
-                "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
-                # No other site may show the table in a frame (and trick a tap onto its buttons).
-                "frame-ancestors 'none'")
-            response.headers["X-Content-Type-Options"] = "nosniff"
-            response.headers["Referrer-Policy"] = "no-referrer"
-            return response
+        app.after_request(secure)
 
     # -- connections and rooms -------------------------------------------------------------
 
@@ -182,9 +271,15 @@ class TableServer:
         def connect(auth=None):
             token = auth.get("token") if isinstance(auth, dict) else None
             grant = self._grant_for(token)
+            if grant.role == CAMERA or (isinstance(auth, dict) and "agent" in auth):
+                self._camera_connects(grant, auth)
+                return
             with self._lock:
+                watched = self._host_watching()
                 self._conns[_sid()] = (token, grant)
             join_room(room_of(grant))
+            if grant.role == HOST and not watched:
+                self._tell_agents_host_watching(True)
             if token and grant is SPECTATOR_GRANT:
                 emit("error", {"event": "connect", "message":
                                "this link's key is not valid at this table (an old game's link?); "
@@ -198,8 +293,15 @@ class TableServer:
 
         @sio.on("disconnect")
         def disconnect(*_args):
+            sid = _sid()
             with self._lock:
-                self._conns.pop(_sid(), None)
+                watched = self._host_watching()
+                _token, grant = self._conns.pop(sid, (None, SPECTATOR_GRANT))
+                still = self._host_watching()
+            if grant.role == CAMERA and self.agents is not None:
+                self.agents.disconnected(sid)
+            if watched and not still:
+                self._tell_agents_host_watching(False)
 
         self._on("sync", self._sync, table_only=False)
         self._on("act", self._act, table_only=False)
@@ -214,44 +316,55 @@ class TableServer:
         self._on("confirm", self._confirm)
         self._on("camera_check", self._camera_check)
         box_events.register(self)  # the "Your box" screen (server/box.py)
+        # the camera agent's events (server/agent.py)
+        self._on("camera_events", lambda _g, msg: self._agent_link().events(msg), camera=True)
+        self._on("camera_status", lambda _g, msg: self._agent_link().status(msg), camera=True)
+        self._on("camera_frame", lambda _g, msg: self._agent_link().frame(msg), camera=True)
+        self._on("camera_reading", lambda _g, msg: self._agent_link().fresh(msg), camera=True)
 
     def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
-            table_only: bool = True, max_size: int = MAX_MESSAGE) -> None:
-        """Register ``fn(grant, message)`` for event ``name`` with the checks every event shares:
-        the message's size, the connection's permission, the message's shape (its struct in
-        :data:`~tableassist.server.messages.MESSAGES`, which ``fn`` receives), and errors turned
-        into an ``error`` event with a human message (never a traceback, never a state change)."""
-        if name not in MESSAGES:
-            raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
-
-        def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
+            table_only: bool = True, camera: bool = False, max_size: int = MAX_MESSAGE) -> None:
+        """Register ``fn(grant, message)`` for event ``name`` with the checks every event shares
+        (:func:`checked`): a screen's events (``table_only``: the host's and the table's only;
+        messages up to ``max_size`` bytes), or with ``camera`` the camera agent's (pictures up to
+        ``MAX_FRAME``)."""
+        def grant() -> Grant:
             with self._lock:
-                grant = self._conns.get(_sid(), (None, SPECTATOR_GRANT))[1]
-            try:
-                if extra:
-                    raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
-                if data is None:
-                    data = {}
-                try:
-                    size = len(json.dumps(data))
-                except (TypeError, ValueError):  # bytes sent as a binary attachment
-                    raise Refused("a message holds JSON values only, not binary data") from None
-                if size > max_size:
-                    raise Refused(f"that message is too large (over {max_size // 1024} KB)")
-                if table_only and not grant.runs_table:
-                    raise Refused("only the table's own screens may do that; "
-                                  "ask the host for the table link")
-                return {"ok": True, **(fn(grant, parse(name, data)) or {})}
-            except (Refused, IllegalAction, SetupError, StoreError) as exc:
-                message = str(exc)
-            except Exception:  # noqa: BLE001 - a bug must not take the table down
-                # Only the kind of error is logged: the message could hold a secret action field.
-                log.exception("internal error in %r", name)
-                message = "the server could not do that (an internal error; see its console)"
-            emit("error", {"event": name, "message": message})
-            return {"ok": False, "error": message}
+                return self._conns.get(_sid(), (None, SPECTATOR_GRANT))[1]
 
-        self.socketio.on_event(name, handler)
+        def refusal() -> str | None:
+            role = grant().role
+            if camera:
+                return None if role == CAMERA else "only the table's camera agent sends that"
+            if role == CAMERA:
+                return "a camera agent sends what its camera sees, nothing else"
+            if table_only and role not in (HOST, TABLE):
+                return "only the table's own screens may do that; ask the host for the table link"
+            return None
+
+        self.socketio.on_event(name, checked(
+            name, MESSAGES, lambda msg: fn(grant(), msg), refusal=refusal,
+            max_size=MAX_FRAME + MAX_MESSAGE if camera else max_size, binary=camera))
+
+    def _agent_link(self) -> CameraAgents:
+        if self.agents is None:
+            raise Refused("this table takes no camera agent")
+        return self.agents
+
+    def _camera_connects(self, grant: Grant, auth: Any) -> None:
+        """A camera agent connects: with the camera key, to a table that takes agents."""
+        if grant.role != CAMERA:
+            raise ConnectionRefusedError("this key is not this table's camera key (the table's "
+                                         "host screen and the venue page give it)")
+        if self.agents is None:
+            raise ConnectionRefusedError("this table takes no camera agent")
+        self.agents.connected(_sid(), auth)
+        with self._lock:
+            self._conns[_sid()] = (auth.get("token"), grant)
+        join_room(room_of(grant))
+
+    def _host_watching(self) -> bool:
+        return any(grant.role == HOST for _token, grant in self._conns.values())
 
     def connected(self, sid: str) -> bool:
         """Is the Socket.IO session ``sid`` still connected?"""
@@ -261,7 +374,29 @@ class TableServer:
     def host_watching(self) -> bool:
         """Is a host screen connected (the only one that gets the camera preview)?"""
         with self._lock:
-            return any(grant.role == HOST for _token, grant in self._conns.values())
+            return self._host_watching()
+
+    def _tell_agents_host_watching(self, watching: bool) -> None:
+        if self.agents is not None:
+            self.agents.host_watching(watching)
+
+    def screens(self) -> dict[str, int]:
+        """How many screens of each role are connected (the venue page shows it)."""
+        out: dict[str, int] = {}
+        with self._lock:
+            for _token, grant in self._conns.values():
+                if grant.role != CAMERA:
+                    out[grant.role] = out.get(grant.role, 0) + 1
+        return out
+
+    def let_go(self, message: str) -> None:
+        """Tell every connection ``message`` (as an ``error`` event) and disconnect it: the table
+        closes."""
+        with self._lock:
+            sids = list(self._conns)
+        for sid in sids:
+            self.socketio.emit("error", {"event": "closed", "message": message}, to=sid)
+            self.socketio.server.disconnect(sid, namespace="/")
 
     def _payload(self, grant: Grant) -> dict[str, Any]:
         links = self._host_links() if grant.role == HOST else None
@@ -274,7 +409,8 @@ class TableServer:
                 self._regrant()
             rooms: dict[str, Grant] = {}
             for _token, grant in self._conns.values():
-                rooms.setdefault(room_of(grant), grant)
+                if grant.role != CAMERA:  # a camera agent gets no view of the game
+                    rooms.setdefault(room_of(grant), grant)
             update = self.table.history_update()
             shared: dict[Any, Any] = {}  # what the rooms have in common, built once
             for room, grant in rooms.items():

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tableassist.markers.registry import Registry
 from tableassist.readers.live import CameraStatus, FrameSource, LastFrame
@@ -98,6 +98,52 @@ def pipeline_for(registry: Registry, *, qr_every: float | None = 1.0
     return lambda game: TablePipeline(game, registry, qr_every=qr_every)
 
 
+class PreviewPicture:
+    """The preview picture of one frame: the markers found outlined and labelled, as a small JPEG
+    (``{jpeg, markers, size}``, what the host screen's ``camera`` event carries). The markers the
+    game's pipeline found are reused; without a game's reading they are found for the picture
+    only. The server's :class:`Preview` and a camera agent's make it the same way."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self._detector: MarkerDetector | None = None
+
+    def __call__(self, frame: np.ndarray, seen: LastFrame | None, *, game: str | None,
+                 reading: bool) -> dict[str, Any] | None:
+        from tableassist.vision import FrameResult, MarkerDetector, SourceError, annotate, \
+            encode_jpeg
+
+        if isinstance(seen, FrameResult) and reading:
+            detections = seen.detections   # the game's pipeline found them
+        else:   # no game is read: find the markers for the picture only
+            if self._detector is None:
+                self._detector = MarkerDetector(self.registry.dictionary)
+            detections = self._detector.detect(frame)
+        picture = annotate(frame, detections, registry=self.registry, game=game)
+        h, w = picture.shape[:2]
+        try:
+            jpeg = encode_jpeg(picture, quality=70, width=PREVIEW_WIDTH)
+        except SourceError:
+            return None
+        return {"jpeg": jpeg, "markers": len(detections), "size": [int(w), int(h)]}
+
+
+class Every:
+    """A rate limit: ``due()`` says yes at most ``per_second`` times a second."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.period = 1.0 / per_second
+        self.clock = clock
+        self._last = -1e9
+
+    def due(self) -> bool:
+        now = self.clock()
+        if now - self._last < self.period:
+            return False
+        self._last = now
+        return True
+
+
 class Preview:
     """The host screen's camera picture: told every frame the camera reads (a
     ``readers.live.FrameListener``), it sends one a few times a second, with the markers found
@@ -107,34 +153,19 @@ class Preview:
         self.server = server
         self.registry = registry
         self.frames = 0
-        self._detector: MarkerDetector | None = None
-        self._sent = -1e9
+        self._picture = PreviewPicture(registry)
+        self._rate = Every(PREVIEW_FPS)
 
     def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
-        from tableassist.vision import FrameResult, MarkerDetector, SourceError, annotate, \
-            encode_jpeg
-
-        now = time.monotonic()
-        if now - self._sent < 1.0 / PREVIEW_FPS or not self.server.host_watching():
+        if not self.server.host_watching() or not self._rate.due():
             return   # nobody is looking: no detection for the preview, no JPEG
-        self._sent = now
-        if isinstance(seen, FrameResult) and self.server.table.camera_status.reading:
-            detections = seen.detections   # the game's pipeline found them
-        else:   # no game is read: find the markers for the picture only
-            if self._detector is None:
-                self._detector = MarkerDetector(self.registry.dictionary)
-            detections = self._detector.detect(frame)
         session = self.server.table.session
-        game = None if session is None else session.saved.game
-        picture = annotate(frame, detections, registry=self.registry, game=game)
-        h, w = picture.shape[:2]
-        try:
-            jpeg = encode_jpeg(picture, quality=70, width=PREVIEW_WIDTH)
-        except SourceError:
+        picture = self._picture(frame, seen, game=None if session is None else session.saved.game,
+                                reading=self.server.table.camera_status.reading)
+        if picture is None:
             return
         self.frames += 1
-        self.server.socketio.emit("camera", {"jpeg": jpeg, "markers": len(detections),
-                                             "size": [int(w), int(h)]}, to="host")
+        self.server.socketio.emit("camera", picture, to="host")
 
 
 class BoxLook:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import UnionType
-from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, StringConstraints,
                       ValidationError)
@@ -46,7 +46,8 @@ class Says:
 
 
 #: Pydantic's kinds of error for a value of the right type outside its bounds.
-_RANGE_ERRORS = frozenset({"greater_than_equal", "less_than_equal", "string_too_long"})
+_RANGE_ERRORS = frozenset({"greater_than_equal", "less_than_equal", "string_too_long",
+                           "bytes_too_long", "too_long"})
 #: The kind of error our own validators raise; its message is already a sentence for the table.
 _OURS = "refused"
 
@@ -257,6 +258,155 @@ class BoxImport(Message):
                     Says("\"game\" names one game, or is omitted for all of them")] = None
 
 
+# -- the camera agent (role "camera": tableassist camera, next to the webcam) -------------------
+
+#: The most events one frame's batch may carry (a whole table appearing at once: every card,
+#: die, rat and token of the largest game is well under this).
+MAX_EVENTS = 400
+#: The largest preview picture an agent may send (an 800 px wide JPEG is 40–120 KB).
+MAX_FRAME = 512 * 1024
+
+_AGENT = Says("say which camera agent with \"agent\": its id (a text of 1–64 letters)")
+AgentId = Annotated[str, StringConstraints(min_length=1, max_length=64), _AGENT]
+_READING = Says("say which reading with \"reading\": the id the server gave (a text)")
+Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+class CameraEvents(Message):
+    """What the agent's tracker confirmed in one frame: the agent, the batch's place in its
+    sequence (1, 2, 3 …; a batch already taken is answered and dropped), the reading it was seen
+    for (the server's ``follow`` names it; a batch of another reading is dropped), the frame's
+    time and the events (``TableEvent`` and ``CardShown`` as JSON)."""
+
+    agent: AgentId
+    seq: Annotated[int, Field(ge=1, le=MAX_INTEGER),
+                   Says("\"seq\" is the batch's number in the agent's sequence: a whole number "
+                        "from 1", "\"seq\" is a whole number from 1, not {value}")]
+    reading: Annotated[str, StringConstraints(max_length=64), _READING]
+    t: Annotated[Seconds, Says("\"t\" is the frame's time in seconds (a number, 0 or more)",
+                               "\"t\" is the frame's time in seconds, 0 or more, not {value}")]
+    events: Annotated[list[dict[str, JsonValue]], Field(max_length=MAX_EVENTS),
+                      Says("\"events\" is a list of table events (JSON objects)",
+                           f"one frame holds at most {MAX_EVENTS} events")]
+
+
+#: A picture's [width, height] in pixels.
+PictureSize = Annotated[list[Annotated[int, Field(ge=1, le=20_000)]],
+                        Field(min_length=2, max_length=2)]
+_TEXT = Annotated[str | None, StringConstraints(max_length=80),
+                  Says("a sticker's names are texts, or null")]
+
+
+class StickerReport(Shape):
+    """A sticker the agent's camera keeps failing to read (``markers.sighting.FailingSticker``'s
+    fields)."""
+
+    noun: ClassVar[str] = "a failing sticker"
+    game: Annotated[str, StringConstraints(max_length=40), Says("a sticker's \"game\" is a game's id")]
+    marker_id: Annotated[int | None, Field(ge=0, le=100_000),
+                         Says("a sticker's \"marker_id\" is a whole number, or null")] = None
+    component: _TEXT = None
+    item: _TEXT = None
+    side: _TEXT = None
+    secret: Annotated[bool, Says("a sticker's \"secret\" is true or false")] = False
+    zone: _TEXT = None
+    why: Annotated[str, StringConstraints(max_length=200),
+                   Says("a sticker's \"why\" is a text")] = "seen where it lies, not read"
+    since: Annotated[float, Field(allow_inf_nan=False),
+                     Says("a sticker's \"since\" is a time in seconds")] = 0.0
+
+
+class CameraStatusReport(Message):
+    """The agent's camera as the host screen shows it: on, lost or off, in words, its mode and
+    how many markers it sees. ``at`` (the agent's clock) orders reports that overtake each other."""
+
+    agent: AgentId
+    at: Annotated[Seconds, Says("\"at\" is the agent's time in seconds (a number, 0 or more)")]
+    state: Annotated[Literal["starting", "on", "lost", "reconnecting", "off"],
+                     Says("a camera's state is \"starting\", \"on\", \"lost\", "
+                          "\"reconnecting\" or \"off\"")]
+    notice: Annotated[str, StringConstraints(max_length=200),
+                      Says("a camera's notice is a text", "keep a camera's notice to 200 letters")]
+    mode: Annotated[str | None, StringConstraints(max_length=80),
+                    Says("a camera's mode is a text (such as \"1280x720\"), or null")] = None
+    size: Annotated[PictureSize | None,
+                    Says("\"size\" is the picture's [width, height] in pixels, or null")] = None
+    codec: Annotated[str | None, StringConstraints(max_length=16),
+                     Says("a camera's \"codec\" is its FOURCC (such as \"MJPG\"), or null")] = None
+    fps: Annotated[float | None, Field(ge=0, le=1000, allow_inf_nan=False),
+                   Says("\"fps\" is the frames a second measured, or null")] = None
+    attempt: Annotated[int | None, Field(ge=0, le=MAX_INTEGER),
+                       Says("\"attempt\" is the reconnection's number, or null")] = None
+    retry_in: Annotated[float | None, Field(ge=0, le=86_400, allow_inf_nan=False),
+                        Says("\"retry_in\" is the seconds until the next attempt, or null")] = None
+    markers: Annotated[int | None, Field(ge=0, le=10_000),
+                       Says("\"markers\" is how many markers the camera sees: a whole number")] = None
+    stickers: Annotated[list[StickerReport], Field(max_length=MAX_EVENTS),
+                        Says("\"stickers\" is a list of the stickers the camera keeps failing "
+                             "to read")] = []
+
+
+class CameraFrame(Message):
+    """The host screen's preview, annotated by the agent: a JPEG, the markers seen, its size."""
+
+    jpeg: Annotated[bytes, Field(max_length=MAX_FRAME),
+                    Says("\"jpeg\" is the picture as JPEG bytes",
+                         f"a preview picture is at most {MAX_FRAME // 1024} KB")]
+    markers: Annotated[int, Field(ge=0, le=10_000),
+                       Says("\"markers\" is how many markers the picture shows: a whole number")]
+    size: Annotated[PictureSize, Says("\"size\" is the picture's [width, height] in pixels")]
+
+
+class CameraReading(Message):
+    """The agent's tracker starts afresh (the agent started): the server reads it with a new
+    reader, under a new reading id (the answer)."""
+
+    agent: AgentId
+
+
+# -- the venue page (role "staff") ----------------------------------------------------------------
+
+_TABLE = Says("say which table with \"name\": its name (such as \"table-4\")")
+TableName = Annotated[str, StringConstraints(max_length=64), _TABLE]
+Title = Annotated[str, StringConstraints(max_length=200),
+                  Says("a table's name for the staff is a text (such as \"Table 4\")",
+                       "keep a table's name to 40 letters or fewer")]
+
+
+class CreateTable(Message):
+    """A new table called ``title`` (its ``name``, for its path and files, made from the title
+    unless given)."""
+
+    title: Title
+    name: Annotated[str | None, StringConstraints(max_length=64),
+                    Says("a table's \"name\" is a text (such as \"table-4\"), or omitted")] = None
+
+
+class RenameTable(Message):
+    """Call table ``name`` ``title`` from now on (its path, files and keys stay)."""
+
+    name: TableName
+    title: Title
+
+
+class CloseTable(Message):
+    """Stop serving table ``name``: its screens and camera are let go; its log and keys stay."""
+
+    name: TableName
+
+
+class ReopenTable(Message):
+    """Serve a closed table again, with its games and keys."""
+
+    name: TableName
+
+
+class TableLinks(Message):
+    """Table ``name``'s links for the staff: the host screen, the join card, the camera agent."""
+
+    name: TableName
+
+
 #: Every client event and the struct of its data, one line each. The server registers exactly
 #: these (tests/server/test_messages.py checks both ways).
 MESSAGES: dict[str, type[Message]] = {
@@ -279,12 +429,26 @@ MESSAGES: dict[str, type[Message]] = {
     "box_photos": BoxPhotos,
     "box_export": BoxExport,
     "box_import": BoxImport,
+    "camera_events": CameraEvents,
+    "camera_status": CameraStatusReport,
+    "camera_frame": CameraFrame,
+    "camera_reading": CameraReading,
+}
+
+#: The venue page's events (its own Socket.IO server, ``/venue/``), the same way.
+VENUE_MESSAGES: dict[str, type[Message]] = {
+    "create_table": CreateTable,
+    "rename_table": RenameTable,
+    "close_table": CloseTable,
+    "reopen_table": ReopenTable,
+    "table_links": TableLinks,
 }
 
 
-def parse(event: str, data: Any) -> Message:
-    """``data`` as ``event``'s struct, or :class:`Refused` with the sentence for its first fault."""
-    struct = MESSAGES[event]
+def parse(event: str, data: Any, structs: dict[str, type[Message]] = MESSAGES) -> Message:
+    """``data`` as ``event``'s struct (in ``structs``: :data:`MESSAGES` or
+    :data:`VENUE_MESSAGES`), or :class:`Refused` with the sentence for its first fault."""
+    struct = structs[event]
     if not isinstance(data, dict):  # before pydantic, whose words for it are its own
         raise Refused(f"{event!r} needs a JSON object, not {type(data).__name__}")
     try:

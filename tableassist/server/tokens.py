@@ -1,13 +1,17 @@
 """Who may do what at the table: random tokens, compared in constant time, kept beside the database.
 
-Four roles, from most to least trusted:
+Five roles; four, from most to least trusted, for screens:
 
 * ``host`` — the screen of the machine that runs the server (its URL is printed at start): everything
   the table may do, plus the camera preview and the players' private links;
 * ``table`` — the join link in the host's QR code (the tablet in the middle of the table): set up,
   resume and end games, submit any player's or the table's actions, undo, redo, correct;
 * ``player`` — one player's private link: that player's private view and that player's actions;
-* ``spectator`` — no token, or one that matches nothing: the shared view, read-only.
+* ``spectator`` — no token, or one that matches nothing: the shared view, read-only;
+
+and one for a program: ``camera`` — the table's camera agent (``tableassist camera``, on a small
+computer next to the webcam): it sends what the camera sees and nothing else, and receives no view
+of the game.
 
 Tokens are kept where the table's store keeps its links (``Store.links()``, see
 ``tableassist/table/links.py``): beside an SQLite database in ``<database>.table.json`` (mode 0600),
@@ -32,7 +36,7 @@ from pathlib import Path
 from tableassist.table.links import JsonLinks, Links
 from tableassist.table.links import links_file as links_file  # where it was first defined
 
-HOST, TABLE, PLAYER, SPECTATOR = "host", "table", "player", "spectator"
+HOST, TABLE, PLAYER, SPECTATOR, CAMERA = "host", "table", "player", "spectator", "camera"
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class Tokens:
         data = self._load()
         self.host: str = data.get("host") or secrets.token_urlsafe(18)
         self.table: str = data.get("table") or secrets.token_urlsafe(12)
+        #: The camera agent's key (added to links written before agents existed).
+        self.camera: str = data.get("camera") or secrets.token_urlsafe(12)
         # saved game id (as text, JSON keys are strings) -> player name -> token
         self._players: dict[str, dict[str, str]] = data.get("players") or {}
         self._colours: dict[str, dict[str, str]] = data.get("colours") or {}
@@ -80,8 +86,8 @@ class Tokens:
 
     def _save(self) -> None:
         if self.links is not None:
-            self.links.save({"host": self.host, "table": self.table, "players": self._players,
-                             "colours": self._colours})
+            self.links.save({"host": self.host, "table": self.table, "camera": self.camera,
+                             "players": self._players, "colours": self._colours})
 
     def players(self, game_row: int, names: tuple[str, ...] | list[str]) -> dict[str, str]:
         """Each player's private token for saved game ``game_row`` (made on first use)."""
@@ -109,7 +115,7 @@ class Tokens:
             return SPECTATOR_GRANT
         given = token.encode()
         found = SPECTATOR_GRANT
-        for role, secret in ((HOST, self.host), (TABLE, self.table)):
+        for role, secret in ((HOST, self.host), (TABLE, self.table), (CAMERA, self.camera)):
             if hmac.compare_digest(given, secret.encode()) and found is SPECTATOR_GRANT:
                 found = Grant(role)
         if game_row is not None:

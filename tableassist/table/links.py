@@ -11,9 +11,10 @@ writer). Either way the store's writer is the only one that writes them.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Protocol
+
+from tableassist.table.files import replace_json
 
 
 class Links(Protocol):
@@ -39,8 +40,8 @@ def links_file(db: str | Path) -> Path:
 
 
 class JsonLinks:
-    """The links in a JSON file (mode 0600), replaced atomically: written beside, flushed to disk,
-    renamed over the old one, so a crash leaves the old file or the new one, never half of one."""
+    """The links in a JSON file (mode 0600), replaced atomically (``table.files.replace_json``):
+    a crash leaves the old file or the new one, never half of one."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -56,16 +57,4 @@ class JsonLinks:
         return data if isinstance(data, dict) else {}
 
     def save(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        folder = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)  # the rename itself survives a power cut
-        finally:
-            os.close(folder)
+        replace_json(self.path, data)

@@ -74,10 +74,11 @@ def describe_owner(owner: Any) -> str:
     return "a process that has not said who it is yet"
 
 
-def in_use(where: object, owner: Any) -> str:
-    """The refusal a second writer gets, naming the holder (SQLite and PostgreSQL alike)."""
+def in_use(where: object, owner: Any, instead: str = "choose another --db") -> str:
+    """The refusal a second writer gets, naming the holder (SQLite and PostgreSQL alike;
+    ``instead``: what it suggests besides stopping the holder)."""
     return (f"{where} is in use by another tableassist: {describe_owner(owner)}. Stop it first "
-            "(Ctrl+C in its window), or choose another --db")
+            f"(Ctrl+C in its window), or {instead}")
 
 
 class WriterLock:
@@ -89,19 +90,21 @@ class WriterLock:
         self._count = 0
 
     @classmethod
-    def acquire(cls, db: Path) -> "WriterLock":
+    def acquire(cls, db: Path, *, instead: str = "choose another --db") -> "WriterLock":
+        """The lock of ``db`` (``instead``: what the refusal suggests besides stopping the
+        holder)."""
         path = lock_path(db)
         key = os.path.realpath(path)
         with _held_lock:
             lock = _held.get(key)
             if lock is None:
-                lock = cls(key, path, cls._take(db, path))
+                lock = cls(key, path, cls._take(db, path, instead))
                 _held[key] = lock
             lock._count += 1
             return lock
 
     @staticmethod
-    def _take(db: Path, path: Path) -> int:
+    def _take(db: Path, path: Path, instead: str) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
@@ -115,7 +118,7 @@ class WriterLock:
                     text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
                 finally:
                     os.close(fd)
-                raise LockError(in_use(db, text)) from None
+                raise LockError(in_use(db, text, instead)) from None
             os.close(fd)
             raise LockError(f"cannot lock {path} ({exc.strerror}): the file system does not "
                             "support locks; keep the database on a local disk") from None

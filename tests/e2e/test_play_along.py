@@ -7,7 +7,7 @@ import pytest
 from tableassist.demo.play import TabletScript
 from tableassist.demo.scripts import wreckers
 from tableassist.server.camera import READ_FPS
-from tableassist.server.served import open_table
+from tableassist.server.served import serve_venue
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
 
 pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pi
 
 def test_the_camera_reads_the_game_the_table_starts_and_follows_a_new_one(renderer, tmp_path):
     scripted = wreckers(wrong_move=True)
-    served = open_table(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
+    served = serve_venue(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
     try:
         table, camera = served.table, served.camera
         frames = list(scripted.video(renderer).frames())

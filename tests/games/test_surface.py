@@ -32,17 +32,21 @@ NOT_AN_ENGINE: dict[str, set[str]] = {
     "tests/server/test_secrecy_channels.py": {"bea"},
     "tests/server/test_server.py": {"table", "host", "ann", "bea", "spectator", "c", "client",
                                     "again", "wrong", "fresh", "status"},
+    "tests/server/test_venue.py": {"host", "stranger"},
     "tests/e2e/test_demo.py": {"screen"},
     # the camera's status (on, lost, off …) and a network camera's link, not an engine's
     "tableassist/readers/live.py": {"self", "link"},
     "tableassist/vision/sources.py": {"self", "link"},
     "tableassist/cli/camera_check.py": {"link"},
     "tableassist/server/app.py": {"status"},
+    "tableassist/server/served.py": {"status"},
+    "tableassist/server/agent.py": {"msg"},   # a camera agent's report of its camera
     "tests/readers/test_camera.py": {"s"},
     "tests/vision/test_network_camera.py": {"link", "s", "status"},
     # a replay's whole state, returned to be compared with the live game's
     "tests/stores.py": {"game"},
     "tests/test_session.py": {"game"},
+    "tests/e2e/test_venue_agents.py": {"host", "client", "game"},
     # the Store class's own attributes (its contract), not an engine's state
     "tests/test_store.py": {"vars(Store)"},
 }

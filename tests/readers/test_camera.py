@@ -194,3 +194,29 @@ def test_the_camera_says_when_it_has_no_picture_and_when_it_has_one_again():
     assert states[:3] == [("on", "camera 7"), ("lost", "camera 7: no picture (unplugged, or the "
                                                         "video ended)"), ("on", "camera 7")]
     assert states[-1] == ("off", "the camera was stopped") and camera.status.mode == "64x48"
+
+
+def test_a_tracker_started_afresh_mid_game_reads_the_table_as_found(tmp_path):
+    """A camera agent restarted (``read_afresh``) or a game resumed: the new tracker reports the
+    card lying in the cut spot as appeared, and that is no new cut; a card laid after is."""
+    from tableassist.games.wreckers import Wreckers
+
+    session, camera, _heard = on_a_session(tmp_path, "wreckers", seed=3)
+    assert isinstance(session.game, Wreckers)
+    wrecks = sorted((c for c in session.game.deck.values() if c.type == "W"),
+                    key=lambda c: (c.millions, c.discovery))
+    table = Table("wreckers")
+    ann = table.appear("card", wrecks[0].name, zone="cut")
+    camera.feed([ann], table.t)
+    assert [s.action["type"] for s in session.steps] == ["deal", "cut_card"]
+    camera.read_afresh()            # the agent started again: its tracker finds Ann's card
+    camera.feed([table.appear("card", wrecks[0].name, zone="cut")], table.t)
+    assert len(session.steps) == 2 and camera.notice is None
+    resumed = TableSession.open(session.store, session.saved.id)
+    again = Camera(grace=0.0)
+    again.follow(resumed)           # the server started again: the same
+    again.feed([table.appear("card", wrecks[0].name, zone="cut")], table.t)
+    assert len(resumed.steps) == 2
+    again.feed([table.event("removed", "card", wrecks[0].name, zone="cut"),
+                table.appear("card", wrecks[1].name, zone="cut", pos=(120.0, 100.0))], table.t)
+    assert [s.action.get("cutter") for s in resumed.steps] == [None, "Ann", "Bea"]

@@ -14,13 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import socketio
 
 from tableassist.readers.live import Camera
 from tableassist.server import Table, Tokens
-from tableassist.server.served import ServedTable, open_table
+from tableassist.server.served import ServedVenue, serve_venue
 from tableassist.table.box import Box
 from tableassist.table.store import Store
 
@@ -71,7 +72,10 @@ class Client:
 
     def connect(self) -> "Client":
         auth = {"token": self.token} if self.token is not None else None
-        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
+        # a venue's table answers at its own path (/t/<name>/socket.io/), the home table at /
+        path = urlsplit(self.url).path.strip("/")
+        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5,
+                         socketio_path=f"{path}/socket.io" if path else "socket.io")
         wait_until(lambda: self.states, what="the first state")
         return self
 
@@ -107,7 +111,7 @@ class RunningServer:
     table: Table
     tokens: Tokens
     app: Any = None
-    served: ServedTable | None = None
+    served: ServedVenue | None = None
     clients: list[Client] = field(default_factory=list)
 
     @property
@@ -126,7 +130,7 @@ class RunningServer:
 def serving(db: Path | Store, *, box: Box | None = None) -> Iterator[RunningServer]:
     """The table ``tableassist serve --camera none`` serves (the same composition) on ``db``, in
     a thread of this process (with ``box``: the players' box, as ``--box`` gives it)."""
-    served = open_table(db, host="127.0.0.1", port=0, box=box)
+    served = serve_venue(db, host="127.0.0.1", port=0, box=box)
     served.serve_in_thread()
     running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:

@@ -1,5 +1,5 @@
 """The host screen's camera (issue 15) with a real network camera: a local MJPEG server streams a
-rendered Abandon Ship table at 720p into ``open_table(camera=url)``. The camera's status carries the
+rendered Abandon Ship table at 720p into ``serve_venue(camera=url)``. The camera's status carries the
 mode granted (size, measured fps); the live camera check is the host's alone (a table screen is
 refused, a spectator never gets its pictures); its report comes over Socket.IO and, in headless
 Chromium, as the "Camera check" card: a verdict per kind of sticker, what to do, the picture."""
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tableassist.server.served import open_table
+from tableassist.server.served import serve_venue
 from tableassist.vision import synthetic as S
 from tests.server.conftest import Client, wait_until
 from tests.vision.mjpeg_server import MJPEGCamera
@@ -37,7 +37,7 @@ def phone() -> Iterator[MJPEGCamera]:
 
 @pytest.fixture
 def served(tmp_path, phone):
-    table = open_table(tmp_path / "table.sqlite3", host="127.0.0.1", port=0, camera=phone.url)
+    table = serve_venue(tmp_path / "table.sqlite3", host="127.0.0.1", port=0, camera=phone.url)
     table.serve_in_thread()
     table.watch()
     try:
@@ -89,7 +89,7 @@ def test_the_check_reports_to_the_host_only(served):
 
 
 def test_no_camera_no_check(tmp_path):
-    table = open_table(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
+    table = serve_venue(tmp_path / "t.sqlite3", host="127.0.0.1", port=0)
     table.serve_in_thread()
     host = Client(table.url, table.tokens.host).connect()
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tableassist.server import messages
-from tableassist.server.messages import MESSAGES, Refused, parse
+from tableassist.server.messages import MESSAGES, VENUE_MESSAGES, Refused, parse
 from tableassist.table.store import MAX_INTEGER
 from tests.server.conftest import wait_until
 
@@ -23,8 +23,11 @@ def every_struct(base: type = messages.Message) -> set[type]:
 def test_every_registered_event_has_a_struct_and_every_struct_an_event(server):
     registered = set(server.app.socketio.server.handlers["/"]) - {"connect", "disconnect"}
     assert registered == set(MESSAGES)
-    assert every_struct() == set(MESSAGES.values())
-    assert len(set(MESSAGES.values())) == len(MESSAGES)  # no struct serves two events
+    venue = server.served.venue_server.socketio.server.handlers["/"]
+    assert set(venue) - {"connect", "disconnect"} == set(VENUE_MESSAGES)
+    assert every_struct() == set(MESSAGES.values()) | set(VENUE_MESSAGES.values())
+    structs = [*MESSAGES.values(), *VENUE_MESSAGES.values()]
+    assert len(set(structs)) == len(structs)  # no struct serves two events
 
 
 def test_an_event_without_a_struct_cannot_be_registered(server):

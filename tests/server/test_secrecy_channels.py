@@ -209,6 +209,10 @@ def camera_for(screens: Screens, colours: dict[str, str] | None = None) -> Camer
     screens.table.camera = camera
     screens.detach = [camera.subscribe(screens.table.show_camera),
                       screens.table.follow(camera.follow)]
+    # a camera that starts reading a game under way first sees the table as found (its first
+    # look is what was played already, docs/readers.md): here the table's corners
+    events = Events(screens.session.saved.game)
+    camera.feed([events.appear("table_corner", "NW", "top", pos=(0.0, 0.0))], events.t)
     return camera
 
 

@@ -1,0 +1,165 @@
+"""Frame → tablet latency through a camera agent, against the camera plugged into the server.
+
+The same rendered video (the Wreckers cut: three cuts read by the camera) is read twice per round,
+interleaved, at the video's own pace (its frame rate, in real time):
+
+* local: the server's own camera (``serve --camera``): frame → pipeline → reader → engine →
+  log → broadcast;
+* agent: ``tableassist camera`` in this process (:class:`tableassist.cli.camera.Agent`): frame →
+  pipeline at the agent → its journal (on disk) → Socket.IO → the server's reader → engine → log
+  → broadcast.
+
+Both are timed from the start of the frame's processing to the moment a table screen (a
+python-socketio client) has the state with the new history line. Printed: p50 and max per path,
+their ratio, and what the agent sent (batches, bytes a batch) against a preview picture's size.
+
+    .venv/bin/python bench/bench_agent.py [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tableassist.cli.camera import Agent, Journal  # noqa: E402
+from tableassist.demo.scripts import wreckers  # noqa: E402
+from tableassist.markers.registry import load_registry  # noqa: E402
+from tableassist.server.served import serve_venue  # noqa: E402
+from tableassist.vision import encode_jpeg  # noqa: E402
+from tableassist.vision.synthetic import Renderer  # noqa: E402
+from tests.server.conftest import Client, wait_until  # noqa: E402
+
+
+def paced(frames, step) -> None:
+    """``step(frame, t)`` for every frame at its video time (the script's frame rate)."""
+    t0 = time.perf_counter()
+    for t, frame in frames:
+        time.sleep(max(0.0, t0 + t - time.perf_counter()))
+        step(frame, t)
+
+
+def screen_times(client: Client) -> dict[int, float]:
+    """When the screen first had a history of each length."""
+    arrived: dict[int, float] = {}
+    old = client._state
+
+    def state(payload):
+        old(payload)
+        n = len(client.states[-1].get("history", [])) if client.states else 0
+        arrived.setdefault(n, time.perf_counter())
+
+    client.sio.handlers["/"]["state"] = state
+    return arrived
+
+
+def start(served, scripted):
+    served.serve_in_thread()
+    session = served.table.start("wreckers", list(scripted.players), options=None,
+                                 seed=scripted.seed, colours=scripted.colours)
+    client = Client(served.url, served.tokens.table).connect()
+    return session, client, screen_times(client)
+
+
+def local(frames, scripted, tmp: Path) -> list[float]:
+    served = serve_venue(tmp / f"local-{time.perf_counter_ns()}.sqlite3", host="127.0.0.1", port=0)
+    try:
+        session, client, arrived = start(served, scripted)
+        made: dict[int, float] = {}
+
+        def step(frame, t):
+            t0, n = time.perf_counter(), len(session.steps)
+            served.camera.process(frame, t)
+            for k in range(n + 1, len(session.steps) + 1):
+                made[k] = t0
+
+        paced(frames, step)
+        wait_until(lambda: all(k in arrived for k in made), 10, "the screen")
+        client.close()
+        return [arrived[k] - made[k] for k in made]
+    finally:
+        served.close()
+
+
+def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
+    served = serve_venue(tmp / f"agent-{time.perf_counter_ns()}.sqlite3", host="127.0.0.1",
+                         port=0)
+    try:
+        session, client, arrived = start(served, scripted)
+        eye = Agent(served.url.rstrip("/"), "main", served.tokens.camera, None, "bench",
+                    Journal(tmp / f"journal-{time.perf_counter_ns()}.json"), fps=scripted.fps,
+                    say=lambda _text: None)
+        eye._connect(first=True)
+        threading.Thread(target=eye._sender, daemon=True).start()
+        wait_until(lambda: eye.reading is not None and not eye._fresh, 10, "the reading")
+        started: dict[int, float] = {}     # batch seq -> its frame's start
+        sizes: list[int] = []
+        made: dict[int, float] = {}
+        link = served.main.agents
+        events = link.events
+
+        def taken(msg):
+            n = len(session.steps)
+            answer = events(msg)
+            for k in range(n + 1, len(session.steps) + 1):
+                made[k] = started[msg.seq]
+            return answer
+
+        link.events = taken
+
+        def step(frame, t):
+            t0, seq = time.perf_counter(), eye.journal.seq
+            eye.process(frame, t)
+            if eye.journal.seq != seq:
+                started[eye.journal.seq] = t0
+                sizes.append(len(json.dumps(eye.journal.batches[-1])))
+
+        paced(frames, step)
+        wait_until(lambda: session.steps and all(k in arrived for k in made)
+                   and not eye.journal.batches, 10, "the screen")
+        eye.stop()
+        eye.sio.disconnect()
+        eye.journal.close()
+        client.close()
+        return [arrived[k] - made[k] for k in made], sizes
+    finally:
+        served.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    registry = load_registry()
+    scripted = wreckers(wrong_move=True)
+    frames = [(t, f) for t, f, _ in scripted.video(Renderer(registry.dictionary)).frames()]
+    jpeg = len(encode_jpeg(frames[-1][1], quality=70, width=640))
+    runs: dict[str, list[float]] = {"local": [], "agent": []}
+    sizes: list[int] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(args.rounds):
+            runs["local"] += local(frames, scripted, Path(tmp))
+            lat, sized = agent(frames, scripted, Path(tmp))
+            runs["agent"] += lat
+            sizes += sized
+    print(f"frame -> tablet, {len(runs['local'])} actions a path "
+          f"({args.rounds} rounds of {len(frames)} frames at {scripted.fps:g} fps)")
+    for name, values in runs.items():
+        print(f"  {name:6} p50 {statistics.median(values) * 1000:7.1f} ms   "
+              f"max {max(values) * 1000:7.1f} ms")
+    ratio = statistics.median(runs["agent"]) / statistics.median(runs["local"])
+    print(f"  agent / local (p50): {ratio:.2f}")
+    print(f"agent sent {len(sizes)} batches, {statistics.mean(sizes):.0f} bytes a batch on "
+          f"average (max {max(sizes)}); one 640-wide preview JPEG is {jpeg} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

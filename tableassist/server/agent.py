@@ -1,0 +1,214 @@
+"""The server's side of a table's camera agent: what ``tableassist camera`` sees, read by the
+table's own camera (reader, engine, log), as if the webcam were plugged into the server.
+
+The agent runs the vision pipeline next to the webcam and sends the tracker's table events, not
+video. The server keeps the reading: the table's :class:`~tableassist.readers.live.Camera` is fed
+the events (``Camera.feed``), and so reads them through the game's reader into the session like a
+local camera's; the agent's camera state reaches the host screen the same way (``show_device``).
+
+**Readings.** A tracker and a reader belong together: a reader's picture of the table is folded
+from one tracker's events. The server names each pairing (a *reading*: an id) and tells the agent
+(``follow``: the reading, the game to track, whether to send the preview): a new one when the table
+plays another game, when the server starts, and when the agent starts afresh
+(``camera_reading``: its tracker is new, so the server makes a new reader). Every batch of events
+names its reading; a batch of another reading is acknowledged and dropped (``"stale"``), so events
+of an old game or of the server's previous run never reach the reader of this one.
+
+**Nothing lost, nothing doubled.** Each batch (one frame's events) carries the agent's id and its
+place in the agent's sequence. The agent keeps each batch in its journal (on disk) until the
+server acknowledges it, sends one at a time, and after a reconnection or a restart sends again
+what was not acknowledged; the server drops a batch it has already taken (``"duplicate"``). The
+server acknowledges a batch once the camera has handled it: every action read from it has been
+through the engine and into the log.
+
+One agent reads a table at a time: another agent is refused while one is connected; the same
+agent connecting again (it restarted before the server noticed it had gone) replaces its old
+connection. A table that reads a camera of its own (``serve --camera 0``) takes no agent.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from flask_socketio import ConnectionRefusedError
+
+from tableassist.markers.sighting import FailingSticker, event_from_json
+from tableassist.readers.live import Camera, GameSession
+from tableassist.server import messages
+from tableassist.server.messages import Refused
+
+if TYPE_CHECKING:
+    from tableassist.server.app import TableServer
+
+#: How the screens call a camera that is an agent's.
+AGENT_NAME = "camera agent"
+
+
+@dataclass
+class AgentStats:
+    """What the link did: batches taken, duplicates and stale batches dropped, pictures passed
+    on to the host screen, readings begun."""
+
+    taken: int = 0
+    duplicates: int = 0
+    stale: int = 0
+    frames: int = 0
+    readings: int = 0
+
+
+class AgentLink:
+    """The camera agent's side of one table's server (``server.agents``): the table follows its
+    sessions through it (:meth:`follow`, which tells the camera first), and the server hands it
+    the agent's connection and messages."""
+
+    def __init__(self, server: TableServer, camera: Camera, *, own: str | None = None) -> None:
+        self.server = server
+        self.camera = camera
+        #: The table's own camera, when it has one ("camera 0"): then no agent is taken.
+        self.own = own
+        self.stats = AgentStats()
+        self._lock = threading.RLock()
+        self._run = secrets.token_hex(4)     # this server run: readings of another never match
+        self._readings = 0
+        self.reading = self._next_reading()
+        self.game: str | None = None          # what the agent's tracker tracks (None: cards only)
+        self.sid: str | None = None
+        self.agent: str | None = None         # the connected agent's id
+        self.where = ""                       # "on pi-table4": where the agent runs
+        self._taken: dict[str, int] = {}      # agent id -> the last batch taken
+        self._status_at = -1.0
+
+    def _next_reading(self) -> str:
+        self._readings += 1
+        self.stats.readings += 1
+        return f"{self._run}.{self._readings}"
+
+    # -- the table's side ------------------------------------------------------------------------
+
+    def follow(self, session: GameSession | None, colours: dict[str, str]) -> None:
+        """The table plays ``session`` now: the camera reads it with a new reader, and the agent
+        is told the new reading (a ``SessionFollower`` of the table)."""
+        with self._lock:
+            if session is self.camera.session:
+                return
+            self.camera.follow(session, colours)
+            self._begin()
+
+    def _begin(self) -> None:
+        """A new reading for the camera's reader as it is now; tell the agent."""
+        self.reading = self._next_reading()
+        self.game = None if self.camera.reader is None or self.camera.session is None \
+            else self.camera.session.saved.game
+        if self.sid is not None:
+            self.server.socketio.emit("follow", self._follow(), to=self.sid)
+
+    def _follow(self) -> dict[str, Any]:
+        return {"reading": self.reading, "game": self.game,
+                "preview": self.server.host_watching()}
+
+    # -- the agent's connection ------------------------------------------------------------------
+
+    def connected(self, sid: str, auth: dict[str, Any]) -> None:
+        agent, name = auth.get("agent"), auth.get("name")
+        if not isinstance(agent, str) or not 1 <= len(agent) <= 64:
+            raise ConnectionRefusedError("a camera key is for the camera agent (tableassist "
+                                         "camera), not for a screen")
+        if self.own is not None:
+            raise ConnectionRefusedError(
+                f"this table reads a camera of its own ({self.own}); restart the server with "
+                "--camera none to use a camera agent")
+        where = f"on {name[:40]}" if isinstance(name, str) and name else ""
+        with self._lock:
+            old = self.sid
+            if old is not None and agent != self.agent:
+                raise ConnectionRefusedError(f"another camera agent ({self.where or 'elsewhere'}) "
+                                             "reads this table; stop it first")
+            self.sid, self.agent, self.where = sid, agent, where
+            self._status_at = -1.0
+            follow = self._follow()
+        if old is not None and old != sid:   # the same agent, started again: its old line goes
+            self.server.socketio.server.disconnect(old, namespace="/")
+        self.server.socketio.emit("follow", follow, to=sid)
+        self.camera.show_device(state="starting", notice=f"{AGENT_NAME} {where}: connected")
+
+    def disconnected(self, sid: str) -> None:
+        with self._lock:
+            if sid != self.sid:
+                return
+            self.sid = None
+            where = self.where
+        since = time.strftime("%H:%M:%S")
+        self.camera.show_device(state="lost", notice=f"{AGENT_NAME} {where}: not connected "
+                                f"(since {since}); it reconnects by itself when it can")
+
+    def host_watching(self, watching: bool) -> None:
+        with self._lock:
+            sid = self.sid
+        if sid is not None:
+            self.server.socketio.emit("preview", {"on": watching}, to=sid)
+
+    # -- what the agent sends ------------------------------------------------------------------------
+
+    def _check(self, agent: str) -> None:
+        if agent != self.agent:
+            raise Refused("another camera agent reads this table")
+
+    def events(self, msg: messages.CameraEvents) -> dict[str, Any]:
+        """One frame's events: fed to the camera once, in the agent's order (the agent sends the
+        next batch only when this one is answered)."""
+        answer: dict[str, Any] = {"seq": msg.seq, "taken": False}
+        with self._lock:
+            self._check(msg.agent)
+            if msg.reading != self.reading:
+                self.stats.stale += 1
+                return {**answer, "why": "stale"}   # another game's, or the server's last run's
+            if msg.seq <= self._taken.get(msg.agent, 0):
+                self.stats.duplicates += 1
+                return {**answer, "why": "duplicate"}
+            try:
+                events = [event_from_json(e) for e in msg.events]
+            except ValueError as exc:
+                raise Refused(f"a camera event is malformed: {exc}") from None
+            self.camera.feed(events, msg.t)
+            self._taken[msg.agent] = msg.seq
+            self.stats.taken += 1
+        return {**answer, "taken": True}
+
+    def status(self, msg: messages.CameraStatusReport) -> None:
+        with self._lock:
+            self._check(msg.agent)
+            if msg.at < self._status_at:
+                return   # overtaken by a newer report
+            self._status_at = msg.at
+            where = self.where
+        notice = f"{AGENT_NAME} {where}: {msg.notice}" if where else f"{AGENT_NAME}: {msg.notice}"
+        reads = self.camera.reader is not None
+        self.camera.show_device(
+            state=msg.state, notice=notice, mode=msg.mode,
+            size=None if msg.size is None else (msg.size[0], msg.size[1]), codec=msg.codec,
+            fps=msg.fps, attempt=msg.attempt, retry_in=msg.retry_in,
+            markers=msg.markers if reads else None,
+            stickers=tuple(FailingSticker(**s.model_dump()) for s in msg.stickers) if reads
+            else ())
+
+    def frame(self, msg: messages.CameraFrame) -> None:
+        """The agent's preview picture: to the host screen, while one is connected."""
+        if not self.server.host_watching():
+            return
+        if not msg.jpeg.startswith(b"\xff\xd8"):
+            raise Refused("a preview picture is a JPEG")
+        self.stats.frames += 1
+        self.server.socketio.emit("camera", {"jpeg": msg.jpeg, "markers": msg.markers,
+                                             "size": list(msg.size)}, to="host")
+
+    def fresh(self, msg: messages.CameraReading) -> dict[str, Any]:
+        """The agent's tracker starts afresh: so does the reader (see the module docstring)."""
+        with self._lock:
+            self._check(msg.agent)
+            self.camera.read_afresh()
+            self._begin()
+            return self._follow()
