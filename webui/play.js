@@ -2,6 +2,7 @@
 // history with undo and corrections, the end-of-game breakdown, and on the host the camera and links.
 import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
+import {ruleChip} from "./rules.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -40,7 +41,7 @@ function prompts(s) {
   if (!list.length && !timer) return null;
   return h("section", {class: "card prompt", "aria-live": "polite"},
     list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
-      p.text, p.rule ? h("span", {class: "rule"}, p.rule) : null)), timer);
+      p.text, p.rule ? ruleChip(p.rule, s.game.id) : null)), timer);
 }
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
@@ -147,7 +148,7 @@ function history(app, s) {
       lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
         h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
           h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
-            n.text, n.rule ? h("span", {class: "rule"}, n.rule) : null)) : titleCase(line.type)),
+            n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
           h("div", {class: "meta"},
             chip(line.source, null, "source " + line.source),
             line.corrected ? chip("corrected", null, "corrected") : null,

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        competition_ranks, unverified_values)
+                                        Tally, competition_ranks, sheet_row, unverified_values)
 
 NEUTRAL = "neutral"
 """The colour of the eighth die, which belongs to no rat and never leaves the game (G-AS-11)."""
@@ -657,8 +657,19 @@ class AbandonShip(Game):
         rows = [{**by_player[p], "rank": rank} for p, rank in competition_ranks(
             self.players, lambda p: (-by_player[p]["score"], -by_player[p]["cheese"]))]
         winners = [r["player"] for r in rows if r["rank"] == 1]
+        sheet = [sheet_row("Rats (points each)", {
+                     p: ", ".join(f"{rat} {pts}" for rat, pts in breakdown[p]["rats"].items())
+                     for p in self.players}),
+                 sheet_row("Rat points", {p: sum(breakdown[p]["rats"].values())
+                                          for p in self.players}),
+                 sheet_row("Cheese points", {p: breakdown[p]["cheese"] for p in self.players}),
+                 sheet_row("Total", {p: breakdown[p]["total"] for p in self.players})]
         return {"winners": winners, "draw": len(winners) > 1, "ranking": rows,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        """Each rat's points now: who owns which rat is secret until the tiles are shown."""
+        return Tally("Points of each rat", self.rat_points(), "points")
 
     # -- what the table may do now -----------------------------------------------------------
 

@@ -39,7 +39,8 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from tableassist.games.messages import Message, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
-           "SetupError", "Template", "competition_ranks", "merge_options", "unverified_values"]
+           "SetupError", "Tally", "Template", "competition_ranks", "merge_options", "sheet_row",
+           "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
@@ -114,6 +115,24 @@ class Prompt:
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "text": str(self.text), "rule": self.rule,
                 "actions": list(self.actions), **_text_json(self.text)}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The number the game is won by, as the shared screen may see it now, per player (or, where
+    who owns what is secret, per piece: Abandon Ship's rats). The end screen charts it over the
+    whole game; ``label`` names it in the table's words ("Money (millions)") and ``unit`` is what
+    one counts ("million": "finished with 686 million")."""
+
+    label: str
+    values: Mapping[str, int]
+    unit: str = "points"
+
+
+def sheet_row(label: str, values: Mapping[str, int | str]) -> dict[str, Any]:
+    """One row of a result's ``sheet`` (the end screen's breakdown): a label in plain words and
+    each player's value, so no screen ever shows a raw key such as ``FOOD``."""
+    return {"label": label, "values": dict(values)}
 
 
 def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
@@ -284,8 +303,12 @@ class Game(Generic[PhaseT, ComponentsT]):
 
     def result(self) -> dict[str, Any] | None:
         """``None`` while the game runs; then the ranking, ``winners`` and per-player scores
-        with their breakdown."""
+        with their breakdown, and ``sheet``: the breakdown as rows of :func:`sheet_row`."""
         raise NotImplementedError
+
+    def tally(self) -> Tally | None:
+        """The public number the game is won by, now (see :class:`Tally`); ``None``: none."""
+        return None
 
     # -- what the base class gives ---------------------------------------------------------
 

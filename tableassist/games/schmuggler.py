@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        competition_ranks, unverified_values)
+                                        Tally, competition_ranks, sheet_row, unverified_values)
 
 
 # -- the game's nouns ------------------------------------------------------------------------
@@ -544,8 +544,17 @@ class Schmuggler(Game):
                     "cards": self.card_count(p), "chips": self.state["chips"][p]}
                    for p, rank in ranked]
         best = scores[ranked[0][0]]
+        sheet = [sheet_row(f"Cards ({points['card']} points each)",
+                           {p: f"{self.card_count(p)} → {breakdown[p]['cards']}" for p in self.players}),
+                 sheet_row(f"Chips ({points['chip']} point each)",
+                           {p: f"{self.state['chips'][p]} → {breakdown[p]['chips']}"
+                            for p in self.players}),
+                 sheet_row("Total", scores)]
         return {"winners": [p for p in self.players if scores[p] == best], "ranking": ranking,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        return Tally("Chips", dict(self.state["chips"]), "chips")
 
     # -- checks shared by the handlers -----------------------------------------------------------
 

@@ -41,7 +41,7 @@ from functools import cached_property
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        unverified_values)
+                                        Tally, sheet_row, unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
 
@@ -934,7 +934,22 @@ class ShipShape(Game):
                           **{c: v["scores"][n][c]["coins"]
                              for c in ("gold", "cannons", "contraband", "full_ship")}}
                          for v in sheets] for n in order}
-        return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown}
+        words = {"gold": "Gold (less rats)", "cannons": "Cannons", "contraband": "Contraband",
+                 "full_ship": "Full-ship bonus"}
+        sheet = [sheet_row(f"Voyage {v['voyage']}", {n: v["scores"][n]["gain"] for n in order})
+                 for v in sheets]
+        sheet += [sheet_row(f"{label}, all voyages", {n: sum(row[key] for row in breakdown[n])
+                                                     for n in order})
+                  for key, label in words.items()]
+        sheet.append(sheet_row("Coins", {n: parts[n]["coins"] for n in order}))
+        sheet.append(sheet_row("Final hold number (breaks a tie)",
+                               {n: self._number(parts[n]["prev_hold"]) for n in order}))
+        return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown,
+                "sheet": sheet}
+
+    def tally(self) -> Tally:
+        parts = self.state["participants"]
+        return Tally("Coins", {n: parts[n]["coins"] for n in self.state["seats"]}, "coins")
 
     # -- helpers ----------------------------------------------------------------------------
 

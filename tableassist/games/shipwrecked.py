@@ -33,8 +33,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, competition_ranks,
-                                        unverified_values)
+                                        SetupError, Tally, Template, competition_ranks,
+                                        sheet_row, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
 PASS, STOP, STRIKE = "PASS", "STOP", "STRIKE"
@@ -1020,8 +1020,21 @@ class Shipwrecked(Game[Phase, Components]):
         for p, rank in competition_ranks(self.players, key):
             ranking.append({"player": p, "score": breakdown[p]["total"], "rank": rank,
                             "status": breakdown[p]["status"], "gems": breakdown[p]["gems"]})
+        standing = {ACTIVE: "in the game", BANKRUPT: "bankrupt"}
+        sheet = [sheet_row(f"{group.title()} points", {p: breakdown[p][group] for p in self.players})
+                 for group in GROUPS]
+        sheet += [sheet_row("Points held", {p: breakdown[p]["total"] for p in self.players}),
+                  sheet_row("Gems", {p: breakdown[p]["gems"] for p in self.players}),
+                  sheet_row("Standing", {p: standing.get(breakdown[p]["status"],
+                                                         breakdown[p]["status"].lower())
+                                         for p in self.players})]
         return {"winners": [s["winner"]], "reason": s["win_reason"], "ranking": ranking,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        """Points held (R-SW-14: 100 in one group or 150 in all wins); the cards are face up."""
+        return Tally("Points held", {p: sum(self.points(p).values()) for p in self.players},
+                     "points held")
 
     # -- input checks shared by the handlers --------------------------------------------------
 

@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Note, Prompt, SetupError,
-                                        competition_ranks, unverified_values)
+                                        Tally, competition_ranks, sheet_row, unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 
@@ -644,8 +644,24 @@ class Wreckers(Game):
             p = self._p(name)
             breakdown[name] = {"money": dict(p["ledger"]), "discovery": p["discovery"],
                                "wrecks": list(p["victory_pile"]), "status": p["status"]}
+        words = {"start": "Starting money", "wrecks": "Wrecks salvaged", "investors": "Investors",
+                 "expenses": "Expenses", "delays": "Delays", "controversies": "Controversies",
+                 "hand_upgrades": "Bigger hands bought", "basic_expenses": "Basic expenses"}
+        sheet = [sheet_row(f"{words.get(key, key)} (M)",
+                           {n: breakdown[n]["money"].get(key, 0) for n in self.players})
+                 for key in LEDGER]
+        sheet += [sheet_row("Money (M)", {n: self._p(n)["money"] for n in self.players}),
+                  sheet_row("Discovery tokens (break a tie)",
+                            {n: breakdown[n]["discovery"] for n in self.players}),
+                  sheet_row("Wrecks", {n: ", ".join(breakdown[n]["wrecks"]) or "none"
+                                       for n in self.players}),
+                  sheet_row("Standing", {n: "in business" if breakdown[n]["status"] == "active"
+                                         else breakdown[n]["status"] for n in self.players})]
         return {"winners": winners, "ranking": ranking, "breakdown": breakdown,
-                "reason": outcome["reason"]}
+                "reason": outcome["reason"], "sheet": sheet}
+
+    def tally(self) -> Tally:
+        return Tally("Money (millions)", {n: self._p(n)["money"] for n in self.players}, "million")
 
     # -- what the table sees -----------------------------------------------------------------
 

@@ -38,7 +38,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, request, send_from_directory
+from flask import Flask, jsonify, request, send_from_directory
 from flask_socketio import SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
@@ -122,6 +122,13 @@ class TableServer:
         @app.get("/")
         def index():
             return send_from_directory(WEBUI, "index.html")
+
+        @app.get("/rules/<game_id>.json")
+        def rules(game_id: str):
+            # Public text shipped with the package: the page fetches it once per game, offline.
+            if game_id not in catalog.ENGINES:
+                return jsonify({"error": f"no such game: {game_id}"}), 404
+            return jsonify(catalog.rule_texts(game_id))
 
         @app.get("/<path:name>")
         def webui(name: str):

@@ -22,6 +22,7 @@ from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
+from tableassist.table.ending import game_end
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store, StoreError
 
@@ -174,6 +175,8 @@ class Table:
         # games table (start, resume, close, end), not once per action and screen.
         self._saved_games: list[dict[str, Any]] | None = None
         self._saved_error: str | None = None
+        # The end screen's extras (ending.game_end: a replay of the game) for one list of steps.
+        self._end: tuple[Any, dict[str, Any] | None] = (None, None)
 
     # -- which game ------------------------------------------------------------------------
 
@@ -457,6 +460,8 @@ class Table:
             view = once(("view", viewer), lambda: game.view(viewer))
             out["view"] = view
             out["prompts"] = once("prompts", lambda: [p.to_json() for p in game.prompts()])
+            if game.is_over:
+                out["end"] = once("end", lambda: self._game_end(session))
             if change is None:
                 out["history"] = session.history()
             else:
@@ -474,6 +479,14 @@ class Table:
                 "seconds": spec[0], "remaining": round(remaining, 2),
                 "label": game.label(spec[1])}
             return out
+
+    def _game_end(self, session: TableSession) -> dict[str, Any] | None:
+        """Why the game ended, its chart and the winner's path, built once per list of steps
+        (a replay of the game: not once per screen, nor once per broadcast)."""
+        key = (session.saved.id, tuple(s.seq for s in session.steps))
+        if self._end[0] != key:
+            self._end = (key, game_end(session))
+        return self._end[1]
 
     def alternatives(self, seq: int) -> list[dict[str, Any]]:
         """What a correction may put in place of entry ``seq`` (labels as the table reads them):
