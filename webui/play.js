@@ -3,6 +3,7 @@
 import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 import {ruleChip} from "./rules.js";
+import {endScreen} from "./ending.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -17,7 +18,7 @@ export function renderPlay(app, main) {
     s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
     prompts(s),
     cameraReadings(app, s),
-    over && view.result ? result(view.result, ctx) : null,
+    over ? endScreen(app, s, view.result, ctx) : null,
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
     view.private ? privatePart(view.private) : null,
   ];
@@ -178,45 +179,6 @@ async function fix(app, line) {
         "It did not happen (strike it)"),
       h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
   dialog.showModal();
-}
-
-function result(res, ctx) {
-  const ranking = res.ranking || [];
-  return h("section", {class: "card result", dataset: {result: "1"}},
-    h("h2", {}, res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!` : "Game over"),
-    h("table", {class: "ranking"},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
-      h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
-        h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
-        h("td", {class: "num"}, r.score))))),
-    res.breakdown && Object.keys(res.breakdown).length ? h("div", {class: "breakdown"},
-      h("h3", {}, "Why"), breakdown(res.breakdown, ctx)) : null);
-}
-
-const flat = (o) => o && typeof o === "object" && !Array.isArray(o)
-  && Object.values(o).every((v) => v === null || typeof v !== "object");
-
-// The score's breakdown as tables: {player: {category: n}} becomes one row per category and one
-// column per player; {player: [{…}, …]} (say, one line per voyage) becomes a table per player.
-function breakdown(b, ctx) {
-  const names = Object.keys(b);
-  if (names.every((n) => flat(b[n]))) {
-    const cats = [...new Set(names.flatMap((n) => Object.keys(b[n])))];
-    return h("div", {class: "table-scroll"}, h("table", {class: "breakdown-table"},
-      h("thead", {}, h("tr", {}, h("th", {}), names.map((n) => h("th", {}, chip(n, ctx.colours[n]))))),
-      h("tbody", {}, cats.map((c) => h("tr", {dataset: {category: c}}, h("th", {}, titleCase(c)),
-        names.map((n) => h("td", {class: "num"}, b[n][c] ?? "–")))))));
-  }
-  if (names.every((n) => Array.isArray(b[n]) && b[n].every(flat))) {
-    return names.map((n) => {
-      const cols = [...new Set(b[n].flatMap((r) => Object.keys(r)))];
-      return h("div", {class: "table-scroll"}, h("h4", {}, chip(n, ctx.colours[n])),
-        h("table", {class: "breakdown-table"},
-          h("thead", {}, h("tr", {}, cols.map((c) => h("th", {}, titleCase(c))))),
-          h("tbody", {}, b[n].map((r) => h("tr", {}, cols.map((c) => h("td", {class: "num"}, r[c] ?? "–")))))));
-    });
-  }
-  return renderValue(b);
 }
 
 function privatePart(priv) {

@@ -21,6 +21,13 @@ export function ruleChip(id, gameId) {
     onclick: (e) => { e.stopPropagation(); showRule(id, gameId); }}, id);
 }
 
+// The rule's statement as a line of the screen (filled in when the texts have arrived).
+export function ruleStatement(id, gameId) {
+  const line = h("p", {class: "quiet rule-line", dataset: {ruleLine: id}});
+  rulesOf(gameId).then((all) => { if (all[id]) line.textContent = all[id].statement; });
+  return line;
+}
+
 export async function showRule(id, gameId) {
   const rule = (await rulesOf(gameId))[id];
   const dialog = document.getElementById("dialog");

@@ -188,6 +188,7 @@ class TableServer:
         self._on("resume", self._resume)
         self._on("end", self._end)
         self._on("close", self._close)
+        self._on("play_again", self._play_again)
         self._on("confirm", self._confirm)
 
     def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
@@ -347,6 +348,9 @@ class TableServer:
 
     def _close(self, grant: Grant, _msg: messages.Close) -> None:
         self.table.close_game()
+
+    def _play_again(self, grant: Grant, _msg: messages.PlayAgain) -> dict[str, Any]:
+        return {"row": self.table.play_again().saved.id}
 
 
 def create_app(table: Table, *, public_url: str | None = None) -> TableServer:

@@ -9,6 +9,7 @@ through the engine first); this module never edits a game's state.
 from __future__ import annotations
 
 import json
+import random
 import threading
 from collections import deque
 import time
@@ -24,7 +25,7 @@ from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.ending import game_end
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError
+from tableassist.table.store import MAX_INTEGER, Store, StoreError
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -232,14 +233,16 @@ class Table:
 
     def play_again(self) -> TableSession:
         """A new game like the one being played (or, between games, the one played last): the
-        same game, players, seat colours and options. The other stays saved as it is."""
+        same game, players, seat colours and options, and a new seed (the demo's and the
+        simulation's draws differ). The other stays saved as it is."""
         row = self.game_row if self.game_row is not None else self._last_row
         if row is None:
             raise SetupError(Message("table.refuse.nothing_to_play_again",
                                      "no game has been played at this table yet: start one on "
                                      "the tablet"))
         saved = self.store.game(row)
-        return self.start(saved.game, list(saved.players), options=saved.options, seed=saved.seed,
+        seed = random.SystemRandom().randrange(MAX_INTEGER)
+        return self.start(saved.game, list(saved.players), options=saved.options, seed=seed,
                           colours=self.tokens.colours(row))
 
     def _use(self, session: TableSession | None) -> None:
