@@ -8,6 +8,7 @@ import {endScreen} from "./ending.js";
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
 let cameraUrl = null;
+let shownPrompt = null;  // the prompt last brought into view: "game row / prompt texts"
 
 export function renderPlay(app, main) {
   const s = app.state;
@@ -32,6 +33,17 @@ export function renderPlay(app, main) {
     h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
   if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
   startTimer(s);
+  promptInView(s, main);
+}
+
+// After Start, and whenever the prompt changes, the prompt is in view: the lobby or a long history
+// may have left the page scrolled down, and "Who goes first?" must not be hidden.
+function promptInView(s, main) {
+  const key = `${s.game.row}/${(s.prompts || []).map((p) => p.text).join("|")}`;
+  if (key === shownPrompt) return;
+  shownPrompt = key;
+  const target = main.querySelector(".prompt") || main.querySelector(".result");
+  if (target) target.scrollIntoView({block: "nearest"});
 }
 
 function prompts(s) {

@@ -47,6 +47,7 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
         except Exception as exc:  # noqa: BLE001 - one broken engine must not close the lobby
             out.append({"id": game_id, "title": game_id, "broken": f"{type(exc).__name__}: {exc}",
                         "min_players": 0, "max_players": 0, "options": {}, "choices": {},
+                        "option_labels": {},
                         "unverified_options": [], "unverified": []})
             continue
         unverified = catalog.unverified_values(comps)
@@ -56,6 +57,8 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
             "min_players": cls.min_players, "max_players": cls.max_players,
             "colours": list(seat_colours(game_id)), "options": options,
             "choices": comps.get("option_choices", {}),
+            # {name: {label, explain, choices: {value: words}}}: what the games screen shows.
+            "option_labels": comps.get("option_labels", {}),
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
