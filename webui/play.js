@@ -162,13 +162,33 @@ function history(app, s) {
         h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
           h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
             n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
+          line.was ? h("div", {class: "was quiet", dataset: {was: "1"}},
+            "Before the fix: ", notesText(line.was)) : null,
           h("div", {class: "meta"},
-            chip(line.source, null, "source " + line.source),
+            chip(whoDid(line), null, "source " + line.source),
             line.corrected ? chip("corrected", null, "corrected") : null,
-            line.author ? h("span", {class: "quiet"}, " " + line.author) : null,
             canFix && !s.game.ended ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
               onclick: () => fix(app, line)}, "Fix") : null)))) :
         h("p", {class: "quiet"}, "Nothing yet.")));
+}
+
+// Where an entry came from, once: "camera", "camera, confirmed by Ann", "host screen", "Ann's
+// phone", "clock" (never "camera camera" or "tablet host").
+const SCREENS = {host: "host screen", table: "table screen", tablet: "a tablet"};
+function whoDid(line) {
+  const by = line.author;
+  if (line.source === "camera") {
+    return !by || by === "camera" ? "camera" : `camera, confirmed on ${SCREENS[by] ? "the " + SCREENS[by] : by + "'s phone"}`;
+  }
+  if (line.source === "clock") return "clock (time ran out)";
+  if (line.source === "script") return "demo script";
+  if (!by) return "tablet";
+  return SCREENS[by] || `${by}'s phone`;
+}
+
+// A line's notes as one text: each note a sentence.
+function notesText(notes) {
+  return notes.map((n) => n.text.replace(/[.!?]?$/, ".")).join(" ");
 }
 
 // A correction: strike the entry, or put another action that was legal at that point in its place.
@@ -182,10 +202,12 @@ async function fix(app, line) {
   };
   dialog.replaceChildren(h("div", {class: "fix"},
     h("h2", {}, `Fix entry ${line.seq}`),
-    h("p", {}, line.notes.map((n) => n.text).join(" ") || titleCase(line.type)),
+    h("p", {}, line.notes.length ? notesText(line.notes) : titleCase(line.type)),
     h("p", {class: "quiet"}, "Everything after it is replayed; a fix the rules refuse changes nothing."),
-    h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button", class: "act",
-      onclick: () => choose(a.action)}, a.label))),
+    h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button",
+      class: "act" + (a.current ? " current" : ""), disabled: a.current, dataset: a.current ? {current: "1"} : undefined,
+      "aria-current": a.current ? "true" : null, onclick: () => choose(a.action)},
+      a.current ? `${a.label} (what it is now)` : a.label))),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
         "It did not happen (strike it)"),

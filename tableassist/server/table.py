@@ -505,5 +505,9 @@ class Table:
             raise IllegalAction(Message("table.refuse.no_such_entry",
                                          "entry {seq} is not part of the game's history", seq=seq))
         game = session.game
-        return [{"action": action, "label": game.label(action), "player": action.get("player")}
+        # The entry's own action is marked ("current"): the dialog shows it as what is there now.
+        # The list itself never depends on a secret, and the entry's line already says publicly
+        # what it did.
+        return [{"action": action, "label": game.label(action), "player": action.get("player"),
+                 "current": action == steps[i].action}
                 for action in game.correction_choices([s.action for s in steps], i)]
