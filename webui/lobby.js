@@ -78,7 +78,11 @@ function newGame(app, games, allColours) {
   // Start stays in view (a bar at the bottom of the screen) however long the options are.
   return h("section", {class: "card setup"},
     h("h2", {}, "New game"), pick,
-    h("h3", {}, "Players, clockwise from the first"), seats, add,
+    h("h3", {}, "Players, clockwise from the first"), seats,
+    game.seat_colours_shown === false ? h("p", {class: "quiet", dataset: {notice: "seat-colours"}},
+      "The colour is the seat sticker's, for the camera. The screens show players without it: "
+      + "here the rats wear these colours, and whose rat is whose is secret.") : null,
+    add,
     options.length ? h("details", {class: "options-box", open: setup.optionsOpen,
         ontoggle: (e) => { setup.optionsOpen = e.currentTarget.open; }},
       h("summary", {}, h("h3", {}, `Options (${options.length}): the usual rules unless you change them`)),

@@ -13,7 +13,9 @@ let shownPrompt = null;  // the prompt last brought into view: "game row / promp
 export function renderPlay(app, main) {
   const s = app.state;
   const view = s.view || {};
-  const ctx = {colours: s.game.colours || {}, players: s.game.players, viewer: s.player, role: s.role};
+  // Abandon Ship's rats wear the seat colours: there players are drawn without theirs.
+  const colours = s.game.seat_colours_shown === false ? {} : s.game.colours || {};
+  const ctx = {colours, players: s.game.players, viewer: s.player, role: s.role};
   const over = view.over || s.game.ended;
   const left = [
     s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
@@ -21,7 +23,7 @@ export function renderPlay(app, main) {
     cameraReadings(app, s),
     over ? endScreen(app, s, view.result, ctx) : null,
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
-    view.private ? privatePart(view.private) : null,
+    hasContent(view.private) ? privatePart(view.private) : null,
   ];
   const right = [
     actions(app, s, ctx),
@@ -213,6 +215,15 @@ async function fix(app, line) {
         "It did not happen (strike it)"),
       h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
   dialog.showModal();
+}
+
+// A private part with nothing in it (Schmuggler without assist mode, Wreckers) gets no card: an
+// empty "Only you see this" reads as something missing.
+function hasContent(value) {
+  if (value === null || value === undefined || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.values(value).some(hasContent);
+  return true;
 }
 
 function privatePart(priv) {

@@ -301,7 +301,8 @@ class Shipwrecked(Game[Phase, Components]):
             "after_debts": None,    # "award" | "bidlock": what follows once the debts are settled
             "bidlocked": [],
             "last_bid": None,
-            "violations": [],
+            "violations": [],       # [{"player", "round", "card", "lot"}] (G-SW-14)
+            "lots": 0,              # lots offered so far: a violation belongs to one of them
             "bankrupt_order": [],
             "winner": None,
             "win_reason": None,
@@ -419,6 +420,7 @@ class Shipwrecked(Game[Phase, Components]):
                                     "everyone bids for it", player=s["turn"], card=card),
                             "R-SW-03")
             s["lot_bids"] = 0
+            s["lots"] = s.get("lots", 0) + 1
             return [note, *self._start_bid(self.active_players(), reason="new_lot")]
         # FLIP_PRIZE: keep turning over until a resource card appears (R-SW-16).
         self._take_from_stack(card)
@@ -452,6 +454,7 @@ class Shipwrecked(Game[Phase, Components]):
         s["bank_display"].remove(card)
         s["lot"] = {"card": card, "source": "bank", "hidden": []}
         s["lot_bids"] = 0
+        s["lots"] = s.get("lots", 0) + 1
         return [Note(Message("shipwrecked.note.bank_lot",
                              "{player} puts {card} from the bank display up for bid",
                              player=s["turn"], card=card), "R-SW-03"),
@@ -584,9 +587,11 @@ class Shipwrecked(Game[Phase, Components]):
                               round=r, shown=shown), "R-SW-08")]
         stopper = bid["stop_by"]
         if stopper is not None and cards[stopper] != STOP:
-            violation = {"player": stopper, "round": r, "card": cards[stopper]}
-            self.state["violations"].append(violation)
-            notes.append(Note(Violation(**violation).text, "G-SW-14"))
+            violation = Violation(stopper, r, cards[stopper])
+            self.state["violations"].append({"player": stopper, "round": r,
+                                             "card": cards[stopper],
+                                             "lot": self.state.get("lots", 0)})
+            notes.append(Note(violation.text, "G-SW-14"))
         return notes + self._resolve_row()
 
     def _resolve_row(self) -> list[Note]:
@@ -1390,7 +1395,9 @@ class Shipwrecked(Game[Phase, Components]):
                       "action": self._close_window_action()} if window_open else None,
             "debt": dict(s["debts"][0]) if self.phase is Phase.PAY else None,
             "last_bid": s["last_bid"],
-            "violations": [v.text for v in self.violations],
+            # The current (or last) lot's: an earlier lot's false stop is in the history.
+            "violations": [Violation(str(v["player"]), int(v["round"]), str(v["card"])).text
+                           for v in s["violations"] if v.get("lot") == s.get("lots", 0)],
             "cost_by_round": list(self.components.cost_by_round),
             "options": dict(self.options),
         }

@@ -56,6 +56,8 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
             "id": game_id, "title": cls.title or game_id,
             "min_players": cls.min_players, "max_players": cls.max_players,
             "colours": list(seat_colours(game_id)), "options": options,
+            # False: the screens draw players without their seat colours (Abandon Ship's rats).
+            "seat_colours_shown": bool(comps.get("seat_colours_shown", True)),
             "choices": comps.get("option_choices", {}),
             # {name: {label, explain, choices: {value: words}}}: what the games screen shows.
             "option_labels": comps.get("option_labels", {}),
@@ -402,10 +404,12 @@ class Table:
         if session is None:
             return None
         saved = session.saved
+        shown = bool(saved.components.get("seat_colours_shown", True))
         return {"row": saved.id, "id": saved.game, "title": session.game.title or saved.game,
                 "players": list(saved.players), "options": dict(session.game.options),
-                "colours": self.tokens.colours(saved.id), "ended": saved.ended,
-                "created": saved.created}
+                "colours": self.tokens.colours(saved.id),
+                # False: the screens draw players without them (they would name a secret).
+                "seat_colours_shown": shown, "ended": saved.ended, "created": saved.created}
 
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
