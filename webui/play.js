@@ -255,5 +255,11 @@ export function onCamera(app, frame) {
   const img = document.getElementById("camera-img");
   if (img) { img.src = url; img.hidden = false; }
   const note = document.getElementById("camera-note");
-  if (note) note.textContent = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen`;
+  if (note) {
+    // Which fixed marker is out of view, not only how many were seen.
+    const missing = frame.missing || [];
+    note.textContent = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen · `
+      + (missing.length ? `not seen: ${missing.join(", ")}` : "every corner and seat sticker in view");
+    note.dataset.missing = missing.length;
+  }
 }
