@@ -25,14 +25,21 @@ export function renderPlay(app, main) {
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
     hasContent(view.private) ? privatePart(view.private) : null,
   ];
-  const right = [
-    actions(app, s, ctx),
-    history(app, s),
-    s.role === "host" ? hostPart(s) : null,
-  ];
   const focused = document.activeElement?.dataset?.field;  // a filter being typed in survives
-  main.replaceChildren(h("div", {class: "play"},
-    h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
+  // The skeleton stays while one game is shown, so the history (which only grows) is patched in
+  // place, never rebuilt: a redraw costs the same at line 10 as at line 400.
+  let play = main.querySelector(":scope > .play");
+  if (!play || play.dataset.row !== String(s.game.row)) {
+    play = h("div", {class: "play", dataset: {row: s.game.row}},
+      h("div", {class: "col main-col"}),
+      h("div", {class: "col side-col"}, h("div", {class: "slot-actions"}), history.section(),
+        h("div", {class: "slot-host"})));
+    main.replaceChildren(play);
+  }
+  play.querySelector(".main-col").replaceChildren(...left.filter(Boolean));
+  slot(play, ".slot-actions", actions(app, s, ctx));
+  history.update(app, s);
+  slot(play, ".slot-host", s.role === "host" ? hostPart(s) : null);
   if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
   startTimer(s);
   promptInView(s, main);
@@ -153,25 +160,66 @@ async function send(app, button, action) {
   button.disabled = false;
 }
 
-function history(app, s) {
-  const lines = (s.history || []).slice().reverse();
-  const canFix = s.role === "host" || s.role === "table";
-  return h("section", {class: "card history"},
-    h("details", {open: historyOpen ?? window.innerWidth > 900,
-      ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
-      h("summary", {}, h("h2", {}, `History (${lines.length})`)),
-      lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
-        h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
-          h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
-            n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
-          line.was ? h("div", {class: "was quiet", dataset: {was: "1"}},
-            "Before the fix: ", notesText(line.was)) : null,
-          h("div", {class: "meta"},
-            chip(whoDid(line), null, "source " + line.source),
-            line.corrected ? chip("corrected", null, "corrected") : null,
-            canFix && !s.game.ended ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
-              onclick: () => fix(app, line)}, "Fix") : null)))) :
-        h("p", {class: "quiet"}, "Nothing yet.")));
+function slot(play, selector, content) {
+  const el = play.querySelector(selector);
+  if (content) el.replaceChildren(content); else el.replaceChildren();
+}
+
+// The history, newest first. Each line's element is made once, for the line object it shows: a
+// broadcast keeps the lines it did not change (app.js keeps their objects), so an action adds
+// one element and moves none; a correction replaces the lines from the corrected one on.
+const history = {
+  el: null, count: null, list: null, empty: null,
+  made: new WeakMap(),   // line object -> its <li>
+  key: null,             // what every line's look depends on besides the line: game, Fix or not
+
+  section() {
+    this.count = h("h2", {}, "History (0)");
+    this.list = h("ol", {class: "plain lines", reversed: true});
+    this.empty = h("p", {class: "quiet"}, "Nothing yet.");
+    this.el = h("section", {class: "card history"},
+      h("details", {open: historyOpen ?? window.innerWidth > 900,
+        ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
+        h("summary", {}, this.count), this.list, this.empty));
+    this.made = new WeakMap();
+    return this.el;
+  },
+
+  update(app, s) {
+    const lines = s.history || [];
+    const canFix = (s.role === "host" || s.role === "table") && !s.game.ended;
+    const key = `${s.game.row}/${canFix}`;
+    if (key !== this.key) { this.made = new WeakMap(); this.key = key; }
+    const wanted = [];
+    for (let i = lines.length - 1; i >= 0; i--) {
+      let li = this.made.get(lines[i]);
+      if (!li) { li = historyLine(app, s, lines[i], canFix); this.made.set(lines[i], li); }
+      wanted.push(li);
+    }
+    const keep = new Set(wanted);
+    for (const child of [...this.list.children]) if (!keep.has(child)) child.remove();
+    let at = this.list.firstElementChild;
+    for (const li of wanted) {
+      if (li === at) at = at.nextElementSibling;
+      else this.list.insertBefore(li, at);
+    }
+    this.count.textContent = `History (${lines.length})`;
+    this.empty.hidden = lines.length > 0;
+    this.list.hidden = lines.length === 0;
+  },
+};
+
+function historyLine(app, s, line, canFix) {
+  return h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
+    h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
+      n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
+    line.was ? h("div", {class: "was quiet", dataset: {was: "1"}},
+      "Before the fix: ", notesText(line.was)) : null,
+    h("div", {class: "meta"},
+      chip(whoDid(line), null, "source " + line.source),
+      line.corrected ? chip("corrected", null, "corrected") : null,
+      canFix ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
+        onclick: () => fix(app, line)}, "Fix") : null));
 }
 
 // Where an entry came from, once: "camera", "camera, confirmed by Ann", "host screen", "Ann's

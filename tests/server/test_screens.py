@@ -119,3 +119,26 @@ def test_a_schmuggler_phone_has_no_empty_private_card_and_abandon_ship_no_seat_c
     assert page.locator('.actor[data-colour]:not([data-colour=""])').count() == 0
     assert tablet.errors == []
     page.close()
+
+
+def test_an_action_adds_one_history_line_and_rebuilds_none(chromium, server):  # noqa: F811
+    """The redraw cost must not grow with the history (bench/bench_redraw.py measures it): an
+    action adds one line element to the history and leaves every other one in place."""
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    start_game(tablet, "shipwrecked")
+    tablet.press("table", "choose_first_player", "Ann goes first")
+    tablet.press("table", "turn_over_card", "Turned over: FOOD-50")
+    for p in ("Ann", "Bea"):
+        tablet.press(p, "lay_bid_card")
+    page.evaluate("""() => { window.changes = {added: 0, removed: 0};
+      new MutationObserver((records) => { for (const r of records) {
+        window.changes.added += r.addedNodes.length; window.changes.removed += r.removedNodes.length; }
+      }).observe(document.querySelector('.history .lines'), {childList: true}); }""")
+    tablet.press("Cy", "lay_bid_card")
+    assert page.evaluate("() => window.changes") == {"added": 1, "removed": 0}
+    assert page.locator(".history .line").count() == 5
+    tablet.undo()                                   # the newest line goes, nothing else moves
+    assert page.evaluate("() => window.changes") == {"added": 1, "removed": 1}
+    assert tablet.errors == []
+    page.close()
