@@ -67,7 +67,7 @@ def _run(args: argparse.Namespace) -> int:
               f"{len(tablet.tapped)} one-tap confirmations and "
               f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
               f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
-        rest = demo.finish(pace=0 if args.fast else 0.4)
+        rest = demo.finish(pace=0 if args.fast else 0.25)
         session = demo.table.session
         result = session.game.result() if session else None
         if result is not None:

@@ -178,7 +178,7 @@ class Demo:
         self.source.realtime = realtime
         return play(self.scripted, self.camera, self.source)
 
-    def finish(self, *, pace: float = 0.4, max_actions: int = 2000) -> int:
+    def finish(self, *, pace: float = 0.25, max_actions: int = 2000) -> int:
         """Play the rest of the game on the tablet, one action every ``pace`` seconds (0: at
         once), until it is over and scored (Abandon Ship: its tiles shown): a seeded random
         legal action, a table input by the engine's own draw. Returns how many it played."""
