@@ -80,7 +80,8 @@ def pipeline_for(registry: Registry, *, qr_every: float | None = 1.0
     the command cards only."""
     from tableassist.vision import TablePipeline
 
-    return lambda game: TablePipeline(game, registry, qr_every=qr_every)
+    # The QR scan on its own thread: a frame that confirms a move never waits for zbar.
+    return lambda game: TablePipeline(game, registry, qr_every=qr_every, qr_thread=True)
 
 
 class Preview:

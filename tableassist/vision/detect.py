@@ -510,21 +510,21 @@ class QRScanner:
 
     def __init__(self) -> None:
         self._pyzbar, self._symbols = _load_pyzbar()
-        self._inverted = False
 
     def scan(self, frame: np.ndarray, *, thorough: bool = True) -> list[QRCode]:
         """QR codes in the frame. `thorough=False` is the live path (a command card held up to the
-        camera is large and flat): one zbar pass per call on the frame scaled to `LIVE_WIDTH`,
-        the grey and the inverted image in turn (a card held up for a few scans is read either
-        way)."""
+        camera is large and flat): the grey and the inverted image of the frame scaled to
+        `LIVE_WIDTH`."""
         gray = _gray(frame)
         if not thorough:
             scale = min(1.0, self.LIVE_WIDTH / gray.shape[1])
             small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
                                                          interpolation=cv2.INTER_AREA)
-            self._inverted = not self._inverted
-            return self._decode(255 - small if not self._inverted else small,
-                                lambda p: p / scale)
+            for image in (small, 255 - small):
+                codes = self._decode(image, lambda p: p / scale)
+                if codes:
+                    return codes
+            return []
         steps = self._steps(gray)
         for image, back in steps:
             codes = self._decode(image, back)

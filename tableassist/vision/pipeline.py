@@ -3,7 +3,9 @@ and the QR command cards held up to the camera."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,6 +54,20 @@ class CommandCards:
         return shown
 
 
+_QR_POOL: ThreadPoolExecutor | None = None
+_QR_POOL_LOCK = threading.Lock()
+
+
+def _qr_pool() -> ThreadPoolExecutor:
+    """One worker thread for the process's QR scans (zbar and OpenCV release the GIL, so a scan
+    runs beside the frames instead of inside one)."""
+    global _QR_POOL
+    with _QR_POOL_LOCK:
+        if _QR_POOL is None:
+            _QR_POOL = ThreadPoolExecutor(1, thread_name_prefix="qr-scan")
+        return _QR_POOL
+
+
 class TablePipeline:
     """Detection + geometry + tracker for one game's table, and the QR command cards.
 
@@ -61,13 +77,15 @@ class TablePipeline:
     milliseconds per frame even when nothing is there; None: never), and not in a frame that
     confirmed a change (its readings must not wait for zbar) unless a whole period late; a card is
     "shown" once until it has been out of view for 3 scans. `game=None` (no game being played)
-    reads command cards only: no marker detection at all.
+    reads command cards only: no marker detection at all. With `qr_thread` (the live camera) a
+    due scan runs on a worker thread and its cards are reported by the first update after it
+    finished (a frame later): no frame waits for zbar.
     """
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
                  preset: str = "second-look", full_every: int = 50, qr_every: float | None = 1.0,
-                 tracker: Tracker | None = None) -> None:
+                 tracker: Tracker | None = None, qr_thread: bool = False) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
             registry = load_registry()
@@ -89,6 +107,8 @@ class TablePipeline:
         self._qr: QRScanner | None = None
         self._qr_error: str | None = None
         self._qr_last_scan = -1e9
+        self._qr_thread = qr_thread
+        self._qr_pending: tuple[Future[list[QRCode]], float] | None = None
         self.last: FrameResult | None = None
 
     def update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
@@ -113,12 +133,22 @@ class TablePipeline:
         return events
 
     def _scan_qr(self, frame: np.ndarray, t: float, *, busy: bool) -> list[CardShown]:
+        shown: list[CardShown] = []
+        pending = self._qr_pending
+        if pending is not None and pending[0].done():
+            self._qr_pending = None
+            try:
+                shown = self.cards.update(pending[0].result(), pending[1])
+            except Exception as exc:  # noqa: BLE001 - a failed scan must not stop the camera
+                self._qr_error = f"the QR scan failed ({type(exc).__name__})"
         if self.qr_every is None or t - self._qr_last_scan < self.qr_every:
-            return []
-        if busy and t - self._qr_last_scan < 2 * self.qr_every:
+            return shown
+        if self._qr_pending is not None:
+            return shown   # the last scan is still running: this one would only queue
+        if busy and t - self._qr_last_scan < 2 * self.qr_every and not self._qr_thread:
             # this frame confirmed a change on the table: its readings go first; the scan, due
             # but never urgent, waits for the next frame (for at most one period)
-            return []
+            return shown
         self._qr_last_scan = t
         if self._qr is None and self._qr_error is None:
             try:
@@ -126,5 +156,8 @@ class TablePipeline:
             except QRUnavailable as exc:
                 self._qr_error = str(exc)
         if self._qr is None:
-            return []
-        return self.cards.update(self._qr.scan(frame, thorough=False), t)
+            return shown
+        if self._qr_thread:
+            self._qr_pending = (_qr_pool().submit(self._qr.scan, frame.copy(), thorough=False), t)
+            return shown
+        return shown + self.cards.update(self._qr.scan(frame, thorough=False), t)
