@@ -24,9 +24,9 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tableassist.markers.registry import Registry
+from tableassist.markers.registry import Registry, RegistryError
 from tableassist.readers.live import CameraStatus, FrameSource, LastFrame
 
 if TYPE_CHECKING:
@@ -134,7 +134,28 @@ class Preview:
             return
         self.frames += 1
         self.server.socketio.emit("camera", {"jpeg": jpeg, "markers": len(detections),
+                                             "missing": self.missing(detections.ids, game),
                                              "size": [int(w), int(h)]}, to="host")
+
+    #: The markers that never move, in words: the host is told which of them the camera misses.
+    FIXED = {"table_corner": "table corner", "board": "board corner", "ship": "ship sticker",
+             "seat": "seat sticker"}
+
+    def missing(self, ids: Any, game: str | None) -> list[str]:
+        """The fixed markers (table and board corners, the players' seat stickers) not in this
+        frame, in words ("table corner NE", "seat sticker blue"): which component is out of view
+        or covered, not only how many markers were seen."""
+        seen = {int(i) for i in ids}
+        session = self.server.table.session
+        seats = set() if session is None else \
+            set(self.server.table.tokens.colours(session.saved.id).values())
+        try:
+            markers = self.registry.markers(game)
+        except RegistryError:
+            markers = self.registry.markers(None)
+        return [f"{self.FIXED[m.component]} {m.item}" for m in markers
+                if m.component in self.FIXED and m.id not in seen
+                and (m.component != "seat" or m.item in seats)]
 
 
 class BoxLook:
