@@ -21,6 +21,7 @@ const app = {
     return answer;
   },
   redraw,
+  drawn: [],
   toast: (message) => toast(message),
   openBox: (game) => openBox(app, game),  // the "Your box" screen (box.js)
 };
@@ -48,6 +49,9 @@ socket.on("state", (payload) => {
   app.state = payload;
   if (!payload.game) app.lobbyOpen = false;
   redraw();
+  // When each version reached the DOM (wall clock, ms): bench/bench_frame_to_dom.py reads it.
+  app.drawn.push([payload.version, performance.timeOrigin + performance.now()]);
+  if (app.drawn.length > 500) app.drawn.splice(0, 250);
 });
 socket.on("camera", (frame) => onCamera(app, frame));
 socket.on("camera_check", (msg) => onCameraCheck(app, msg));

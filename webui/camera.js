@@ -5,6 +5,7 @@ import {h} from "./dom.js";
 
 let previewUrl = null;
 let previewNote = "";
+let previewMissing = 0;  // how many fixed markers the last preview frame missed
 // The check survives redraws (a state payload redraws the whole screen): what was asked, the
 // last report and its picture.
 const check = {on: false, game: undefined, report: null, url: null, error: null, app: null};
@@ -24,7 +25,8 @@ export function cameraCard(app, s) {
         modeWords(cam) ? h("span", {class: "mode", dataset: {mode: cam.mode || ""}}, " · " + modeWords(cam)) : null),
       h("img", {id: "camera-img", alt: "camera preview", src: previewUrl || "", hidden: !previewUrl,
         class: live ? "" : "stale"}),
-      h("p", {class: "quiet", id: "camera-note"}, live ? previewNote : previewUrl ? "The picture above is old: the camera gives none now." : "")),
+      h("p", {class: "quiet", id: "camera-note", dataset: {missing: live ? previewMissing : 0}},
+        live ? previewNote : previewUrl ? "The picture above is old: the camera gives none now." : "")),
     checkPart(s));
 }
 
@@ -105,11 +107,15 @@ export function onCamera(app, frame) {
   const url = URL.createObjectURL(new Blob([frame.jpeg], {type: "image/jpeg"}));
   if (previewUrl) URL.revokeObjectURL(previewUrl);
   previewUrl = url;
-  previewNote = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen`;
+  // Which fixed marker is out of view, not only how many were seen.
+  const missing = frame.missing || [];
+  previewNote = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen · `
+    + (missing.length ? `not seen: ${missing.join(", ")}` : "every corner and seat sticker in view");
+  previewMissing = missing.length;
   const img = document.getElementById("camera-img");
   if (img) { img.src = url; img.hidden = false; img.classList.remove("stale"); }
   const note = document.getElementById("camera-note");
-  if (note) note.textContent = previewNote;
+  if (note) { note.textContent = previewNote; note.dataset.missing = missing.length; }
 }
 
 export function onCameraCheck(app, msg) {

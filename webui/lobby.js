@@ -77,14 +77,21 @@ function newGame(app, games, allColours) {
       app.redraw();
     }}, `Start ${game.title}`);
 
+  // Start stays in view (a bar at the bottom of the screen) however long the options are.
   return h("section", {class: "card setup"},
     h("h2", {}, "New game"), pick, boxLine(app, game),
-    h("h3", {}, "Players, clockwise from the first"), seats, add,
-    options.length ? [h("h3", {}, "Options"),
+    h("h3", {}, "Players, clockwise from the first"), seats,
+    game.seat_colours_shown === false ? h("p", {class: "quiet", dataset: {notice: "seat-colours"}},
+      "The colour is the seat sticker's, for the camera. The screens show players without it: "
+      + "here the rats wear these colours, and whose rat is whose is secret.") : null,
+    add,
+    options.length ? h("details", {class: "options-box", open: setup.optionsOpen,
+        ontoggle: (e) => { setup.optionsOpen = e.currentTarget.open; }},
+      h("summary", {}, h("h3", {}, `Options (${options.length}): the usual rules unless you change them`)),
       game.unverified_options.length ? h("p", {class: "warn-text"},
         "⚠ marks a value the data file has not yet checked against the real components.") : null,
-      h("div", {class: "options"}, options)] : null,
-    start);
+      h("div", {class: "options"}, options)) : null,
+    h("div", {class: "start-bar"}, start));
 }
 
 // "Your box": how many of the game's unverified values the players have checked, and the way in.
@@ -117,17 +124,25 @@ function changedOptions(game) {
   return out;
 }
 
+// One option: its label and one-line explanation from the data file (option_labels), never its
+// raw name; a choice shows its words. A game whose data file has no words for it falls back to the
+// name made readable.
 function option(game, name, value) {
   const choices = game.choices?.[name];
+  const words = game.option_labels?.[name] || {};
   const flagged = game.unverified_options.includes(name);
   const id = `opt-${name}`;
   let input;
   const set = (v) => { setup.options[name] = v; };
-  if (Array.isArray(choices)) {
-    input = h("select", {id, dataset: {field: id},
+  const choiceWords = (c) => words.choices?.[String(c)] ?? (typeof c === "boolean" ? (c ? "Yes" : "No") : String(c));
+  if (Array.isArray(choices) && typeof value === "boolean") {
+    input = h("input", {id, type: "checkbox", checked: value, dataset: {field: id},
+      disabled: choices.length < 2, onchange: (e) => set(e.target.checked)});
+  } else if (Array.isArray(choices)) {
+    input = h("select", {id, dataset: {field: id}, disabled: choices.length < 2,
       onchange: (e) => set(choices[Number(e.target.value)])},
       choices.map((c, i) => h("option", {value: i, selected: JSON.stringify(c) === JSON.stringify(value)},
-        String(c))));
+        choiceWords(c))));
   } else if (typeof value === "boolean") {
     input = h("input", {id, type: "checkbox", checked: value, dataset: {field: id},
       onchange: (e) => set(e.target.checked)});
@@ -138,11 +153,16 @@ function option(game, name, value) {
   } else if (typeof value === "string") {
     input = h("input", {id, type: "text", value, dataset: {field: id}, oninput: (e) => set(e.target.value)});
   } else {
-    input = h("code", {}, JSON.stringify(value));  // lists and tables: shown, kept at the default
+    // Lists and tables (ShipShape's six-player groups): kept as the data file has them.
+    input = h("span", {class: "quiet"}, "as in the data file");
   }
-  return h("label", {class: "option" + (flagged ? " unverified" : ""), for: id},
-    h("span", {}, titleCase(name), flagged ? h("span", {class: "flag", title: "unverified"}, " ⚠") : null),
-    input);
+  const boxed = input.type === "checkbox";
+  return h("label", {class: "option" + (flagged ? " unverified" : "") + (boxed ? " boxed" : ""),
+      for: id, dataset: {option: name}},
+    h("span", {class: "option-label"}, words.label || titleCase(name),
+      flagged ? h("span", {class: "flag", title: "unverified"}, " ⚠") : null),
+    input,
+    words.explain ? h("span", {class: "explain quiet"}, words.explain) : null);
 }
 
 function savedGames(app, saved, error) {

@@ -4,36 +4,58 @@ import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 import {cameraCard} from "./camera.js";
 import {markChanges} from "./changes.js";
+import {ruleChip} from "./rules.js";
+import {endScreen} from "./ending.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
+let shownPrompt = null;  // the prompt last brought into view: "game row / prompt texts"
 
 export function renderPlay(app, main) {
   const s = app.state;
   const view = s.view || {};
-  const ctx = {colours: s.game.colours || {}, players: s.game.players, viewer: s.player, role: s.role,
-    series: s.series};
+  // Abandon Ship's rats wear the seat colours: there players are drawn without theirs.
+  const colours = s.game.seat_colours_shown === false ? {} : s.game.colours || {};
+  const ctx = {colours, players: s.game.players, viewer: s.player, role: s.role, series: s.series};
   const over = view.over || s.game.ended;
   const left = [
     s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
     prompts(s),
     cameraReadings(app, s),
-    over && view.result ? result(view.result, ctx) : null,
+    over ? endScreen(app, s, view.result, ctx) : null,
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
-    view.private ? privatePart(view.private) : null,
-  ];
-  const right = [
-    actions(app, s, ctx),
-    history(app, s),
-    s.role === "host" ? cameraCard(app, s) : null,
-    s.role === "host" ? hostPart(s) : null,
+    hasContent(view.private) ? privatePart(view.private) : null,
   ];
   const focused = document.activeElement?.dataset?.field;  // a filter being typed in survives
-  main.replaceChildren(h("div", {class: "play"},
-    h("div", {class: "col main-col"}, left), h("div", {class: "col side-col"}, right)));
+  // The skeleton stays while one game is shown, so the history (which only grows) is patched in
+  // place, never rebuilt: a redraw costs the same at line 10 as at line 400.
+  let play = main.querySelector(":scope > .play");
+  if (!play || play.dataset.row !== String(s.game.row)) {
+    play = h("div", {class: "play", dataset: {row: s.game.row}},
+      h("div", {class: "col main-col"}),
+      h("div", {class: "col side-col"}, h("div", {class: "slot-actions"}), history.section(),
+        h("div", {class: "slot-camera"}), h("div", {class: "slot-host"})));
+    main.replaceChildren(play);
+  }
+  play.querySelector(".main-col").replaceChildren(...left.filter(Boolean));
+  slot(play, ".slot-actions", actions(app, s, ctx));
+  history.update(app, s);
+  slot(play, ".slot-camera", s.role === "host" ? cameraCard(app, s) : null);
+  slot(play, ".slot-host", s.role === "host" ? hostPart(s) : null);
   if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
   markChanges(app, main);  // every changed number flashes and says why on a tap
   startTimer(s);
+  promptInView(s, main);
+}
+
+// After Start, and whenever the prompt changes, the prompt is in view: the lobby or a long history
+// may have left the page scrolled down, and "Who goes first?" must not be hidden.
+function promptInView(s, main) {
+  const key = `${s.game.row}/${(s.prompts || []).map((p) => p.text).join("|")}`;
+  if (key === shownPrompt) return;
+  shownPrompt = key;
+  const target = main.querySelector(".prompt") || main.querySelector(".result");
+  if (target) target.scrollIntoView({block: "nearest"});
 }
 
 function prompts(s) {
@@ -44,7 +66,7 @@ function prompts(s) {
   if (!list.length && !timer) return null;
   return h("section", {class: "card prompt", "aria-live": "polite"},
     list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
-      p.text, p.rule ? h("span", {class: "rule"}, p.rule) : null)), timer);
+      p.text, p.rule ? ruleChip(p.rule, s.game.id) : null)), timer);
 }
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
@@ -146,24 +168,85 @@ async function send(app, button, action) {
   button.disabled = false;
 }
 
-function history(app, s) {
-  const lines = (s.history || []).slice().reverse();
-  const canFix = s.role === "host" || s.role === "table";
-  return h("section", {class: "card history"},
-    h("details", {open: historyOpen ?? window.innerWidth > 900,
-      ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
-      h("summary", {}, h("h2", {}, `History (${lines.length})`)),
-      lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
-        h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
-          h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
-            n.text, n.rule ? h("span", {class: "rule"}, n.rule) : null)) : titleCase(line.type)),
-          h("div", {class: "meta"},
-            chip(line.source, null, "source " + line.source),
-            line.corrected ? chip("corrected", null, "corrected") : null,
-            line.author ? h("span", {class: "quiet"}, " " + line.author) : null,
-            canFix && !s.game.ended ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
-              onclick: () => fix(app, line)}, "Fix") : null)))) :
-        h("p", {class: "quiet"}, "Nothing yet.")));
+function slot(play, selector, content) {
+  const el = play.querySelector(selector);
+  if (content) el.replaceChildren(content); else el.replaceChildren();
+}
+
+// The history, newest first. Each line's element is made once, for the line object it shows: a
+// broadcast keeps the lines it did not change (app.js keeps their objects), so an action adds
+// one element and moves none; a correction replaces the lines from the corrected one on.
+const history = {
+  el: null, count: null, list: null, empty: null,
+  made: new WeakMap(),   // line object -> its <li>
+  key: null,             // what every line's look depends on besides the line: game, Fix or not
+
+  section() {
+    this.count = h("h2", {}, "History (0)");
+    this.list = h("ol", {class: "plain lines", reversed: true});
+    this.empty = h("p", {class: "quiet"}, "Nothing yet.");
+    this.el = h("section", {class: "card history"},
+      h("details", {open: historyOpen ?? window.innerWidth > 900,
+        ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
+        h("summary", {}, this.count), this.list, this.empty));
+    this.made = new WeakMap();
+    return this.el;
+  },
+
+  update(app, s) {
+    const lines = s.history || [];
+    const canFix = (s.role === "host" || s.role === "table") && !s.game.ended;
+    const key = `${s.game.row}/${canFix}`;
+    if (key !== this.key) { this.made = new WeakMap(); this.key = key; }
+    const wanted = [];
+    for (let i = lines.length - 1; i >= 0; i--) {
+      let li = this.made.get(lines[i]);
+      if (!li) { li = historyLine(app, s, lines[i], canFix); this.made.set(lines[i], li); }
+      wanted.push(li);
+    }
+    const keep = new Set(wanted);
+    for (const child of [...this.list.children]) if (!keep.has(child)) child.remove();
+    let at = this.list.firstElementChild;
+    for (const li of wanted) {
+      if (li === at) at = at.nextElementSibling;
+      else this.list.insertBefore(li, at);
+    }
+    this.count.textContent = `History (${lines.length})`;
+    this.empty.hidden = lines.length > 0;
+    this.list.hidden = lines.length === 0;
+  },
+};
+
+function historyLine(app, s, line, canFix) {
+  return h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
+    h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
+      n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
+    line.was ? h("div", {class: "was quiet", dataset: {was: "1"}},
+      "Before the fix: ", notesText(line.was)) : null,
+    h("div", {class: "meta"},
+      chip(whoDid(line), null, "source " + line.source),
+      line.corrected ? chip("corrected", null, "corrected") : null,
+      canFix ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
+        onclick: () => fix(app, line)}, "Fix") : null));
+}
+
+// Where an entry came from, once: "camera", "camera, confirmed by Ann", "host screen", "Ann's
+// phone", "clock" (never "camera camera" or "tablet host").
+const SCREENS = {host: "host screen", table: "table screen", tablet: "a tablet"};
+function whoDid(line) {
+  const by = line.author;
+  if (line.source === "camera") {
+    return !by || by === "camera" ? "camera" : `camera, confirmed on ${SCREENS[by] ? "the " + SCREENS[by] : by + "'s phone"}`;
+  }
+  if (line.source === "clock") return "clock (time ran out)";
+  if (line.source === "script") return "demo script";
+  if (!by) return "tablet";
+  return SCREENS[by] || `${by}'s phone`;
+}
+
+// A line's notes as one text: each note a sentence.
+function notesText(notes) {
+  return notes.map((n) => n.text.replace(/[.!?]?$/, ".")).join(" ");
 }
 
 // A correction: strike the entry, or put another action that was legal at that point in its place.
@@ -177,10 +260,12 @@ async function fix(app, line) {
   };
   dialog.replaceChildren(h("div", {class: "fix"},
     h("h2", {}, `Fix entry ${line.seq}`),
-    h("p", {}, line.notes.map((n) => n.text).join(" ") || titleCase(line.type)),
+    h("p", {}, line.notes.length ? notesText(line.notes) : titleCase(line.type)),
     h("p", {class: "quiet"}, "Everything after it is replayed; a fix the rules refuse changes nothing."),
-    h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button", class: "act",
-      onclick: () => choose(a.action)}, a.label))),
+    h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button",
+      class: "act" + (a.current ? " current" : ""), disabled: a.current, dataset: a.current ? {current: "1"} : undefined,
+      "aria-current": a.current ? "true" : null, onclick: () => choose(a.action)},
+      a.current ? `${a.label} (what it is now)` : a.label))),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
         "It did not happen (strike it)"),
@@ -188,43 +273,13 @@ async function fix(app, line) {
   dialog.showModal();
 }
 
-function result(res, ctx) {
-  const ranking = res.ranking || [];
-  return h("section", {class: "card result", dataset: {result: "1"}},
-    h("h2", {}, res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!` : "Game over"),
-    h("table", {class: "ranking"},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
-      h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
-        h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
-        h("td", {class: "num"}, r.score))))),
-    res.breakdown && Object.keys(res.breakdown).length ? h("div", {class: "breakdown"},
-      h("h3", {}, "Why"), breakdown(res.breakdown, ctx)) : null);
-}
-
-const flat = (o) => o && typeof o === "object" && !Array.isArray(o)
-  && Object.values(o).every((v) => v === null || typeof v !== "object");
-
-// The score's breakdown as tables: {player: {category: n}} becomes one row per category and one
-// column per player; {player: [{…}, …]} (say, one line per voyage) becomes a table per player.
-function breakdown(b, ctx) {
-  const names = Object.keys(b);
-  if (names.every((n) => flat(b[n]))) {
-    const cats = [...new Set(names.flatMap((n) => Object.keys(b[n])))];
-    return h("div", {class: "table-scroll"}, h("table", {class: "breakdown-table"},
-      h("thead", {}, h("tr", {}, h("th", {}), names.map((n) => h("th", {}, chip(n, ctx.colours[n]))))),
-      h("tbody", {}, cats.map((c) => h("tr", {dataset: {category: c}}, h("th", {}, titleCase(c)),
-        names.map((n) => h("td", {class: "num"}, b[n][c] ?? "–")))))));
-  }
-  if (names.every((n) => Array.isArray(b[n]) && b[n].every(flat))) {
-    return names.map((n) => {
-      const cols = [...new Set(b[n].flatMap((r) => Object.keys(r)))];
-      return h("div", {class: "table-scroll"}, h("h4", {}, chip(n, ctx.colours[n])),
-        h("table", {class: "breakdown-table"},
-          h("thead", {}, h("tr", {}, cols.map((c) => h("th", {}, titleCase(c))))),
-          h("tbody", {}, b[n].map((r) => h("tr", {}, cols.map((c) => h("td", {class: "num"}, r[c] ?? "–")))))));
-    });
-  }
-  return renderValue(b);
+// A private part with nothing in it (Schmuggler without assist mode, Wreckers) gets no card: an
+// empty "Only you see this" reads as something missing.
+function hasContent(value) {
+  if (value === null || value === undefined || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.values(value).some(hasContent);
+  return true;
 }
 
 function privatePart(priv) {

@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=cli.port, default=8765,
                         help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default this machine only)")
+                        help="address to listen on (default 127.0.0.1: this machine only; "
+                             "0.0.0.0 to open it on a tablet on the same network)")
     parser.add_argument("--db", type=Path, default=None,
                         help="database for the demo game (default: a temporary file)")
     parser.add_argument("--once", action="store_true",
@@ -39,6 +40,15 @@ def run(args: argparse.Namespace) -> int:
         restore_signals(handlers)
 
 
+def _tablet_hint(host: str) -> str:
+    """How to watch the demo on a tablet: the server listens on this machine only by default."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return ("On a tablet: this listens on 127.0.0.1 (this machine) only; start it with "
+                "--host 0.0.0.0 (scripts/start demo --host 0.0.0.0) and open the host link with "
+                "this computer's network address in place of 127.0.0.1.")
+    return "On a tablet on the same network: open the host link above."
+
+
 def _run(args: argparse.Namespace) -> int:
     from tableassist.server.served import OpenError
     try:
@@ -51,14 +61,22 @@ def _run(args: argparse.Namespace) -> int:
         print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's "
               "camera")
         print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
+        print(_tablet_hint(args.host), flush=True)
         tablet = demo.play(realtime=not args.fast)
         m = demo.measure()
         session = demo.table.session
-        print(f"the script is over: {len(session.steps) if session else 0} actions; "
+        print(f"the camera's script is over: {len(session.steps) if session else 0} actions; "
               f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap; "
               f"{len(tablet.tapped)} one-tap confirmations and "
               f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
               f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
+        rest = demo.finish(pace=0 if args.fast else 0.25)
+        session = demo.table.session
+        result = session.game.result() if session else None
+        if result is not None:
+            winners = " and ".join(result["winners"]) or "nobody"
+            print(f"the tablet played the rest ({rest} actions): the game is over, {winners} "
+                  "won; the end screen is on the host link", flush=True)
         if not args.once:
             print("Still serving the table; press Ctrl+C to stop.", flush=True)
             threading.Event().wait()

@@ -5,12 +5,15 @@ whose camera looks at the synthetic table (``tableassist.vision.synthetic``) pla
 game (``tableassist.demo.scripts``): every frame goes through the real pipeline — detection,
 tracker, the game's reader, the engine through the session, the server, the tablet page — at the
 camera's frame rate. The tablet-only inputs of SPEC §6.3 (a STOP, a one-tap confirmation) are
-played by a scripted person at the tablet at their time. At the end the demo prints what the
-camera read without a tap and the latency from frame to view.
+played by a scripted person at the tablet at their time. When the camera's script is over, the
+scripted person plays the rest of the game on the tablet (``Demo.finish``: seeded random legal
+actions, the table's by the engine's own draw), so the demo ends on the end screen. At the end
+the demo prints what the camera read without a tap and the latency from frame to view.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import tempfile
 import time
@@ -175,6 +178,31 @@ class Demo:
         plays the tablet's inputs."""
         self.source.realtime = realtime
         return play(self.scripted, self.camera, self.source)
+
+    def finish(self, *, pace: float = 0.25, max_actions: int = 2000) -> int:
+        """Play the rest of the game on the tablet, one action every ``pace`` seconds (0: at
+        once), until it is over and scored (Abandon Ship: its tiles shown): a seeded random
+        legal action, a table input by the engine's own draw. Returns how many it played."""
+        session = self.table.session
+        if session is None:
+            return 0
+        rng = random.Random(self.scripted.seed)
+        played = 0
+        while played < max_actions and session.game.result() is None:
+            game = session.game
+            table = game.legal_actions(None)
+            mine = [a for p in game.players for a in game.legal_actions(p)]
+            if game.is_over or not mine or (table and rng.random() < 0.5):
+                action = game.chance_action() or (table[0] if table else None)
+            else:
+                action = rng.choice(mine)
+            if action is None:
+                break    # nothing the table can do: the engine waits for something else
+            session.submit(action, source="script", author="demo")
+            played += 1
+            if pace:
+                time.sleep(pace)
+        return played
 
     def measure(self) -> dict[str, Any]:
         return measure(self.scripted.game, self.camera.stats, self.scripted.expected)

@@ -41,8 +41,8 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, competition_ranks,
-                                        unverified_values)
+                                        SetupError, Tally, Template, competition_ranks,
+                                        sheet_row, unverified_values)
 
 NEUTRAL = "neutral"
 """The colour of the eighth die, which belongs to no rat and never leaves the game (G-AS-11)."""
@@ -831,8 +831,24 @@ class AbandonShip(Game[Phase, Components]):
         rows = [{**by_player[p], "rank": rank} for p, rank in competition_ranks(
             self.players, lambda p: (-by_player[p]["score"], -by_player[p]["cheese"]))]
         winners = [r["player"] for r in rows if r["rank"] == 1]
+        sheet = [sheet_row(Message("abandon_ship.sheet.rats", "Rats (points each)"), {
+                     p: Message("abandon_ship.sheet.rat_points_each", "{rats}", rats=tuple(
+                         Message("abandon_ship.sheet.rat_points", "{rat} {points}", rat=rat,
+                                 points=pts) for rat, pts in breakdown[p]["rats"].items()))
+                     for p in self.players}),
+                 sheet_row(Message("abandon_ship.sheet.rat_total", "Rat points"),
+                           {p: sum(breakdown[p]["rats"].values()) for p in self.players}),
+                 sheet_row(Message("abandon_ship.sheet.cheese", "Cheese points"),
+                           {p: breakdown[p]["cheese"] for p in self.players}),
+                 sheet_row(Message("abandon_ship.sheet.total", "Total"),
+                           {p: breakdown[p]["total"] for p in self.players})]
         return {"winners": winners, "draw": len(winners) > 1, "ranking": rows,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        """Each rat's points now: who owns which rat is secret until the tiles are shown."""
+        return Tally(Message("abandon_ship.tally.rat_points", "Points of each rat"),
+                     self.rat_points(), Message("abandon_ship.tally.unit", "points"))
 
     # -- what the table may do now -----------------------------------------------------------
 

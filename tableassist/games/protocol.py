@@ -40,7 +40,8 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
-           "SetupError", "Template", "and_list", "competition_ranks", "merge_options",
+           "SetupError", "Tally", "Template", "and_list", "competition_ranks", "merge_options",
+           "sheet_row",
            "unverified_values"]
 
 Action = dict[str, Any]
@@ -116,6 +117,34 @@ class Prompt:
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "text": str(self.text), "rule": self.rule,
                 "actions": list(self.actions), **_text_json(self.text)}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The number the game is won by, as the shared screen may see it now, per player (or, where
+    who owns what is secret, per piece: Abandon Ship's rats). The end screen charts it over the
+    whole game; ``label`` names it in the table's words ("Money (millions)") and ``unit`` is what
+    one counts ("million": "finished with 686 million"), both :class:`Message` values."""
+
+    label: Message
+    values: Mapping[str, int]
+    unit: Message
+
+
+def sheet_row(label: Message, values: Mapping[str, int | Message]) -> dict[str, Any]:
+    """One row of a result's ``sheet`` (the end screen's breakdown): a label in plain words and
+    each player's value, so no screen ever shows a raw key such as ``FOOD``.
+
+    ``label`` is the English text with the message's ``id`` and ``params`` beside it; a value in
+    words (``"in business"``) is a :class:`Message` too, written out as its English text, with
+    its ``id`` and ``params`` under ``messages``."""
+    row: dict[str, Any] = {"label": str(label), **label.to_json(),
+                           "values": {k: v if isinstance(v, int) else str(v)
+                                      for k, v in values.items()}}
+    words = {k: v.to_json() for k, v in values.items() if isinstance(v, Message)}
+    if words:
+        row["messages"] = words
+    return row
 
 
 def merge_options(defaults: Mapping[str, Any], given: Mapping[str, Any] | None,
@@ -295,8 +324,12 @@ class Game(Generic[PhaseT, ComponentsT]):
 
     def result(self) -> dict[str, Any] | None:
         """``None`` while the game runs; then the ranking, ``winners`` and per-player scores
-        with their breakdown."""
+        with their breakdown, and ``sheet``: the breakdown as rows of :func:`sheet_row`."""
         raise NotImplementedError
+
+    def tally(self) -> Tally | None:
+        """The public number the game is won by, now (see :class:`Tally`); ``None``: none."""
+        return None
 
     # -- what the base class gives ---------------------------------------------------------
 

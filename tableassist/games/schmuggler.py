@@ -37,8 +37,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, competition_ranks,
-                                        unverified_values)
+                                        SetupError, Tally, Template, competition_ranks,
+                                        sheet_row, unverified_values)
 
 
 class Phase(StrEnum):
@@ -53,6 +53,12 @@ class Phase(StrEnum):
     GUESSING = "guessing"         # S8: each named player says who has it
     LOOKING = "looking"           # the named players look through their cards, in order
     OVER = "over"
+
+
+def _count_points(count: int, points: int) -> Message:
+    """A score sheet cell: how many, and the points they make ("3 → 6")."""
+    return Message("schmuggler.sheet.count_points", "{count} → {points}", count=count,
+                   points=points)
 
 
 # -- the game's nouns ------------------------------------------------------------------------
@@ -750,8 +756,23 @@ class Schmuggler(Game[Phase, Components]):
                     "cards": self.card_count(p), "chips": self.state["chips"][p]}
                    for p, rank in ranked]
         best = scores[ranked[0][0]]
+        sheet = [sheet_row(Message("schmuggler.sheet.cards",
+                                   "Cards ({points, plural, one {# point} other {# points}} each)",
+                                   points=comps.card_points),
+                           {p: _count_points(self.card_count(p), breakdown[p]["cards"])
+                            for p in self.players}),
+                 sheet_row(Message("schmuggler.sheet.chips",
+                                   "Chips ({points, plural, one {# point} other {# points}} each)",
+                                   points=comps.chip_points),
+                           {p: _count_points(self.state["chips"][p], breakdown[p]["chips"])
+                            for p in self.players}),
+                 sheet_row(Message("schmuggler.sheet.total", "Total"), scores)]
         return {"winners": [p for p in self.players if scores[p] == best], "ranking": ranking,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        return Tally(Message("schmuggler.tally.chips", "Chips"), dict(self.state["chips"]),
+                     Message("schmuggler.tally.unit", "chips"))
 
     # -- checks shared by the handlers -----------------------------------------------------------
 

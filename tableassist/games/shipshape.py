@@ -46,7 +46,8 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, and_list, unverified_values)
+                                        SetupError, Tally, Template, and_list, sheet_row,
+                                        unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
 
@@ -1212,7 +1213,29 @@ class ShipShape(Game[Phase, Components]):
                           **{c: v["scores"][n][c]["coins"]
                              for c in ("gold", "cannons", "contraband", "full_ship")}}
                          for v in sheets] for n in order}
-        return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown}
+        words = {"gold": Message("shipshape.sheet.gold", "Gold (less rats), all voyages"),
+                 "cannons": Message("shipshape.sheet.cannons", "Cannons, all voyages"),
+                 "contraband": Message("shipshape.sheet.contraband", "Contraband, all voyages"),
+                 "full_ship": Message("shipshape.sheet.full_ship", "Full-ship bonus, all voyages")}
+        sheet = [sheet_row(Message("shipshape.sheet.voyage", "Voyage {voyage}",
+                                   voyage=v["voyage"]),
+                           {n: v["scores"][n]["gain"] for n in order})
+                 for v in sheets]
+        sheet += [sheet_row(label, {n: sum(row[key] for row in breakdown[n]) for n in order})
+                  for key, label in words.items()]
+        sheet.append(sheet_row(Message("shipshape.sheet.coins", "Coins"),
+                               {n: parts[n]["coins"] for n in order}))
+        sheet.append(sheet_row(Message("shipshape.sheet.final_hold",
+                                       "Final hold number (breaks a tie)"),
+                               {n: self._number(parts[n]["prev_hold"]) for n in order}))
+        return {"winners": [order[0]], "ranking": ranking, "breakdown": breakdown,
+                "sheet": sheet}
+
+    def tally(self) -> Tally:
+        parts = self.state["participants"]
+        return Tally(Message("shipshape.tally.coins", "Coins"),
+                     {n: parts[n]["coins"] for n in self.state["seats"]},
+                     Message("shipshape.tally.unit", "coins"))
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -33,8 +33,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, competition_ranks,
-                                        unverified_values)
+                                        SetupError, Tally, Template, competition_ranks,
+                                        sheet_row, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
 PASS, STOP, STRIKE = "PASS", "STOP", "STRIKE"
@@ -42,6 +42,15 @@ BID_TYPES = (PASS, STOP, STRIKE)
 FACE_DOWN = "FACE_DOWN"
 GROUPS = ("FOOD", "SHELTER", "WATER", "FRIENDS")
 ACTIVE, BANKRUPT = "ACTIVE", "BANKRUPT"
+#: The end screen's words for a group's points and a player's standing (the result's ``sheet``).
+_GROUP_POINTS = {
+    "FOOD": Message("shipwrecked.sheet.food", "Food points"),
+    "SHELTER": Message("shipwrecked.sheet.shelter", "Shelter points"),
+    "WATER": Message("shipwrecked.sheet.water", "Water points"),
+    "FRIENDS": Message("shipwrecked.sheet.friends", "Friends points"),
+}
+_STANDING = {ACTIVE: Message("shipwrecked.sheet.in_game", "in the game"),
+             BANKRUPT: Message("shipwrecked.sheet.bankrupt", "bankrupt")}
 
 
 class Phase(StrEnum):
@@ -301,7 +310,8 @@ class Shipwrecked(Game[Phase, Components]):
             "after_debts": None,    # "award" | "bidlock": what follows once the debts are settled
             "bidlocked": [],
             "last_bid": None,
-            "violations": [],
+            "violations": [],       # [{"player", "round", "card", "lot"}] (G-SW-14)
+            "lots": 0,              # lots offered so far: a violation belongs to one of them
             "bankrupt_order": [],
             "winner": None,
             "win_reason": None,
@@ -419,6 +429,7 @@ class Shipwrecked(Game[Phase, Components]):
                                     "everyone bids for it", player=s["turn"], card=card),
                             "R-SW-03")
             s["lot_bids"] = 0
+            s["lots"] = s.get("lots", 0) + 1
             return [note, *self._start_bid(self.active_players(), reason="new_lot")]
         # FLIP_PRIZE: keep turning over until a resource card appears (R-SW-16).
         self._take_from_stack(card)
@@ -452,6 +463,7 @@ class Shipwrecked(Game[Phase, Components]):
         s["bank_display"].remove(card)
         s["lot"] = {"card": card, "source": "bank", "hidden": []}
         s["lot_bids"] = 0
+        s["lots"] = s.get("lots", 0) + 1
         return [Note(Message("shipwrecked.note.bank_lot",
                              "{player} puts {card} from the bank display up for bid",
                              player=s["turn"], card=card), "R-SW-03"),
@@ -584,9 +596,11 @@ class Shipwrecked(Game[Phase, Components]):
                               round=r, shown=shown), "R-SW-08")]
         stopper = bid["stop_by"]
         if stopper is not None and cards[stopper] != STOP:
-            violation = {"player": stopper, "round": r, "card": cards[stopper]}
-            self.state["violations"].append(violation)
-            notes.append(Note(Violation(**violation).text, "G-SW-14"))
+            violation = Violation(stopper, r, cards[stopper])
+            self.state["violations"].append({"player": stopper, "round": r,
+                                             "card": cards[stopper],
+                                             "lot": self.state.get("lots", 0)})
+            notes.append(Note(violation.text, "G-SW-14"))
         return notes + self._resolve_row()
 
     def _resolve_row(self) -> list[Note]:
@@ -1020,8 +1034,23 @@ class Shipwrecked(Game[Phase, Components]):
         for p, rank in competition_ranks(self.players, key):
             ranking.append({"player": p, "score": breakdown[p]["total"], "rank": rank,
                             "status": breakdown[p]["status"], "gems": breakdown[p]["gems"]})
+        players = self.players
+        sheet = [sheet_row(_GROUP_POINTS[group], {p: breakdown[p][group] for p in players})
+                 for group in GROUPS]
+        sheet += [sheet_row(Message("shipwrecked.sheet.points_held", "Points held"),
+                            {p: breakdown[p]["total"] for p in players}),
+                  sheet_row(Message("shipwrecked.sheet.gems", "Gems"),
+                            {p: breakdown[p]["gems"] for p in players}),
+                  sheet_row(Message("shipwrecked.sheet.standing", "Standing"),
+                            {p: _STANDING[breakdown[p]["status"]] for p in players})]
         return {"winners": [s["winner"]], "reason": s["win_reason"], "ranking": ranking,
-                "breakdown": breakdown}
+                "breakdown": breakdown, "sheet": sheet}
+
+    def tally(self) -> Tally:
+        """Points held (R-SW-14: 100 in one group or 150 in all wins); the cards are face up."""
+        return Tally(Message("shipwrecked.tally.points_held", "Points held"),
+                     {p: sum(self.points(p).values()) for p in self.players},
+                     Message("shipwrecked.tally.unit", "points held"))
 
     # -- input checks shared by the handlers --------------------------------------------------
 
@@ -1377,7 +1406,9 @@ class Shipwrecked(Game[Phase, Components]):
                       "action": self._close_window_action()} if window_open else None,
             "debt": dict(s["debts"][0]) if self.phase is Phase.PAY else None,
             "last_bid": s["last_bid"],
-            "violations": [v.text for v in self.violations],
+            # The current (or last) lot's: an earlier lot's false stop is in the history.
+            "violations": [Violation(str(v["player"]), int(v["round"]), str(v["card"])).text
+                           for v in s["violations"] if v.get("lot") == s.get("lots", 0)],
             "cost_by_round": list(self.components.cost_by_round),
             # What a player needs to win (R-SW-14), so a screen can show how far each one is.
             "win": {"single_group_min": self.components.single_group_min,

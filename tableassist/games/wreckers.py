@@ -28,8 +28,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Template, and_list, competition_ranks,
-                                        unverified_values)
+                                        SetupError, Tally, Template, and_list, competition_ranks,
+                                        sheet_row, unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 ACTIVE, BANKRUPT, ELIMINATED = "active", "bankrupt", "eliminated"
@@ -121,6 +121,23 @@ class Components:
 LEDGER = ("start", "wrecks", "investors", "expenses", "delays", "controversies",
           "hand_upgrades", "basic_expenses")
 LEDGER_OF_TYPE = {"I": "investors", "E": "expenses", "D": "delays", "C": "controversies"}
+#: The ledger's categories in the end screen's words (its ``sheet``).
+_LEDGER_WORDS = {
+    "start": Message("wreckers.sheet.start", "Starting money (M)"),
+    "wrecks": Message("wreckers.sheet.wrecks_money", "Wrecks salvaged (M)"),
+    "investors": Message("wreckers.sheet.investors", "Investors (M)"),
+    "expenses": Message("wreckers.sheet.expenses", "Expenses (M)"),
+    "delays": Message("wreckers.sheet.delays", "Delays (M)"),
+    "controversies": Message("wreckers.sheet.controversies", "Controversies (M)"),
+    "hand_upgrades": Message("wreckers.sheet.hand_upgrades", "Bigger hands bought (M)"),
+    "basic_expenses": Message("wreckers.sheet.basic_expenses", "Basic expenses (M)"),
+}
+#: A company's standing at the end, in words.
+_STANDING = {
+    ACTIVE: Message("wreckers.sheet.in_business", "in business"),
+    BANKRUPT: Message("wreckers.sheet.bankrupt", "bankrupt"),
+    ELIMINATED: Message("wreckers.sheet.eliminated", "eliminated"),
+}
 
 
 def read_deck(data: Mapping[str, Any]) -> dict[str, Card]:
@@ -861,8 +878,29 @@ class Wreckers(Game[Phase, Components]):
             p = self._p(name)
             breakdown[name] = {"money": dict(p["ledger"]), "discovery": p["discovery"],
                                "wrecks": list(p["victory_pile"]), "status": p["status"]}
+        players = self.players
+        sheet = [sheet_row(_LEDGER_WORDS[key], {n: breakdown[n]["money"].get(key, 0)
+                                                for n in players})
+                 for key in LEDGER]
+        sheet += [sheet_row(Message("wreckers.sheet.money", "Money (M)"),
+                            {n: self._p(n)["money"] for n in players}),
+                  sheet_row(Message("wreckers.sheet.discovery", "Discovery tokens (break a tie)"),
+                            {n: breakdown[n]["discovery"] for n in players}),
+                  sheet_row(Message("wreckers.sheet.wrecks", "Wrecks"),
+                            {n: Message("wreckers.sheet.wreck_list",
+                                        "{count, plural, =0 {none} other {{wrecks}}}",
+                                        count=len(breakdown[n]["wrecks"]),
+                                        wrecks=tuple(breakdown[n]["wrecks"]))
+                             for n in players}),
+                  sheet_row(Message("wreckers.sheet.standing", "Standing"),
+                            {n: _STANDING[breakdown[n]["status"]] for n in players})]
         return {"winners": self._winners(), "ranking": self._ranking(), "breakdown": breakdown,
-                "reason": self.state["outcome"]["reason"]}
+                "reason": self.state["outcome"]["reason"], "sheet": sheet}
+
+    def tally(self) -> Tally:
+        return Tally(Message("wreckers.tally.money", "Money (millions)"),
+                     {n: self._p(n)["money"] for n in self.players},
+                     Message("wreckers.tally.unit", "million"))
 
     # -- what the table sees -----------------------------------------------------------------
 

@@ -242,7 +242,7 @@ class Proposal:
 
     def to_json(self) -> dict[str, Any]:
         return {"sees": self.sees, "options": [
-            {"action": o.action, "label": "CAM? " + o.label} for o in self.options]}
+            {"action": o.action, "label": o.label} for o in self.options]}
 
 
 @dataclass(frozen=True, kw_only=True)

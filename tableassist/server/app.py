@@ -50,7 +50,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from flask import Flask, Response, request, send_from_directory
+from flask import Flask, Response, jsonify, request, send_from_directory
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room
 from werkzeug.serving import WSGIRequestHandler
 
@@ -252,6 +252,12 @@ class TableServer:
                 return Response(f"{exc.args[0]}\n", 404, mimetype="text/plain")
             return Response(pdf.getvalue(), mimetype="application/pdf", headers={
                 "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
+        @app.get("/rules/<game_id>.json")
+        def rules(game_id: str):
+            # Public text shipped with the package: the page fetches it once per game, offline.
+            if game_id not in catalog.ENGINES:
+                return jsonify({"error": f"no such game: {game_id}"}), 404
+            return jsonify(catalog.rule_texts(game_id))
 
         @app.get("/<path:name>")
         def webui(name: str):
@@ -313,6 +319,7 @@ class TableServer:
         self._on("resume", self._resume)
         self._on("end", self._end)
         self._on("close", self._close)
+        self._on("play_again", self._play_again)
         self._on("confirm", self._confirm)
         self._on("camera_check", self._camera_check)
         box_events.register(self)  # the "Your box" screen (server/box.py)
@@ -523,6 +530,9 @@ class TableServer:
 
     def _close(self, grant: Grant, _msg: messages.Close) -> None:
         self.table.close_game()
+
+    def _play_again(self, grant: Grant, _msg: messages.PlayAgain) -> dict[str, Any]:
+        return {"row": self.table.play_again().saved.id}
 
 
 def create_app(table: Table, *, public_url: str | None = None) -> TableServer:

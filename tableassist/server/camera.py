@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tableassist.markers.registry import Registry
+from tableassist.markers.registry import Registry, RegistryError
 from tableassist.readers.live import CameraStatus, FrameSource, LastFrame
 
 if TYPE_CHECKING:
@@ -107,6 +107,8 @@ class PreviewPicture:
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
         self._detector: MarkerDetector | None = None
+        #: The ids of the markers in the last picture made (for the host's "not seen: …").
+        self.ids: list[int] = []
 
     def __call__(self, frame: np.ndarray, seen: LastFrame | None, *, game: str | None,
                  reading: bool) -> dict[str, Any] | None:
@@ -119,6 +121,7 @@ class PreviewPicture:
             if self._detector is None:
                 self._detector = MarkerDetector(self.registry.dictionary)
             detections = self._detector.detect(frame)
+        self.ids = [int(i) for i in detections.ids]
         picture = annotate(frame, detections, registry=self.registry, game=game)
         h, w = picture.shape[:2]
         try:
@@ -160,12 +163,34 @@ class Preview:
         if not self.server.host_watching() or not self._rate.due():
             return   # nobody is looking: no detection for the preview, no JPEG
         session = self.server.table.session
-        picture = self._picture(frame, seen, game=None if session is None else session.saved.game,
+        game = None if session is None else session.saved.game
+        picture = self._picture(frame, seen, game=game,
                                 reading=self.server.table.camera_status.reading)
         if picture is None:
             return
         self.frames += 1
-        self.server.socketio.emit("camera", picture, to="host")
+        self.server.socketio.emit("camera", {**picture, "missing": self.missing(self._picture.ids, game)},
+                                  to="host")
+
+    #: The markers that never move, in words: the host is told which of them the camera misses.
+    FIXED = {"table_corner": "table corner", "board": "board corner", "ship": "ship sticker",
+             "seat": "seat sticker"}
+
+    def missing(self, ids: Any, game: str | None) -> list[str]:
+        """The fixed markers (table and board corners, the players' seat stickers) not in this
+        frame, in words ("table corner NE", "seat sticker blue"): which component is out of view
+        or covered, not only how many markers were seen."""
+        seen = {int(i) for i in ids}
+        session = self.server.table.session
+        seats = set() if session is None else \
+            set(self.server.table.tokens.colours(session.saved.id).values())
+        try:
+            markers = self.registry.markers(game)
+        except RegistryError:
+            markers = self.registry.markers(None)
+        return [f"{self.FIXED[m.component]} {m.item}" for m in markers
+                if m.component in self.FIXED and m.id not in seen
+                and (m.component != "seat" or m.item in seats)]
 
 
 class BoxLook:

@@ -96,6 +96,10 @@ class Close(Message):
     """Back to the lobby; the game stays saved."""
 
 
+class PlayAgain(Message):
+    """A new game like the one just played: same game, players, colours and options, new seed."""
+
+
 class Act(Message):
     """One action, by a player this link may act for."""
 
@@ -420,6 +424,7 @@ MESSAGES: dict[str, type[Message]] = {
     "resume": Resume,
     "end": End,
     "close": Close,
+    "play_again": PlayAgain,
     "confirm": Confirm,
     "camera_check": CameraCheck,
     "box": BoxOpen,

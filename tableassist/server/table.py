@@ -9,6 +9,7 @@ through the engine first); this module never edits a game's state.
 from __future__ import annotations
 
 import json
+import random
 import threading
 from collections import deque
 import time
@@ -24,8 +25,9 @@ from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.box import Box, games_progress
 from tableassist.table.chronicle import Chronicle
+from tableassist.table.ending import game_end
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError
+from tableassist.table.store import MAX_INTEGER, Store, StoreError
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -47,6 +49,7 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
         except Exception as exc:  # noqa: BLE001 - one broken engine must not close the lobby
             out.append({"id": game_id, "title": game_id, "broken": f"{type(exc).__name__}: {exc}",
                         "min_players": 0, "max_players": 0, "options": {}, "choices": {},
+                        "option_labels": {},
                         "unverified_options": [], "unverified": []})
             continue
         unverified = catalog.unverified_values(comps)
@@ -55,7 +58,11 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
             "id": game_id, "title": cls.title or game_id,
             "min_players": cls.min_players, "max_players": cls.max_players,
             "colours": list(seat_colours(game_id)), "options": options,
+            # False: the screens draw players without their seat colours (Abandon Ship's rats).
+            "seat_colours_shown": bool(comps.get("seat_colours_shown", True)),
             "choices": comps.get("option_choices", {}),
+            # {name: {label, explain, choices: {value: words}}}: what the games screen shows.
+            "option_labels": comps.get("option_labels", {}),
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
@@ -181,6 +188,8 @@ class Table:
         self._saved_error: str | None = None
         # The current game's public numbers as it went (the charts' series), kept across payloads.
         self._chronicle: tuple[TableSession, Chronicle] | None = None
+        # The end screen's extras (ending.game_end: a replay of the game) for one list of steps.
+        self._end: tuple[Any, dict[str, Any] | None] = (None, None)
 
     # -- which game ------------------------------------------------------------------------
 
@@ -237,14 +246,16 @@ class Table:
 
     def play_again(self) -> TableSession:
         """A new game like the one being played (or, between games, the one played last): the
-        same game, players, seat colours and options. The other stays saved as it is."""
+        same game, players, seat colours and options, and a new seed (the demo's and the
+        simulation's draws differ). The other stays saved as it is."""
         row = self.game_row if self.game_row is not None else self._last_row
         if row is None:
             raise SetupError(Message("table.refuse.nothing_to_play_again",
                                      "no game has been played at this table yet: start one on "
                                      "the tablet"))
         saved = self.store.game(row)
-        return self.start(saved.game, list(saved.players), options=saved.options, seed=saved.seed,
+        seed = random.SystemRandom().randrange(MAX_INTEGER)
+        return self.start(saved.game, list(saved.players), options=saved.options, seed=seed,
                           colours=self.tokens.colours(row))
 
     def _use(self, session: TableSession | None) -> None:
@@ -407,10 +418,12 @@ class Table:
         if session is None:
             return None
         saved = session.saved
+        shown = bool(saved.components.get("seat_colours_shown", True))
         return {"row": saved.id, "id": saved.game, "title": session.game.title or saved.game,
                 "players": list(saved.players), "options": dict(session.game.options),
-                "colours": self.tokens.colours(saved.id), "ended": saved.ended,
-                "created": saved.created}
+                "colours": self.tokens.colours(saved.id),
+                # False: the screens draw players without them (they would name a secret).
+                "seat_colours_shown": shown, "ended": saved.ended, "created": saved.created}
 
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
@@ -471,6 +484,8 @@ class Table:
             view = once(("view", viewer), lambda: game.view(viewer))
             out["view"] = view
             out["prompts"] = once("prompts", lambda: [p.to_json() for p in game.prompts()])
+            if game.is_over:
+                out["end"] = once("end", lambda: self._game_end(session))
             if change is None:
                 out["history"] = session.history()
             else:
@@ -502,6 +517,14 @@ class Table:
         chronicle.update(list(session.steps))
         return chronicle.series()
 
+    def _game_end(self, session: TableSession) -> dict[str, Any] | None:
+        """Why the game ended, its chart and the winner's path, built once per list of steps
+        (a replay of the game: not once per screen, nor once per broadcast)."""
+        key = (session.saved.id, tuple(s.seq for s in session.steps))
+        if self._end[0] != key:
+            self._end = (key, game_end(session))
+        return self._end[1]
+
     def alternatives(self, seq: int) -> list[dict[str, Any]]:
         """What a correction may put in place of entry ``seq`` (labels as the table reads them):
         the engine's :meth:`~tableassist.games.protocol.Game.correction_choices`, by default the
@@ -513,5 +536,9 @@ class Table:
             raise IllegalAction(Message("table.refuse.no_such_entry",
                                          "entry {seq} is not part of the game's history", seq=seq))
         game = session.game
-        return [{"action": action, "label": game.label(action), "player": action.get("player")}
+        # The entry's own action is marked ("current"): the dialog shows it as what is there now.
+        # The list itself never depends on a secret, and the entry's line already says publicly
+        # what it did.
+        return [{"action": action, "label": game.label(action), "player": action.get("player"),
+                 "current": action == steps[i].action}
                 for action in game.correction_choices([s.action for s in steps], i)]

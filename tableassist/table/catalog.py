@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 
 __all__ = ["ENGINES", "engine_class", "game_ids", "load_box_form", "load_components", "new_game",
-           "parsed", "restore", "shipped_components", "unverified_values"]
+           "parsed", "restore", "rule_texts", "shipped_components", "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
@@ -71,6 +71,18 @@ def _load_components(game_id: str) -> dict[str, Any]:
     return _read_data(game_id, f"{game_id}.toml", unreadable=lambda detail: Message(
         "catalog.setup.unreadable_data", "the data file of {game} cannot be read: {detail}",
         game=game_id, detail=detail))
+
+
+@cache
+def rule_texts(game_id: str) -> dict[str, dict[str, str]]:
+    """Rule id -> its text (``tableassist/games/rules/<game>.toml``, built from SPEC.md and the
+    rulebook by ``scripts/rules-from-spec``): ``statement`` (what the engine enforces), ``source``
+    (the rulebook's sentence), ``kind`` ("rule", or "gap" with the ``question`` the rulebook leaves
+    open and the ``tag`` of the default). Shared: read it, do not change it."""
+    engine_class(game_id)
+    text = resources.files("tableassist.games").joinpath("rules", f"{game_id}.toml").read_text(
+        encoding="utf-8")
+    return tomllib.loads(text)
 
 
 class BoxLike(Protocol):

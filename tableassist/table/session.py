@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +39,19 @@ class Step:
     author: str | None
     notes: tuple[Note, ...]
     corrected: bool = False   # the action replaced an earlier reading
+    #: The action a correction replaced (never shown: it may hold a secret) and the public notes
+    #: it had made in this place, so the history can say what the entry was before.
+    replaced: dict[str, Any] | None = field(default=None, compare=False)
+    was: tuple[Note, ...] = field(default=(), compare=False)
 
     def public(self) -> dict[str, Any]:
         """The history line for any viewer: never the raw action, which may hold a secret."""
-        return {"seq": self.seq, "type": self.action.get("type"), "source": self.source,
+        line = {"seq": self.seq, "type": self.action.get("type"), "source": self.source,
                 "author": self.author, "corrected": self.corrected,
                 "notes": [n.to_json() for n in self.notes]}
+        if self.was:
+            line["was"] = [n.to_json() for n in self.was]
+        return line
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,8 @@ class TableSession:
                 if e.action is None:
                     del steps[i]
                 else:
-                    steps[i] = Step(e.seq, e.action, e.source, e.author, (), corrected=True)
+                    steps[i] = Step(e.seq, e.action, e.source, e.author, (), corrected=True,
+                                    replaced=steps[i].action)
         return steps, redo
 
     def _replay(self, steps: Sequence[Step], *,
@@ -203,6 +211,7 @@ class TableSession:
                              f"(the engine failed: {type(exc).__name__})") from None
         done: list[Step] = []
         for step in steps:
+            was = () if step.replaced is None else self._notes_of(game, step.replaced)
             try:
                 notes = game.apply(step.action)
             except IllegalAction as exc:
@@ -216,9 +225,18 @@ class TableSession:
                     "session.broken.failed", "entry {seq} ({kind}): the engine failed ({error})",
                     seq=step.seq, kind=str(step.action.get("type")),
                     error=type(exc).__name__)) from None
-            done.append(Step(step.seq, step.action, step.source, step.author, tuple(notes),
-                             step.corrected))
+            done.append(replace(step, notes=tuple(notes), was=was))
         return game, done
+
+    @staticmethod
+    def _notes_of(game: Game, action: Mapping[str, Any]) -> tuple[Note, ...]:
+        """The public notes ``action`` makes at this point, on a copy (what a corrected entry
+        was before); none if the rules no longer take it here."""
+        trial = type(game).from_json(game.to_json(), game.data, game.components)
+        try:
+            return tuple(trial.apply(dict(action)))
+        except Exception:  # noqa: BLE001 - earlier corrections may have made it illegal
+            return ()
 
     # -- writing the log -------------------------------------------------------------------
 
@@ -311,8 +329,7 @@ class TableSession:
             notes = self.game.apply(step.action)
             self._append("redo", "redo", source=source, author=author)
             self._redo.pop()
-            self.steps.append(Step(step.seq, step.action, step.source, step.author,
-                                   tuple(notes), step.corrected))
+            self.steps.append(replace(step, notes=tuple(notes)))
         return step
 
     def correct(self, target_seq: int, action: Mapping[str, Any] | None, *,
@@ -333,14 +350,14 @@ class TableSession:
             if action is None:
                 del new[i]
             else:
-                new[i] = Step(-1, dict(action), source, author, (), corrected=True)
+                new[i] = Step(-1, dict(action), source, author, (), corrected=True,
+                              replaced=self.steps[i].action)
             game, steps = self._replay(new)
             entry = self._append("correction", "correction",
                                  action=None if action is None else dict(action),
                                  target=target_seq, source=source, author=author)
             if action is not None:
-                steps[i] = Step(entry.seq, steps[i].action, source, author, steps[i].notes,
-                                corrected=True)
+                steps[i] = replace(steps[i], seq=entry.seq, source=source, author=author)
             self.game, self.steps = game, steps
             self._redo.clear()
 

@@ -56,3 +56,7 @@ def test_the_demo_command_plays_once_and_reports(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Open the host screen" in out and "#t=" in out
     assert "6 of 6 CAM inputs read without a tap" in out   # 2 lots turned over, 3 bids, 1 row
+    # The rest of the game is played on the tablet, to the end screen (issue 17), and the
+    # demo says how to open it on a tablet.
+    assert "the game is over" in out and "end screen" in out
+    assert "--host 0.0.0.0" in out

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from tableassist.table import catalog
-from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.games.protocol import IllegalAction, Message, SetupError
 from tests.games.random_play import all_legal_actions, play_random_game
 
 GAMES = catalog.game_ids()
@@ -143,3 +143,24 @@ def test_competition_ranks_share_places_and_skip_the_next():
     score = {"Ann": 5, "Bea": 9, "Cy": 5, "Dee": 1}
     assert competition_ranks(list(score), lambda p: -score[p]) == \
         [("Bea", 1), ("Ann", 2), ("Cy", 2), ("Dee", 4)]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_result_sheet_and_tally_are_messages_in_words(game_id):
+    """The end screen's breakdown (``result()["sheet"]``) and chart (``tally()``): every label a
+    Message with the game's own id, every value a number or words, for every player."""
+    game = catalog.new_game(game_id, players_for(game_id), seed=3)
+    tally = game.tally()
+    assert tally is not None and isinstance(tally.label, Message) and isinstance(tally.unit, Message)
+    play_random_game(game, 3)
+    while game.result() is None:  # Abandon Ship: the tiles are shown after the end (R-AS-11)
+        game.apply(game.legal_actions(None)[0])
+    sheet = json.loads(json.dumps(game.result()["sheet"]))
+    assert sheet
+    for row in sheet:
+        assert row["id"].startswith(f"{game_id}.sheet."), row
+        assert row["label"] and not row["label"].isupper(), row
+        assert set(row["values"]) == set(game.players), row
+        assert all(isinstance(v, (int, str)) for v in row["values"].values()), row
+        for player, words in row.get("messages", {}).items():
+            assert words["id"].startswith(f"{game_id}.sheet.") and row["values"][player]

@@ -383,6 +383,17 @@ def test_T_SW_24_false_stop_with_a_real_stop_in_the_row_resolves_normally():
     assert len(game.view()["violations"]) == 1
 
 
+def test_a_false_stop_is_listed_for_its_own_lot_only():
+    """Issue 17: the violation list does not carry over to the next lot."""
+    game = new("ABC")
+    bid(game, ["A:P B:P C:S"], stop_by="A")
+    assert len(game.view()["violations"]) == 1      # still this lot's screen
+    lot = next(a for a in game.legal_actions(None) if a["type"] == "turn_over_card")
+    game.apply(lot)
+    assert game.view()["violations"] == []
+    assert len(game.violations) == 1                # the game still knows it
+
+
 # -- the gap options (SPEC §1.6) -------------------------------------------------------------
 
 def test_G_SW_03_first_player_random_is_fixed_by_the_seed():
@@ -709,7 +720,8 @@ def test_example_game_replays_to_its_end(capsys):
     assert view["result"]["reason"] == "last_solvent"
     assert view["set_aside_hidden"] == ["HIDDEN-2", "HIDDEN-4"]
     assert sorted(view["bank_display"]) == ["FOOD-40", "WATER-30"]
-    assert len(view["violations"]) == 1
+    # The example's false stop was in an earlier lot: it stays in the history, not on the screen.
+    assert view["violations"] == []
     assert view["bank_gems"] + sum(p["gems"] for p in view["players"]) == 65
 
 

@@ -379,10 +379,29 @@ def test_camera_preview_goes_to_the_host_screen_only(server):
         server.camera.stop()
     frame = frames["host"][-1]
     assert frame["jpeg"][:2] == b"\xff\xd8" and frame["markers"] > 0  # a JPEG, markers found
+    assert isinstance(frame["missing"], list)
     host.wait_state(lambda s: s["camera"]["state"] == "off")  # on, then stopped
     assert any(st["camera"]["state"] == "on" and st["camera"]["notice"] == "camera demo"
                for st in host.states)
     assert frames["table"] == [] and "camera" not in table.state
+
+
+def test_the_preview_names_the_fixed_markers_out_of_view(server):
+    """Issue 17: "24 markers seen" says which component is missing, in words."""
+    from tableassist.markers.registry import load_registry
+    from tableassist.server.camera import Preview
+    registry = load_registry()
+    server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None,
+                       colours={"Ann": "red", "Bea": "blue", "Cy": "green"})
+    fixed = [m for m in registry.markers("abandon_ship")
+             if m.component in Preview.FIXED and (m.component != "seat"
+                                                 or m.item in ("red", "blue", "green"))]
+    hidden = {m.id for m in fixed if (m.component, m.item) in {("table_corner", "NE"),
+                                                               ("seat", "blue"), ("ship", "bow")}}
+    preview = Preview(server.app, registry)
+    missing = preview.missing([m.id for m in fixed if m.id not in hidden], "abandon_ship")
+    assert sorted(missing) == ["seat sticker blue", "ship sticker bow", "table corner NE"]
+    assert preview.missing([m.id for m in fixed], "abandon_ship") == []
 
 
 @pytest.mark.slow  # 60 random actions per game over sockets

@@ -1,0 +1,140 @@
+"""The end of a game on the real page (headless Chromium, real server): why it ended with its rule
+on a tap, the breakdown in plain words, the chart of the whole game, the winner's path, and Play
+again / New game. Every game is played to its end by random legal actions through the table."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tableassist.table import catalog
+from tableassist.table.ending import game_end
+from tests.games.random_play import random_actions
+from tests.server.conftest import RunningServer
+from tests.server.test_browser import TABLET, Tablet, chromium  # noqa: F401 - the fixture
+
+pytestmark = [pytest.mark.browser]
+
+PLAYERS = ["Ann", "Bea", "Cy"]
+COLOURS = {"Ann": "red", "Bea": "blue", "Cy": "green"}
+#: A raw key or value the breakdown must never show (issue 17).
+RAW = re.compile(r"\b(FOOD|SHELTER|WATER|FRIENDS|ACTIVE|BANKRUPT)\b|_")
+
+
+def play_to_end(server: RunningServer, game_id: str, seed: int = 5):
+    """A game started as the lobby starts it, played to its end through the session (the one
+    path every input takes); Abandon Ship's tiles are then shown as the table would."""
+    colours = {p: c for p, c in COLOURS.items() if c in catalog_colours(game_id)}
+    session = server.table.start(game_id, PLAYERS, options=None, seed=seed, colours=colours)
+    twin = catalog.new_game(game_id, PLAYERS, seed=seed)
+    for action in random_actions(twin, random.Random(seed)):
+        session.submit(action)
+    while session.game.result() is None:  # Abandon Ship: reveal the tiles (R-AS-11)
+        session.submit(session.game.legal_actions(None)[0])
+    return session
+
+
+def catalog_colours(game_id: str) -> tuple[str, ...]:
+    from tableassist.markers.registry import seat_colours
+    return tuple(seat_colours(game_id))
+
+
+def test_the_end_is_explained_replayed_and_charted_from_public_data(server: RunningServer):
+    session = play_to_end(server, "schmuggler")
+    end = game_end(session)
+    result = session.game.result()
+    assert end["why"][-1]["rule"] == "R-SB-14"  # the end condition the engine applied
+    chart = end["chart"]
+    assert chart["label"] == "Chips" and set(chart["series"]) == set(PLAYERS)
+    # The chart starts with the 12 chips each of SPEC §3.2 and ends with the final chips.
+    assert [chart["series"][p][0] for p in PLAYERS] == [12, 12, 12]
+    assert {p: s[-1] for p, s in chart["series"].items()} == {
+        r["player"]: r["chips"] for r in result["ranking"]}
+    assert chart["x"][-1] == session.steps[-1].seq
+    assert result["winners"][0] in end["path"]
+    assert all(not RAW.search(row["label"]) for row in result["sheet"])
+
+
+@pytest.mark.parametrize("game_id", ["abandon_ship", "schmuggler", "shipshape", "shipwrecked",
+                                     "wreckers"])
+def test_the_end_screen_of_every_game(chromium, server: RunningServer, game_id):  # noqa: F811
+    session = play_to_end(server, game_id)
+    result, end = session.game.result(), game_end(session)
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.wait_for_selector(".result")
+    card = page.locator(".result")
+    heading = card.locator("h2").inner_text()
+    for winner in result["winners"]:
+        assert winner in heading
+    # Why it ended: the ending note with its rule, and the rule's statement under it.
+    rule = end["why"][-1]["rule"]
+    assert card.locator(f'.why[data-why="{rule}"]').count() == 1
+    statement = catalog.rule_texts(game_id)[rule]["statement"]
+    page.wait_for_function("s => document.querySelector('.rule-line').textContent === s",
+                           arg=statement)
+    # The breakdown: the engine's sheet, row by row, in words.
+    rows = card.locator(".breakdown-table tbody tr")
+    assert rows.count() == len(result["sheet"])
+    labels = rows.locator("th").all_inner_texts()
+    assert labels == [r["label"] for r in result["sheet"]]
+    assert not RAW.search(" ".join(labels) + " " + card.locator(".breakdown-table").inner_text())
+    # The chart: one line per series, ending at the series' last value.
+    chart = end["chart"]
+    assert card.locator("svg.chart path.series").count() == len(chart["series"])
+    for name, values in chart["series"].items():
+        assert card.locator("svg.chart text.series-label", has_text=f"{name} {values[-1]}").count() == 1
+    assert card.locator("[data-path]").inner_text() == end["path"]
+    assert tablet.errors == []
+    page.close()
+
+
+def test_rule_chips_open_the_rule_text_and_play_again_keeps_the_table(chromium,  # noqa: F811
+                                                                      server: RunningServer):
+    session = play_to_end(server, "wreckers")
+    page = chromium.new_page(viewport=TABLET)
+    tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+    page.wait_for_selector(".result")
+    # A rule id in the history opens its text: SPEC's statement and the rulebook's sentence.
+    chip = page.locator('.history button.rule[data-rule="R-WR-09"]').first
+    chip.click()
+    dialog = page.locator("dialog[open] [data-rule-text='R-WR-09']")
+    dialog.wait_for()
+    text = catalog.rule_texts("wreckers")["R-WR-09"]
+    assert text["statement"] in dialog.inner_text()
+    assert text["source"] in dialog.inner_text()
+    page.locator("dialog[open] button", has_text="Close").click()
+    # Play again: the same game, players, colours and options; a new seed; a new saved row.
+    old = session.saved
+    page.locator('[data-do="play-again"]').click()
+    page.wait_for_function("row => window.tableassist.state.game.row !== row", arg=old.id)
+    new = server.table.current().saved
+    assert (new.game, list(new.players), new.options) == (old.game, list(old.players), old.options)
+    assert new.seed != old.seed
+    assert server.table.tokens.colours(new.id) == server.table.tokens.colours(old.id)
+    page.wait_for_selector(".prompt")
+    # New game: the games screen.
+    tablet.page.evaluate("() => { window.tableassist.lobbyOpen = true; window.tableassist.redraw(); }")
+    assert page.locator('[data-do="start"]').is_visible()
+    assert tablet.errors == []
+    page.close()
+
+
+def test_every_rule_the_engines_can_cite_has_its_text():
+    """Every rule id in the engines' source (notes, prompts, refusals) is in its game's rules file,
+    with a statement and a rulebook sentence."""
+    import pathlib
+    cited = re.compile(r"\b[RG]-(SW|AS|SB|WR|SS)-\d+[a-z]?\b")
+    code = {"SW": "shipwrecked", "AS": "abandon_ship", "SB": "schmuggler", "WR": "wreckers",
+            "SS": "shipshape"}
+    root = pathlib.Path(catalog.__file__).resolve().parent.parent
+    found = set()
+    for path in [*root.joinpath("games").glob("*.py"), *root.joinpath("readers").glob("*.py")]:
+        found |= {m.group(0) for m in cited.finditer(path.read_text(encoding="utf-8"))}
+    assert len(found) > 100
+    for rule in sorted(found):
+        texts = catalog.rule_texts(code[rule.split("-")[1]])
+        assert rule in texts, f"{rule} has no text in games/rules/"
+        assert texts[rule]["statement"] and texts[rule]["source"], rule

@@ -1,0 +1,59 @@
+// A line chart of the whole game, drawn as SVG from the end screen's public series: one line per
+// player (or per rat), x the history's entry numbers, y the number the game is won by.
+// The SVG namespace, as the HTML parser gives it (the page's files name no web address at all).
+const NS = (() => { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; return d.firstChild.namespaceURI; })();
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+// chart: {label, x: [entry], series: {name: [value]}}; colourOf(name) -> a seat colour name.
+export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
+  const pad = {left: 46, right: 96, top: 14, bottom: 30};
+  const xs = chart.x;
+  const names = Object.keys(chart.series);
+  const all = names.flatMap((n) => chart.series[n]);
+  const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  const x0 = xs[0], x1 = Math.max(xs[xs.length - 1], x0 + 1);
+  const px = (x) => pad.left + (x - x0) / (x1 - x0) * (width - pad.left - pad.right);
+  const py = (y) => height - pad.bottom - (y - lo) / (hi - lo) * (height - pad.top - pad.bottom);
+  const svg = el("svg", {class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": `${chart.label} over the game`, "data-chart": chart.label});
+  svg.append(el("title", {}, `${chart.label} over the game`));
+  for (const y of ticks(lo, hi)) {
+    svg.append(el("line", {class: "grid", x1: pad.left, x2: width - pad.right, y1: py(y), y2: py(y)}));
+    svg.append(el("text", {class: "tick", x: pad.left - 6, y: py(y) + 5, "text-anchor": "end"}, y));
+  }
+  svg.append(el("text", {class: "tick", x: pad.left, y: height - 8}, `entry ${x0}`));
+  svg.append(el("text", {class: "tick", x: width - pad.right, y: height - 8, "text-anchor": "end"},
+    `entry ${xs[xs.length - 1]}`));
+  // Labels at the right end, nudged apart so equal finishes stay readable.
+  const ends = names.map((n) => ({n, y: py(chart.series[n][chart.series[n].length - 1])}))
+    .sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 16);
+  for (const name of names) {
+    const values = chart.series[name];
+    // A step line: a number holds until the entry that changes it.
+    let d = `M${px(xs[0])},${py(values[0])}`;
+    for (let i = 1; i < xs.length; i++) d += `H${px(xs[i])}V${py(values[i])}`;
+    const colour = colourOf(name) || "neutral";
+    svg.append(el("path", {class: "series", d, "data-series": name,
+      style: `stroke: var(--c-${colour})`}));
+    const end = ends.find((e) => e.n === name);
+    svg.append(el("text", {class: "series-label", x: width - pad.right + 6, y: end.y + 5,
+      style: `fill: var(--c-${colour})`}, `${name} ${values[values.length - 1]}`));
+  }
+  return svg;
+}
+
+function ticks(lo, hi) {
+  const raw = (hi - lo) / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) || raw;
+  const out = [];
+  for (let y = Math.ceil(lo / step) * step; y <= hi + 1e-9; y += step) out.push(Math.round(y * 100) / 100);
+  return out;
+}

@@ -1,0 +1,53 @@
+// The end of a game: who won, why it ended (the rule, in a sentence), the breakdown in plain words,
+// the whole game as a chart, the winner's path in one line, and what next (Play again, New game).
+// The final position is the game's own panel, drawn below this card as during the game.
+import {h, chip} from "./dom.js";
+import {renderValue} from "./panels/index.js";
+import {lineChart} from "./chart.js";
+import {ruleChip, ruleStatement} from "./rules.js";
+
+export function endScreen(app, s, res, ctx) {
+  const end = s.end || {};
+  const runsTable = s.role === "host" || s.role === "table";
+  const ranking = res?.ranking || [];
+  const title = !res ? "Game over"
+    : res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!`
+    : "Game over: nobody wins";
+  return h("section", {class: "card result", dataset: {result: "1"}},
+    h("h2", {}, title),
+    (end.why || []).map((n) => h("div", {class: "why", dataset: {why: n.rule || ""}},
+      h("p", {class: "why-text"}, "Why it ended: ", n.text, n.rule ? ruleChip(n.rule, s.game.id) : null),
+      n.rule ? ruleStatement(n.rule, s.game.id) : null)),
+    end.path ? h("p", {class: "path", dataset: {path: "1"}}, end.path) : null,
+    ranking.length ? h("table", {class: "ranking"},
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+      h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
+        h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
+        h("td", {class: "num"}, r.score))))) : null,
+    res ? sheet(res, ctx) : null,
+    end.chart ? h("figure", {class: "chart-box"},
+      lineChart(end.chart, (name) => ctx.colours[name] || name),
+      h("figcaption", {class: "quiet"}, `${end.chart.label}, entry by entry`)) : null,
+    runsTable && !s.game.ended ? h("div", {class: "row-buttons next"},
+      h("button", {type: "button", class: "primary big", dataset: {do: "play-again"},
+        onclick: async (e) => { e.currentTarget.disabled = true; await app.ask("play_again"); }},
+        "Play again"),
+      h("button", {type: "button", class: "big", dataset: {do: "new-game"},
+        onclick: () => { app.lobbyOpen = true; app.redraw(); }}, "New game")) : null);
+}
+
+// The breakdown: the engine's sheet (labels in words) as rows, one column per player.
+function sheet(res, ctx) {
+  if (res.sheet?.length) {
+    const names = Object.keys(res.sheet[0].values);
+    return h("div", {class: "breakdown"}, h("h3", {}, "How the scores add up"),
+      h("div", {class: "table-scroll"}, h("table", {class: "breakdown-table"},
+        h("thead", {}, h("tr", {}, h("th", {}), names.map((n) => h("th", {}, chip(n, ctx.colours[n]))))),
+        h("tbody", {}, res.sheet.map((row) => h("tr", {dataset: {row: row.label}},
+          h("th", {}, row.label),
+          names.map((n) => h("td", {class: typeof row.values[n] === "number" ? "num" : "words"},
+            row.values[n] ?? "–"))))))));
+  }
+  return res.breakdown && Object.keys(res.breakdown).length
+    ? h("div", {class: "breakdown"}, h("h3", {}, "Why"), renderValue(res.breakdown)) : null;
+}
