@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
+from typing import TextIO, cast
 
 from tableassist.table import backup
+from tableassist.table.files import replaced
 from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db, open_store
 
 
@@ -60,17 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_file(path: Path, store: Store, rows: list[int]) -> tuple[int, list[str]]:
-    """Write next to ``path`` and rename over it: a failed export never leaves half a file.
-    Mode 0600: the logs hold every hidden card."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            result = backup.write(store, rows, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return result
+    """The export written to ``path`` whole, or not at all (mode 0600: the logs hold every hidden
+    card)."""
+    with replaced(path) as out:
+        return backup.write(store, rows, cast(TextIO, out))   # opened as text

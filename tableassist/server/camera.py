@@ -169,8 +169,8 @@ class Preview:
         if picture is None:
             return
         self.frames += 1
-        self.server.socketio.emit("camera", {**picture, "missing": self.missing(self._picture.ids, game)},
-                                  to="host")
+        missing = self.missing(self._picture.ids, game)
+        self.server.socketio.emit("camera", {**picture, "missing": missing}, to="host")
 
     #: The markers that never move, in words: the host is told which of them the camera misses.
     FIXED = {"table_corner": "table corner", "board": "board corner", "ship": "ship sticker",

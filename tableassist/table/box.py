@@ -48,6 +48,7 @@ from typing import Any
 from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.table import catalog
+from tableassist.table.files import replaced
 
 __all__ = ["FORMAT_KEY", "FORMAT_VERSION", "Box", "BoxError", "Entry", "Field", "Form", "Kind",
            "default_box_dir", "dump_text", "form", "merge", "parse_text", "write_file"]
@@ -773,18 +774,10 @@ def dump_text(games: Mapping[str, Mapping[str, Mapping[str, Any]]], *,
 # -- the box folder ---------------------------------------------------------------------------
 
 def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` beside ``path`` and rename it over: a box file (or a photo, or an export)
-    is the old one or the new one, never half of either, even after a power cut."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write ``data`` to ``path`` whole: a box file (or a photo) is the old one or the new one,
+    never half of either, even after a power cut (readable by others: it is no secret)."""
+    with replaced(path, binary=True, mode=0o644) as out:
+        out.write(data)
 
 
 @dataclass

@@ -1,35 +1,52 @@
-"""Small private files replaced whole: a table's links (keys), the venue's list of tables, a camera
-agent's journal.
+"""Files replaced whole: a table's links (keys), the venue's list of tables, a camera agent's
+journal, an export, the box's files and photos.
 
 Each is written beside, flushed to disk, renamed over the old one and the folder flushed, so a
-crash or a power cut leaves the old file or the new one, never half of one; and each is readable by
-its owner only (mode 0600): they hold keys, or what a camera saw.
+crash or a power cut leaves the old file or the new one, never half of one. By default each is
+readable by its owner only (mode 0600): most hold keys, or what a camera saw.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
-def replace_file(path: Path, text: str) -> None:
-    """Make ``path`` hold ``text`` (UTF-8, mode 0600), atomically and durably. Raises ``OSError``
-    (a read-only folder, a full disk) with the old file untouched."""
+@contextmanager
+def replaced(path: Path, *, binary: bool = False, mode: int = 0o600) -> Iterator[IO[Any]]:
+    """A file to write ``path``'s new content into (text in UTF-8, or ``binary``); when the block
+    ends it replaces ``path`` atomically and durably. If the block or the write fails (a read-only
+    folder, a full disk: ``OSError``), the old file is untouched and the half-written one removed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    # one name per process and thread: two writers never share a half-written file
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)  # the rename itself survives a power cut
     finally:
         os.close(folder)
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Make ``path`` hold ``text`` (UTF-8, mode 0600), atomically and durably. Raises ``OSError``
+    (a read-only folder, a full disk) with the old file untouched."""
+    with replaced(path) as out:
+        out.write(text)
 
 
 def replace_json(path: Path, data: Any) -> None:
