@@ -40,8 +40,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeAlias, Union
 
-__all__ = ["ENGLISH", "Message", "MessageError", "Param", "Template", "Voice", "english_plural", "fill",
-           "placeholders", "plural_cases"]
+__all__ = ["ENGLISH", "Message", "MessageError", "Param", "Template", "Voice", "choice_cases",
+           "english_plural", "fill", "placeholders"]
 
 Param: TypeAlias = Union[str, int, "Message", Sequence[Union[str, int, "Message"]]]
 """What a message parameter may be: a word or a name, a number, a nested message, or a list of
@@ -236,14 +236,16 @@ def fill(template: str, params: Mapping[str, Param], voice: Voice = ENGLISH) -> 
     return _render(_parse(template), params, None, voice)
 
 
-def plural_cases(template: str) -> dict[str, frozenset[str]]:
-    """The case keys of each plural in ``template``, by parameter name (nested ones too)."""
+def choice_cases(template: str, kind: str = "plural") -> dict[str, frozenset[str]]:
+    """The case keys of each ``kind`` (``"plural"`` or ``"select"``) in ``template``, by
+    parameter name, nested ones too (a translation keeps a select's keys: they are the engine's
+    values; it lists its own language's plural categories)."""
     found: dict[str, frozenset[str]] = {}
 
     def walk(nodes: Sequence[_Node]) -> None:
         for node in nodes:
             if isinstance(node, _Choice):
-                if node.kind == "plural":
+                if node.kind == kind:
                     found[node.name] = found.get(node.name, frozenset()) | frozenset(node.cases)
                 for body in node.cases.values():
                     walk(body)
