@@ -30,7 +30,7 @@ from babel.numbers import format_decimal
 
 from tableassist.games.messages import ENGLISH, Message, Param, Voice, fill
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "render",
+__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "localize", "render",
            "render_json", "voice"]
 
 #: The languages a screen may speak, the code's own first.
@@ -123,3 +123,45 @@ def _from_json(value: Any) -> Param:
     if isinstance(value, list):
         return tuple(_from_json(v) for v in value)
     return value
+
+
+def localize(value: Any, lang: str, memo: dict[int, tuple[Any, Any]] | None = None) -> Any:
+    """A payload (plain JSON data and messages) with every message written in ``lang``.
+
+    A :class:`Message` becomes its text; a message as it travels (a note's or a prompt's
+    ``{"text", "id", "params", …}``) gets its ``text`` in ``lang``. Everything else is kept.
+    English payloads are returned as they are (their texts are English already).
+
+    ``memo`` is one broadcast's: the parts rooms share are the same objects in every room's
+    payload (``Table.payload``'s ``shared``), so each is written once per language, however
+    many rooms and screens show it (keyed by the object, which the memo keeps alive)."""
+    if lang == DEFAULT:
+        return value
+    if memo is None:
+        memo = {}
+    return _localize(value, lang, memo)
+
+
+def _localize(value: Any, lang: str, memo: dict[int, tuple[Any, Any]]) -> Any:
+    if isinstance(value, Message):
+        return render(value, lang)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    key = id(value)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    out: Any
+    if isinstance(value, Mapping):
+        if isinstance(value.get("text"), str) and isinstance(value.get("id"), str) \
+                and isinstance(value.get("params"), Mapping):
+            out = {**value, "text": render_json(value["id"], value["params"], lang,
+                                                value["text"])}
+        else:
+            out = {k: _localize(v, lang, memo) for k, v in value.items()}
+    elif isinstance(value, (list, tuple)):
+        out = [_localize(v, lang, memo) for v in value]
+    else:
+        return value
+    memo[key] = (value, out)
+    return out

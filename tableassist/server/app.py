@@ -27,8 +27,15 @@ event              data                                                       wh
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
+``language``       ``{"lang": "en" | "de" | "es"}``: this screen's language    anyone
 ``sync``           ``{}`` (send my payload again)                             anyone
 =================  =========================================================  ============
+
+Each screen speaks its own language: ``auth={"token": …, "lang": …}`` (a code, or the browser's
+list of tags; English when the table speaks none of them) and the ``language`` event later. Every
+message in what a screen is sent — view texts, history lines, prompts, button labels, refusals —
+is written in it (:func:`tableassist.i18n.localize`): a room's payload is built once and written
+once per language its screens speak (a room per grant and language, ``host@de``).
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
 ``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
@@ -44,9 +51,11 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, request, send_from_directory
-from flask_socketio import SocketIO, emit, join_room
+from flask_socketio import SocketIO, emit, join_room, leave_room
 from werkzeug.serving import WSGIRequestHandler
 
+from tableassist import i18n
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import seat_colours
 from tableassist.server import messages
@@ -100,6 +109,23 @@ def room_of(grant: Grant) -> str:
     return {HOST: "host", TABLE: "table"}.get(grant.role, "spectators")
 
 
+def speech_room(grant: Grant, lang: str) -> str:
+    """The room of ``grant``'s screens that speak ``lang`` (each screen is in both rooms)."""
+    return f"{room_of(grant)}@{lang}"
+
+
+def screen_language(wanted: Any) -> str:
+    """The language a connecting screen asks for: a code or the browser's list of tags."""
+    return i18n.best_language(wanted if isinstance(wanted, list) else [wanted])
+
+
+def words(exc: BaseException, lang: str) -> str:
+    """A refusal's sentence in ``lang`` (a message of the engine or the table; the server's own
+    refusals are English still)."""
+    text = exc.args[0] if exc.args else str(exc)
+    return i18n.render(text, lang) if isinstance(text, Message) else str(exc)
+
+
 class TableServer:
     """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
 
@@ -112,7 +138,7 @@ class TableServer:
                                  engineio_logger=False, max_http_buffer_size=MAX_TRANSPORT,
                                  cors_allowed_origins=None, ping_interval=10, ping_timeout=10)
         self._lock = threading.RLock()
-        self._conns: dict[str, tuple[Any, Grant]] = {}  # sid -> (token, grant)
+        self._conns: dict[str, tuple[Any, Grant, str]] = {}  # sid -> (token, grant, language)
         self._granted_row: int | None = table.game_row
         self._links: dict[int | None, dict[str, Any]] = {}
         #: The live camera check's switch (``server.camera.CameraCheck.want``), when a camera is
@@ -159,16 +185,18 @@ class TableServer:
         @sio.on("connect")
         def connect(auth=None):
             token = auth.get("token") if isinstance(auth, dict) else None
+            lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             grant = self._grant_for(token)
             with self._lock:
-                self._conns[_sid()] = (token, grant)
+                self._conns[_sid()] = (token, grant, lang)
             join_room(room_of(grant))
+            join_room(speech_room(grant, lang))
             if token and grant is SPECTATOR_GRANT:
                 emit("error", {"event": "connect", "message":
                                "this link's key is not valid at this table (an old game's link?); "
                                "you are watching read-only"})
             try:
-                emit("state", self._payload(grant))
+                emit("state", i18n.localize(self._payload(grant), lang))
             except Exception:  # noqa: BLE001 - say so on the screen rather than hang it
                 log.exception("cannot build the state for a new connection")
                 emit("error", {"event": "connect", "message": "the server cannot show this game "
@@ -191,6 +219,7 @@ class TableServer:
         self._on("close", self._close)
         self._on("confirm", self._confirm)
         self._on("camera_check", self._camera_check)
+        self._on("language", self._language, table_only=False)
 
     def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
             table_only: bool = True) -> None:
@@ -203,7 +232,8 @@ class TableServer:
 
         def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
             with self._lock:
-                grant = self._conns.get(_sid(), (None, SPECTATOR_GRANT))[1]
+                _token, grant, lang = self._conns.get(_sid(), (None, SPECTATOR_GRANT,
+                                                               i18n.DEFAULT))
             try:
                 if extra:
                     raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
@@ -218,9 +248,10 @@ class TableServer:
                 if table_only and not grant.runs_table:
                     raise Refused("only the table's own screens may do that; "
                                   "ask the host for the table link")
-                return {"ok": True, **(fn(grant, parse(name, data)) or {})}
+                answer = fn(grant, parse(name, data)) or {}
+                return {"ok": True, **i18n.localize(answer, lang)}
             except (Refused, IllegalAction, SetupError, StoreError) as exc:
-                message = str(exc)
+                message = words(exc, lang)
             except Exception:  # noqa: BLE001 - a bug must not take the table down
                 # Only the kind of error is logged: the message could hold a secret action field.
                 log.exception("internal error in %r", name)
@@ -233,7 +264,7 @@ class TableServer:
     def host_watching(self) -> bool:
         """Is a host screen connected (the only one that gets the camera preview)?"""
         with self._lock:
-            return any(grant.role == HOST for _token, grant in self._conns.values())
+            return any(grant.role == HOST for _token, grant, _lang in self._conns.values())
 
     def _payload(self, grant: Grant) -> dict[str, Any]:
         links = self._host_links() if grant.role == HOST else None
@@ -244,26 +275,34 @@ class TableServer:
         with self._lock:
             if self.table.game_row != self._granted_row:
                 self._regrant()
-            rooms: dict[str, Grant] = {}
-            for _token, grant in self._conns.values():
-                rooms.setdefault(room_of(grant), grant)
+            rooms: dict[str, tuple[Grant, set[str]]] = {}
+            for _token, grant, lang in self._conns.values():
+                rooms.setdefault(room_of(grant), (grant, set()))[1].add(lang)
             update = self.table.history_update()
             shared: dict[Any, Any] = {}  # what the rooms have in common, built once
-            for room, grant in rooms.items():
+            # Each language's texts, written once per broadcast: what rooms share is written
+            # once, however many rooms and screens speak the language.
+            memos: dict[str, dict[int, Any]] = {}
+            for room, (grant, langs) in rooms.items():
                 links = self._host_links() if grant.role == HOST else None
-                self.socketio.emit("state", self.table.payload(
-                    grant, links=links, history_update=update, shared=shared), to=room)
+                payload = self.table.payload(grant, links=links, history_update=update,
+                                             shared=shared)
+                for lang in sorted(langs):
+                    self.socketio.emit("state", i18n.localize(
+                        payload, lang, memos.setdefault(lang, {})), to=speech_room(grant, lang))
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""
         self._granted_row = self.table.game_row
         server = self.socketio.server
-        for sid, (token, old) in list(self._conns.items()):
+        for sid, (token, old, lang) in list(self._conns.items()):
             new = self._grant_for(token)
             if new != old:
-                server.leave_room(sid, room_of(old), namespace="/")
-                server.enter_room(sid, room_of(new), namespace="/")
-                self._conns[sid] = (token, new)
+                for before, after in ((room_of(old), room_of(new)),
+                                      (speech_room(old, lang), speech_room(new, lang))):
+                    server.leave_room(sid, before, namespace="/")
+                    server.enter_room(sid, after, namespace="/")
+                self._conns[sid] = (token, new, lang)
 
     # -- the host's links ------------------------------------------------------------------
 
@@ -292,7 +331,24 @@ class TableServer:
     # -- events ----------------------------------------------------------------------------
 
     def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
-        emit("state", self._payload(grant))
+        emit("state", i18n.localize(self._payload(grant), self._language_of(_sid())))
+
+    def _language_of(self, sid: str) -> str:
+        with self._lock:
+            return self._conns.get(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))[2]
+
+    def _language(self, grant: Grant, msg: messages.Language) -> dict[str, Any]:
+        if msg.lang not in i18n.LANGUAGES:
+            raise Refused(f"the table speaks {', '.join(i18n.NAMES.values())}, not "
+                          f"{msg.lang[:16]!r}")
+        sid = _sid()
+        with self._lock:
+            token, grant, old = self._conns[sid]
+            self._conns[sid] = (token, grant, msg.lang)
+            leave_room(speech_room(grant, old))
+            join_room(speech_room(grant, msg.lang))
+        emit("state", i18n.localize(self._payload(grant), msg.lang))
+        return {"lang": msg.lang}
 
     def _act(self, grant: Grant, msg: messages.Act) -> dict[str, Any]:
         actor = msg.actor

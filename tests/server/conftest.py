@@ -43,6 +43,7 @@ class Client:
 
     url: str
     token: str | None = None
+    lang: str | None = None   # the screen's language, as the page sends it on connect
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
@@ -70,6 +71,8 @@ class Client:
 
     def connect(self) -> "Client":
         auth = {"token": self.token} if self.token is not None else None
+        if self.lang is not None:
+            auth = {**(auth or {}), "lang": self.lang}
         self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
         wait_until(lambda: self.states, what="the first state")
         return self
@@ -115,8 +118,8 @@ class RunningServer:
         assert self.served is not None
         return self.served.camera
 
-    def client(self, token: str | None = None) -> Client:
-        c = Client(self.url, token).connect()
+    def client(self, token: str | None = None, lang: str | None = None) -> Client:
+        c = Client(self.url, token, lang).connect()
         self.clients.append(c)
         return c
 
