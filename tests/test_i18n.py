@@ -23,7 +23,7 @@ COUNTS = range(0, 1001)
 
 @pytest.fixture(scope="module")
 def english() -> dict[str, str]:
-    return {site.id: site.template for site in extract.sites()}
+    return {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
 
 
 def test_the_committed_template_is_what_the_code_gives():
@@ -112,3 +112,5 @@ def test_the_catalogues_ship_in_the_package():
         po = read_po(io.BytesIO((extract.HERE / f"{lang}.po").read_bytes()), locale=lang)
         assert str(po.locale) == lang
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
+    english = {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+    assert i18n.english() == english     # long templates too (the .pot wraps its comments)

@@ -4,9 +4,13 @@ import {h} from "./dom.js";
 import {renderLobby} from "./lobby.js";
 import {renderPlay} from "./play.js";
 import {onCamera, onCameraCheck} from "./camera.js";
+import {chosenLanguage, language, languageMenu, t, useLanguage} from "./i18n.js";
 
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
-const socket = io({auth: {token}, transports: ["websocket", "polling"]});
+// The screen's language first (the link's choice on this device, else the browser's), so the
+// server writes the first payload in it and the page's own words are ready.
+await useLanguage(chosenLanguage(token));
+const socket = io({auth: {token, lang: language()}, transports: ["websocket", "polling"]});
 
 const app = {
   state: null,
@@ -15,7 +19,7 @@ const app = {
   // Send an event; resolves with the server's answer. Refusals are shown as a toast.
   async ask(event, data = {}) {
     const answer = await socket.timeout(10000).emitWithAck(event, data).catch(
-      () => ({ok: false, error: "the table did not answer; check the connection"}));
+      () => ({ok: false, error: t("page.app.no_answer", "the table did not answer; check the connection")}));
     if (!answer.ok) toast(answer.error);
     return answer;
   },
@@ -25,10 +29,25 @@ const app = {
 window.tableassist = app;  // for the browser tests and for curious hosts
 
 const link = document.getElementById("link");
-socket.on("connect", () => { setLink("connected", "ok"); });
-socket.on("disconnect", () => { setLink("reconnecting…", "bad"); });
-socket.io.on("reconnect_attempt", () => setLink("reconnecting…", "bad"));
-socket.on("connect_error", () => setLink("no connection", "bad"));
+const LINK_WORDS = {
+  ok: () => t("page.bar.connected", "connected"),
+  reconnecting: () => t("page.bar.reconnecting", "reconnecting…"),
+  none: () => t("page.bar.no_connection", "no connection"),
+};
+socket.on("connect", () => { setLink("ok", "ok"); });
+socket.on("disconnect", () => { setLink("reconnecting", "bad"); });
+socket.io.on("reconnect_attempt", () => setLink("reconnecting", "bad"));
+socket.on("connect_error", () => setLink("none", "bad"));
+
+// The language menu: the choice is kept for this link, the server rewrites this screen's
+// payload in it, and the page redraws its own words.
+document.getElementById("bar").append(languageMenu(async (code) => {
+  await useLanguage(code, token);
+  socket.auth.lang = code;   // a reconnection says it too
+  if (socket.connected) socket.emit("language", {lang: code});
+  setLink(link.dataset.words || "ok", link.dataset.kind || "ok");
+  redraw();
+}));
 socket.on("state", (payload) => {
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).
@@ -56,8 +75,9 @@ socket.on("error", (e) => toast(e && e.message ? e.message : String(e)));
 socket.on("camera", (frame) => onCamera(app, frame));
 socket.on("camera_check", (msg) => onCameraCheck(app, msg));
 
-function setLink(text, kind) {
-  link.textContent = text;
+function setLink(words, kind) {
+  link.dataset.words = words;
+  link.textContent = LINK_WORDS[words]();
   link.dataset.kind = kind;
   document.body.dataset.link = kind;
 }
@@ -72,18 +92,24 @@ function toast(message) {
 }
 document.getElementById("toast").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
 
-const ROLE_NAMES = {host: "host screen", table: "table", spectator: "watching (read-only)"};
+const ROLE_NAMES = {
+  host: () => t("page.role.host", "host screen"),
+  table: () => t("page.role.table", "table"),
+  spectator: () => t("page.role.spectator", "watching (read-only)"),
+};
 
 function redraw() {
   const s = app.state;
   if (!s) return;
   document.body.dataset.role = s.role;
   document.getElementById("who").textContent =
-    s.role === "player" ? `${s.player} (private)` : ROLE_NAMES[s.role] || s.role;
+    s.role === "player" ? t("page.role.player", "{player} (private)", {player: s.player})
+      : ROLE_NAMES[s.role]?.() || s.role;
   document.getElementById("title").textContent = s.game ? s.game.title : "tableassist";
   const lobbyButton = document.getElementById("to-lobby");
   lobbyButton.hidden = !(s.lobby && s.game);
-  lobbyButton.textContent = app.lobbyOpen ? "Back to the game" : "Games";
+  lobbyButton.textContent = app.lobbyOpen ? t("page.bar.back_to_game", "Back to the game")
+    : t("page.bar.games", "Games");
   lobbyButton.onclick = () => { app.lobbyOpen = !app.lobbyOpen; redraw(); };
   drawNotices(s);
   const main = document.getElementById("main");
@@ -91,7 +117,7 @@ function redraw() {
   if (s.game && !app.lobbyOpen) renderPlay(app, main);
   else if (s.lobby) renderLobby(app, main);
   else main.replaceChildren(h("p", {class: "big quiet"},
-    "No game is being played yet. The table's screen starts one."));
+    t("page.app.no_game", "No game is being played yet. The table's screen starts one.")));
 }
 
 function drawNotices(s) {
@@ -100,15 +126,17 @@ function drawNotices(s) {
   const unverified = s.view?.unverified || [];
   if (unverified.length) {
     items.push(h("details", {class: "notice warn", dataset: {notice: "unverified"}},
-      h("summary", {}, `Unverified data: ${unverified.length} value${unverified.length > 1 ? "s" : ""} `
-        + "from the data file still need checking against the real components"),
+      h("summary", {}, t("page.notice.unverified",
+        "Unverified data: {count, plural, one {# value} other {# values}} from the data file still need checking against the real components",
+        {count: unverified.length})),
       h("p", {}, unverified.join(", "))));
   }
   if (s.warning) {  // the game's log stops replaying short of its end (host and table only)
     items.push(h("div", {class: "notice warn", dataset: {notice: "log"}}, s.warning));
   }
   if (s.role === "host" && s.camera && s.camera.state !== "on") {
-    items.push(h("div", {class: "notice", dataset: {notice: "camera"}}, "Camera: " + s.camera.notice));
+    items.push(h("div", {class: "notice", dataset: {notice: "camera"}},
+      t("page.notice.camera", "Camera: {notice}", {notice: s.camera.notice})));
   }
   box.replaceChildren(...items);
 }

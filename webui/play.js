@@ -4,6 +4,7 @@ import {h, chip, titleCase} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 import {cameraCard} from "./camera.js";
 import {markChanges} from "./changes.js";
+import {t} from "./i18n.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -15,7 +16,7 @@ export function renderPlay(app, main) {
     series: s.series};
   const over = view.over || s.game.ended;
   const left = [
-    s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
+    s.game.ended ? h("div", {class: "notice"}, t("page.play.ended", "This game was ended; it is shown read-only.")) : null,
     prompts(s),
     cameraReadings(app, s),
     over && view.result ? result(view.result, ctx) : null,
@@ -55,12 +56,13 @@ function cameraReadings(app, s) {
   if (!cam || (!cam.notice && !cam.confirm.length && !cam.report && !cam.paused)) return null;
   return h("section", {class: "card camera-reader"},
     cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
-      "The camera is paused: it reads nothing until the Pause card is shown again.") : null,
-    cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}}, "Camera: " + cam.report) : null,
+      t("page.play.camera_paused", "The camera is paused: it reads nothing until the Pause card is shown again.")) : null,
+    cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}},
+      t("page.notice.camera", "Camera: {notice}", {notice: cam.report})) : null,
     cam.notice ? h("p", {class: "notice warn big", dataset: {notice: "out-of-sync"}}, cam.notice.text,
-      h("span", {class: "quiet"}, " — put the table right, or fix the game with Undo or Fix.")) : null,
+      h("span", {class: "quiet"}, " " + t("page.play.out_of_sync", "— put the table right, or fix the game with Undo or Fix."))) : null,
     cam.confirm.map((row) => h("div", {class: "confirm-row"},
-      h("p", {}, `The camera sees ${row.sees}. Which is it?`),
+      h("p", {}, t("page.play.camera_sees", "The camera sees {sees}. Which is it?", {sees: row.sees})),
       h("div", {class: "buttons"}, row.options.map((o) => h("button", {type: "button", class: "act",
         dataset: {do: "confirm"}, onclick: (e) => { e.currentTarget.disabled = true; app.ask("confirm", {action: o.action}); }},
         o.label))))));
@@ -82,7 +84,7 @@ function startTimer(s) {
 // player's in seat order, then by kind of action. Nothing illegal is ever offered.
 function actions(app, s, ctx) {
   if (s.role === "spectator") return h("section", {class: "card"},
-    h("p", {class: "quiet"}, "You are watching. Scan the table's QR code to take part."));
+    h("p", {class: "quiet"}, t("page.play.watching", "You are watching. Scan the table's QR code to take part.")));
   if (s.game.ended || !(s.actions || []).length && !s.can_undo && !s.can_redo) return null;
   const groups = new Map();
   for (const a of s.actions) {
@@ -94,17 +96,18 @@ function actions(app, s, ctx) {
   }
   const sections = [...groups].map(([player, kinds]) => h("div", {class: "actor",
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
-    h("h3", {}, player ? (player === s.player ? "You" : player) : "The table"),
+    h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
+      : t("page.play.the_table", "The table")),
     [...kinds].map(([type, list]) => kind(app, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
-      h("h2", {}, "Do"), h("span", {class: "spacer"}),
+      h("h2", {}, t("page.play.do", "Do")), h("span", {class: "spacer"}),
       s.role !== "player" ? [
         h("button", {type: "button", dataset: {do: "undo"}, disabled: !s.can_undo,
-          onclick: () => app.ask("undo")}, "↶ Undo"),
+          onclick: () => app.ask("undo")}, "↶ " + t("page.play.undo", "Undo")),
         h("button", {type: "button", dataset: {do: "redo"}, disabled: !s.can_redo,
-          onclick: () => app.ask("redo")}, "↷ Redo")] : null),
-    sections.length ? sections : h("p", {class: "quiet"}, "Nothing to press now."));
+          onclick: () => app.ask("redo")}, "↷ " + t("page.play.redo", "Redo"))] : null),
+    sections.length ? sections : h("p", {class: "quiet"}, t("page.play.nothing_to_press", "Nothing to press now.")));
 }
 
 // One kind of action: its buttons. A long list (a card from the whole deck) gets compact buttons
@@ -121,7 +124,7 @@ function kind(app, type, list, player) {
     for (const b of buttons) b.hidden = words !== "" && !b.textContent.toLowerCase().includes(words);
   };
   const filter = list.length > 16 ? h("input", {type: "search", class: "filter", value: filters[key] || "",
-    placeholder: `Find one of ${list.length}…`, "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
+    placeholder: t("page.play.find_one_of", "Find one of {count}…", {count: list.length}), "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
     dataset: {field: `filter-${key}`}, oninput: (e) => { filters[key] = e.target.value; apply(); }}) : null;
   apply();
   return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
@@ -147,18 +150,18 @@ function history(app, s) {
   return h("section", {class: "card history"},
     h("details", {open: historyOpen ?? window.innerWidth > 900,
       ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
-      h("summary", {}, h("h2", {}, `History (${lines.length})`)),
+      h("summary", {}, h("h2", {}, t("page.play.history", "History ({count})", {count: lines.length}))),
       lines.length ? h("ol", {class: "plain lines", reversed: true}, lines.map((line) =>
         h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
           h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
             n.text, n.rule ? h("span", {class: "rule"}, n.rule) : null)) : titleCase(line.type)),
           h("div", {class: "meta"},
             chip(line.source, null, "source " + line.source),
-            line.corrected ? chip("corrected", null, "corrected") : null,
+            line.corrected ? chip(t("page.play.corrected", "corrected"), null, "corrected") : null,
             line.author ? h("span", {class: "quiet"}, " " + line.author) : null,
             canFix && !s.game.ended ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
-              onclick: () => fix(app, line)}, "Fix") : null)))) :
-        h("p", {class: "quiet"}, "Nothing yet.")));
+              onclick: () => fix(app, line)}, t("page.play.fix", "Fix")) : null)))) :
+        h("p", {class: "quiet"}, t("page.play.nothing_yet", "Nothing yet."))));
 }
 
 // A correction: strike the entry, or put another action that was legal at that point in its place.
@@ -171,29 +174,31 @@ async function fix(app, line) {
     await app.ask("correct", {seq: line.seq, action});
   };
   dialog.replaceChildren(h("div", {class: "fix"},
-    h("h2", {}, `Fix entry ${line.seq}`),
+    h("h2", {}, t("page.play.fix_entry", "Fix entry {seq}", {seq: line.seq})),
     h("p", {}, line.notes.map((n) => n.text).join(" ") || titleCase(line.type)),
-    h("p", {class: "quiet"}, "Everything after it is replayed; a fix the rules refuse changes nothing."),
+    h("p", {class: "quiet"}, t("page.play.fix_replays", "Everything after it is replayed; a fix the rules refuse changes nothing.")),
     h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button", class: "act",
       onclick: () => choose(a.action)}, a.label))),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
-        "It did not happen (strike it)"),
-      h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
+        t("page.play.strike", "It did not happen (strike it)")),
+      h("button", {type: "button", onclick: () => dialog.close()}, t("page.play.cancel", "Cancel")))));
   dialog.showModal();
 }
 
 function result(res, ctx) {
   const ranking = res.ranking || [];
   return h("section", {class: "card result", dataset: {result: "1"}},
-    h("h2", {}, res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!` : "Game over"),
+    h("h2", {}, res.winners?.length ? t("page.play.winners", "{count, plural, one {{winners} wins!} other {{winners} win!}}",
+      {count: res.winners.length, winners: res.winners}) : t("page.play.game_over", "Game over")),
     h("table", {class: "ranking"},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("page.play.player", "Player")),
+        h("th", {}, t("page.play.score", "Score")))),
       h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
         h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
         h("td", {class: "num"}, r.score))))),
     res.breakdown && Object.keys(res.breakdown).length ? h("div", {class: "breakdown"},
-      h("h3", {}, "Why"), breakdown(res.breakdown, ctx)) : null);
+      h("h3", {}, t("page.play.why", "Why")), breakdown(res.breakdown, ctx)) : null);
 }
 
 const flat = (o) => o && typeof o === "object" && !Array.isArray(o)
@@ -223,7 +228,7 @@ function breakdown(b, ctx) {
 }
 
 function privatePart(priv) {
-  return h("section", {class: "card private"}, h("h2", {}, "Only you see this"), renderValue(priv));
+  return h("section", {class: "card private"}, h("h2", {}, t("page.play.only_you", "Only you see this")), renderValue(priv));
 }
 
 function hostPart(s) {
@@ -231,11 +236,12 @@ function hostPart(s) {
   if (!links) return null;
   return h("section", {class: "card host"},
     h("details", {class: "links"},
-      h("summary", {}, h("h2", {}, "Join and private links")),
-      h("figure", {}, h("img", {src: links.join.qr, alt: "QR code of the table link", class: "qr"}),
-        h("figcaption", {}, "Table link (tablets and phones that help run the game): ",
+      h("summary", {}, h("h2", {}, t("page.host.links", "Join and private links"))),
+      h("figure", {}, h("img", {src: links.join.qr, alt: t("page.host.table_qr", "QR code of the table link"), class: "qr"}),
+        h("figcaption", {}, t("page.host.table_link", "Table link (tablets and phones that help run the game):"), " ",
           h("code", {}, links.join.url))),
       Object.entries(links.players).map(([name, l]) => h("figure", {class: "player-link"},
-        h("img", {src: l.qr, alt: `QR code of ${name}'s private link`, class: "qr small"}),
-        h("figcaption", {}, `${name}'s private view (let only ${name} scan it): `, h("code", {}, l.url))))));
+        h("img", {src: l.qr, alt: t("page.host.player_qr", "QR code of {name}'s private link", {name}), class: "qr small"}),
+        h("figcaption", {}, t("page.host.player_link", "{name}'s private view (let only {name} scan it):", {name}), " ",
+          h("code", {}, l.url))))));
 }

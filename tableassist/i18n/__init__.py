@@ -30,7 +30,8 @@ from babel.numbers import format_decimal
 
 from tableassist.games.messages import ENGLISH, Message, Param, Voice, fill
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "localize", "render",
+__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "localize", "page_catalogue",
+           "render",
            "render_json", "voice"]
 
 #: The languages a screen may speak, the code's own first.
@@ -71,7 +72,17 @@ def english() -> Mapping[str, str]:
     that arrives as JSON, without the call that made it)."""
     with resources.files(__name__).joinpath("messages.pot").open("rb") as f:
         pot = read_po(f)
-    return {m.id: m.auto_comments[0] for m in pot if m.id and m.auto_comments}
+    # A long comment is wrapped at spaces (Babel wraps comments whatever the width).
+    return {m.id: " ".join(m.auto_comments) for m in pot if m.id and m.auto_comments}
+
+
+@cache
+def page_catalogue(lang: str) -> dict[str, str]:
+    """The page's own words in ``lang`` (``/i18n/<lang>.json``): each ``page.`` id's template,
+    English where the catalogue lacks one."""
+    own = catalogue(lang)
+    return {id: own.get(id) or template for id, template in sorted(english().items())
+            if id.startswith("page.")}
 
 
 @cache

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import ast
 import io
+import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
+
+from tableassist.shipped import folder
 
 PACKAGE = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
@@ -41,7 +45,14 @@ class Site:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(PACKAGE.parent)}:{self.line}"
+        return f"{self.file}:{self.line}"
+
+    @property
+    def file(self) -> str:
+        """The file as the catalogues name it: ``tableassist/…`` or ``webui/…``."""
+        if self.path.is_relative_to(PACKAGE.parent):
+            return str(self.path.relative_to(PACKAGE.parent))
+        return f"webui/{self.path.relative_to(folder('webui'))}"
 
 
 def sources() -> list[Path]:
@@ -76,14 +87,29 @@ def sites(paths: Iterable[Path] | None = None) -> list[Site]:
     return out
 
 
+#: The page's words: ``t("page.…", "English template", …)`` in ``webui/*.js`` (webui/i18n.js).
+_PAGE_CALL = re.compile(r'\bt\(\s*"(page\.[a-z0-9_.]+)"\s*,\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+def page_sites() -> list[Site]:
+    """The page's own words: every ``t(id, template)`` of the page's scripts."""
+    out = []
+    for path in sorted(folder("webui").rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for m in _PAGE_CALL.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(Site(path, line, "t", m.group(1), json.loads(f'"{m.group(2)}"')))
+    return out
+
+
 def template_catalog() -> Catalog:
     """The ``.pot``: one entry per id, its English template as the translator's comment."""
     cat = Catalog(project="tableassist", version="", fuzzy=False)
-    for site in sites():
+    for site in [*sites(), *page_sites()]:
         if site.id in cat:
             continue   # the test reports an id made twice; the first site is the entry
         cat.add(site.id, "", auto_comments=[site.template],
-                locations=[(str(site.path.relative_to(PACKAGE.parent)), site.line)])
+                locations=[(site.file, site.line)])
     return cat
 
 

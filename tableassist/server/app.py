@@ -157,6 +157,13 @@ class TableServer:
         def index():
             return send_from_directory(WEBUI, "index.html")
 
+        @app.get("/i18n/<lang>.json")
+        def catalogue(lang: str):
+            # The page's own words in a language (webui/i18n.js), from the shipped catalogues.
+            if lang not in i18n.LANGUAGES:
+                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+            return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+
         @app.get("/<path:name>")
         def webui(name: str):
             return send_from_directory(WEBUI, name)
