@@ -9,8 +9,9 @@ style, so the engine still reads like the rulebook, and the parameters::
             player=player, round=r)
 
 A message *is* its English text (a ``str``), so ``str(exc)``, ``Note.text``, the labels and every
-payload read exactly as before; a screen that speaks another language (issue 18) renders
-``message.id`` with ``message.params`` from its own catalogue instead.
+payload read exactly as before; a screen that speaks another language renders ``message.id``
+with ``message.params`` from its own catalogue instead (:func:`fill` with that language's
+:class:`Voice`: ``tableassist.i18n.render``).
 
 Templates are a small subset of ICU MessageFormat, the syntax CLDR-based tools translate:
 

@@ -54,7 +54,7 @@ from flask import Flask, request, send_from_directory
 from flask_socketio import SocketIO, emit, join_room, leave_room
 from werkzeug.serving import WSGIRequestHandler
 
-from tableassist import i18n
+import tableassist.i18n as i18n
 from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.registry import seat_colours
