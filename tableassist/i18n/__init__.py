@@ -28,7 +28,7 @@ from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from tableassist.games.messages import ENGLISH, Message, Param, Voice, fill
+from tableassist.games.messages import ENGLISH, Message, Voice, fill
 
 __all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "localize", "page_catalogue",
            "render",
@@ -62,8 +62,8 @@ def catalogue(lang: str) -> Mapping[str, str]:
         return {}
     with resources.files(__name__).joinpath(f"{lang}.po").open("rb") as f:
         po = read_po(f, locale=lang)
-    return {m.id: m.string for m in po if m.id and isinstance(m.id, str) and m.string
-            and not m.fuzzy}
+    return {m.id: m.string for m in po if isinstance(m.id, str) and m.id
+            and isinstance(m.string, str) and m.string and not m.fuzzy}
 
 
 @cache
@@ -73,7 +73,8 @@ def english() -> Mapping[str, str]:
     with resources.files(__name__).joinpath("messages.pot").open("rb") as f:
         pot = read_po(f)
     # A long comment is wrapped at spaces (Babel wraps comments whatever the width).
-    return {m.id: " ".join(m.auto_comments) for m in pot if m.id and m.auto_comments}
+    return {m.id: " ".join(m.auto_comments) for m in pot
+            if isinstance(m.id, str) and m.id and m.auto_comments}
 
 
 @cache
@@ -125,7 +126,8 @@ def render_json(id: str, params: Mapping[str, Any], lang: str, english_text: str
     return fill(template, {k: _from_json(v) for k, v in params.items()}, voice(lang))
 
 
-def _from_json(value: Any) -> Param:
+def _from_json(value: Any) -> Any:
+    """A parameter as it travels back to a value: a nested message, a list as a tuple."""
     if isinstance(value, Mapping) and "id" in value and "params" in value:
         template = english().get(value["id"])
         if template is not None:

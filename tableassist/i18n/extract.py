@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+from datetime import datetime, timezone
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -137,8 +138,8 @@ def updated_po(lang: str, existing: str | None) -> str:
     else:
         cat = read_po(io.StringIO(existing), locale=lang)
     cat.update(template, no_fuzzy_matching=True, update_header_comment=False)
-    cat.creation_date = cat.revision_date = template.creation_date.replace(
-        year=2026, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    # Fixed dates: the same code and translations give the same file.
+    cat.creation_date = cat.revision_date = datetime(2026, 1, 1, tzinfo=timezone.utc)
     cat.fuzzy = False
     return _po_text(cat)
 
