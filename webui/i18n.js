@@ -94,8 +94,10 @@ function nodes(text, at, inPlural) {
 }
 
 function word(value) {
-  if (typeof value === "number") return value.toLocaleString(lang);
-  if (Array.isArray(value)) return new Intl.ListFormat(lang, {type: "conjunction"}).format(value.map(word));
+  if (typeof value === "number") return lang === "en" ? String(value) : value.toLocaleString(lang);
+  // Lists as the server writes them: English "Ann, Bea, Cy" (the engines' own), else the language's way.
+  if (Array.isArray(value)) return lang === "en" ? value.map(word).join(", ")
+    : new Intl.ListFormat(lang, {type: "conjunction"}).format(value.map(word));
   return String(value ?? "");
 }
 
