@@ -199,15 +199,16 @@ class TableServer:
             join_room(room_of(grant))
             join_room(speech_room(grant, lang))
             if token and grant is SPECTATOR_GRANT:
-                emit("error", {"event": "connect", "message":
-                               "this link's key is not valid at this table (an old game's link?); "
-                               "you are watching read-only"})
+                emit("error", {"event": "connect", "message": i18n.render(Message(
+                    "app.notice.old_link", "this link's key is not valid at this table (an old "
+                    "game's link?); you are watching read-only"), lang)})
             try:
                 emit("state", i18n.localize(self._payload(grant), lang))
             except Exception:  # noqa: BLE001 - say so on the screen rather than hang it
                 log.exception("cannot build the state for a new connection")
-                emit("error", {"event": "connect", "message": "the server cannot show this game "
-                               "(an internal error; see its console)"})
+                emit("error", {"event": "connect", "message": i18n.render(Message(
+                    "app.notice.cannot_show", "the server cannot show this game (an internal "
+                    "error; see its console)"), lang)})
 
         @sio.on("disconnect")
         def disconnect(*_args):
@@ -253,8 +254,8 @@ class TableServer:
                 if size > MAX_MESSAGE:
                     raise Refused(f"that message is too large (over {MAX_MESSAGE // 1024} KB)")
                 if table_only and not grant.runs_table:
-                    raise Refused("only the table's own screens may do that; "
-                                  "ask the host for the table link")
+                    raise Refused(Message("app.refuse.table_only", "only the table's own screens "
+                                          "may do that; ask the host for the table link"))
                 answer = fn(grant, parse(name, data)) or {}
                 return {"ok": True, **i18n.localize(answer, lang)}
             except (Refused, IllegalAction, SetupError, StoreError) as exc:
@@ -262,7 +263,8 @@ class TableServer:
             except Exception:  # noqa: BLE001 - a bug must not take the table down
                 # Only the kind of error is logged: the message could hold a secret action field.
                 log.exception("internal error in %r", name)
-                message = "the server could not do that (an internal error; see its console)"
+                message = i18n.render(Message("app.refuse.internal", "the server could not do "
+                                              "that (an internal error; see its console)"), lang)
             emit("error", {"event": name, "message": message})
             return {"ok": False, "error": message}
 
@@ -360,10 +362,13 @@ class TableServer:
     def _act(self, grant: Grant, msg: messages.Act) -> dict[str, Any]:
         actor = msg.actor
         if not grant.may_act_as(actor):
-            who = "the table" if actor is None else repr(actor)
-            raise Refused(f"this link may not act for {who}" + (
-                f"; it acts for {grant.player} only" if grant.role == PLAYER else
-                "; it is read-only (scan the table's QR code to join)"))
+            raise Refused(Message(
+                "app.refuse.not_yours", "this link may not act for {who, select, table {the "
+                "table} other {{name}}}; {link, select, player {it acts for {player} only} other "
+                "{it is read-only (scan the table's QR code to join)}}",
+                who="table" if actor is None else "player", name=repr(actor),
+                link="player" if grant.role == PLAYER else "read_only",
+                player=grant.player or ""))
         notes = self.table.current().submit(msg.action, source="tablet", author=self._author(grant))
         return {"notes": [n.to_json() for n in notes]}
 
@@ -408,7 +413,8 @@ class TableServer:
                               "come in " + ", ".join(allowed))
         taken = list(colours.values())
         if len(set(taken)) != len(taken):
-            raise Refused("two seats have the same colour: each player needs their own")
+            raise Refused(Message("app.refuse.same_colour", "two seats have the same colour: each "
+                                  "player needs their own"))
         session = self.table.start(msg.game, names, options=msg.options or {}, seed=msg.seed,
                                    colours=colours)
         return {"row": session.saved.id}
