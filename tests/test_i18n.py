@@ -114,3 +114,35 @@ def test_the_catalogues_ship_in_the_package():
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
     english = {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
     assert i18n.english() == english     # long templates too (the .pot wraps its comments)
+
+
+def test_a_translation_written_ahead_of_its_code_moves_in_when_the_code_has_its_id():
+    """``pending/<lang>.po`` (a branch not merged yet): an entry fills a new id of the code only
+    if its English is the code's template; every pending entry already fits its English."""
+    from babel.messages.catalog import Catalog
+    text = (extract.HERE / "de.po").read_text(encoding="utf-8")
+    po = read_po(io.StringIO(text), locale="de")
+    po["protocol.refuse.over"].string = ""          # as if the id were new to the catalogue
+    buf = io.BytesIO()
+    from babel.messages.pofile import write_po
+    write_po(buf, po)
+    without = buf.getvalue().decode("utf-8")
+    for english, expected in (("the game is over", "Das Spiel ist aus"),
+                              ("the game has ended", "")):
+        pending = Catalog(locale="de")
+        pending.add("protocol.refuse.over", "Das Spiel ist aus", auto_comments=[english])
+        moved = read_po(io.StringIO(extract.updated_po("de", without, pending)), locale="de")
+        assert moved["protocol.refuse.over"].string == expected
+    for lang in TRANSLATED:
+        path = extract.PENDING / f"{lang}.po"
+        if not path.exists():
+            continue
+        rule = Locale.parse(lang).plural_form
+        for m in read_po(io.BytesIO(path.read_bytes()), locale=lang):
+            if not m.id:
+                continue
+            english = " ".join(m.auto_comments)
+            assert placeholders(m.string) == placeholders(english), m.id
+            assert choice_cases(m.string, "select") == choice_cases(english, "select"), m.id
+            for cases in choice_cases(m.string).values():
+                assert {rule(n) for n in COUNTS} <= cases, m.id

@@ -127,8 +127,22 @@ def _po_text(cat: Catalog, *, omit_header: bool = False) -> str:
     return buf.getvalue().decode("utf-8")
 
 
-def updated_po(lang: str, existing: str | None) -> str:
-    """Language ``lang``'s ``.po`` brought up to the template: its translations kept."""
+#: Translations written ahead of their code (a branch not merged yet): ``pending/<lang>.po``, the
+#: English template as each entry's comment. Not shipped; an entry moves into the catalogue
+#: when the code has its id with that very template.
+PENDING = HERE / "pending"
+
+
+def _pending(lang: str) -> Catalog | None:
+    path = PENDING / f"{lang}.po"
+    if not path.exists():
+        return None
+    return read_po(io.StringIO(path.read_text(encoding="utf-8")), locale=lang)
+
+
+def updated_po(lang: str, existing: str | None, pending: Catalog | None = None) -> str:
+    """Language ``lang``'s ``.po`` brought up to the template: its translations kept, and an id
+    new to it translated from ``pending`` when the pending entry's English is the template's."""
     template = template_catalog()
     if existing is None:
         cat = Catalog(locale=lang, project="tableassist", version="", fuzzy=False,
@@ -138,6 +152,11 @@ def updated_po(lang: str, existing: str | None) -> str:
     else:
         cat = read_po(io.StringIO(existing), locale=lang)
     cat.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    for ahead in pending or ():
+        entry = cat.get(ahead.id) if isinstance(ahead.id, str) and ahead.id else None
+        if entry is not None and not entry.string and ahead.string \
+                and " ".join(ahead.auto_comments) == " ".join(entry.auto_comments):
+            entry.string = ahead.string
     # Fixed dates: the same code and translations give the same file.
     cat.creation_date = cat.revision_date = datetime(2026, 1, 1, tzinfo=timezone.utc)
     cat.fuzzy = False
@@ -149,8 +168,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     (HERE / "messages.pot").write_text(pot_text(), encoding="utf-8")
     for lang in TRANSLATED:
         po = HERE / f"{lang}.po"
-        po.write_text(updated_po(lang, po.read_text(encoding="utf-8") if po.exists() else None),
-                      encoding="utf-8")
+        pending = _pending(lang)
+        text = updated_po(lang, po.read_text(encoding="utf-8") if po.exists() else None, pending)
+        po.write_text(text, encoding="utf-8")
+        if pending is not None:   # what moved into the catalogue leaves the pending file
+            done = read_po(io.StringIO(text), locale=lang)
+            for id_ in [m.id for m in pending if m.id and (done.get(m.id) or m).string
+                        and done.get(m.id) is not None]:
+                del pending[id_]
+            if len(pending):
+                (PENDING / f"{lang}.po").write_text(_po_text(pending), encoding="utf-8")
+            else:
+                (PENDING / f"{lang}.po").unlink()
+                print(f"pending/{lang}.po: every entry moved into {lang}.po")
     n = len(template_catalog())
     print(f"{n} message ids: tableassist/i18n/messages.pot, "
           + ", ".join(f"{lang}.po" for lang in TRANSLATED))
