@@ -2,6 +2,7 @@
 // resume / end a saved one. The form lives in `setup` so a payload arriving mid-typing keeps it.
 import {h, titleCase} from "./dom.js";
 import {cameraCard} from "./camera.js";
+import {t} from "./i18n.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 
@@ -16,7 +17,7 @@ export function renderLobby(app, main) {
   const lobby = app.state.lobby;
   const games = lobby.games.filter((g) => !g.broken);
   if (!games.length) {
-    main.replaceChildren(h("p", {class: "big"}, "No game engine is installed yet."));
+    main.replaceChildren(h("p", {class: "big"}, t("page.lobby.no_engine", "No game engine is installed yet.")));
     return;
   }
   if (!setup.game || !games.find((g) => g.id === setup.game)) {
@@ -29,7 +30,7 @@ export function renderLobby(app, main) {
   main.replaceChildren(h("div", {class: "lobby"},
     newGame(app, games, lobby.colours), savedGames(app, lobby.saved, lobby.saved_error),
     app.state.role === "host" ? cameraCard(app, app.state) : null,
-    broken.length ? h("section", {class: "card notice warn"}, "Cannot be played in this installation: ",
+    broken.length ? h("section", {class: "card notice warn"}, t("page.lobby.broken", "Cannot be played in this installation:"), " ",
       broken.map((g) => h("div", {}, `${g.id}: ${g.broken}`))) : null));
   if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
 }
@@ -43,20 +44,21 @@ function newGame(app, games, allColours) {
     h("button", {type: "button", class: "choice" + (g.id === setup.game ? " on" : ""),
       "aria-pressed": g.id === setup.game ? "true" : "false", dataset: {game: g.id},
       onclick: () => { setup.game = g.id; defaultsFor(g, g.colours || allColours); redraw(); }},
-    g.title, h("small", {}, ` ${g.min_players}–${g.max_players} players`))));
+    g.title, h("small", {}, " " + t("page.lobby.player_range", "{min}–{max} players",
+      {min: g.min_players, max: g.max_players})))));
 
   const seats = h("ol", {class: "seats"}, setup.players.map((p, i) => h("li", {class: "seat"},
-    h("input", {type: "text", value: p.name, maxlength: 24, "aria-label": `Seat ${i + 1} name`,
+    h("input", {type: "text", value: p.name, maxlength: 24, "aria-label": t("page.lobby.seat_name", "Seat {seat} name", {seat: i + 1}),
       dataset: {field: `name-${i}`}, oninput: (e) => { p.name = e.target.value; }}),
-    h("select", {"aria-label": `Seat ${i + 1} colour`, dataset: {field: `colour-${i}`},
+    h("select", {"aria-label": t("page.lobby.seat_colour", "Seat {seat} colour", {seat: i + 1}), dataset: {field: `colour-${i}`},
       onchange: (e) => { p.colour = e.target.value; redraw(); }, class: "colour",
       style: {borderColor: `var(--c-${p.colour})`}},
       colours.map((c) => h("option", {value: c, selected: c === p.colour}, c))),
-    h("button", {type: "button", class: "small", "aria-label": `Move seat ${i + 1} up`,
+    h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_up", "Move seat {seat} up", {seat: i + 1}),
       disabled: i === 0, onclick: () => { swap(i, i - 1); redraw(); }}, "↑"),
-    h("button", {type: "button", class: "small", "aria-label": `Move seat ${i + 1} down`,
+    h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_down", "Move seat {seat} down", {seat: i + 1}),
       disabled: i === setup.players.length - 1, onclick: () => { swap(i, i + 1); redraw(); }}, "↓"),
-    h("button", {type: "button", class: "small", "aria-label": `Remove seat ${i + 1}`,
+    h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_remove", "Remove seat {seat}", {seat: i + 1}),
       disabled: setup.players.length <= game.min_players,
       onclick: () => { setup.players.splice(i, 1); redraw(); }}, "✕"))));
   const add = h("button", {type: "button", class: "secondary", dataset: {do: "add-player"},
@@ -64,7 +66,7 @@ function newGame(app, games, allColours) {
       const used = new Set(setup.players.map((p) => p.colour));
       setup.players.push({name: "", colour: colours.find((c) => !used.has(c)) || colours[0]});
       redraw();
-    }}, "Add a player");
+    }}, t("page.lobby.add_player", "Add a player"));
 
   const options = Object.entries(setup.options).map(([name, value]) => option(game, name, value));
   const start = h("button", {type: "button", class: "primary big", dataset: {do: "start"},
@@ -75,12 +77,12 @@ function newGame(app, games, allColours) {
         options: changedOptions(game), seed: setup.seed});
       if (answer.ok) app.lobbyOpen = false;
       app.redraw();
-    }}, `Start ${game.title}`);
+    }}, t("page.lobby.start", "Start {game}", {game: game.title}));
 
   // Start stays in view (a bar at the bottom of the screen) however long the options are.
   return h("section", {class: "card setup"},
-    h("h2", {}, "New game"), pick, boxLine(app, game),
-    h("h3", {}, "Players, clockwise from the first"), seats,
+    h("h2", {}, t("page.lobby.new_game", "New game")), pick, boxLine(app, game),
+    h("h3", {}, t("page.lobby.players", "Players, clockwise from the first")), seats,
     game.seat_colours_shown === false ? h("p", {class: "quiet", dataset: {notice: "seat-colours"}},
       "The colour is the seat sticker's, for the camera. The screens show players without it: "
       + "here the rats wear these colours, and whose rat is whose is secret.") : null,
@@ -89,7 +91,7 @@ function newGame(app, games, allColours) {
         ontoggle: (e) => { setup.optionsOpen = e.currentTarget.open; }},
       h("summary", {}, h("h3", {}, `Options (${options.length}): the usual rules unless you change them`)),
       game.unverified_options.length ? h("p", {class: "warn-text"},
-        "⚠ marks a value the data file has not yet checked against the real components.") : null,
+        t("page.lobby.unverified_mark", "⚠ marks a value the data file has not yet checked against the real components.")) : null,
       h("div", {class: "options"}, options)) : null,
     h("div", {class: "start-bar"}, start));
 }
@@ -99,7 +101,8 @@ function boxLine(app, game) {
   const progress = app.state.lobby.box?.[game.id];
   if (!progress) {
     return game.unverified.length ? h("p", {class: "quiet"},
-      `${game.unverified.length} data-file values of ${game.title} are not yet verified.`) : null;
+      t("page.lobby.unverified_count", "{count, plural, one {# data-file value} other {# data-file values}} of {game} not yet verified.",
+        {count: game.unverified.length, game: game.title})) : null;
   }
   const done = progress.total > 0 && progress.checked === progress.total;
   return h("div", {class: "row-buttons box-line", dataset: {box: game.id}},
@@ -160,7 +163,7 @@ function option(game, name, value) {
   return h("label", {class: "option" + (flagged ? " unverified" : "") + (boxed ? " boxed" : ""),
       for: id, dataset: {option: name}},
     h("span", {class: "option-label"}, words.label || titleCase(name),
-      flagged ? h("span", {class: "flag", title: "unverified"}, " ⚠") : null),
+      flagged ? h("span", {class: "flag", title: t("page.lobby.unverified", "unverified")}, " ⚠") : null),
     input,
     words.explain ? h("span", {class: "explain quiet"}, words.explain) : null);
 }
@@ -171,32 +174,34 @@ function savedGames(app, saved, error) {
     h("div", {},
       h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
       // The game being played has no count (`entries` null): its log grows with every action.
-      h("div", {class: "quiet"}, `${s.players.join(", ")} · `
-        + (s.current ? "being played" : `${s.entries} log entries · ${s.ended ? "ended" : "paused"}`)),
+      h("div", {class: "quiet"}, s.current
+        ? t("page.lobby.saved_current", "{players} · being played", {players: s.players})
+        : t("page.lobby.saved_row", "{players} · {entries, plural, one {# log entry} other {# log entries}} · {state, select, ended {ended} other {paused}}",
+          {players: s.players, entries: s.entries, state: s.ended ? "ended" : "paused"})),
       // A row the database no longer holds intact: listed, not playable, and why.
       s.damaged ? h("div", {class: "warn-text", dataset: {damaged: s.id}},
-        `Damaged, cannot be resumed: ${s.damaged}`) : null),
+        t("page.lobby.damaged", "Damaged, cannot be resumed: {reason}", {reason: s.damaged})) : null),
     h("div", {class: "row-buttons"},
       !s.ended && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
         onclick: async () => { const a = await app.ask("resume", {row: s.id}); if (a.ok) { app.lobbyOpen = false; app.redraw(); } }},
-        "Resume") : null,
+        t("page.lobby.resume", "Resume")) : null,
       s.current ? h("button", {type: "button", onclick: () => { app.lobbyOpen = false; app.redraw(); }},
-        "Back to it") : null,
+        t("page.lobby.back_to_it", "Back to it")) : null,
       !s.ended ? h("button", {type: "button", class: "danger", dataset: {do: "end"},
-        onclick: () => confirmEnd(app, s)}, "End") : null)));
-  return h("section", {class: "card saved-games"}, h("h2", {}, "Saved games"),
+        onclick: () => confirmEnd(app, s)}, t("page.lobby.end", "End")) : null)));
+  return h("section", {class: "card saved-games"}, h("h2", {}, t("page.lobby.saved_games", "Saved games")),
     error ? h("p", {class: "warn-text", dataset: {notice: "saved-error"}},
-      `The saved games cannot be listed: ${error}`) : null,
-    rows.length ? h("ul", {class: "plain"}, rows) : error ? null : h("p", {class: "quiet"}, "None yet."));
+      t("page.lobby.saved_error", "The saved games cannot be listed: {error}", {error})) : null,
+    rows.length ? h("ul", {class: "plain"}, rows) : error ? null : h("p", {class: "quiet"}, t("page.lobby.none_yet", "None yet.")));
 }
 
 function confirmEnd(app, s) {
   const dialog = document.getElementById("dialog");
   dialog.replaceChildren(h("form", {method: "dialog"},
-    h("p", {class: "big"}, `End game #${s.id}? It stays saved, read-only.`),
+    h("p", {class: "big"}, t("page.lobby.end_question", "End game #{row}? It stays saved, read-only.", {row: s.id})),
     h("div", {class: "row-buttons"},
-      h("button", {value: "no"}, "Keep playing"),
-      h("button", {value: "yes", class: "danger", dataset: {do: "confirm-end"}}, "End it"))));
+      h("button", {value: "no"}, t("page.lobby.keep_playing", "Keep playing")),
+      h("button", {value: "yes", class: "danger", dataset: {do: "confirm-end"}}, t("page.lobby.end_it", "End it")))));
   dialog.onclose = () => { if (dialog.returnValue === "yes") app.ask("end", {row: s.id}); };
   dialog.showModal();
 }

@@ -6,6 +6,7 @@ import {cameraCard} from "./camera.js";
 import {markChanges} from "./changes.js";
 import {ruleChip} from "./rules.js";
 import {endScreen} from "./ending.js";
+import {language, t} from "./i18n.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -19,7 +20,7 @@ export function renderPlay(app, main) {
   const ctx = {colours, players: s.game.players, viewer: s.player, role: s.role, series: s.series};
   const over = view.over || s.game.ended;
   const left = [
-    s.game.ended ? h("div", {class: "notice"}, "This game was ended; it is shown read-only.") : null,
+    s.game.ended ? h("div", {class: "notice"}, t("page.play.ended", "This game was ended; it is shown read-only.")) : null,
     prompts(s),
     cameraReadings(app, s),
     over ? endScreen(app, s, view.result, ctx) : null,
@@ -82,12 +83,13 @@ function cameraReadings(app, s) {
       st.reprint ? h("span", {}, " ", h("a", {href: st.reprint, target: "_blank", rel: "noopener"},
         "Print this sticker (PDF)")) : null)),
     cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
-      "The camera is paused: it reads nothing until the Pause card is shown again.") : null,
-    cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}}, "Camera: " + cam.report) : null,
+      t("page.play.camera_paused", "The camera is paused: it reads nothing until the Pause card is shown again.")) : null,
+    cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}},
+      t("page.notice.camera", "Camera: {notice}", {notice: cam.report})) : null,
     cam.notice ? h("p", {class: "notice warn big", dataset: {notice: "out-of-sync"}}, cam.notice.text,
-      h("span", {class: "quiet"}, " — put the table right, or fix the game with Undo or Fix.")) : null,
+      h("span", {class: "quiet"}, " " + t("page.play.out_of_sync", "— put the table right, or fix the game with Undo or Fix."))) : null,
     cam.confirm.map((row) => h("div", {class: "confirm-row"},
-      h("p", {}, `The camera sees ${row.sees}. Which is it?`),
+      h("p", {}, t("page.play.camera_sees", "The camera sees {sees}. Which is it?", {sees: row.sees})),
       h("div", {class: "buttons"}, row.options.map((o) => h("button", {type: "button", class: "act",
         dataset: {do: "confirm"}, onclick: (e) => { e.currentTarget.disabled = true; app.ask("confirm", {action: o.action}); }},
         o.label))))));
@@ -109,7 +111,7 @@ function startTimer(s) {
 // player's in seat order, then by kind of action. Nothing illegal is ever offered.
 function actions(app, s, ctx) {
   if (s.role === "spectator") return h("section", {class: "card"},
-    h("p", {class: "quiet"}, "You are watching. Scan the table's QR code to take part."));
+    h("p", {class: "quiet"}, t("page.play.watching", "You are watching. Scan the table's QR code to take part.")));
   if (s.game.ended || !(s.actions || []).length && !s.can_undo && !s.can_redo) return null;
   const groups = new Map();
   for (const a of s.actions) {
@@ -121,17 +123,18 @@ function actions(app, s, ctx) {
   }
   const sections = [...groups].map(([player, kinds]) => h("div", {class: "actor",
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
-    h("h3", {}, player ? (player === s.player ? "You" : player) : "The table"),
+    h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
+      : t("page.play.the_table", "The table")),
     [...kinds].map(([type, list]) => kind(app, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
-      h("h2", {}, "Do"), h("span", {class: "spacer"}),
+      h("h2", {}, t("page.play.do", "Do")), h("span", {class: "spacer"}),
       s.role !== "player" ? [
         h("button", {type: "button", dataset: {do: "undo"}, disabled: !s.can_undo,
-          onclick: () => app.ask("undo")}, "↶ Undo"),
+          onclick: () => app.ask("undo")}, "↶ " + t("page.play.undo", "Undo")),
         h("button", {type: "button", dataset: {do: "redo"}, disabled: !s.can_redo,
-          onclick: () => app.ask("redo")}, "↷ Redo")] : null),
-    sections.length ? sections : h("p", {class: "quiet"}, "Nothing to press now."));
+          onclick: () => app.ask("redo")}, "↷ " + t("page.play.redo", "Redo"))] : null),
+    sections.length ? sections : h("p", {class: "quiet"}, t("page.play.nothing_to_press", "Nothing to press now.")));
 }
 
 // One kind of action: its buttons. A long list (a card from the whole deck) gets compact buttons
@@ -148,7 +151,7 @@ function kind(app, type, list, player) {
     for (const b of buttons) b.hidden = words !== "" && !b.textContent.toLowerCase().includes(words);
   };
   const filter = list.length > 16 ? h("input", {type: "search", class: "filter", value: filters[key] || "",
-    placeholder: `Find one of ${list.length}…`, "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
+    placeholder: t("page.play.find_one_of", "Find one of {count}…", {count: list.length}), "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
     dataset: {field: `filter-${key}`}, oninput: (e) => { filters[key] = e.target.value; apply(); }}) : null;
   apply();
   return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
@@ -182,9 +185,9 @@ const history = {
   key: null,             // what every line's look depends on besides the line: game, Fix or not
 
   section() {
-    this.count = h("h2", {}, "History (0)");
+    this.count = h("h2", {}, t("page.play.history", "History ({count})", {count: 0}));
     this.list = h("ol", {class: "plain lines", reversed: true});
-    this.empty = h("p", {class: "quiet"}, "Nothing yet.");
+    this.empty = h("p", {class: "quiet"}, t("page.play.nothing_yet", "Nothing yet."));
     this.el = h("section", {class: "card history"},
       h("details", {open: historyOpen ?? window.innerWidth > 900,
         ontoggle: (e) => { historyOpen = e.currentTarget.open; }},
@@ -196,7 +199,7 @@ const history = {
   update(app, s) {
     const lines = s.history || [];
     const canFix = (s.role === "host" || s.role === "table") && !s.game.ended;
-    const key = `${s.game.row}/${canFix}`;
+    const key = `${s.game.row}/${canFix}/${language()}`;  // a new language: lines made again
     if (key !== this.key) { this.made = new WeakMap(); this.key = key; }
     const wanted = [];
     for (let i = lines.length - 1; i >= 0; i--) {
@@ -211,7 +214,7 @@ const history = {
       if (li === at) at = at.nextElementSibling;
       else this.list.insertBefore(li, at);
     }
-    this.count.textContent = `History (${lines.length})`;
+    this.count.textContent = t("page.play.history", "History ({count})", {count: lines.length});
     this.empty.hidden = lines.length > 0;
     this.list.hidden = lines.length === 0;
   },
@@ -225,9 +228,9 @@ function historyLine(app, s, line, canFix) {
       "Before the fix: ", notesText(line.was)) : null,
     h("div", {class: "meta"},
       chip(whoDid(line), null, "source " + line.source),
-      line.corrected ? chip("corrected", null, "corrected") : null,
+      line.corrected ? chip(t("page.play.corrected", "corrected"), null, "corrected") : null,
       canFix ? h("button", {type: "button", class: "small", dataset: {do: "fix"},
-        onclick: () => fix(app, line)}, "Fix") : null));
+        onclick: () => fix(app, line)}, t("page.play.fix", "Fix")) : null));
 }
 
 // Where an entry came from, once: "camera", "camera, confirmed by Ann", "host screen", "Ann's
@@ -259,17 +262,17 @@ async function fix(app, line) {
     await app.ask("correct", {seq: line.seq, action});
   };
   dialog.replaceChildren(h("div", {class: "fix"},
-    h("h2", {}, `Fix entry ${line.seq}`),
+    h("h2", {}, t("page.play.fix_entry", "Fix entry {seq}", {seq: line.seq})),
     h("p", {}, line.notes.length ? notesText(line.notes) : titleCase(line.type)),
-    h("p", {class: "quiet"}, "Everything after it is replayed; a fix the rules refuse changes nothing."),
+    h("p", {class: "quiet"}, t("page.play.fix_replays", "Everything after it is replayed; a fix the rules refuse changes nothing.")),
     h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button",
       class: "act" + (a.current ? " current" : ""), disabled: a.current, dataset: a.current ? {current: "1"} : undefined,
       "aria-current": a.current ? "true" : null, onclick: () => choose(a.action)},
       a.current ? `${a.label} (what it is now)` : a.label))),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
-        "It did not happen (strike it)"),
-      h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
+        t("page.play.strike", "It did not happen (strike it)")),
+      h("button", {type: "button", onclick: () => dialog.close()}, t("page.play.cancel", "Cancel")))));
   dialog.showModal();
 }
 
@@ -283,7 +286,7 @@ function hasContent(value) {
 }
 
 function privatePart(priv) {
-  return h("section", {class: "card private"}, h("h2", {}, "Only you see this"), renderValue(priv));
+  return h("section", {class: "card private"}, h("h2", {}, t("page.play.only_you", "Only you see this")), renderValue(priv));
 }
 
 function hostPart(s) {
@@ -291,11 +294,12 @@ function hostPart(s) {
   if (!links) return null;
   return h("section", {class: "card host"},
     h("details", {class: "links"},
-      h("summary", {}, h("h2", {}, "Join and private links")),
-      h("figure", {}, h("img", {src: links.join.qr, alt: "QR code of the table link", class: "qr"}),
-        h("figcaption", {}, "Table link (tablets and phones that help run the game): ",
+      h("summary", {}, h("h2", {}, t("page.host.links", "Join and private links"))),
+      h("figure", {}, h("img", {src: links.join.qr, alt: t("page.host.table_qr", "QR code of the table link"), class: "qr"}),
+        h("figcaption", {}, t("page.host.table_link", "Table link (tablets and phones that help run the game):"), " ",
           h("code", {}, links.join.url))),
       Object.entries(links.players).map(([name, l]) => h("figure", {class: "player-link"},
-        h("img", {src: l.qr, alt: `QR code of ${name}'s private link`, class: "qr small"}),
-        h("figcaption", {}, `${name}'s private view (let only ${name} scan it): `, h("code", {}, l.url))))));
+        h("img", {src: l.qr, alt: t("page.host.player_qr", "QR code of {name}'s private link", {name}), class: "qr small"}),
+        h("figcaption", {}, t("page.host.player_link", "{name}'s private view (let only {name} scan it):", {name}), " ",
+          h("code", {}, l.url))))));
 }

@@ -9,8 +9,9 @@ style, so the engine still reads like the rulebook, and the parameters::
             player=player, round=r)
 
 A message *is* its English text (a ``str``), so ``str(exc)``, ``Note.text``, the labels and every
-payload read exactly as before; a screen that speaks another language (issue 18) renders
-``message.id`` with ``message.params`` from its own catalogue instead.
+payload read exactly as before; a screen that speaks another language renders ``message.id``
+with ``message.params`` from its own catalogue instead (:func:`fill` with that language's
+:class:`Voice`: ``tableassist.i18n.render``).
 
 Templates are a small subset of ICU MessageFormat, the syntax CLDR-based tools translate:
 
@@ -40,7 +41,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeAlias, Union
 
-__all__ = ["Message", "MessageError", "Param", "Template", "english_plural", "placeholders"]
+__all__ = ["ENGLISH", "Message", "MessageError", "Param", "Template", "Voice", "choice_cases",
+           "english_plural", "fill", "placeholders"]
 
 Param: TypeAlias = Union[str, int, "Message", Sequence[Union[str, int, "Message"]]]
 """What a message parameter may be: a word or a name, a number, a nested message, or a list of
@@ -164,42 +166,92 @@ def placeholders(template: str) -> frozenset[str]:
     return frozenset(found)
 
 
-# -- rendering (English) ---------------------------------------------------------------------------
+# -- rendering ------------------------------------------------------------------------------------
 
-def _text(value: Param) -> str:
+@dataclass(frozen=True)
+class Voice:
+    """How a language writes what a template leaves to it: the plural category of a number, a
+    number, a list, and a nested message. English is :data:`ENGLISH`; the catalogues
+    (``tableassist.i18n``) give German and Spanish theirs from CLDR."""
+
+    plural: Callable[[int], str]
+    number: Callable[[int], str]
+    join: Callable[[Sequence[str]], str]
+    message: Callable[["Message"], str]
+
+
+def _english_join(items: Sequence[str]) -> str:
+    return ", ".join(items)
+
+
+ENGLISH = Voice(english_plural, str, _english_join, str)
+"""English as the engines write it: ``1 gem``/``2 gems``, ``1234``, ``Ann, Bea``."""
+
+
+def _text(value: Param, voice: Voice = ENGLISH) -> str:
     if isinstance(value, bool):
         raise MessageError(f"a parameter is never a bool ({value!r}): say it in words")
-    if isinstance(value, (str, int)):
-        return str(value)
+    if isinstance(value, Message):
+        return voice.message(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return voice.number(value)
     if isinstance(value, Sequence):
-        return ", ".join(_text(v) for v in value)
+        return voice.join([_text(v, voice) for v in value])
     raise MessageError(f"a parameter cannot be {type(value).__name__}: {value!r}")
 
 
-def _render(nodes: Sequence[_Node], params: Mapping[str, Param], number: int | None) -> str:
+def _render(nodes: Sequence[_Node], params: Mapping[str, Param], number: int | None,
+            voice: Voice = ENGLISH) -> str:
     out: list[str] = []
     for node in nodes:
         if isinstance(node, str):
             out.append(node)
         elif isinstance(node, _Arg):
             value = params[node.name]
-            out.append(value if type(value) is str else _text(value))
+            out.append(value if type(value) is str else _text(value, voice))
         elif isinstance(node, _Hash):
-            out.append(str(number))
+            out.append(voice.number(number) if number is not None else "#")
         elif node.kind == "plural":
             n = params[node.name]
             if isinstance(n, bool) or not isinstance(n, int):
                 raise MessageError(f"plural parameter {node.name!r} must be a number, not {n!r}")
             # By key, not by truth: an empty case (``=0 {}``) is a case too.
             cases = node.cases
-            key = f"={n}" if f"={n}" in cases else english_plural(n)
+            key = f"={n}" if f"={n}" in cases else voice.plural(n)
             body = cases[key] if key in cases else cases["other"]
-            out.append(_render(body, params, n))
+            out.append(_render(body, params, n, voice))
         else:
             value = params[node.name]
+            # The case is chosen by the value as the engine gave it, never by its translation.
             body = node.cases.get(_text(value), node.cases["other"])
-            out.append(_render(body, params, number))
+            out.append(_render(body, params, number, voice))
     return "".join(out)
+
+
+def fill(template: str, params: Mapping[str, Param], voice: Voice = ENGLISH) -> str:
+    """``template`` (a message's, or its translation) with ``params``, written by ``voice``.
+
+    A template is parsed once per distinct text, whatever its language."""
+    return _render(_parse(template), params, None, voice)
+
+
+def choice_cases(template: str, kind: str = "plural") -> dict[str, frozenset[str]]:
+    """The case keys of each ``kind`` (``"plural"`` or ``"select"``) in ``template``, by
+    parameter name, nested ones too (a translation keeps a select's keys: they are the engine's
+    values; it lists its own language's plural categories)."""
+    found: dict[str, frozenset[str]] = {}
+
+    def walk(nodes: Sequence[_Node]) -> None:
+        for node in nodes:
+            if isinstance(node, _Choice):
+                if node.kind == kind:
+                    found[node.name] = found.get(node.name, frozenset()) | frozenset(node.cases)
+                for body in node.cases.values():
+                    walk(body)
+    walk(_parse(template))
+    return found
 
 
 class Message(str):

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 from tableassist.markers.sighting import CardShown, FailingSticker, TableEvent
 from tableassist.readers import READERS, Reader, Reading, reader_for
@@ -609,7 +610,8 @@ class Camera:
         with self._lock:
             reading = next((r for r in self.confirmations if dict(action) in r.confirm), None)
             if reading is None or self.session is None or self.reader is None:
-                raise IllegalAction("the camera no longer proposes that; look at the table again")
+                raise IllegalAction(Message("live.refuse.not_proposed", "the camera no longer "
+                                            "proposes that; look at the table again"))
             # the row goes first: the submission's broadcast must not show it any more
             rows = self.confirmations
             self.confirmations = [r for r in rows if r is not reading]
@@ -645,7 +647,7 @@ class Camera:
 
     def _session(self) -> GameSession:
         if self.session is None or self.session.saved.ended:
-            raise IllegalAction("no game is being played")
+            raise IllegalAction(Message("live.refuse.no_game", "no game is being played"))
         return self.session
 
     def _card_undo(self) -> str:

@@ -27,10 +27,17 @@ event              data                                                       wh
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
+``language``       ``{"lang": "en" | "de" | "es"}``: this screen's language    any screen
 ``sync``           ``{}`` (send my payload again)                             any screen
 ``box`` …          the "Your box" screen's events (:mod:`tableassist.server.box`)  host, table
 ``camera_…``       what a camera agent sees (``server/agent.py``)             camera
 =================  =========================================================  ============
+
+Each screen speaks its own language: ``auth={"token": …, "lang": …}`` (a code, or the browser's
+list of tags; English when the table speaks none of them) and the ``language`` event later. Every
+message in what a screen is sent — view texts, history lines, prompts, button labels, refusals —
+is written in it (:func:`tableassist.i18n.localize`): a room's payload is built once and written
+once per language its screens speak (a room per grant and language, ``host@de``).
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
 ``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
@@ -51,15 +58,17 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, request, send_from_directory
-from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room
+from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 from werkzeug.serving import WSGIRequestHandler
 
+import tableassist.i18n as i18n
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.printing import find_marker, render
 from tableassist.markers.registry import load_registry, seat_colours
 from tableassist.server import box as box_events
 from tableassist.server import messages
-from tableassist.server.messages import MAX_FRAME, MESSAGES, Message, Refused, parse
+from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused, parse
 from tableassist.server.table import Table
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
@@ -137,15 +146,17 @@ def new_socketio(app: Flask) -> SocketIO:
                     ping_interval=10, ping_timeout=10)
 
 
-def checked(name: str, structs: dict[str, type[Message]],
-            fn: Callable[[Message], dict[str, Any] | None], *,
+def checked(name: str, structs: dict[str, type[messages.Message]],
+            fn: Callable[[messages.Message], dict[str, Any] | None], *,
             refusal: Callable[[], str | None] = lambda: None,
+            lang: Callable[[], str] = lambda: i18n.DEFAULT,
             max_size: int = MAX_MESSAGE, binary: bool = False) -> Callable[..., dict[str, Any]]:
     """The Socket.IO handler of event ``name`` with the checks every event shares: one message,
     its size (``max_size``; binary data only with ``binary``, where the struct takes bytes), the
     connection's permission (``refusal()``: None, or why not), the message's shape (its struct in
     ``structs``, which ``fn`` receives), and errors turned into an ``error`` event with a human
-    message (never a traceback, never a state change)."""
+    message (never a traceback, never a state change). The answer's and the refusal's messages
+    are written in the connection's language (``lang()``)."""
     if name not in structs:
         raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
 
@@ -168,13 +179,15 @@ def checked(name: str, structs: dict[str, type[Message]],
             why = refusal()
             if why:
                 raise Refused(why)
-            return {"ok": True, **(fn(parse(name, data, structs)) or {})}
+            answer = fn(parse(name, data, structs)) or {}
+            return {"ok": True, **i18n.localize(answer, lang())}
         except (Refused, IllegalAction, SetupError, StoreError, VenueError) as exc:
-            message = str(exc)
+            message = words(exc, lang())
         except Exception:  # noqa: BLE001 - a bug must not take the table down
             # Only the kind of error is logged: the message could hold a secret action field.
             log.exception("internal error in %r", name)
-            message = "the server could not do that (an internal error; see its console)"
+            message = i18n.render(Message("app.refuse.internal", "the server could not do "
+                                          "that (an internal error; see its console)"), lang())
         emit("error", {"event": name, "message": message})
         return {"ok": False, "error": message}
 
@@ -204,6 +217,23 @@ class CameraAgents(Protocol):
     def fresh(self, msg: messages.CameraReading) -> dict[str, Any]: ...
 
 
+def speech_room(grant: Grant, lang: str) -> str:
+    """The room of ``grant``'s screens that speak ``lang`` (each screen is in both rooms)."""
+    return f"{room_of(grant)}@{lang}"
+
+
+def screen_language(wanted: Any) -> str:
+    """The language a connecting screen asks for: a code or the browser's list of tags."""
+    return i18n.best_language(wanted if isinstance(wanted, list) else [wanted])
+
+
+def words(exc: BaseException, lang: str) -> str:
+    """A refusal's sentence in ``lang`` (a message of the engine or the table; the server's own
+    refusals are English still)."""
+    text = exc.args[0] if exc.args else str(exc)
+    return i18n.render(text, lang) if isinstance(text, Message) else str(exc)
+
+
 class TableServer:
     """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
 
@@ -219,7 +249,7 @@ class TableServer:
         #: The table's camera agents' side (set by the composition; None: no agent may connect).
         self.agents: CameraAgents | None = None
         self._lock = threading.RLock()
-        self._conns: dict[str, tuple[Any, Grant]] = {}  # sid -> (token, grant)
+        self._conns: dict[str, tuple[Any, Grant, str]] = {}  # sid -> (token, grant, language)
         self._granted_row: int | None = table.game_row
         self._links: dict[int | None, dict[str, Any]] = {}
         #: The live camera check's switch (``server.camera.CameraCheck.want``), when a camera is
@@ -259,6 +289,13 @@ class TableServer:
                 return jsonify({"error": f"no such game: {game_id}"}), 404
             return jsonify(catalog.rule_texts(game_id))
 
+        @app.get("/i18n/<lang>.json")
+        def catalogue(lang: str):
+            # The page's own words in a language (webui/i18n.js), from the shipped catalogues.
+            if lang not in i18n.LANGUAGES:
+                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+            return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+
         @app.get("/<path:name>")
         def webui(name: str):
             return send_from_directory(WEBUI, name)
@@ -276,33 +313,36 @@ class TableServer:
         @sio.on("connect")
         def connect(auth=None):
             token = auth.get("token") if isinstance(auth, dict) else None
+            lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             grant = self._grant_for(token)
             if grant.role == CAMERA or (isinstance(auth, dict) and "agent" in auth):
                 self._camera_connects(grant, auth)
                 return
             with self._lock:
                 watched = self._host_watching()
-                self._conns[_sid()] = (token, grant)
+                self._conns[_sid()] = (token, grant, lang)
             join_room(room_of(grant))
+            join_room(speech_room(grant, lang))
             if grant.role == HOST and not watched:
                 self._tell_agents_host_watching(True)
             if token and grant is SPECTATOR_GRANT:
-                emit("error", {"event": "connect", "message":
-                               "this link's key is not valid at this table (an old game's link?); "
-                               "you are watching read-only"})
+                emit("error", {"event": "connect", "message": i18n.render(Message(
+                    "app.notice.old_link", "this link's key is not valid at this table (an old "
+                    "game's link?); you are watching read-only"), lang)})
             try:
-                emit("state", self._payload(grant))
+                emit("state", i18n.localize(self._payload(grant), lang))
             except Exception:  # noqa: BLE001 - say so on the screen rather than hang it
                 log.exception("cannot build the state for a new connection")
-                emit("error", {"event": "connect", "message": "the server cannot show this game "
-                               "(an internal error; see its console)"})
+                emit("error", {"event": "connect", "message": i18n.render(Message(
+                    "app.notice.cannot_show", "the server cannot show this game (an internal "
+                    "error; see its console)"), lang)})
 
         @sio.on("disconnect")
         def disconnect(*_args):
             sid = _sid()
             with self._lock:
                 watched = self._host_watching()
-                _token, grant = self._conns.pop(sid, (None, SPECTATOR_GRANT))
+                _token, grant, _lang = self._conns.pop(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))
                 still = self._host_watching()
             if grant.role == CAMERA and self.agents is not None:
                 self.agents.disconnected(sid)
@@ -322,6 +362,7 @@ class TableServer:
         self._on("play_again", self._play_again)
         self._on("confirm", self._confirm)
         self._on("camera_check", self._camera_check)
+        self._on("language", self._language, table_only=False)
         box_events.register(self)  # the "Your box" screen (server/box.py)
         # the camera agent's events (server/agent.py)
         self._on("camera_events", lambda _g, msg: self._agent_link().events(msg), camera=True)
@@ -337,7 +378,10 @@ class TableServer:
         ``MAX_FRAME``)."""
         def grant() -> Grant:
             with self._lock:
-                return self._conns.get(_sid(), (None, SPECTATOR_GRANT))[1]
+                return self._conns.get(_sid(), (None, SPECTATOR_GRANT, i18n.DEFAULT))[1]
+
+        def lang() -> str:
+            return self._language_of(_sid())
 
         def refusal() -> str | None:
             role = grant().role
@@ -346,11 +390,12 @@ class TableServer:
             if role == CAMERA:
                 return "a camera agent sends what its camera sees, nothing else"
             if table_only and role not in (HOST, TABLE):
-                return "only the table's own screens may do that; ask the host for the table link"
+                return Message("app.refuse.table_only", "only the table's own screens may do "
+                               "that; ask the host for the table link")
             return None
 
         self.socketio.on_event(name, checked(
-            name, MESSAGES, lambda msg: fn(grant(), msg), refusal=refusal,
+            name, MESSAGES, lambda msg: fn(grant(), msg), refusal=refusal, lang=lang,
             max_size=MAX_FRAME + MAX_MESSAGE if camera else max_size, binary=camera))
 
     def _agent_link(self) -> CameraAgents:
@@ -367,11 +412,11 @@ class TableServer:
             raise ConnectionRefusedError("this table takes no camera agent")
         self.agents.connected(_sid(), auth)
         with self._lock:
-            self._conns[_sid()] = (auth.get("token"), grant)
+            self._conns[_sid()] = (auth.get("token"), grant, i18n.DEFAULT)
         join_room(room_of(grant))
 
     def _host_watching(self) -> bool:
-        return any(grant.role == HOST for _token, grant in self._conns.values())
+        return any(grant.role == HOST for _token, grant, _lang in self._conns.values())
 
     def connected(self, sid: str) -> bool:
         """Is the Socket.IO session ``sid`` still connected?"""
@@ -391,7 +436,7 @@ class TableServer:
         """How many screens of each role are connected (the venue page shows it)."""
         out: dict[str, int] = {}
         with self._lock:
-            for _token, grant in self._conns.values():
+            for _token, grant, _lang in self._conns.values():
                 if grant.role != CAMERA:
                     out[grant.role] = out.get(grant.role, 0) + 1
         return out
@@ -414,27 +459,35 @@ class TableServer:
         with self._lock:
             if self.table.game_row != self._granted_row:
                 self._regrant()
-            rooms: dict[str, Grant] = {}
-            for _token, grant in self._conns.values():
+            rooms: dict[str, tuple[Grant, set[str]]] = {}
+            for _token, grant, lang in self._conns.values():
                 if grant.role != CAMERA:  # a camera agent gets no view of the game
-                    rooms.setdefault(room_of(grant), grant)
+                    rooms.setdefault(room_of(grant), (grant, set()))[1].add(lang)
             update = self.table.history_update()
             shared: dict[Any, Any] = {}  # what the rooms have in common, built once
-            for room, grant in rooms.items():
+            # Each language's texts, written once per broadcast: what rooms share is written
+            # once, however many rooms and screens speak the language.
+            memos: dict[str, dict[int, Any]] = {}
+            for room, (grant, langs) in rooms.items():
                 links = self._host_links() if grant.role == HOST else None
-                self.socketio.emit("state", self.table.payload(
-                    grant, links=links, history_update=update, shared=shared), to=room)
+                payload = self.table.payload(grant, links=links, history_update=update,
+                                             shared=shared)
+                for lang in sorted(langs):
+                    self.socketio.emit("state", i18n.localize(
+                        payload, lang, memos.setdefault(lang, {})), to=speech_room(grant, lang))
 
     def _regrant(self) -> None:
         """A different game is on: player links of the old one become spectator links."""
         self._granted_row = self.table.game_row
         server = self.socketio.server
-        for sid, (token, old) in list(self._conns.items()):
+        for sid, (token, old, lang) in list(self._conns.items()):
             new = self._grant_for(token)
             if new != old:
-                server.leave_room(sid, room_of(old), namespace="/")
-                server.enter_room(sid, room_of(new), namespace="/")
-                self._conns[sid] = (token, new)
+                for before, after in ((room_of(old), room_of(new)),
+                                      (speech_room(old, lang), speech_room(new, lang))):
+                    server.leave_room(sid, before, namespace="/")
+                    server.enter_room(sid, after, namespace="/")
+                self._conns[sid] = (token, new, lang)
 
     # -- the host's links ------------------------------------------------------------------
 
@@ -463,15 +516,35 @@ class TableServer:
     # -- events ----------------------------------------------------------------------------
 
     def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
-        emit("state", self._payload(grant))
+        emit("state", i18n.localize(self._payload(grant), self._language_of(_sid())))
+
+    def _language_of(self, sid: str) -> str:
+        with self._lock:
+            return self._conns.get(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))[2]
+
+    def _language(self, grant: Grant, msg: messages.Language) -> dict[str, Any]:
+        if msg.lang not in i18n.LANGUAGES:
+            raise Refused(f"the table speaks {', '.join(i18n.NAMES.values())}, not "
+                          f"{msg.lang[:16]!r}")
+        sid = _sid()
+        with self._lock:
+            token, grant, old = self._conns[sid]
+            self._conns[sid] = (token, grant, msg.lang)
+            leave_room(speech_room(grant, old))
+            join_room(speech_room(grant, msg.lang))
+        emit("state", i18n.localize(self._payload(grant), msg.lang))
+        return {"lang": msg.lang}
 
     def _act(self, grant: Grant, msg: messages.Act) -> dict[str, Any]:
         actor = msg.actor
         if not grant.may_act_as(actor):
-            who = "the table" if actor is None else repr(actor)
-            raise Refused(f"this link may not act for {who}" + (
-                f"; it acts for {grant.player} only" if grant.role == PLAYER else
-                "; it is read-only (scan the table's QR code to join)"))
+            raise Refused(Message(
+                "app.refuse.not_yours", "this link may not act for {who, select, table {the "
+                "table} other {{name}}}; {link, select, player {it acts for {player} only} other "
+                "{it is read-only (scan the table's QR code to join)}}",
+                who="table" if actor is None else "player", name=repr(actor),
+                link="player" if grant.role == PLAYER else "read_only",
+                player=grant.player or ""))
         notes = self.table.current().submit(msg.action, source="tablet", author=self._author(grant))
         return {"notes": [n.to_json() for n in notes]}
 
@@ -516,7 +589,8 @@ class TableServer:
                               "come in " + ", ".join(allowed))
         taken = list(colours.values())
         if len(set(taken)) != len(taken):
-            raise Refused("two seats have the same colour: each player needs their own")
+            raise Refused(Message("app.refuse.same_colour", "two seats have the same colour: each "
+                                  "player needs their own"))
         session = self.table.start(msg.game, names, options=msg.options or {}, seed=msg.seed,
                                    colours=colours)
         return {"row": session.saved.id}

@@ -154,6 +154,13 @@ class Seat(Shape):
     colour: Annotated[str | None, Says("a seat's colour is a text (such as \"red\"), or null")] = None
 
 
+class Language(Message):
+    """This screen's language from now on (a code the table speaks: ``en``, ``de``, ``es``)."""
+
+    lang: Annotated[str, Says("'language' needs {\"lang\": \"en\", \"de\" or \"es\"}"),
+                    StringConstraints(max_length=16)]
+
+
 class Start(Message):
     """A new game: which one, who sits where (clockwise), its options and seed."""
 
@@ -434,6 +441,7 @@ MESSAGES: dict[str, type[Message]] = {
     "box_photos": BoxPhotos,
     "box_export": BoxExport,
     "box_import": BoxImport,
+    "language": Language,
     "camera_events": CameraEvents,
     "camera_status": CameraStatusReport,
     "camera_frame": CameraFrame,

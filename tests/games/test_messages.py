@@ -20,6 +20,7 @@ import pytest
 
 from tableassist.games.messages import Message, MessageError, Template, placeholders
 from tableassist.games.protocol import IllegalAction
+from tableassist.i18n import extract
 from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions, random_actions
 
@@ -29,10 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 #: (docs/protocol.md, "Writing an engine").
 NOT_CONVERTED_YET: set[str] = set()
 
-#: The modules that make messages: the protocol, the catalog and the converted engines.
-SOURCES = sorted([ROOT / "tableassist/games/protocol.py", ROOT / "tableassist/table/catalog.py",
-                  *(p for p in (ROOT / "tableassist/games").glob("*.py")
-                    if p.stem not in NOT_CONVERTED_YET | {"__init__", "protocol", "messages"})])
+#: The modules that make messages: every module of the package but the engines not converted
+#: yet (the catalogue extraction reads the same list: tableassist/i18n/extract.py).
+SOURCES = [p for p in extract.sources()
+           if not (p.parent.name == "games" and p.stem in NOT_CONVERTED_YET)]
 CONVERTED = sorted(set(catalog.game_ids()) - NOT_CONVERTED_YET)
 #: What a message's id begins with, per module: the game id, or the module's own name.
 PREFIX = {"protocol": "protocol.", "catalog": "catalog."}
@@ -55,14 +56,8 @@ def _built_text(node: ast.AST) -> str | None:
 
 
 def message_calls() -> list[tuple[str, ast.Call]]:
-    out = []
-    for path in SOURCES:
-        tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in ("Message", "Template", *TEXT_CALLS):
-                out.append((path.stem, node))
-    return out
+    return [(path.stem, call)
+            for path, call in extract.calls_of(SOURCES, (*extract.MAKERS, *TEXT_CALLS))]
 
 
 def test_every_message_call_site_is_complete_and_plain():

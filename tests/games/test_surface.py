@@ -33,6 +33,7 @@ NOT_AN_ENGINE: dict[str, set[str]] = {
     "tests/server/test_server.py": {"table", "host", "ann", "bea", "spectator", "c", "client",
                                     "again", "wrong", "fresh", "status"},
     "tests/server/test_venue.py": {"host", "stranger"},
+    "tests/server/test_languages.py": {"en", "screen"},
     "tests/e2e/test_demo.py": {"screen"},
     # the camera's status (on, lost, off …) and a network camera's link, not an engine's
     "tableassist/readers/live.py": {"self", "link"},

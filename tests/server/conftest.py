@@ -45,6 +45,7 @@ class Client:
 
     url: str
     token: str | None = None
+    lang: str | None = None   # the screen's language, as the page sends it on connect
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
@@ -74,6 +75,8 @@ class Client:
         auth = {"token": self.token} if self.token is not None else None
         # a venue's table answers at its own path (/t/<name>/socket.io/), the home table at /
         path = urlsplit(self.url).path.strip("/")
+        if self.lang is not None:
+            auth = {**(auth or {}), "lang": self.lang}
         self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5,
                          socketio_path=f"{path}/socket.io" if path else "socket.io")
         wait_until(lambda: self.states, what="the first state")
@@ -120,8 +123,8 @@ class RunningServer:
         assert self.served is not None
         return self.served.camera
 
-    def client(self, token: str | None = None) -> Client:
-        c = Client(self.url, token).connect()
+    def client(self, token: str | None = None, lang: str | None = None) -> Client:
+        c = Client(self.url, token, lang).connect()
         self.clients.append(c)
         return c
 

@@ -1,0 +1,152 @@
+"""One screen, one language: each Socket.IO connection says its language on connect (or later
+with ``language``) and gets every message of its payload — history lines, prompts, button
+labels, refusals — written in it; a room's payload is written once per language, not per screen.
+Real server, real python-socketio clients, every converted engine."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from tableassist import i18n
+from tableassist.games.messages import Message
+from tableassist.table import catalog
+from tests.games.test_messages import CONVERTED
+
+LANGS = ("de", "es")
+
+
+def wordy(template: str) -> bool:
+    """Has the English template words of its own ("{player} {score}" has none: it reads the
+    same in every language)?"""
+    return re.search(r"[A-Za-z]{2,}", re.sub(r"\{\s*\w+\s*\}", "", template)) is not None
+
+
+def texts(state: dict) -> list[tuple[str, str]]:
+    """(id, text) of every message travelling with its id: prompts and history lines."""
+    out = [(p["id"], p["text"]) for p in state.get("prompts", []) if "id" in p]
+    for line in state.get("history", []):
+        out += [(n["id"], n["text"]) for n in line["notes"] if "id" in n]
+    return out
+
+
+def same_version(*clients):
+    def check() -> bool:
+        versions = {c.states[-1]["version"] for c in clients if c.states}
+        return len(versions) == 1 and all(c.states for c in clients)
+    return check
+
+
+@pytest.mark.parametrize("game_id", CONVERTED)
+def test_a_german_and_a_spanish_screen_at_one_table_read_no_english(server, game_id):
+    from tests.server.conftest import wait_until
+    cls = catalog.engine_class(game_id)
+    names = ["Ann", "Bea", "Cy", "Dee"][:max(cls.min_players, 3)][:cls.max_players]
+    en = server.client(server.tokens.table)
+    answer = en.call("start", {"game": game_id, "players": [{"name": n} for n in names]})
+    assert answer["ok"], answer
+    # the page sends the link's choice; a browser's list of tags is understood too
+    screens = {"de": server.client(server.tokens.table, "de"),
+               "es": server.client(server.tokens.table, ["es-MX", "en"])}
+    session = server.table.current()
+    rng = random.Random(game_id)
+    checked = 0
+    for _ in range(10):
+        n = len(session.steps)
+        for c in (en, *screens.values()):
+            c.wait_state(lambda s: s.get("game") and len(s.get("history", [])) == n)
+        wait_until(same_version(en, *screens.values()), what="one version on every screen")
+        state = en.state
+        for lang, screen in screens.items():
+            got = screen.state
+            assert [t for t, _ in texts(got)] == [t for t, _ in texts(state)]
+            for (id_, english), (_, text) in zip(texts(state), texts(got)):
+                if wordy(i18n.english()[id_]):
+                    assert text != english, f"{lang} screen shows {id_} in English: {text!r}"
+                    checked += 1
+            for mine, theirs in zip(state["actions"], got["actions"]):
+                assert mine["action"] == theirs["action"]
+                label = session.game.label(mine["action"])
+                assert isinstance(label, Message) and theirs["label"] == i18n.render(label, lang)
+                if wordy(label.template):
+                    assert theirs["label"] != mine["label"], f"{lang}: {label.id} in English"
+                    checked += 1
+        if not state["actions"]:
+            break
+        action = rng.choice(state["actions"])["action"]
+        answer = screens["de"].act(action)
+        assert answer["ok"], answer
+        # the German screen's acknowledgement carries its notes in German
+        for note in answer["notes"]:
+            assert note["text"] == i18n.render_json(note["id"], note["params"], "de")
+    assert checked > 20
+    # a refusal in each screen's language, and nothing changed
+    before = len(session.steps)
+    bad = {"type": cls.action_types()[0], "player": "Nobody"}
+    refused = {lang: c.act(bad) for lang, c in (("en", en), *screens.items())}
+    assert not any(r["ok"] for r in refused.values()) and len(session.steps) == before
+    assert refused["de"]["error"] != refused["en"]["error"] != refused["es"]["error"]
+    assert refused["de"]["error"] in [e["message"] for e in screens["de"].errors]
+
+
+def test_a_screen_changes_its_language_and_an_unknown_one_is_refused(server):
+    screen = server.client(server.tokens.table, "de")
+    answer = screen.call("start", {"game": "shipwrecked", "players": [
+        {"name": "Ann"}, {"name": "Bea"}, {"name": "Cy"}]})
+    assert answer["ok"], answer
+    german = screen.wait_state(lambda s: s.get("prompts"))
+    assert german["prompts"][0]["text"].startswith("Wer beginnt?")
+    assert screen.call("language", {"lang": "es"}) == {"ok": True, "lang": "es"}
+    spanish = screen.wait_state(lambda s: s["prompts"][0]["text"].startswith("¿Quién empieza?"))
+    assert spanish["actions"][0]["label"].endswith("empieza")
+    refused = screen.call("language", {"lang": "fr"})
+    assert not refused["ok"] and "Deutsch" in refused["error"]
+    assert screen.call("language", {"lang": 3})["ok"] is False
+    # the next broadcast goes to the Spanish room only
+    screen.act({"type": "choose_first_player", "player": None, "first_player": "Bea"})
+    last = screen.wait_state(lambda s: len(s.get("history", [])) == 1)
+    assert last["history"][0]["notes"][0]["text"] == "Bea empieza y tiene el mazo"
+    assert all(not s["prompts"] or not s["prompts"][0]["text"].startswith("Wer")
+               for s in screen.states[screen.states.index(spanish):])
+
+
+def test_a_payload_is_written_once_per_language_not_once_per_screen(server, monkeypatch):
+    """A broadcast renders each message once per language, however many screens speak it; an
+    English screen costs no render at all."""
+    table = server.client(server.tokens.table)
+    answer = table.call("start", {"game": "shipwrecked", "players": [
+        {"name": "Ann"}, {"name": "Bea"}, {"name": "Cy"}]})
+    assert answer["ok"], answer
+    table.act({"type": "choose_first_player", "player": None, "first_player": "Ann"})
+    counted: list[str] = []
+    render, render_json = i18n.render, i18n.render_json
+
+    def counting(message, lang):
+        counted.append(lang)
+        return render(message, lang)
+
+    def counting_json(id_, params, lang, english_text=""):
+        counted.append(lang)
+        return render_json(id_, params, lang, english_text)
+
+    def renders() -> list[str]:
+        server.app.broadcast()           # the same state again: a broadcast of everything
+        server.app.broadcast()
+        counted.clear()
+        server.app.broadcast()
+        return list(counted)
+
+    monkeypatch.setattr(i18n, "render", counting)
+    monkeypatch.setattr(i18n, "render_json", counting_json)
+    assert renders() == []               # English only
+    server.client(server.tokens.table, "de")
+    one = renders()
+    assert one and set(one) == {"de"}
+    for _ in range(3):
+        server.client(server.tokens.table, "de")
+    assert len(renders()) == len(one)    # four German screens: the same renders as one
+    server.client(server.tokens.table, "es")
+    both = renders()
+    assert both.count("de") == len(one) and both.count("es") == len(one)

@@ -1,0 +1,49 @@
+"""The page in the screen's language, in headless Chromium: the browser's language by default,
+the language menu's choice kept for that link on reload, the page's own words from the served
+catalogue and the server's messages in the same language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server.conftest import RunningServer
+from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
+
+
+def test_a_german_browser_reads_german_and_the_menu_choice_stays_with_the_link(
+        chromium, server: RunningServer):  # noqa: F811
+    context = chromium.new_context(locale="de-DE", viewport=TABLET)
+    try:
+        page = context.new_page()
+        tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
+        assert page.locator(".setup h2").inner_text() == "Neues Spiel"
+        assert page.locator("select.language").input_value() == "de"
+        assert page.evaluate("document.documentElement.lang") == "de"
+        start_game(tablet, "shipwrecked")
+        assert tablet.prompt().startswith("Wer beginnt?")       # the server's message
+        assert page.locator(".actions h2").inner_text() == "Aktionen"  # the page's own word
+        page.locator("select.language").select_option("es")
+        page.wait_for_function(
+            "() => document.querySelector('.prompt-text').textContent.startsWith('¿Quién')")
+        assert page.locator(".history summary h2").inner_text().startswith("Historial")
+        tablet.press("table", "choose_first_player", "Ann empieza")
+        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.inner_text()
+        tablet.open()                                           # a reload keeps the link's choice
+        assert page.locator("select.language").input_value() == "es"
+        assert tablet.prompt().startswith("Ann:")
+        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.inner_text()
+        # another link on the same device has its own choice: the browser's German
+        watcher = context.new_page()
+        Tablet(watcher, f"{server.url}#t=")
+        assert watcher.locator("select.language").input_value() == "de"
+        assert "Wer beginnt" not in watcher.content() and "Du schaust zu" in watcher.content()
+        assert "i18n" not in " ".join(tablet.errors)
+        assert not tablet.errors
+        # the catalogue is served offline by the table
+        assert page.evaluate("fetch('i18n/es.json').then(r => r.json()).then(j => j.messages"
+                             "['page.play.undo'])") == "Deshacer"
+        assert page.evaluate("fetch('i18n/fr.json').then(r => r.status)") == 404
+    finally:
+        context.close()

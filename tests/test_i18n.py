@@ -1,0 +1,148 @@
+"""The catalogues (tableassist/i18n): every message id of the code translated into German and
+Spanish with the English template's parameters and the plural forms each language needs; the
+committed .pot and .po files are what the extraction gives; render() speaks the language."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from babel import Locale
+from babel.messages.pofile import read_po
+
+from tableassist import i18n
+from tableassist.games.messages import Message, choice_cases, placeholders
+from tableassist.i18n import extract
+
+TRANSLATED = extract.TRANSLATED
+#: The numbers a table counts (gems, chips, spaces, players): a plural must have every category
+#: its language's CLDR rule gives one of them. (Spanish's "many" starts at a million.)
+COUNTS = range(0, 1001)
+
+
+@pytest.fixture(scope="module")
+def english() -> dict[str, str]:
+    return {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+
+
+def test_the_committed_template_is_what_the_code_gives():
+    """``scripts/i18n`` was run after the last message was added (and the .po files keep up)."""
+    assert (extract.HERE / "messages.pot").read_text(encoding="utf-8") == extract.pot_text(), \
+        "tableassist/i18n/messages.pot is out of date: run scripts/i18n"
+    for lang in TRANSLATED:
+        text = (extract.HERE / f"{lang}.po").read_text(encoding="utf-8")
+        assert extract.updated_po(lang, text) == text, f"{lang}.po is out of date: run scripts/i18n"
+    assert extract.pot_text() == extract.pot_text()   # no dates, no order by chance
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_id_is_translated_with_its_parameters_and_plurals(lang, english):
+    catalogue = i18n.catalogue(lang)
+    rule = Locale.parse(lang).plural_form
+    needed = {rule(n) for n in COUNTS}
+    problems = []
+    for id_, template in sorted(english.items()):
+        translated = catalogue.get(id_)
+        if not translated:
+            problems.append(f"{id_}: no {lang} translation of {template!r}")
+            continue
+        try:
+            names = placeholders(translated)
+        except Exception as exc:  # noqa: BLE001 - reported with its id
+            problems.append(f"{id_}: the {lang} template does not parse: {exc}")
+            continue
+        if names != placeholders(template):
+            problems.append(f"{id_}: {lang} has parameters {sorted(names)}, English "
+                            f"{sorted(placeholders(template))}")
+        for name, cases in choice_cases(translated).items():
+            lacking = needed - cases
+            if lacking:
+                problems.append(f"{id_}: the {lang} plural of {name} lacks {sorted(lacking)}")
+        english_selects, selects = choice_cases(template, "select"), choice_cases(translated, "select")
+        if selects != english_selects:
+            problems.append(f"{id_}: {lang} selects {selects}, English {english_selects}: the "
+                            "cases are the engine's values, never translated")
+    stale = sorted(set(catalogue) - set(english))
+    assert not problems, "\n".join(problems)
+    assert not stale, f"{lang}.po translates ids the code no longer has: {stale}"
+    assert len(english) > 300
+
+
+def test_the_check_catches_a_missing_parameter_and_a_missing_plural():
+    # what the test above compares, on a translation with faults
+    assert placeholders("{player} zahlt") != placeholders("{player} pays {paid}")
+    assert choice_cases("{n, plural, other {# Chips}}")["n"] == {"other"}
+    assert {Locale.parse("de").plural_form(n) for n in COUNTS} == {"one", "other"}
+    assert {Locale.parse("es").plural_form(n) for n in COUNTS} == {"one", "other"}
+
+
+def test_render_speaks_the_language_nested_lists_numbers_and_plurals():
+    chips = Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
+                    count=12345)
+    pays = Message("schmuggler.note.pays", "{player} pays {paid} into the kitty", player="Ann",
+                   paid=chips)
+    assert i18n.render(pays, "en") == pays == "Ann pays 12345 chips into the kitty"
+    assert i18n.render(pays, "de") == "Ann zahlt 12.345 Chips in die Bordkasse"
+    assert i18n.render(pays, "es") == "Ann paga 12.345 fichas a la caja del barco"
+    one = Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
+                  count=1)
+    assert i18n.render(one, "de") == "1 Chip" and i18n.render(one, "es") == "1 ficha"
+    objected = Message("schmuggler.note.objected",
+                       "{objectors} object: {player} looks through their cards one at a time",
+                       objectors=("Bea", "Cy", "Dee"), player="Ann")
+    assert i18n.render(objected, "de").startswith("Bea, Cy und Dee erheben Einspruch: Ann")
+    assert i18n.render(objected, "es").startswith("Bea, Cy y Dee protestan: Ann")
+    # as it travels in a payload (to_json), the same text
+    assert i18n.render_json(objected.id, objected.to_json()["params"], "de") == \
+        i18n.render(objected, "de")
+    assert i18n.render_json(pays.id, pays.to_json()["params"], "es") == i18n.render(pays, "es")
+    assert i18n.render("a plain text", "de") == "a plain text"
+
+
+def test_a_screen_gets_the_best_language_of_its_browser():
+    assert i18n.best_language(["fr-FR", "de-AT", "en"]) == "de"
+    assert i18n.best_language(["es-419"]) == "es"
+    assert i18n.best_language(["fr"]) == "en" and i18n.best_language("de") == "en"
+    assert i18n.best_language([None, 3, "ES"]) == "es"
+
+
+def test_the_catalogues_ship_in_the_package():
+    for lang in TRANSLATED:
+        po = read_po(io.BytesIO((extract.HERE / f"{lang}.po").read_bytes()), locale=lang)
+        assert str(po.locale) == lang
+    assert i18n.english()["protocol.refuse.over"] == "the game is over"
+    english = {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+    assert i18n.english() == english     # long templates too (the .pot wraps its comments)
+
+
+def test_a_translation_written_ahead_of_its_code_moves_in_when_the_code_has_its_id():
+    """``pending/<lang>.po`` (a branch not merged yet): an entry fills a new id of the code only
+    if its English is the code's template; every pending entry already fits its English."""
+    from babel.messages.catalog import Catalog
+    text = (extract.HERE / "de.po").read_text(encoding="utf-8")
+    po = read_po(io.StringIO(text), locale="de")
+    po["protocol.refuse.over"].string = ""          # as if the id were new to the catalogue
+    buf = io.BytesIO()
+    from babel.messages.pofile import write_po
+    write_po(buf, po)
+    without = buf.getvalue().decode("utf-8")
+    for english, expected in (("the game is over", "Das Spiel ist aus"),
+                              ("the game has ended", "")):
+        pending = Catalog(locale="de")
+        pending.add("protocol.refuse.over", "Das Spiel ist aus", auto_comments=[english])
+        moved = read_po(io.StringIO(extract.updated_po("de", without, pending)), locale="de")
+        assert moved["protocol.refuse.over"].string == expected
+    for lang in TRANSLATED:
+        path = extract.PENDING / f"{lang}.po"
+        if not path.exists():
+            continue
+        rule = Locale.parse(lang).plural_form
+        for m in read_po(io.BytesIO(path.read_bytes()), locale=lang):
+            if not m.id:
+                continue
+            english = " ".join(m.auto_comments)
+            assert placeholders(m.string) == placeholders(english), m.id
+            assert choice_cases(m.string, "select") == choice_cases(english, "select"), m.id
+            for cases in choice_cases(m.string).values():
+                assert {rule(n) for n in COUNTS} <= cases, m.id
