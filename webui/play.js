@@ -216,6 +216,7 @@ const history = {
     }
     this.count.textContent = t("page.play.history", "History ({count})", {count: lines.length});
     this.empty.hidden = lines.length > 0;
+    this.empty.textContent = t("page.play.nothing_yet", "Nothing yet.");  // in the language now chosen
     this.list.hidden = lines.length === 0;
   },
 };

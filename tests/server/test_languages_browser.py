@@ -9,6 +9,9 @@ import pytest
 from tests.server.conftest import RunningServer
 from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401
 
+# The history's lines are `content-visibility: auto` (a long history costs nothing off screen): their
+# text is read as text, not as laid out.
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 
@@ -29,11 +32,11 @@ def test_a_german_browser_reads_german_and_the_menu_choice_stays_with_the_link(
             "() => document.querySelector('.prompt-text').textContent.startsWith('¿Quién')")
         assert page.locator(".history summary h2").inner_text().startswith("Historial")
         tablet.press("table", "choose_first_player", "Ann empieza")
-        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.inner_text()
+        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.text_content()
         tablet.open()                                           # a reload keeps the link's choice
         assert page.locator("select.language").input_value() == "es"
         assert tablet.prompt().startswith("Ann:")
-        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.inner_text()
+        assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.text_content()
         # another link on the same device has its own choice: the browser's German
         watcher = context.new_page()
         Tablet(watcher, f"{server.url}#t=")
