@@ -310,7 +310,9 @@ def test_the_lobby_and_resume_latest_do_not_grow_with_the_saved_games(store_fact
         assert len(store.listing(50)) == min(n, 50)
         costs[n] = (store_factory.cost(store, "listing"),
                     store_factory.cost(store, "latest_open"))
-    assert costs[1000][0] <= costs[60][0] * 1.1 + 2  # 50 rows either way, not 1,000
+    # 50 rows either way, not 1,000 (reading them all would cost ten times as much); on PostgreSQL
+    # a B-tree one level deeper costs a block more per row looked up, so allow half as much again
+    assert costs[1000][0] <= costs[60][0] * 1.5 + 2
     assert costs[1000][1] <= costs[60][1] + 2        # one indexed lookup
 
 
