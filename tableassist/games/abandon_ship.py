@@ -41,8 +41,8 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, competition_ranks,
-                                        sheet_row, unverified_values)
+                                      SetupError, Tally, Template, competition_ranks, opt_str,
+                                      sheet_row, unverified_values)
 
 NEUTRAL = "neutral"
 """The colour of the eighth die, which belongs to no rat and never leaves the game (G-AS-11)."""
@@ -1056,12 +1056,12 @@ class AbandonShip(Game[Phase, Components]):
     @property
     def turn(self) -> str | None:
         """Whose turn it is (``None`` before the first turn and once the ship's game is over)."""
-        return _opt_str(self.state["turn"])
+        return opt_str(self.state["turn"])
 
     @property
     def first_player(self) -> str | None:
         """Who goes first: drawn, or named by the table (``None`` until then)."""
-        return _opt_str(self.state["first_player"])
+        return opt_str(self.state["first_player"])
 
     @property
     def waterline(self) -> int:
@@ -1151,7 +1151,7 @@ class AbandonShip(Game[Phase, Components]):
     @property
     def end(self) -> str | None:
         """How the ship's game ended: ``fourth_rat``, ``two_rats_left``, or ``None``."""
-        return _opt_str(self.state["end"])
+        return opt_str(self.state["end"])
 
     def known_tile(self, player: str) -> tuple[str, ...] | None:
         """``player``'s tile once the ship's game is over (entered or revealed; public then,
@@ -1261,5 +1261,3 @@ class AbandonShip(Game[Phase, Components]):
             self._start_turn(turn)
 
 
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)

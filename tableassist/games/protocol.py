@@ -41,8 +41,7 @@ from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
            "SetupError", "Tally", "Template", "and_list", "competition_ranks", "merge_options",
-           "sheet_row",
-           "unverified_values"]
+           "opt_str", "sheet_row", "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
@@ -203,6 +202,11 @@ def competition_ranks(players: Sequence[str],
         same = i > 0 and key(player) == key(order[i - 1])
         ranked.append((player, ranked[-1][1] if same else i + 1))
     return ranked
+
+
+def opt_str(value: Any) -> str | None:
+    """A name read from the state, or ``None`` where the state holds none (no turn yet)."""
+    return None if value is None else str(value)
 
 
 def and_list(items: Sequence[Param]) -> Param:

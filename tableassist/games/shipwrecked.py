@@ -33,8 +33,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, competition_ranks,
-                                        sheet_row, unverified_values)
+                                      SetupError, Tally, Template, competition_ranks, opt_str,
+                                      sheet_row, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
 PASS, STOP, STRIKE = "PASS", "STOP", "STRIKE"
@@ -1221,11 +1221,11 @@ class Shipwrecked(Game[Phase, Components]):
     @property
     def turn(self) -> str | None:
         """Whose turn it is (``None`` until the first player is settled)."""
-        return _opt_str(self.state["turn"])
+        return opt_str(self.state["turn"])
 
     @property
     def first_player(self) -> str | None:
-        return _opt_str(self.state["first_player"])
+        return opt_str(self.state["first_player"])
 
     def seat(self, player: str) -> Seat:
         """``player``'s status, gems and resource cards."""
@@ -1268,7 +1268,7 @@ class Shipwrecked(Game[Phase, Components]):
             return None
         return Bid(str(b["kind"]), int(b["seq"]), str(b["reason"]), tuple(b["participants"]),
                    int(b["round"]), tuple(MappingProxyType(dict(row)) for row in b["rows"]),
-                   _opt_str(b["stop_by"]), tuple(b["tied"]), tuple(b["tiebreak_done"]))
+                   opt_str(b["stop_by"]), tuple(b["tied"]), tuple(b["tiebreak_done"]))
 
     @property
     def debt(self) -> Debt | None:
@@ -1293,7 +1293,7 @@ class Shipwrecked(Game[Phase, Components]):
         return FinishedBid(str(b["kind"]), int(b["seq"]), int(b["round"]),
                            tuple(b["participants"]),
                            tuple(MappingProxyType(dict(row)) for row in b["rows"]),
-                           _opt_str(b["stop_by"]), str(b["outcome"]), _opt_str(b.get("winner")),
+                           opt_str(b["stop_by"]), str(b["outcome"]), opt_str(b.get("winner")),
                            int(b.get("cost", 0)), tuple(b.get("bidlocked", ())))
 
     @property
@@ -1446,5 +1446,3 @@ class Shipwrecked(Game[Phase, Components]):
         return mine
 
 
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)

@@ -28,8 +28,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, and_list, competition_ranks,
-                                        sheet_row, unverified_values)
+                                      SetupError, Tally, Template, and_list, competition_ranks,
+                                      opt_str, sheet_row, unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 ACTIVE, BANKRUPT, ELIMINATED = "active", "bankrupt", "eliminated"
@@ -1059,21 +1059,21 @@ class Wreckers(Game[Phase, Components]):
     @property
     def turn(self) -> str | None:
         """Whose turn it is in the Search phase, or ``None``."""
-        return _opt_str(self.state["current"])
+        return opt_str(self.state["current"])
 
     @property
     def target(self) -> str | None:
         """The opponent the turn player picks from (step ``pick``), or ``None``."""
-        return _opt_str(self.state["target"])
+        return opt_str(self.state["target"])
 
     @property
     def last_pick(self) -> str | None:
-        return _opt_str(self.state["last_pick"])
+        return opt_str(self.state["last_pick"])
 
     @property
     def start_player(self) -> str | None:
         """Who cut the best wreck and started this round's Search phase."""
-        return _opt_str(self.state["start_player"])
+        return opt_str(self.state["start_player"])
 
     @property
     def first_cutter(self) -> str:
@@ -1191,5 +1191,3 @@ class Wreckers(Game[Phase, Components]):
             self._p(name)["uncredited"] = []
 
 
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
