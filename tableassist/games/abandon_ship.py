@@ -1053,15 +1053,8 @@ class AbandonShip(Game[Phase, Components]):
 
     # -- the typed surface (read-only) -----------------------------------------------------------
 
-    @property
-    def turn(self) -> str | None:
-        """Whose turn it is (``None`` before the first turn and once the ship's game is over)."""
-        return opt_str(self.state["turn"])
-
-    @property
-    def first_player(self) -> str | None:
-        """Who goes first: drawn, or named by the table (``None`` until then)."""
-        return opt_str(self.state["first_player"])
+    # ``turn`` (``None`` before the first turn and once the ship's game is over) and
+    # ``first_player`` (drawn, or named by the table) are the base's: the state's own.
 
     @property
     def waterline(self) -> int:

@@ -21,11 +21,14 @@ A subclass (docs/protocol.md, "Writing an engine") supplies:
 * ``labels``, one :class:`~tableassist.games.messages.Template` per action type;
 * ``legal_actions``, ``view``, ``prompts`` and ``result``;
 * read-only properties for what readers and screens ask (``game.phase``, ``game.bid``), returning
-  small frozen values: code outside ``games/`` never reads ``state``.
+  small frozen values: code outside ``games/`` never reads ``state``, nor picks facts out of a
+  view (a view goes to the screens whole).
 
 The base class gives every engine the same checks on an action's shape, atomic ``apply`` (a failed
-action restores the state snapshot, whatever the handler had already changed), ``is_over``, JSON
-round-trip and a seeded chance generator. Every text is a :class:`Message`.
+action restores the state snapshot, whatever the handler had already changed), JSON round-trip, a
+seeded chance generator and the table's facts every game has, which an engine overrides where it
+keeps them its own way: ``is_over``, ``turn``, ``first_player``, ``round``, ``timer`` (a
+:class:`Timer`) and ``round_chart`` (a :class:`RoundChart`). Every text is a :class:`Message`.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 from tableassist.games.messages import Message, Param, Template
 
-__all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt",
-           "SetupError", "Tally", "Template", "and_list", "competition_ranks", "merge_options",
-           "opt_str", "sheet_row", "unverified_values"]
+__all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt", "RoundChart",
+           "SetupError", "Tally", "Template", "Timer", "and_list", "competition_ranks",
+           "merge_options", "opt_str", "sheet_row", "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
@@ -128,6 +131,28 @@ class Tally:
     label: Message
     values: Mapping[str, int]
     unit: Message
+
+
+@dataclass(frozen=True)
+class RoundChart:
+    """A chart a game's own screen keeps as the game goes (Wreckers' money panel): its
+    :meth:`Game.tally` at the start, at the end of every :attr:`Game.round` and now
+    (``table/chronicle.py`` follows it). ``name`` is the key the series has in the screens'
+    payload (``"money"``). The end screen charts the same tally over every step."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A countdown the engine asks the table's clock to run (Shipwrecked's stop window, G-SW-13):
+    after ``seconds`` the server's clock submits ``action``, an input of the table, unless the
+    game moved on; ``label`` is the action's button label, which the screens show beside the
+    time left. The engine keeps no clock: the seconds are data, the server counts them."""
+
+    seconds: float
+    action: Mapping[str, Any]
+    label: Message
 
 
 def sheet_row(label: Message, values: Mapping[str, int | Message]) -> dict[str, Any]:
@@ -242,6 +267,8 @@ class Game(Generic[PhaseT, ComponentsT]):
     #: Action type -> the template of its button label. Its parameters are the action's fields
     #: and whatever :meth:`label_params` adds.
     labels: ClassVar[Mapping[str, Template]] = {}
+    #: The chart the game's own screen keeps over its rounds, or ``None`` (most games: none).
+    round_chart: ClassVar[RoundChart | None] = None
 
     def __init__(self, players: Sequence[str], *, seed: int = 0,
                  options: Mapping[str, Any] | None = None, data: Mapping[str, Any],
@@ -359,6 +386,33 @@ class Game(Generic[PhaseT, ComponentsT]):
         """Whether the game has ended (its phase is ``over``)."""
         return bool(self.state["phase"] == OVER)
 
+    # The table's facts every game has. The base reads them where an engine whose turns go round
+    # the table keeps them (the state's ``turn`` and ``first_player``); an engine that keeps them
+    # its own way, or counts rounds, runs a timer or keeps a chart, overrides them.
+
+    @property
+    def turn(self) -> str | None:
+        """Whose turn it is, or ``None`` while it is nobody's (before the first turn, between
+        turns, once the game is over)."""
+        return opt_str(self.state["turn"])
+
+    @property
+    def first_player(self) -> str | None:
+        """Who goes first, once the table has settled it (drawn, named or bid for): ``None``
+        until then, and in a game whose table settles none at the start."""
+        return opt_str(self.state.get("first_player"))
+
+    @property
+    def round(self) -> int | None:
+        """The round the game is in, as the table counts them (ShipShape's voyage), or ``None``
+        for a game that counts none."""
+        return None
+
+    @property
+    def timer(self) -> Timer | None:
+        """The countdown the table's clock runs now (see :class:`Timer`), or ``None``."""
+        return None
+
     def apply(self, action: Any) -> list[Note]:
         """Apply one action, or raise :class:`IllegalAction` and leave the state untouched.
 
@@ -416,7 +470,7 @@ class Game(Generic[PhaseT, ComponentsT]):
                 "protocol.refuse.table_input",
                 "{type} is an input of the table: send it with 'player': null",
                 type=repr(action["type"])))
-        self._in_phase(phases, does)
+        self.require_phase(phases, does)
 
     def player_input(self, action: Action, phases: str | Collection[str], does: Message, *,
                      only: str | Collection[str] | None = None, role: Message | None = None,
@@ -430,7 +484,7 @@ class Game(Generic[PhaseT, ComponentsT]):
                 "protocol.refuse.player_input",
                 "{type} is a player's move: send it with the name of the player who makes it, "
                 "not 'player': null", type=repr(action["type"])))
-        self._in_phase(phases, does)
+        self.require_phase(phases, does)
         if only is not None:
             self.require_player(player, only, does, role=role, rule=rule)
         return str(player)
@@ -451,7 +505,11 @@ class Game(Generic[PhaseT, ComponentsT]):
                                     "only {allowed}, {role}, may {does} ({rule})",
                                     allowed=allowed, role=role, does=does, rule=rule))
 
-    def _in_phase(self, phases: str | Collection[str], does: Message) -> None:
+    def require_phase(self, phases: str | Collection[str], does: Message) -> None:
+        """Refuse unless the game is in one of ``phases``, in the words of :meth:`table_input`
+        ("cannot … now: the game is waiting for …"). For a handler whose action is neither plainly
+        the table's nor a player's (ShipShape's crew card, read by the table or by its owner), or
+        that checks the action's own fields before the phase."""
         phase = self.state["phase"]
         if phase == phases if isinstance(phases, str) else phase in phases:
             return

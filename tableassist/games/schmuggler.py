@@ -1003,11 +1003,8 @@ class Schmuggler(Game[Phase, Components]):
         """Who drafts and rolls first (G-SB-13)."""
         return str(self.state["youngest"])
 
-    @property
-    def turn(self) -> str | None:
-        """Whose turn it is: the roller (``None`` during the draft and the lay-out)."""
-        turn = self.state["turn"]
-        return None if turn is None else str(turn)
+    # ``turn``, the roller (``None`` during the draft and the lay-out), is the base's: the
+    # state's own.
 
     @property
     def turn_number(self) -> int:

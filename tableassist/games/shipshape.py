@@ -781,7 +781,7 @@ class ShipShape(Game[Phase, Components]):
             raise IllegalAction(Message("shipshape.refuse.crew_value",
                                         "a crew card shows {span}, not {value}: check the reading "
                                         "(R-SS-03)", span=_span(self.components.crew_values), value=value))
-        self._in_phase(Phase.PLAY, does)
+        self.require_phase(Phase.PLAY, does)
         group = self._group_of(owner)
         if group["stage"] != Stage.REVEAL or owner not in group["pool"]:
             raise IllegalAction(Message("shipshape.refuse.not_to_reveal",
@@ -999,7 +999,7 @@ class ShipShape(Game[Phase, Components]):
                 raise IllegalAction(Message("shipshape.refuse.placed_for_good",
                                             "crate {crate} is already placed and can never be "
                                             "moved or repositioned (R-SS-08)", crate=crate))
-        self._in_phase(Phase.PLAY, Message("shipshape.does.place_crate", "place a crate"))
+        self.require_phase(Phase.PLAY, Message("shipshape.does.place_crate", "place a crate"))
         group = self._group_of(who)
         if group["stage"] != Stage.TAKE or not group["queue"] or group["queue"][0] != who:
             raise IllegalAction(Message("shipshape.refuse.not_your_crate",
@@ -1463,11 +1463,9 @@ class ShipShape(Game[Phase, Components]):
                    "reveal": g["reveal"], "queue": g["queue"], "placed": g["placed"],
                    "crates_left": g["stack_left"], "top_crate": g["top"]}
                   for g in self.state["groups"]]
-        takers = [g["queue"][0] for g in self.state["groups"]
-                  if g["stage"] == Stage.TAKE and g["queue"]]
         out: dict[str, Any] = {
             "game": self.game_id, "viewer": viewer, "phase": self.state["phase"],
-            "turn": takers[0] if len(takers) == 1 else None,
+            "turn": self.turn,
             "voyage": self.state["voyage"], "players": players, "groups": groups,
             "drawn_holds": [self._number(h) for h in self.state["drawn_holds"]],
             "used_crates": len(self.state["used_crates"]),
@@ -1582,6 +1580,19 @@ class ShipShape(Game[Phase, Components]):
     def voyage(self) -> int:
         """The voyage being played (or whose holds are being drawn), 1–3."""
         return int(self.state["voyage"])
+
+    @property
+    def round(self) -> int:
+        """ShipShape's rounds are its voyages: :attr:`voyage`."""
+        return self.voyage
+
+    @property
+    def turn(self) -> str | None:
+        """Who takes a crate now, when exactly one player does (the groups play at once: while
+        two take theirs, or none, it is nobody's turn alone)."""
+        takers = [g["queue"][0] for g in self.state["groups"]
+                  if g["stage"] == Stage.TAKE and g["queue"]]
+        return str(takers[0]) if len(takers) == 1 else None
 
     @property
     def voyages_scored(self) -> int:

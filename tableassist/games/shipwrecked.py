@@ -33,8 +33,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                      SetupError, Tally, Template, competition_ranks, opt_str,
-                                      sheet_row, unverified_values)
+                                      SetupError, Tally, Template, Timer, competition_ranks,
+                                      opt_str, sheet_row, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
 PASS, STOP, STRIKE = "PASS", "STOP", "STRIKE"
@@ -1218,14 +1218,17 @@ class Shipwrecked(Game[Phase, Components]):
 
     # -- the typed surface (read-only) -----------------------------------------------------------
 
-    @property
-    def turn(self) -> str | None:
-        """Whose turn it is (``None`` until the first player is settled)."""
-        return opt_str(self.state["turn"])
+    # ``turn`` (``None`` until the first player is settled) and ``first_player`` (drawn, named
+    # or bid for) are the base's: the state's own.
 
     @property
-    def first_player(self) -> str | None:
-        return opt_str(self.state["first_player"])
+    def timer(self) -> Timer | None:
+        """The stop window's countdown (G-SW-13): once its ``stop_window_s`` seconds are up, the
+        server's clock closes the window and the next row follows."""
+        if self.phase is not Phase.STOP_WINDOW:
+            return None
+        close = self._close_window_action()
+        return Timer(self.options["stop_window_s"], close, self.label(close))
 
     def seat(self, player: str) -> Seat:
         """``player``'s status, gems and resource cards."""
@@ -1375,7 +1378,7 @@ class Shipwrecked(Game[Phase, Components]):
                             "resources": list(ps["resources"]), "points": pts,
                             "points_total": sum(pts.values()), "income": self.income(p)})
         bid = s["bid"]
-        window_open = self.phase is Phase.STOP_WINDOW
+        timer = self.timer
         view: dict[str, Any] = {
             "game": self.game_id,
             "viewer": viewer,
@@ -1401,9 +1404,8 @@ class Shipwrecked(Game[Phase, Components]):
                 "rows": [dict(row) for row in bid["rows"]], "stop_by": bid["stop_by"],
                 "tied": list(bid["tied"]), "tiebreak_done": list(bid["tiebreak_done"])},
             "stop_window_s": self.options["stop_window_s"],
-            # The server's clock sends this action when the window's time is up (G-SW-13).
-            "timer": {"seconds": self.options["stop_window_s"],
-                      "action": self._close_window_action()} if window_open else None,
+            "timer": None if timer is None else {"seconds": timer.seconds,
+                                                 "action": dict(timer.action)},
             "debt": dict(s["debts"][0]) if self.phase is Phase.PAY else None,
             "last_bid": s["last_bid"],
             # The current (or last) lot's: an earlier lot's false stop is in the history.

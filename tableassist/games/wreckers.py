@@ -28,8 +28,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                      SetupError, Tally, Template, and_list, competition_ranks,
-                                      opt_str, sheet_row, unverified_values)
+                                      RoundChart, SetupError, Tally, Template, and_list,
+                                      competition_ranks, opt_str, sheet_row, unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 ACTIVE, BANKRUPT, ELIMINATED = "active", "bankrupt", "eliminated"
@@ -230,6 +230,9 @@ class Wreckers(Game[Phase, Components]):
     min_players = 2
     max_players = 8
     Phase = Phase
+    #: The panel charts each company's money (the tally) at the end of every round (R-WR-07: the
+    #: End phase settles it, then the round number moves on).
+    round_chart = RoundChart("money")
 
     @classmethod
     def parse_components(cls, data: Mapping[str, Any]) -> Components:

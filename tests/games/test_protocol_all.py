@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,7 @@ import pytest
 
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, Message, SetupError
-from tests.games.random_play import all_legal_actions, play_random_game
+from tests.games.random_play import all_legal_actions, play_random_game, random_actions
 
 GAMES = catalog.game_ids()
 
@@ -164,3 +165,36 @@ def test_the_result_sheet_and_tally_are_messages_in_words(game_id):
         assert all(isinstance(v, (int, str)) for v in row["values"].values()), row
         for player, words in row.get("messages", {}).items():
             assert words["id"].startswith(f"{game_id}.sheet.") and row["values"][player]
+
+
+#: Where a game's views show the round (``Game.round``), for the games that count one.
+ROUND_IN_VIEW = {"wreckers": "round", "shipshape": "voyage"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_table_facts_are_what_the_views_show(game_id):
+    """What the server, the venue and the chart ask of the engine's typed surface (is it over,
+    whose turn, who went first, the round, the timer, the charted tally) is what its shared view
+    shows, at every step of random games: the surface and the screens never disagree."""
+    cls = catalog.engine_class(game_id)
+    for seed in range(2):
+        game = catalog.new_game(game_id, players_for(game_id), seed=seed)
+        steps = random_actions(game, random.Random(seed), max_actions=600)
+        while True:
+            view = game.view(None)
+            assert game.is_over is view["over"]
+            assert game.turn == view["turn"]
+            assert game.first_player == view.get("first_player")
+            key = ROUND_IN_VIEW.get(game_id)
+            assert game.round == (None if key is None else view[key])
+            timer = game.timer
+            assert view.get("timer") == (None if timer is None else {
+                "seconds": timer.seconds, "action": dict(timer.action)})
+            if timer is not None:
+                assert timer.label == game.label(timer.action)
+            if cls.round_chart is not None:
+                tally = game.tally()
+                assert tally is not None and dict(tally.values) == {
+                    p["name"]: p[cls.round_chart.name] for p in view["players"]}
+            if next(steps, None) is None:
+                break

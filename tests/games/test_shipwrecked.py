@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tableassist.table import catalog
-from tableassist.games.protocol import IllegalAction
+from tableassist.games.protocol import IllegalAction, Timer
 from tableassist.games.shipwrecked import (BANKRUPT, FACE_DOWN, PASS, Phase, Shipwrecked,
                                            earlier_rows_possible)
 from tests.games.positions import bid, close_window, hold, lay_row, parse_row as parse
@@ -516,12 +516,15 @@ def test_G_SW_13_the_stop_window_is_a_timer_for_the_servers_clock():
     lay_row(game, {"A": "", "B": ""})
     view = game.view()
     assert view["phase"] == Phase.STOP_WINDOW and view["stop_window_s"] == 6
-    assert view["timer"] == {"seconds": 6, "action": {"type": "close_stop_window",
-                                                      "player": None, "round": 1}}
+    close = {"type": "close_stop_window", "player": None, "round": 1}
+    assert game.timer == Timer(6, close, game.label(close))
+    assert game.timer.label == "Time's up: next row"
+    assert view["timer"] == {"seconds": 6, "action": close}
     refused(game, {"type": "lay_bid_card", "player": "A"}, "G-SW-13")
     refused(game, {"type": "close_stop_window", "player": None, "round": 2}, "already over")
-    game.apply(view["timer"]["action"])
-    assert game.view()["timer"] is None and game.view()["bid"]["round"] == 2
+    game.apply(game.timer.action)
+    assert game.timer is None and game.view()["timer"] is None
+    assert game.view()["bid"]["round"] == 2
 
 
 def test_show_unrevealed_composition_option():
