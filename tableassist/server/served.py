@@ -379,26 +379,12 @@ def table_row(served: ServedTable) -> dict[str, Any]:
         return row
     saved = session.saved
     game = session.game
-    view = game.view(None)
-    over = bool(view.get("over")) if isinstance(view, dict) else False
     prompts = game.prompts()
-    row.update(state="ended" if saved.ended else "over" if over else "playing",
+    row.update(state="ended" if saved.ended else "over" if game.is_over else "playing",
                game={"id": saved.game, "title": game.title or saved.game, "row": saved.id},
-               players=list(saved.players), round=game_round(view), moves=len(session.steps),
+               players=list(saved.players), round=game.round, moves=len(session.steps),
                prompt=prompts[0].to_json()["text"] if prompts else None)
     return row
-
-
-def game_round(view: Any) -> int | None:
-    """The round a game's shared view says it is in (``round``, or ShipShape's ``voyage``), when
-    it says one as a number."""
-    if not isinstance(view, dict):
-        return None
-    for key in ("round", "voyage"):
-        value = view.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
 
 
 def table_tokens(store: Store, whose: str = "the table's") -> Tokens:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from tableassist.table import catalog
 from tableassist.games.messages import Message
-from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.games.protocol import IllegalAction, SetupError, Timer
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
@@ -74,12 +74,13 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
 
 
 class StopClock:
-    """The table's clock: when the shared view carries ``"timer": {"seconds": s, "action": {…}}``,
-    it submits that action with source ``"clock"`` after ``s`` seconds unless the game moved on.
+    """The table's clock: while the game has a :attr:`~tableassist.games.protocol.Game.timer`,
+    it submits the timer's action with source ``"clock"`` after its seconds unless the game moved
+    on.
 
-    An engine asks for a timer by putting the field in its shared view (Shipwrecked's stop window,
-    G-SW-13); the clock knows no game. A timer that stays identical across changes keeps its
-    deadline; a different one, or none, cancels it.
+    An engine asks for a timer through its typed surface (Shipwrecked's stop window, G-SW-13);
+    the clock knows no game. A timer that stays identical across changes keeps its deadline; a
+    different one, or none, cancels it.
     """
 
     def __init__(self, fire: Callable[[dict[str, Any]], None]) -> None:
@@ -89,9 +90,9 @@ class StopClock:
         self._deadline = 0.0
         self._thread: threading.Timer | None = None
 
-    def update(self, timer: Any) -> None:
-        """Arm, keep or cancel the clock for the shared view's ``timer`` field."""
-        spec = _timer_spec(timer)
+    def update(self, timer: Timer | None) -> None:
+        """Arm, keep or cancel the clock for the game's ``timer``."""
+        spec = None if timer is None else (float(timer.seconds), dict(timer.action))
         with self._lock:
             key = None if spec is None else json.dumps(spec, sort_keys=True)
             if key == self._key:
@@ -123,17 +124,6 @@ class StopClock:
                 return
             self._key, self._thread = None, None
         self._fire(action)
-
-
-def _timer_spec(timer: Any) -> tuple[float, dict[str, Any]] | None:
-    if not isinstance(timer, Mapping):
-        return None
-    seconds, action = timer.get("seconds"), timer.get("action")
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        return None
-    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        return None
-    return float(seconds), dict(action)
 
 
 class CameraTaps(Protocol):
@@ -307,8 +297,8 @@ class Table:
         with self._lock:
             self.version += 1
             session = self.session
-            shared = None if session is None or session.saved.ended else session.game.view(None)
-        self.clock.update(None if shared is None else shared.get("timer"))
+            timer = None if session is None or session.saved.ended else session.game.timer
+        self.clock.update(timer)
         self.on_change()
 
     def box_changed(self) -> None:
@@ -500,11 +490,10 @@ class Table:
             if camera.reading:  # built from readings only: no unrevealed secret
                 out["camera_reader"] = camera.reading_json(runs_table=grant.runs_table)
             remaining = self.clock.remaining()
-            timer = view.get("timer") if isinstance(view, dict) else None
-            spec = _timer_spec(timer)
-            out["timer"] = None if spec is None or remaining is None else {
-                "seconds": spec[0], "remaining": round(remaining, 2),
-                "label": game.label(spec[1])}
+            timer = once("timer", lambda: game.timer)   # once per broadcast, as the view is
+            out["timer"] = None if timer is None or remaining is None else {
+                "seconds": float(timer.seconds), "remaining": round(remaining, 2),
+                "label": timer.label}
             return out
 
     def series(self, session: TableSession) -> dict[str, Any] | None:

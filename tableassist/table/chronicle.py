@@ -1,40 +1,30 @@
 """A game's public numbers as it went: what a chart over the rounds needs (Wreckers' money).
 
-An engine's view shows the table as it is now; a chart needs the table as it was. The chronicle
-follows a session's effective actions with its own engine (``game.replayed([])``, the same players,
-seed, options and components), reads the shared view after each one and keeps the numbers its
-game's :data:`FOLLOW` entry names. The shared view only: every number is public, so the series
-may go to every screen.
+An engine shows the table as it is now; a chart needs the table as it was. The chronicle follows a
+session's effective actions with its own engine (``game.replayed([])``, the same players, seed,
+options and components) and, for a game that declares a
+:attr:`~tableassist.games.protocol.Game.round_chart`, keeps after each step what the engine's typed
+surface says: its :attr:`~tableassist.games.protocol.Game.round`, whether it is over, and its
+public :meth:`~tableassist.games.protocol.Game.tally` (the number the end screen charts too), so
+the series may go to every screen.
 
 It is kept beside a session and brought up to date when a payload is built. A new action costs
-one ``apply`` and one ``view(None)``; an undo keeps the samples before it; a correction, a resume
-or a reload replays from the first step that differs. Its own engine makes every sample
-consistent with its step, whichever thread changes the session meanwhile.
+one ``apply`` and one ``tally()``; an undo keeps the samples before it; a correction, a resume or
+a reload replays from the first step that differs. Its own engine makes every sample consistent
+with its step, whichever thread changes the session meanwhile.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tableassist.games.protocol import Game
+from tableassist.games.protocol import Game, RoundChart
 
-
-@dataclass(frozen=True)
-class Follow:
-    """Which numbers of each player to chart, counted by which field of the view."""
-
-    numbers: tuple[str, ...]   # keys of the view's ``players[i]`` (``"money"``)
-    by: str                    # the view's field that numbers the stretches (``"round"``)
-
-
-#: The games whose screens chart a series. The chart reads the values at the end of each stretch:
-#: Wreckers' money after each round's End phase (R-WR-07), the moment the round number moves on.
-FOLLOW: Mapping[str, Follow] = {
-    "wreckers": Follow(numbers=("money",), by="round"),
-}
+#: What the chart counts its stretches by: the engine's ``round``.
+BY = "round"
 
 
 class StepLike(Protocol):
@@ -49,38 +39,37 @@ class StepLike(Protocol):
 
 @dataclass(frozen=True)
 class Sample:
-    """The followed numbers after one step: the stretch (round) and each player's values."""
+    """The charted tally after one step: the stretch (round), each player's value in seat order,
+    and whether the game was over."""
 
-    by: Any
-    values: tuple[tuple[int, ...], ...]   # per number, per player in seat order
+    by: int | None
+    values: tuple[int, ...]
     over: bool
 
 
 class Chronicle:
-    """The followed numbers of one game after each of its effective steps."""
+    """The charted tally of one game after each of its effective steps."""
 
-    def __init__(self, game: Game) -> None:
-        self.follow = FOLLOW.get(game.game_id)
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.chart: RoundChart | None = game.round_chart
         self.players = tuple(game.players)
         self._base = game
         self._lock = threading.Lock()
         self._seqs: list[int] = []
         self._samples: list[Sample] = []      # _samples[k]: after k steps (k = 0: the start)
-        self._engine: Game | None = None      # at len(_seqs) steps, or None once it fell behind
+        self._engine: Game[Any, Any] | None = None   # at len(_seqs) steps, or None once behind
         self.applied = 0                      # actions applied so far (tests count them)
         self.broken = False                   # an action would not replay: no series
 
-    def _sample(self, game: Game) -> Sample:
-        assert self.follow is not None
-        view = game.view(None)
-        seats = {p["name"]: p for p in view.get("players", [])}
-        values = tuple(tuple(int(seats[name].get(key) or 0) for name in self.players)
-                       for key in self.follow.numbers)
-        return Sample(view.get(self.follow.by), values, bool(view.get("over")))
+    def _sample(self, game: Game[Any, Any]) -> Sample:
+        tally = game.tally()
+        values = {} if tally is None else tally.values
+        return Sample(game.round, tuple(int(values.get(name, 0)) for name in self.players),
+                      game.is_over)
 
     def update(self, steps: Sequence[StepLike]) -> None:
         """Bring the samples up to ``steps`` (the session's effective actions, in order)."""
-        if self.follow is None or self.broken:
+        if self.chart is None or self.broken:
             return
         seqs = [s.seq for s in steps]
         with self._lock:
@@ -114,9 +103,9 @@ class Chronicle:
     def series(self) -> dict[str, Any] | None:
         """The chart's points. ``x`` numbers them: 0 is the start, ``r`` the end of stretch ``r``
         (round r's End phase done), and while the game goes on the last point is the current
-        stretch so far (``live``). Each followed number maps every player to their values at
-        those points."""
-        if self.follow is None or self.broken:
+        stretch so far (``live``). The chart's ``name`` (``"money"``) maps every player to their
+        values at those points."""
+        if self.chart is None or self.broken:
             return None
         with self._lock:
             samples = list(self._samples)
@@ -124,15 +113,13 @@ class Chronicle:
             return None
         picked: list[tuple[int, Sample]] = [(0, samples[0])]
         for before, after in zip(samples, samples[1:]):
-            if after.by != before.by and isinstance(before.by, int):
+            if after.by != before.by and before.by is not None:
                 # The step that moved the stretch on closed `before.by`: its numbers are the end's.
                 picked.append((before.by, after))
         last = samples[-1]
         live = not last.over
-        if isinstance(last.by, int) and (live or picked[-1][0] != last.by):
+        if last.by is not None and (live or picked[-1][0] != last.by):
             picked.append((last.by, last))
-        out: dict[str, Any] = {"by": self.follow.by, "x": [x for x, _ in picked], "live": live}
-        for k, key in enumerate(self.follow.numbers):
-            out[key] = {name: [sample.values[k][i] for _, sample in picked]
-                        for i, name in enumerate(self.players)}
-        return out
+        return {"by": BY, "x": [x for x, _ in picked], "live": live,
+                self.chart.name: {name: [sample.values[i] for _, sample in picked]
+                                  for i, name in enumerate(self.players)}}
