@@ -8,6 +8,11 @@ is allowed; so is ``x.state()``, a method of something else (the tracker).
 
 The check is an AST walk, so it knows names, not types: a few files hold other objects with a
 ``state`` attribute (a Socket.IO test client's last payload), listed with their names below.
+
+Nor does the package pick the table's facts out of a view: a view (what ``.view(...)`` returns)
+goes to the screens whole, in the payload ``server/table.py`` builds, and code outside
+``tableassist/games/`` asks the engine instead (``game.is_over``, ``game.round``, ``game.timer``,
+``game.tally()``). Tests read views: checking what a screen gets is their job.
 """
 
 from __future__ import annotations
@@ -145,3 +150,100 @@ assert session.game.state == replayed(actions)
 assert a.state == b.state
 """
     assert state_reads(ast.parse(allowed)) == []
+
+
+# -- views go to the screens whole -------------------------------------------------------------
+
+
+def _is_view_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == "view"
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of ``scope`` outside the functions defined in it (each is a scope of its own)."""
+    out: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _view_names(scope: ast.AST) -> set[str]:
+    """Names bound in ``scope`` (a function or a module: a closure sees its function's) that
+    hold a view: bound to an expression that calls ``.view(...)``
+    (``v = game.view(None)``, ``v = once(key, lambda: game.view(p))``), or a parameter called
+    ``view`` (a view handed to a helper)."""
+    names: set[str] = set()
+    for node in _own_nodes(scope):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None \
+                and any(_is_view_call(n) for n in ast.walk(node.value)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+        if isinstance(node, ast.arg) and node.arg == "view":
+            names.add(node.arg)
+    return names
+
+
+def view_reads(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, source) of every fact picked out of a view in ``tree``: a view indexed
+    (``view["over"]``) or ``.get()``-ed, directly (``game.view(None)["round"]``) or through a
+    name that holds one in the same function, an enclosing one or the module."""
+    found: set[tuple[int, str]] = set()
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        names = _view_names(scope)
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                read = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "get":
+                read = node.func.value
+            else:
+                continue
+            if _is_view_call(read) or isinstance(read, ast.Name) and read.id in names:
+                found.add((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+def test_no_code_outside_the_engines_picks_facts_out_of_a_view():
+    files = [p for p in checked_files() if (ROOT / "tests") not in p.parents]
+    found = {path.relative_to(ROOT).as_posix(): reads for path in files
+             if (reads := view_reads(ast.parse(path.read_text(), str(path))))}
+    assert not found, "ask the engine's typed surface, not its view:\n" + "\n".join(
+        f"  {f}:{line}: {what}" for f, reads in sorted(found.items()) for line, what in reads)
+
+
+def test_the_view_check_sees_every_form_of_a_read():
+    code = """
+game.view(None)["over"]
+game.view(None).get("round")
+def table_row(game):
+    view = game.view(None)
+    return view.get("over"), view["players"]
+def payload(game, viewer):
+    view = once(("view", viewer), lambda: game.view(viewer))
+    timer = view.get("timer") if isinstance(view, dict) else None
+def game_round(view):
+    return view.get("round")
+"""
+    assert [line for line, _ in view_reads(ast.parse(code))] == [2, 3, 6, 6, 9, 11]
+    allowed = """
+def payload(game, viewer, out):
+    view = once(("view", viewer), lambda: game.view(viewer))
+    out["view"] = view
+    out["timer"] = game.timer
+    json.dump(game.view(None), sys.stdout)
+def other(game):
+    view = {"over": game.is_over}
+def elsewhere(rows, view):
+    return rows["over"], rows.get("round")
+def another(state):
+    view = state.copy()
+    return view["phase"]
+"""
+    assert view_reads(ast.parse(allowed)) == []
