@@ -65,6 +65,9 @@ class Journal:
             self._writer = WriterLock.acquire(path, instead="give this agent another --journal")
         except LockError as exc:
             raise JournalError(str(exc)) from None
+        except FileExistsError:
+            raise JournalError(f"cannot keep the journal {path}: {path.parent} is not a "
+                               "folder") from None
         except OSError as exc:
             raise JournalError(f"cannot keep the journal {path}: {exc.strerror or exc}") from None
         try:

@@ -31,9 +31,14 @@ def where(server: str, table: str | None) -> tuple[str, str]:
     """The server's base URL and the table: ``--server`` may be a table's own address
     (``http://h:8765/t/table-4/``), which names the table; else ``table``, else ``main``.
     Anything but an http(s) address raises ``ValueError``."""
-    parts = urlsplit(server if "://" in server else f"http://{server}")
+    refused = f"--server {server!r} is not an address such as http://192.168.1.20:8765"
+    try:
+        parts = urlsplit(server if "://" in server else f"http://{server}")
+        parts.port   # read here: a port out of range or not a number raises ValueError
+    except ValueError:
+        raise ValueError(refused) from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"--server {server!r} is not an address such as http://192.168.1.20:8765")
+        raise ValueError(refused)
     path = parts.path.strip("/").split("/")
     named = path[1] if len(path) >= 2 and path[0] == "t" else None
     return f"{parts.scheme}://{parts.netloc}", table or named or "main"
