@@ -5,7 +5,7 @@ interleaved, at the video's own pace (its frame rate, in real time):
 
 * local: the server's own camera (``serve --camera``): frame → pipeline → reader → engine →
   log → broadcast;
-* agent: ``tableassist camera`` in this process (:class:`tableassist.cli.camera.Agent`): frame →
+* agent: ``tableassist camera`` in this process (:class:`tableassist.agent.Agent`): frame →
   pipeline at the agent → its journal (on disk) → Socket.IO → the server's reader → engine → log
   → broadcast.
 
@@ -23,13 +23,12 @@ import json
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tableassist.cli.camera import Agent, Journal  # noqa: E402
+from tableassist.agent import Agent, Journal  # noqa: E402
 from tableassist.demo.scripts import wreckers  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.server.served import serve_venue  # noqa: E402
@@ -96,9 +95,9 @@ def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
         eye = Agent(served.url.rstrip("/"), "main", served.tokens.camera, None, "bench",
                     Journal(tmp / f"journal-{time.perf_counter_ns()}.json"), fps=scripted.fps,
                     say=lambda _text: None)
-        eye._connect(first=True)
-        threading.Thread(target=eye._sender, daemon=True).start()
-        wait_until(lambda: eye.reading is not None and not eye._fresh, 10, "the reading")
+        eye.link.connect(first=True)
+        eye.link.start_sending()
+        wait_until(lambda: eye.link.tracking() is not None, 10, "the reading")
         started: dict[int, float] = {}     # batch seq -> its frame's start
         sizes: list[int] = []
         made: dict[int, float] = {}
@@ -124,8 +123,7 @@ def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
         paced(frames, step)
         wait_until(lambda: session.steps and all(k in arrived for k in made)
                    and not eye.journal.batches, 10, "the screen")
-        eye.stop()
-        eye.sio.disconnect()
+        eye.link.close()
         eye.journal.close()
         client.close()
         return [arrived[k] - made[k] for k in made], sizes

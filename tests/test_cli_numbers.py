@@ -69,3 +69,15 @@ def test_a_camera_size_is_width_x_height_within_bounds(command, capsys):
         err = capsys.readouterr().err
         assert exit_.value.code == 2 and "a camera size is WIDTHxHEIGHT in pixels (16–16384 each)" in err
         assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("server", ["http://127.0.0.1:99999", "http://127.0.0.1:-1",
+                                    "http://127.0.0.1:abc", "http://[::1", "ftp://127.0.0.1"])
+def test_a_camera_agents_server_address_with_a_bad_port_is_refused_in_one_sentence(server,
+                                                                                   capsys):
+    """The port in ``--server``'s address is a number on the command line too (a port out of
+    range used to end in a traceback from the websocket library)."""
+    assert main(["camera", "--server", server, "--key", "k", "--camera", "demo"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"tableassist camera: --server {server!r} is not an address such as "
+                   "http://192.168.1.20:8765\n")

@@ -95,3 +95,18 @@ def test_documented_example_game_replays(game_id):
                          text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["game"] == game_id
+
+
+def test_replay_answers_json_nested_too_deeply_in_one_sentence(tmp_path, capsys):
+    """A line (or --options) of a hundred thousand brackets overflows Python's JSON reader: one
+    sentence, not a RecursionError's traceback."""
+    game_id = GAMES[0]
+    log = tmp_path / "deep.jsonl"
+    log.write_text("[" * 100_000 + "\n")
+    assert main(["replay", "--game", game_id, "--players", "A,B,C", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("line 1: not an action") and "\n" not in err.strip()
+    assert main(["replay", "--game", game_id, "--players", "A,B,C", "--options",
+                 "[" * 100_000, str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("--options: ") and "\n" not in err.strip()

@@ -15,6 +15,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tableassist.markers.registry import Registry
+    from tableassist.vision import MarkerDetector, QRScanner
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", metavar="DIR", help="also write each image with its markers drawn")
 
 
-def _registry():
+def _registry() -> Registry | Exception:
     try:
         from tableassist.markers.registry import load_registry
         return load_registry()
@@ -43,14 +48,16 @@ def run(args: argparse.Namespace) -> int:
     from tableassist import vision
     from tableassist.vision.detect import get_dictionary
 
-    registry = _registry()
-    if isinstance(registry, Exception):
+    registry: Registry | None
+    loaded = _registry()
+    if isinstance(loaded, Exception):
         if not args.dictionary:
-            print(f"tableassist detect: the marker registry cannot be read ({registry}); "
+            print(f"tableassist detect: the marker registry cannot be read ({loaded}); "
                   "give --dictionary NAME", file=sys.stderr)
             return 2
-        registry = None
-    dictionary = args.dictionary or registry.dictionary
+        registry, dictionary = None, str(args.dictionary)
+    else:
+        registry, dictionary = loaded, str(args.dictionary or loaded.dictionary)
     try:
         get_dictionary(dictionary)
     except ValueError as exc:
@@ -73,9 +80,19 @@ def run(args: argparse.Namespace) -> int:
             qr_warning = str(exc)
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            print(f"tableassist detect: --annotate {out_dir}: that is a file, not a folder",
+                  file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"tableassist detect: --annotate {out_dir}: cannot make that folder "
+                  f"({exc.strerror or exc})", file=sys.stderr)
+            return 2
 
-    results, failed = [], False
+    results: list[dict[str, Any]] = []
+    failed = False
     for image in args.images:
         result = _one(image, detector, scanner, names, args.game, qr_warning, out_dir)
         failed |= result.get("error") is not None
@@ -87,15 +104,32 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _one(image: str, detector, scanner, registry, game, qr_warning, out_dir) -> dict:
+def _unreadable(path: Path) -> str:
+    """Why ``path`` gave no image, in a few words."""
+    if not path.exists():
+        return "no such file"
+    if path.is_dir():
+        return "a folder, not an image"
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    return "not an image OpenCV can read (empty or damaged?)"
+
+
+def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
+         registry: Registry | None, game: str | None, qr_warning: str | None,
+         out_dir: Path | None) -> dict[str, Any]:
+    """One image's report (the JSON object ``--json`` prints): its markers, QR codes and
+    warnings, and ``error`` when it could not be read or its annotated copy not written."""
     from tableassist import vision
 
-    result: dict = {"image": image, "markers": [], "qr": [], "warnings": []}
+    result: dict[str, Any] = {"image": image, "markers": [], "qr": [], "warnings": []}
     path = Path(image)
     frame = vision.read_image(path)
     if frame is None:
-        why = "no such file" if not path.exists() else "not an image OpenCV can read (empty or damaged?)"
-        result["error"] = f"{image}: {why}"
+        result["error"] = f"{image}: {_unreadable(path)}"
         result["warnings"].append(result["error"])
         return result
     found = detector.detect(frame)
@@ -122,16 +156,18 @@ def _one(image: str, detector, scanner, registry, game, qr_warning, out_dir) -> 
     result["warnings"] += warnings
     if out_dir is not None:
         drawn = vision.annotate(frame, found, registry=registry, game=game, warnings=warnings)
-        vision.write_image(out_dir / (path.stem + ".annotated.png"), drawn)
+        try:
+            vision.write_image(out_dir / (path.stem + ".annotated.png"), drawn)
+        except vision.SourceError as exc:   # what was found is reported all the same
+            result["error"] = str(exc)
+            result["warnings"].append(result["error"])
     return result
 
 
-def _print_text(result: dict) -> None:
+def _print_text(result: dict[str, Any]) -> None:
     print(f"{result['image']}:")
-    if result.get("error"):
-        print(f"  error: {result['error']}")
-        return
-    if not result["markers"] and not result["qr"]:
+    error = result.get("error")
+    if not result["markers"] and not result["qr"] and not error:
         print("  nothing found")
     for m in result["markers"]:
         corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in m["corners"])
@@ -142,4 +178,7 @@ def _print_text(result: dict) -> None:
     for q in result["qr"]:
         print(f"  qr     {q['text']!r}")
     for w in result["warnings"]:
-        print(f"  warning: {w}")
+        if w != error:
+            print(f"  warning: {w}")
+    if error:
+        print(f"  error: {error}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from tableassist import cli
 from tableassist.table import catalog
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one JSON action per line; '-' reads standard input")
 
 
-def replay_lines(game: Game, lines: TextIO) -> str | None:
+def replay_lines(game: Game[Any, Any], lines: TextIO) -> str | None:
     """Apply each line's action to ``game``. Returns ``None``, or ``"line N: reason"`` for the
     first malformed or illegal line (the game is then as it was before that line)."""
     for number, line in enumerate(lines, start=1):
@@ -36,6 +36,8 @@ def replay_lines(game: Game, lines: TextIO) -> str | None:
             action = json.loads(text)
         except json.JSONDecodeError as exc:
             return f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+        except RecursionError:
+            return f"line {number}: not an action (its JSON is nested too deeply to read)"
         try:
             game.apply(action)
         except IllegalAction as exc:
@@ -51,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("must be a JSON object")
     except ValueError as exc:
         print(f"--options: {exc}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("--options: not an object of options (nested too deeply to read)", file=sys.stderr)
         return 2
     try:
         game = catalog.new_game(args.game, players, seed=args.seed, options=options)

@@ -7,7 +7,9 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from tableassist.table.box import Box, default_box_dir
@@ -47,27 +49,32 @@ def lan_address() -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
+            return str(s.getsockname()[0])
     except OSError:
         return "127.0.0.1"
 
 
-def stop_on_signals() -> dict[int, object]:
+#: What ``signal.signal`` takes and gives back: a function, ``SIG_DFL``/``SIG_IGN``, or None (a
+#: handler not installed from Python).
+SignalHandler = Callable[[int, FrameType | None], object] | int | None
+
+
+def stop_on_signals() -> dict[signal.Signals, SignalHandler]:
     """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop the server as
     Ctrl+C does, so the store is closed and its WAL checkpointed: the database file alone is then
     complete. Without this they would end the process on the spot. Returns the old handlers."""
     if threading.current_thread() is not threading.main_thread():
         return {}
 
-    def stop(signum: int, _frame: object) -> None:
+    def stop(signum: int, _frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
     return {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
 
 
-def restore_signals(handlers: dict[int, object]) -> None:
+def restore_signals(handlers: dict[signal.Signals, SignalHandler]) -> None:
     for sig, handler in handlers.items():
-        signal.signal(sig, handler)  # type: ignore[arg-type]
+        signal.signal(sig, handler)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tableassist.games.abandon_ship import AbandonShip
+from tableassist.games.protocol import Game
 from tableassist.games.schmuggler import Schmuggler
 from tableassist.games.wreckers import Wreckers
 from tableassist.table import catalog
@@ -139,7 +140,8 @@ class ScriptedGame:
                                 duration=self.duration, effects=S.Effects(blur=0.4),
                                 flicker=flicker, phantom_ids=tuple(range(230, 240)), seed=seed)
 
-    def expected_game(self):
+    def expected_game(self) -> Game[Any, Any]:
+        """The game as it must end: the expected actions applied to a new game."""
         game = catalog.new_game(self.game, list(self.players), seed=self.seed, options=self.options)
         for a in self.expected:
             game.apply(a)

@@ -14,13 +14,21 @@ pixels its markers span with a camera that sees the whole table, and which camer
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from tableassist.markers.registry import (MODES, RELIABLE_PX, SHARP_PX, VIEW_MM, Command, Marker,
                                           Registry, camera_for, load_registry, marker_px, px_per_mm)
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+#: Draws on the page being drawn, in mm from its top-left corner: a filled rectangle
+#: ``(x, y, w, h)`` or a line ``(x1, y1, x2, y2)``.
+Pen = Callable[[float, float, float, float], None]
 
 #: Where `tableassist print` writes by default: ./print, which in a checkout is the ready-made sheets'
 #: folder (run it from the repository's top to refresh them).
@@ -125,14 +133,15 @@ class _Flow:
         self.page.texts.append(Text(MARGIN, self.y + 6.2, guidance, 6.5))
         self.y += HEADING_H
 
-    def tile(self, cut: float, **what) -> Sticker:
+    def tile(self, cut: float, *, marker: Marker | None = None,
+             command: Command | None = None) -> Sticker:
         w = max(cut, MIN_TILE_W) + GAP
         h = cut + LABEL_H + GAP
         if self.x + w - GAP > self.width - MARGIN + 1e-9:
             self.new_row()
         if self.y + h - GAP > self.height - MARGIN + 1e-9:
             self.new_page()
-        sticker = Sticker(self.x + (w - GAP - cut) / 2, self.y, cut, **what)
+        sticker = Sticker(self.x + (w - GAP - cut) / 2, self.y, cut, marker=marker, command=command)
         self.page.stickers.append(sticker)
         self.x += w
         self.row_h = max(self.row_h, h)
@@ -285,7 +294,7 @@ def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
     def line(x1: float, y1: float, x2: float, y2: float) -> None:
         pdf.line(x1 * mm, (height - y1) * mm, x2 * mm, (height - y2) * mm)
 
-    def cells(grid, x: float, y: float, cell: float) -> None:
+    def cells(grid: Sequence[Sequence[bool]], x: float, y: float, cell: float) -> None:
         for r, row in enumerate(grid):
             c = 0
             while c < len(row):
@@ -332,7 +341,7 @@ def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
     return pages
 
 
-def _draw_crop_marks(s: Sticker, line, pdf) -> None:
+def _draw_crop_marks(s: Sticker, line: Pen, pdf: Canvas) -> None:
     pdf.setStrokeGray(0.55)
     pdf.setLineWidth(0.25)
     for cx in (s.x, s.x + s.cut):
@@ -343,7 +352,8 @@ def _draw_crop_marks(s: Sticker, line, pdf) -> None:
             line(cx, cy + dy * 0.4, cx, cy + dy * (0.4 + CROP))
 
 
-def _draw_calibration(pdf, origin: tuple[float, float], height: float, rect, line) -> None:
+def _draw_calibration(pdf: Canvas, origin: tuple[float, float], height: float, rect: Pen,
+                      line: Pen) -> None:
     """The bank-card frame at ``origin`` and, to its right, the 100 mm scale bar (ticks every 10 mm)."""
     from reportlab.lib.units import mm
     x, y = origin

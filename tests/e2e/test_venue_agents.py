@@ -1,7 +1,7 @@
 """A venue end to end: two tables in one server, each read by its own camera agent looking at
 rendered frames of the synthetic table; the agent and the server killed with SIGKILL mid-game.
 
-The agents are the real ``tableassist camera`` (:class:`~tableassist.cli.camera.Agent`, in a
+The agents are the real ``tableassist camera`` (:class:`~tableassist.agent.Agent`, in a
 thread of the test or as a child process) speaking Socket.IO to the real server; the screens are
 python-socketio clients of each table."""
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tableassist.cli.camera import Agent, Journal
+from tableassist.agent import Agent, Journal
 from tableassist.demo.scripts import DEMO_PLAYERS, wreckers
 from tableassist.server.served import serve_venue
 from tableassist.table import catalog
@@ -305,7 +305,7 @@ def test_kill_9_of_the_server_loses_no_acknowledged_action(cuts, tmp_path):
         server.wait(10)
         server = start_server()
         assert history() == before   # nothing acknowledged was lost
-        wait_until(lambda: agent.sio.connected and agent.reading is not None, 30,
+        wait_until(lambda: agent.link.connected and agent.link.reading is not None, 30,
                    "the agent reconnected")
         source.go.set()
         client = Client(url + "t/table-2/", join).connect()

@@ -424,7 +424,7 @@ def test_tableassist_camera_refuses_bad_arguments_and_a_wrong_key_in_words(venue
 
 
 def test_an_agent_whose_table_the_staff_close_stops_with_exit_code_1(venue, tmp_path):
-    from tableassist.cli.camera import Agent, Journal
+    from tableassist.agent import Agent, Journal
 
     class Nothing:
         def read(self):

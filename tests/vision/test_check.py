@@ -159,6 +159,12 @@ def test_the_cli_prints_the_report_and_exits_by_its_verdict(registry, renderer, 
     assert "no such file, folder or camera" in capsys.readouterr().err
     assert main(["camera-check", "--camera", str(tmp_path / "near.png"), "--game", "chess"]) == 2
     assert "no markers for game 'chess'" in capsys.readouterr().err
+    for picture in (tmp_path, tmp_path / "check"):   # a folder, no picture's extension
+        assert main(["camera-check", "--camera", str(tmp_path / "near.png"),
+                     "--annotate", str(picture)]) == 2
+        assert capsys.readouterr().err == (f"tableassist camera-check: --annotate {picture}: give "
+                                           "a picture's file name, such as check.png or "
+                                           "check.jpg\n")
     assert main(["camera-check", "--camera", str(tmp_path / "near.png"), "--camera-size", "1920x1080"]) == 2
     assert "a size can be asked of a webcam only" in capsys.readouterr().err
     with pytest.raises(SystemExit) as bad:

@@ -48,3 +48,30 @@ def test_text_output_and_bad_input(tmp_path, capsys):
     assert f"{empty}: not an image OpenCV can read" in out and "missing.png: no such file" in out
     assert main(["detect", "--dictionary", "DICT_9X9_1", str(qr)]) == 2
     assert "unknown marker dictionary" in capsys.readouterr().err
+
+
+def test_a_folder_an_unreadable_file_and_a_bad_annotate_folder_are_one_sentence_each(tmp_path,
+                                                                                        capsys):
+    import os
+
+    qr = REALDATA / "qr_zxing" / "qrcode-1" / "1.png"
+    locked = tmp_path / "locked.png"
+    locked.write_bytes(qr.read_bytes())
+    locked.chmod(0)
+    assert main(["detect", str(tmp_path), str(locked)]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {tmp_path}: a folder, not an image" in out
+    if os.geteuid() != 0:   # root reads it all the same
+        assert f"error: {locked}: cannot be read (Permission denied)" in out
+
+    a_file = tmp_path / "out.txt"
+    a_file.write_text("")
+    assert main(["detect", "--annotate", str(a_file), str(qr)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"tableassist detect: --annotate {a_file}: that is a file, not a folder\n"
+
+    (tmp_path / "out" / "1.annotated.png").mkdir(parents=True)   # in the way of the copy
+    assert main(["detect", "--annotate", str(tmp_path / "out"), str(qr)]) == 1
+    out = capsys.readouterr().out
+    assert "qr     'MEBKM:URL:" in out   # what was found is reported all the same
+    assert out.rstrip().endswith("1.annotated.png: cannot write an image there")

@@ -1,0 +1,69 @@
+"""The camera agent's journal (``tableassist/agent/journal.py``): kept on disk across restarts,
+started anew when damaged (said in words), one agent per journal."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tableassist.agent import Journal, JournalError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_restarted_agent_finds_its_id_and_the_batches_not_answered(tmp_path):
+    path = tmp_path / "camera-main.json"
+    journal = Journal(path)
+    journal.add("r1", 1.23456, [{"kind": "appeared"}])
+    journal.add("r1", 2.0, [])
+    journal.done(1)
+    journal.close()
+    again = Journal(path)
+    try:
+        assert again.agent == journal.agent and again.seq == 2 and again.warning is None
+        assert again.batches == [{"agent": journal.agent, "seq": 2, "reading": "r1", "t": 2.0,
+                                  "events": []}]
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", '{"agent": 5}',
+                                  '{"agent": "a", "seq": 1, "batches": [{"events": []}]}'])
+def test_a_damaged_journal_is_started_anew_and_said_so(tmp_path, text):
+    path = tmp_path / "j.json"
+    path.write_text(text)
+    journal = Journal(path)
+    try:
+        assert journal.batches == [] and journal.seq == 0
+        assert journal.warning is not None
+        assert journal.warning.startswith(f"the journal {path} could not be read (")
+        assert json.loads(path.read_text())["agent"] == journal.agent
+    finally:
+        journal.close()
+
+
+def test_one_agent_per_journal_and_a_journal_that_cannot_be_kept_is_one_sentence(tmp_path):
+    path = tmp_path / "j.json"
+    # another agent's process holds it (in one process the writer lock is shared, counted)
+    other = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from tableassist.agent import Journal; "
+         f"j = Journal(__import__('pathlib').Path({str(path)!r})); print('held', flush=True); "
+         "sys.stdin.read()"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        with pytest.raises(JournalError, match="give this agent another --journal"):
+            Journal(path)
+    finally:
+        other.communicate("", timeout=30)
+    Journal(path).close()   # free again once the other let go
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(JournalError) as refused:
+        Journal(tmp_path / "a-file" / "j.json")
+    assert str(refused.value) == (f"cannot keep the journal {tmp_path / 'a-file' / 'j.json'}: "
+                                  f"{tmp_path / 'a-file'} is not a folder")
