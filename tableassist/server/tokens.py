@@ -32,6 +32,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tableassist.table.links import JsonLinks, Links
 from tableassist.table.links import links_file as links_file  # where it was first defined
@@ -81,7 +82,7 @@ class Tokens:
         self._colours: dict[str, dict[str, str]] = data.get("colours") or {}
         self._save()
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         return {} if self.links is None else self.links.load()
 
     def _save(self) -> None:
