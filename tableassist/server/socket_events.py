@@ -27,6 +27,7 @@ from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server import messages
 from tableassist.server.messages import Refused, parse
+from tableassist.server.tokens import Grant
 from tableassist.table.store import StoreError
 from tableassist.table.venue import VenueError
 
@@ -43,7 +44,7 @@ UNREADABLE_EVERY = 60.0
 
 #: An event's handler, as a table's server registers it: the connection's grant and the
 #: event's checked message (its struct in :mod:`tableassist.server.messages`) → the answer.
-Handler = Callable[[Any, Any], dict[str, Any] | None]
+Handler = Callable[[Grant, Any], dict[str, Any] | None]
 
 
 def event_sid() -> str:
