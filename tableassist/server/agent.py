@@ -19,7 +19,11 @@ place in the agent's sequence. The agent keeps each batch in its journal (on dis
 server acknowledges it, sends one at a time, and after a reconnection or a restart sends again
 what was not acknowledged; the server drops a batch it has already taken (``"duplicate"``). The
 server acknowledges a batch once the camera has handled it: every action read from it has been
-through the engine and into the log.
+through the engine and into the log. Numbers go up one by one, so the server refuses a batch
+implausibly far ahead of the agent's last (:data:`MAX_SEQ_AHEAD`: a damaged journal's, say),
+which would make every real batch after it look like one it has; and it takes a batch far
+behind (:data:`RESENT_WITHIN`) as the first of a journal begun again, not as a repeat. An agent
+that starts afresh (``camera_reading``) begins its numbering anew at the server.
 
 One agent reads a table at a time: another agent is refused while one is connected; the same
 agent connecting again (it restarted before the server noticed it had gone) replaces its old
@@ -46,6 +50,15 @@ if TYPE_CHECKING:
 
 #: How the screens call a camera that is an agent's.
 AGENT_NAME = "camera agent"
+#: How far ahead of the agent's last batch taken its next may be. The agent numbers each batch
+#: one more than the last and sends them in order, so a gap is only the batches it dropped unsent
+#: (another game's, while it was away); a million is days of frames at READ_FPS, more than any
+#: journal holds (it is rewritten whole at each batch).
+MAX_SEQ_AHEAD = 1_000_000
+#: How far behind the last batch taken a batch is one sent again. The agent sends its next batch
+#: only once the last is answered, so a repeat is the last one or, reordered among the server's
+#: threads, one of the few before it; a batch further behind is of a journal begun again.
+RESENT_WITHIN = 1000
 
 
 @dataclass
@@ -166,9 +179,14 @@ class AgentLink:
             if msg.reading != self.reading:
                 self.stats.stale += 1
                 return {**answer, "why": "stale"}   # another game's, or the server's last run's
-            if msg.seq <= self._taken.get(msg.agent, 0):
+            last = self._taken.get(msg.agent)
+            if last is not None and last - RESENT_WITHIN <= msg.seq <= last:
                 self.stats.duplicates += 1
                 return {**answer, "why": "duplicate"}
+            if last is not None and msg.seq > last + MAX_SEQ_AHEAD:
+                raise Refused(f"batch {msg.seq} is implausibly far ahead of this agent's last "
+                              f"batch ({last}): an agent numbers its batches one by one, so it "
+                              "was dropped")
             try:
                 events = [event_from_json(e) for e in msg.events]
             except ValueError as exc:
@@ -209,6 +227,8 @@ class AgentLink:
         """The agent's tracker starts afresh: so does the reader (see the module docstring)."""
         with self._lock:
             self._check(msg.agent)
+            # Its batches of the reading before are stale from now on: its numbering starts anew.
+            self._taken.pop(msg.agent, None)
             self.camera.read_afresh()
             self._begin()
             return self._follow()

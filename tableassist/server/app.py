@@ -51,39 +51,33 @@ are two servers' rooms and can never mix.
 from __future__ import annotations
 
 import io
-import json
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, request, send_from_directory
-from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
+from flask.typing import ResponseReturnValue
+from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
 from werkzeug.serving import WSGIRequestHandler
 
 import tableassist.i18n as i18n
 from tableassist.games.messages import Message
-from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.markers.printing import find_marker, render
 from tableassist.markers.registry import load_registry, seat_colours
 from tableassist.server import box as box_events
 from tableassist.server import messages
-from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused, parse
+from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused
+from tableassist.server.socket_events import (MAX_MESSAGE, Handler, checked, event_sid,
+                                              new_socketio)
 from tableassist.server.table import Table
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
 from tableassist.table import catalog
-from tableassist.table.store import StoreError
-from tableassist.table.venue import VenueError
 
 log = logging.getLogger("tableassist.server")
 
 WEBUI = folder("webui")
-#: Largest client message the handlers accept (an action is a few hundred bytes).
-MAX_MESSAGE = 16 * 1024
-#: Largest message the transport reads at all; bigger ones close the connection. Kept well above
-#: MAX_MESSAGE so an oversized message normally gets a polite error event instead.
-MAX_TRANSPORT = 1024 * 1024
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -106,11 +100,6 @@ class QuietHandler(WSGIRequestHandler):
         if "Bad request" in message or "Bad HTTP" in message:
             return
         super().log_error(format, *args)
-
-
-def _sid() -> str:
-    """The Socket.IO session of the event being handled (Flask-SocketIO sets ``request.sid``)."""
-    return request.sid  # type: ignore[attr-defined]
 
 
 def room_of(grant: Grant) -> str:
@@ -137,61 +126,6 @@ def secure(response: Any) -> Any:
     """A Flask ``after_request`` hook: :data:`HEADERS` on the answer."""
     response.headers.update(HEADERS)
     return response
-
-
-def new_socketio(app: Flask) -> SocketIO:
-    """The Socket.IO server of one Flask app (a table's, or the venue page's), set up alike."""
-    return SocketIO(app, async_mode="threading", logger=False, engineio_logger=False,
-                    max_http_buffer_size=MAX_TRANSPORT, cors_allowed_origins=None,
-                    ping_interval=10, ping_timeout=10)
-
-
-def checked(name: str, structs: dict[str, type[messages.Message]],
-            fn: Callable[[messages.Message], dict[str, Any] | None], *,
-            refusal: Callable[[], str | None] = lambda: None,
-            lang: Callable[[], str] = lambda: i18n.DEFAULT,
-            max_size: int = MAX_MESSAGE, binary: bool = False) -> Callable[..., dict[str, Any]]:
-    """The Socket.IO handler of event ``name`` with the checks every event shares: one message,
-    its size (``max_size``; binary data only with ``binary``, where the struct takes bytes), the
-    connection's permission (``refusal()``: None, or why not), the message's shape (its struct in
-    ``structs``, which ``fn`` receives), and errors turned into an ``error`` event with a human
-    message (never a traceback, never a state change). The answer's and the refusal's messages
-    are written in the connection's language (``lang()``)."""
-    if name not in structs:
-        raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
-
-    def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
-        try:
-            if extra:
-                raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
-            if data is None:
-                data = {}
-            if binary and isinstance(data, dict):  # a picture: bytes are counted
-                size = sum(len(v) if isinstance(v, bytes) else len(json.dumps(v))
-                           for v in data.values())
-            else:
-                try:
-                    size = len(json.dumps(data))
-                except (TypeError, ValueError):  # bytes sent as a binary attachment
-                    raise Refused("a message holds JSON values only, not binary data") from None
-            if size > max_size:
-                raise Refused(f"that message is too large (over {max_size // 1024} KB)")
-            why = refusal()
-            if why:
-                raise Refused(why)
-            answer = fn(parse(name, data, structs)) or {}
-            return {"ok": True, **i18n.localize(answer, lang())}
-        except (Refused, IllegalAction, SetupError, StoreError, VenueError) as exc:
-            message = words(exc, lang())
-        except Exception:  # noqa: BLE001 - a bug must not take the table down
-            # Only the kind of error is logged: the message could hold a secret action field.
-            log.exception("internal error in %r", name)
-            message = i18n.render(Message("app.refuse.internal", "the server could not do "
-                                          "that (an internal error; see its console)"), lang())
-        emit("error", {"event": name, "message": message})
-        return {"ok": False, "error": message}
-
-    return handler
 
 
 class CameraAgents(Protocol):
@@ -227,18 +161,8 @@ def screen_language(wanted: Any) -> str:
     return i18n.best_language(wanted if isinstance(wanted, list) else [wanted])
 
 
-def words(exc: BaseException, lang: str) -> str:
-    """A refusal's sentence in ``lang`` (a message of the engine or the table; the server's own
-    refusals are English still)."""
-    text = exc.args[0] if exc.args else str(exc)
-    return i18n.render(text, lang) if isinstance(text, Message) else str(exc)
-
-
 class TableServer:
     """The Socket.IO side of a :class:`Table`: connections, their grants, rooms and events."""
-
-    #: The camera's help on the "Your box" screens (set by :func:`box_events.register`).
-    box_camera: box_events.BoxCamera
 
     def __init__(self, table: Table, *, public_url: str | None = None) -> None:
         self.table = table
@@ -265,11 +189,11 @@ class TableServer:
         app = self.app
 
         @app.get("/")
-        def index():
+        def index() -> Response:
             return send_from_directory(WEBUI, "index.html")
 
         @app.get("/sticker/<game>/<int:marker_id>.pdf")
-        def sticker(game: str, marker_id: int):
+        def sticker(game: str, marker_id: int) -> Response:
             # one sticker to reprint, at its printed size: the link of a camera notice about a
             # sticker it cannot read (``FailingSticker``); the sheets are no secret
             paper = request.args.get("paper", "a4")
@@ -283,21 +207,21 @@ class TableServer:
             return Response(pdf.getvalue(), mimetype="application/pdf", headers={
                 "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
         @app.get("/rules/<game_id>.json")
-        def rules(game_id: str):
+        def rules(game_id: str) -> ResponseReturnValue:
             # Public text shipped with the package: the page fetches it once per game, offline.
             if game_id not in catalog.ENGINES:
                 return jsonify({"error": f"no such game: {game_id}"}), 404
             return jsonify(catalog.rule_texts(game_id))
 
         @app.get("/i18n/<lang>.json")
-        def catalogue(lang: str):
+        def catalogue(lang: str) -> ResponseReturnValue:
             # The page's own words in a language (webui/i18n.js), from the shipped catalogues.
             if lang not in i18n.LANGUAGES:
                 return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
             return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
 
         @app.get("/<path:name>")
-        def webui(name: str):
+        def webui(name: str) -> Response:
             return send_from_directory(WEBUI, name)
 
         app.after_request(secure)
@@ -310,8 +234,7 @@ class TableServer:
     def _events(self) -> None:
         sio = self.socketio
 
-        @sio.on("connect")
-        def connect(auth=None):
+        def connect(auth: Any = None) -> None:
             token = auth.get("token") if isinstance(auth, dict) else None
             lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             grant = self._grant_for(token)
@@ -320,7 +243,7 @@ class TableServer:
                 return
             with self._lock:
                 watched = self._host_watching()
-                self._conns[_sid()] = (token, grant, lang)
+                self._conns[event_sid()] = (token, grant, lang)
             join_room(room_of(grant))
             join_room(speech_room(grant, lang))
             if grant.role == HOST and not watched:
@@ -337,9 +260,8 @@ class TableServer:
                     "app.notice.cannot_show", "the server cannot show this game (an internal "
                     "error; see its console)"), lang)})
 
-        @sio.on("disconnect")
-        def disconnect(*_args):
-            sid = _sid()
+        def disconnect(*_args: Any) -> None:
+            sid = event_sid()
             with self._lock:
                 watched = self._host_watching()
                 _token, grant, _lang = self._conns.pop(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))
@@ -349,28 +271,31 @@ class TableServer:
             if watched and not still:
                 self._tell_agents_host_watching(False)
 
-        self._on("sync", self._sync, table_only=False)
-        self._on("act", self._act, table_only=False)
-        self._on("undo", lambda grant, _msg: self._undo_redo(grant, "undo"))
-        self._on("redo", lambda grant, _msg: self._undo_redo(grant, "redo"))
-        self._on("correct", self._correct)
-        self._on("alternatives", self._alternatives)
-        self._on("start", self._start)
-        self._on("resume", self._resume)
-        self._on("end", self._end)
-        self._on("close", self._close)
-        self._on("play_again", self._play_again)
-        self._on("confirm", self._confirm)
-        self._on("camera_check", self._camera_check)
-        self._on("language", self._language, table_only=False)
-        box_events.register(self)  # the "Your box" screen (server/box.py)
+        sio.on_event("connect", connect)
+        sio.on_event("disconnect", disconnect)
+        self.on("sync", self._sync, table_only=False)
+        self.on("act", self._act, table_only=False)
+        self.on("undo", lambda grant, _msg: self._undo_redo(grant, "undo"))
+        self.on("redo", lambda grant, _msg: self._undo_redo(grant, "redo"))
+        self.on("correct", self._correct)
+        self.on("alternatives", self._alternatives)
+        self.on("start", self._start)
+        self.on("resume", self._resume)
+        self.on("end", self._end)
+        self.on("close", self._close)
+        self.on("play_again", self._play_again)
+        self.on("confirm", self._confirm)
+        self.on("camera_check", self._camera_check)
+        self.on("language", self._language, table_only=False)
+        #: The camera's help on the "Your box" screens (server/box.py), whose events these are.
+        self.box_camera = box_events.register(self)
         # the camera agent's events (server/agent.py)
-        self._on("camera_events", lambda _g, msg: self._agent_link().events(msg), camera=True)
-        self._on("camera_status", lambda _g, msg: self._agent_link().status(msg), camera=True)
-        self._on("camera_frame", lambda _g, msg: self._agent_link().frame(msg), camera=True)
-        self._on("camera_reading", lambda _g, msg: self._agent_link().fresh(msg), camera=True)
+        self.on("camera_events", lambda _g, msg: self._agent_link().events(msg), camera=True)
+        self.on("camera_status", lambda _g, msg: self._agent_link().status(msg), camera=True)
+        self.on("camera_frame", lambda _g, msg: self._agent_link().frame(msg), camera=True)
+        self.on("camera_reading", lambda _g, msg: self._agent_link().fresh(msg), camera=True)
 
-    def _on(self, name: str, fn: Callable[[Grant, Any], dict[str, Any] | None], *,
+    def on(self, name: str, fn: Handler, *,
             table_only: bool = True, camera: bool = False, max_size: int = MAX_MESSAGE) -> None:
         """Register ``fn(grant, message)`` for event ``name`` with the checks every event shares
         (:func:`checked`): a screen's events (``table_only``: the host's and the table's only;
@@ -378,10 +303,10 @@ class TableServer:
         ``MAX_FRAME``)."""
         def grant() -> Grant:
             with self._lock:
-                return self._conns.get(_sid(), (None, SPECTATOR_GRANT, i18n.DEFAULT))[1]
+                return self._conns.get(event_sid(), (None, SPECTATOR_GRANT, i18n.DEFAULT))[1]
 
         def lang() -> str:
-            return self._language_of(_sid())
+            return self._language_of(event_sid())
 
         def refusal() -> str | None:
             role = grant().role
@@ -410,9 +335,9 @@ class TableServer:
                                          "host screen and the venue page give it)")
         if self.agents is None:
             raise ConnectionRefusedError("this table takes no camera agent")
-        self.agents.connected(_sid(), auth)
+        self.agents.connected(event_sid(), auth)
         with self._lock:
-            self._conns[_sid()] = (auth.get("token"), grant, i18n.DEFAULT)
+            self._conns[event_sid()] = (auth.get("token"), grant, i18n.DEFAULT)
         join_room(room_of(grant))
 
     def _host_watching(self) -> bool:
@@ -516,7 +441,7 @@ class TableServer:
     # -- events ----------------------------------------------------------------------------
 
     def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
-        emit("state", i18n.localize(self._payload(grant), self._language_of(_sid())))
+        emit("state", i18n.localize(self._payload(grant), self._language_of(event_sid())))
 
     def _language_of(self, sid: str) -> str:
         with self._lock:
@@ -526,7 +451,7 @@ class TableServer:
         if msg.lang not in i18n.LANGUAGES:
             raise Refused(f"the table speaks {', '.join(i18n.NAMES.values())}, not "
                           f"{msg.lang[:16]!r}")
-        sid = _sid()
+        sid = event_sid()
         with self._lock:
             token, grant, old = self._conns[sid]
             self._conns[sid] = (token, grant, msg.lang)

@@ -23,19 +23,18 @@ from __future__ import annotations
 import base64
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from flask import request
+from flask_socketio import SocketIO
 
 from tableassist.games.protocol import SetupError
 from tableassist.server import messages
 from tableassist.server.messages import Refused
+from tableassist.server.socket_events import MAX_MESSAGE, Handler, event_sid
+from tableassist.server.table import Table
 from tableassist.server.tokens import Grant
 from tableassist.table import catalog
 from tableassist.table.box import Box, BoxError, entries_json, form
-
-if TYPE_CHECKING:
-    from tableassist.server.app import TableServer
 
 #: How often the camera tells a box screen what it sees while it sees the same thing (seconds).
 SEEN_EVERY = 0.5
@@ -45,9 +44,20 @@ PHOTO_KEPT_FOR = 600.0
 MAX_WAITING_PHOTOS = 64
 
 
-def _sid() -> str:
-    """The Socket.IO session of the event being handled (Flask-SocketIO sets ``request.sid``)."""
-    return request.sid  # type: ignore[attr-defined]
+class BoxServer(Protocol):
+    """What the box screen needs of its table's server (``app.TableServer``): the table, its
+    Socket.IO server, whether a connection is still there, and a way to take events (host and
+    table screens only, each with the checks every event shares)."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def socketio(self) -> SocketIO: ...
+
+    def connected(self, sid: str) -> bool: ...
+
+    def on(self, name: str, fn: Handler, *, max_size: int = MAX_MESSAGE) -> None: ...
 
 
 def _data_uri(jpeg: bytes) -> str:
@@ -58,7 +68,7 @@ class BoxCamera:
     """The camera's help on the box screens: which connection looks at which game's box, and
     what the camera last saw for it."""
 
-    def __init__(self, server: TableServer) -> None:
+    def __init__(self, server: BoxServer) -> None:
         self.server = server
         self._lock = threading.Lock()
         self._watch: dict[str, str] = {}                    # sid -> game
@@ -190,7 +200,7 @@ class BoxCamera:
 
 # -- the events ------------------------------------------------------------------------------
 
-def _box(server: TableServer) -> Box:
+def _box(server: BoxServer) -> Box:
     box = server.table.box
     if box is None:
         raise Refused("this table keeps no box (it was started without a box folder): "
@@ -203,9 +213,10 @@ def _game(game: str) -> str:
     return game
 
 
-def register(server: TableServer) -> None:
-    """Put the box screen's events on ``server`` (host and table screens only)."""
-    camera = server.box_camera = BoxCamera(server)
+def register(server: BoxServer) -> BoxCamera:
+    """Put the box screen's events on ``server`` (host and table screens only); the camera's
+    help on those screens is returned (the camera tells it each frame)."""
+    camera = BoxCamera(server)
 
     def open_box(grant: Grant, msg: messages.BoxOpen) -> dict[str, Any]:
         game = _game(msg.game)
@@ -214,11 +225,11 @@ def register(server: TableServer) -> None:
         out["playing"] = None if session is None or session.saved.ended else session.saved.game
         out["keeps"] = server.table.box is not None
         out["camera"] = server.table.camera_status.device_json()
-        camera.watch(_sid(), game)
+        camera.watch(event_sid(), game)
         return out
 
     def close_box(grant: Grant, msg: messages.BoxClose) -> None:
-        camera.unwatch(_sid())
+        camera.unwatch(event_sid())
 
     def save(grant: Grant, msg: messages.BoxSave) -> dict[str, Any]:
         game = _game(msg.game)
@@ -276,13 +287,14 @@ def register(server: TableServer) -> None:
         server.table.box_changed()
         return {"report": report, "progress": {g: box.progress(g) for g in report}}
 
-    server._on("box", open_box)
-    server._on("box_close", close_box)
-    server._on("box_save", save)
-    server._on("box_preview", preview)
-    server._on("box_photos", photos)
-    server._on("box_export", export)
-    server._on("box_import", import_, max_size=messages.MAX_BOX_TEXT + 1024)
+    server.on("box", open_box)
+    server.on("box_close", close_box)
+    server.on("box_save", save)
+    server.on("box_preview", preview)
+    server.on("box_photos", photos)
+    server.on("box_export", export)
+    server.on("box_import", import_, max_size=messages.MAX_BOX_TEXT + 1024)
+    return camera
 
 
 def shipshape_preview(hold: list[str], crates: list[dict[str, Any]]) -> dict[str, Any]:

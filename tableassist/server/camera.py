@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from tableassist.server.app import TableServer
     from tableassist.vision import MarkerDetector, TablePipeline
+    from tableassist.vision.check import CameraReport
 
 #: Preview rate and size: enough to check the framing and the markers, cheap on the network.
 PREVIEW_FPS = 4
@@ -277,7 +278,7 @@ class CameraCheck:
         finally:
             self._busy.release()
 
-    def measure(self, frame: np.ndarray, game: str | None):
+    def measure(self, frame: np.ndarray, game: str | None) -> tuple[CameraReport, np.ndarray]:
         """The report and its picture for one frame (``game``: whose stickers)."""
         from tableassist.vision import MarkerDetector
         from tableassist.vision.check import check_camera, draw_check

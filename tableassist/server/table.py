@@ -14,6 +14,7 @@ import threading
 from collections import deque
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
@@ -135,6 +136,62 @@ class CameraTaps(Protocol):
 
 #: Told which session the table plays (None: none) and its players' seat colours.
 SessionFollower = Callable[[TableSession | None, dict[str, str]], None]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one grant's screens may receive: the secrecy rule of every payload, in one place.
+
+    ===========  ===========  ===============================================================
+    grant        ``viewer``   and beyond what everyone receives
+    ===========  ===========  ===============================================================
+    host         None         ``runs_table`` and ``host``: the table's, and the players' links
+                              and the camera's panel
+    table        None         ``runs_table``: the lobby, the buttons of the table and of every
+                              player, undo and redo, the log's broken tail (``warning``), the
+                              camera's one-tap rows, report and failing stickers
+    player       the player   their own private view and their own buttons
+    spectator    None         nothing: read-only
+    ===========  ===========  ===============================================================
+
+    Everyone receives the game's facts (``game``), the ``viewer``'s view (``None``: the shared
+    view), the prompts, the history, the charts, the end screen, the timer and the camera's
+    out-of-sync notice: each is built from what the table has revealed. A camera agent is sent
+    no payload (the app leaves it out of every broadcast and refuses its ``sync``); asked here, it
+    gets a spectator's sight.
+    """
+
+    viewer: str | None = None
+    runs_table: bool = False
+    host: bool = False
+
+    @classmethod
+    def of(cls, grant: Grant) -> Sight:
+        if grant.role == PLAYER:
+            return cls(viewer=grant.player)
+        return cls(runs_table=grant.runs_table, host=grant.role == HOST)
+
+    def actors(self, players: Sequence[str]) -> list[str | None]:
+        """Whose legal actions are this sight's buttons: the table's own inputs and every
+        player's (seat order) on the table's screens, a player's own on theirs, none else."""
+        if self.runs_table:
+            return [None, *players]
+        return [] if self.viewer is None else [self.viewer]
+
+
+def _once(memo: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
+    """``memo[key]``, built at its first use (what a broadcast's rooms share is built once)."""
+    if key not in memo:
+        memo[key] = build()
+    return memo[key]
+
+
+def _history(session: TableSession, change: dict[str, Any] | None) -> dict[str, Any]:
+    """The payload's history: in full, or within a change (see :meth:`Table.history_update`)
+    as the lines to keep and to append."""
+    if change is None:
+        return {"history": session.history()}
+    return {"history_delta": {k: change[k] for k in ("base", "from", "lines")}}
 
 
 class Table:
@@ -360,18 +417,15 @@ class Table:
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
         """The buttons ``grant`` gets: every legal action it may submit, with its label.
 
-        The table's own inputs come first, then each player's, in seat order."""
+        The table's own inputs come first, then each player's, in seat order (see
+        :meth:`Sight.actors`)."""
         session = self.session
-        if session is None or session.saved.ended or not (grant.runs_table or grant.role == PLAYER):
+        if session is None or session.saved.ended:
             return []
         game = session.game
-        actors: list[str | None] = [grant.player] if grant.role == PLAYER else \
-            [None, *game.players]
-        out = []
-        for actor in actors:
-            for action in game.legal_actions(actor):
-                out.append({"action": action, "label": game.label(action), "player": actor})
-        return out
+        return [{"action": action, "label": game.label(action), "player": actor}
+                for actor in Sight.of(grant).actors(game.players)
+                for action in game.legal_actions(actor)]
 
     def history_update(self) -> dict[str, Any] | None:
         """What changed since the last call, for a broadcast to every room.
@@ -418,7 +472,8 @@ class Table:
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
                 shared: dict[Any, Any] | None = None) -> dict[str, Any]:
-        """Everything one viewer's screen shows, built only from what that viewer may see.
+        """Everything one viewer's screen shows, built only from what that viewer may see
+        (:class:`Sight`).
 
         With ``history_update`` (from :meth:`history_update`) the payload is a change: the history
         goes as ``"history_delta"`` instead of in full (``"history"``), and the parts the update
@@ -429,72 +484,76 @@ class Table:
         ``shared`` is a dict one broadcast passes to every room's payload, so what rooms
         have in common (the shared view, the prompts) is built once per change, not once per
         room."""
+        sight = Sight.of(grant)
         camera = self.camera_status  # one snapshot for the whole payload
         memo = {} if shared is None else shared
-
-        def once(key: Any, build: Callable[[], Any]) -> Any:
-            if key not in memo:
-                memo[key] = build()
-            return memo[key]
-
         with self._lock:
             session = self.session
-            change = history_update
-            version = self.version if change is None else change["version"]
-            out: dict[str, Any] = {"version": version, "role": grant.role,
-                                   "player": grant.player}
-            unchanged = []
-
-            def part(key: str, build: Callable[[], Any]) -> None:
-                if change is None:
-                    out[key] = build()
-                elif key in change["unchanged"]:
-                    unchanged.append(key)
-                else:
-                    out[key] = change["static"][key]
-
-            part("game", lambda: self._game_meta(session))
-            if grant.runs_table:
-                part("lobby", self.lobby)
-            if grant.role == HOST:
-                if change is None:
-                    out["links"] = links
-                else:  # a change within one game: the links are that game's, as before
-                    unchanged.append("links")
-                out["camera"] = camera.device_json()
-            if unchanged:
-                out["unchanged"] = unchanged
+            out = self._heading(grant, sight, session, links, camera, history_update)
             if session is None:
                 return out
-            if grant.runs_table and session.warning:
-                out["warning"] = session.warning  # the log's broken tail: see TableSession
             game = session.game
-            saved = session.saved
-            viewer = grant.player if grant.role == PLAYER else None
-            view = once(("view", viewer), lambda: game.view(viewer))
-            out["view"] = view
-            out["prompts"] = once("prompts", lambda: [p.to_json() for p in game.prompts()])
-            if game.is_over:
-                out["end"] = once("end", lambda: self._game_end(session))
-            if change is None:
-                out["history"] = session.history()
-            else:
-                out["history_delta"] = {k: change[k] for k in ("base", "from", "lines")}
-            out["actions"] = once(("actions", grant.role, grant.player),
-                                  lambda: self.actions_for(grant))
-            series = once("series", lambda: self.series(session))
-            if series is not None:
-                out["series"] = series
-            out["can_undo"] = bool(session.steps) and grant.runs_table and not saved.ended
-            out["can_redo"] = session.can_redo and grant.runs_table and not saved.ended
-            if camera.reading:  # built from readings only: no unrevealed secret
-                out["camera_reader"] = camera.reading_json(runs_table=grant.runs_table)
+            view = _once(memo, ("view", sight.viewer), lambda: game.view(sight.viewer))
+            out.update(self._play(session, grant, sight, view, camera, history_update, memo))
             remaining = self.clock.remaining()
             timer = once("timer", lambda: game.timer)   # once per broadcast, as the view is
             out["timer"] = None if timer is None or remaining is None else {
                 "seconds": float(timer.seconds), "remaining": round(remaining, 2),
                 "label": timer.label}
             return out
+
+    def _heading(self, grant: Grant, sight: Sight, session: TableSession | None,
+                 links: dict[str, Any] | None, camera: CameraStatus,
+                 change: dict[str, Any] | None) -> dict[str, Any]:
+        """The payload's parts besides the game's play: whom it is for, what the game is, the
+        lobby, the host's links and camera panel. In a change (``change``: see
+        :meth:`history_update`) the parts it names ``unchanged`` are listed, not sent."""
+        out: dict[str, Any] = {"version": self.version if change is None else change["version"],
+                               "role": grant.role, "player": grant.player}
+        build: dict[str, Callable[[], Any]] = {"game": lambda: self._game_meta(session),
+                                               "lobby": self.lobby}
+        unchanged: list[str] = []
+        for key in ("game", "lobby") if sight.runs_table else ("game",):
+            if change is None:
+                out[key] = build[key]()
+            elif key in change["unchanged"]:
+                unchanged.append(key)
+            else:
+                out[key] = change["static"][key]
+        if sight.host:
+            if change is None:
+                out["links"] = links
+            else:  # a change within one game: the links are that game's, as before
+                unchanged.append("links")
+            out["camera"] = camera.device_json()
+        if unchanged:
+            out["unchanged"] = unchanged
+        return out
+
+    def _play(self, session: TableSession, grant: Grant, sight: Sight, view: Any,
+              camera: CameraStatus, change: dict[str, Any] | None,
+              memo: dict[Any, Any]) -> dict[str, Any]:
+        """The game being played as ``sight`` may see it, but for its timer (see
+        :meth:`payload`): ``view`` is the viewer's view, ``memo`` what rooms share."""
+        game, saved = session.game, session.saved
+        out: dict[str, Any] = {}
+        if sight.runs_table and session.warning:
+            out["warning"] = session.warning  # the log's broken tail: see TableSession
+        out["view"] = view
+        out["prompts"] = _once(memo, "prompts", lambda: [p.to_json() for p in game.prompts()])
+        if game.is_over:
+            out["end"] = _once(memo, "end", lambda: self._game_end(session))
+        out.update(_history(session, change))
+        out["actions"] = _once(memo, ("actions", grant.role, grant.player),
+                               lambda: self.actions_for(grant))
+        series = _once(memo, "series", lambda: self.series(session))
+        if series is not None:
+            out["series"] = series
+        out["can_undo"] = bool(session.steps) and sight.runs_table and not saved.ended
+        out["can_redo"] = session.can_redo and sight.runs_table and not saved.ended
+        if camera.reading:  # built from readings only: no unrevealed secret
+            out["camera_reader"] = camera.reading_json(runs_table=sight.runs_table)
+        return out
 
     def series(self, session: TableSession) -> dict[str, Any] | None:
         """The payload's ``series``: the game's followed public numbers over its rounds (see

@@ -11,7 +11,10 @@ Five roles; four, from most to least trusted, for screens:
 
 and one for a program: ``camera`` — the table's camera agent (``tableassist camera``, on a small
 computer next to the webcam): it sends what the camera sees and nothing else, and receives no view
-of the game.
+of the game. What it sees is the table's input, though: the moves read from it go through the
+engine into the log, and the QR command cards shown to it start a new game (the same one again),
+undo, redo, confirm or cancel the camera's proposals and pause its reading
+(``readers.live.COMMANDS``).
 
 Tokens are kept where the table's store keeps its links (``Store.links()``, see
 ``tableassist/table/links.py``): beside an SQLite database in ``<database>.table.json`` (mode 0600),
@@ -32,6 +35,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tableassist.table.links import JsonLinks, Links
 from tableassist.table.links import links_file as links_file  # where it was first defined
@@ -81,7 +85,7 @@ class Tokens:
         self._colours: dict[str, dict[str, str]] = data.get("colours") or {}
         self._save()
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         return {} if self.links is None else self.links.load()
 
     def _save(self) -> None:

@@ -44,12 +44,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from flask import Flask, request, send_from_directory
+from flask import Flask, Response, send_from_directory
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 from tableassist.server import messages
-from tableassist.server.app import HEADERS, WEBUI, checked, new_socketio, secure
+from tableassist.server.app import HEADERS, WEBUI, secure
 from tableassist.server.messages import VENUE_MESSAGES
+from tableassist.server.socket_events import checked, event_sid, new_socketio
 from tableassist.table.venue import NAME, TableEntry
 
 #: The staff's page is updated at most this often (s) however busy the tables are.
@@ -98,37 +99,38 @@ class VenueServer:
 
     def _routes(self) -> None:
         @self.app.get("/")
-        def index():
+        def index() -> Response:
             return send_from_directory(WEBUI / "venue", "index.html")
 
         @self.app.get("/<path:name>")
-        def files(name: str):
+        def files(name: str) -> Response:
             return send_from_directory(WEBUI / "venue", name)
 
     def _events(self) -> None:
         sio = self.socketio
 
-        @sio.on("connect")
-        def connect(auth=None):
+        def connect(auth: Any = None) -> None:
             token = auth.get("token") if isinstance(auth, dict) else None
             if not (isinstance(token, str) and 0 < len(token) <= 200
                     and hmac.compare_digest(token.encode(), self._staff.encode())):
                 raise ConnectionRefusedError("this link's key is not the venue's staff key (the "
                                              "server prints the venue page's link at start)")
             with self._lock:
-                self._sids.add(request.sid)
+                self._sids.add(event_sid())
             join_room("staff")
             emit("tables", self.ops.rows())
 
-        @sio.on("disconnect")
-        def disconnect(*_args):
+        def disconnect(*_args: Any) -> None:
             with self._lock:
-                self._sids.discard(request.sid)
+                self._sids.discard(event_sid())
+
+        sio.on_event("connect", connect)
+        sio.on_event("disconnect", disconnect)
 
         def on(name: str, fn: Callable[[Any], dict[str, Any] | None]) -> None:
             def refusal() -> str | None:
                 with self._lock:
-                    staff = request.sid in self._sids  # type: ignore[attr-defined]
+                    staff = event_sid() in self._sids
                 return None if staff else "only the venue's staff may do that"
 
             def then_push(msg: Any) -> dict[str, Any] | None:
@@ -229,7 +231,7 @@ class Paths:
 
     @staticmethod
     def _root(environ: dict[str, Any]) -> str:
-        return environ.get("SCRIPT_NAME", "").rstrip("/")
+        return str(environ.get("SCRIPT_NAME", "")).rstrip("/")
 
     @staticmethod
     def _shift(environ: dict[str, Any], prefix: str, rest: str) -> dict[str, Any]:

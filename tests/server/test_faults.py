@@ -1,7 +1,8 @@
 """The table under faults, with real `tableassist serve` processes, real files and a real
 PostgreSQL server: a second server on the same table, kill -9, SIGTERM and Ctrl+C, bit-flipped
 database files, start-up faults (of a file, and of a PostgreSQL server: down, a wrong password, no
-database, a newer schema …), damaged games and broken logs as a screen sees them, and a full disk.
+database, a newer schema …), damaged games and broken logs as a screen sees them, a full disk, and
+messages the server cannot read.
 The tests that hold for both stores run on both (``store_factory``)."""
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -459,3 +462,101 @@ def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(any_serve
         wait_until(lambda: len(table.state["history"]) == len(log),
                    what="the screen's history")
     assert table.act(table.state["actions"][0]["action"])["ok"]
+
+
+# -- messages the server cannot read -----------------------------------------------------------
+
+#: Socket.IO messages no event can be read from, as any client (a spectator, no key) may send.
+UNREADABLE = [
+    '42["sync",' + "9" * 5000 + "]",     # an integer beyond Python's int-str limit (4300 digits)
+    '42["sync",' + "9" * 101 + "]",      # beyond Engine.IO's JSON limit of 100 digits
+    "42" + "1" * 150 + '["sync",{}]',    # an acknowledgement id of 150 digits
+    '42["sync",{',                       # JSON cut short
+    "42",                                # an event without a name
+]
+TOLD = re.compile(r"a client sent a message the server cannot read \(\w+: [^\n]{1,120}\); it "
+                  r"was dropped(, as were \d+ more since the last such line)?")
+
+
+class RawSocket:
+    """A WebSocket speaking Engine.IO and Socket.IO by hand, connected as a spectator."""
+
+    def __init__(self, url: str) -> None:
+        import websocket
+        base = url.replace("http", "ws", 1).rstrip("/")
+        self.ws = websocket.create_connection(f"{base}/socket.io/?EIO=4&transport=websocket",
+                                              timeout=5)
+        assert self.ws.recv().startswith("0{")   # Engine.IO's open
+        self.ws.send("40")                       # Socket.IO's connect, without a key
+        self.until(lambda frame: frame.startswith("40{"))
+
+    def until(self, found: Callable[[str], bool]) -> str:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            frame = self.ws.recv()
+            if frame == "2":
+                self.ws.send("3")   # Engine.IO's ping: pong
+            elif found(frame):
+                return frame
+        raise AssertionError("timed out waiting for the server's answer")
+
+    def sync(self) -> dict:
+        """A message the server can read: its answer says the connection still works."""
+        self.ws.send('427["sync",{}]')
+        return json.loads(self.until(lambda frame: frame.startswith("437["))[3:])[0]
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def test_a_message_the_server_cannot_read_is_told_in_one_line(tmp_path):
+    """Each used to print Engine.IO's traceback (1.7 KB for 130 bytes): a flood of them, from a
+    spectator, is one line on the console, and the connection and the table go on."""
+    proc = ServerProcess(tmp_path / "table.sqlite3")
+    try:
+        client = RawSocket(proc.url)
+        for _ in range(20):
+            for packet in UNREADABLE:
+                client.ws.send(packet)
+        assert client.sync()["ok"]
+        for _ in range(3):  # an Engine.IO packet that is no packet ends its connection
+            other = RawSocket(proc.url)
+            other.ws.send("xyz")
+            other.close()
+        assert client.sync()["ok"]
+        wait_until(lambda: TOLD.search(output_of(proc)), what="the line about them")
+        client.close()
+    finally:
+        proc.stop()
+    out = "".join(proc.lines.queue)   # after the startup lines
+    assert "Traceback" not in out and "Error on request" not in out, out
+    told = [line for line in out.splitlines() if "cannot read" in line]
+    assert len(told) == 1 and TOLD.fullmatch(told[0]), out
+
+
+def test_unreadable_messages_are_counted_until_the_next_line(server, caplog, monkeypatch):
+    """At most one line every UNREADABLE_EVERY seconds; the next one says how many went untold."""
+    from tableassist.server.socket_events import UNREADABLE as FILTER, UNREADABLE_EVERY
+    now = [1000.0]
+    monkeypatch.setattr(FILTER, "clock", lambda: now[0])
+    monkeypatch.setattr(FILTER, "_told_at", None)
+    client = RawSocket(server.url)
+
+    def told() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "cannot read" in r.getMessage()]
+
+    try:
+        for packet in UNREADABLE:
+            client.ws.send(packet)
+        wait_until(lambda: FILTER.dropped == len(UNREADABLE) - 1, what="the untold ones")
+        assert len(told()) == 1 and TOLD.fullmatch(told()[0])
+        now[0] += UNREADABLE_EVERY
+        client.ws.send(UNREADABLE[0])
+        wait_until(lambda: len(told()) == 2, what="the next line")
+        assert told()[1] == ("a client sent a message the server cannot read (ValueError: "
+                             f"Integer is too large); it was dropped, as were "
+                             f"{len(UNREADABLE) - 1} more since the last such line")
+        assert all(r.exc_info is None for r in caplog.records)   # no traceback
+        assert client.sync()["ok"]
+    finally:
+        client.close()

@@ -32,7 +32,7 @@ def test_every_registered_event_has_a_struct_and_every_struct_an_event(server):
 
 def test_an_event_without_a_struct_cannot_be_registered(server):
     with pytest.raises(KeyError, match="has no struct"):
-        server.app._on("shuffle", lambda grant, msg: None)
+        server.app.on("shuffle", lambda grant, msg: None)
 
 
 def test_every_field_says_what_it_wants():

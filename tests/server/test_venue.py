@@ -448,3 +448,92 @@ def test_an_agent_whose_table_the_staff_close_stops_with_exit_code_1(venue, tmp_
     finally:
         agent.close()
         thread.join(5)
+
+
+def test_a_batch_numbered_implausibly_far_ahead_locks_no_real_batch_out(venue):
+    """A batch of number 10^15 (a damaged journal's) used to make every real batch after it a
+    "duplicate" until the server restarted. It is refused in a sentence; taken as an agent's
+    first, the real batches after it still count; and an agent started afresh, with its old
+    journal or a new one, numbers anew."""
+    from tableassist.server.agent import MAX_SEQ_AHEAD
+    venue.create_table("Two")
+    two = venue.tables["two"]
+    two.table.start("wreckers", ["Ann", "Bea", "Cy"], options=None, seed=3)
+    sio = agent_client(venue, "two", two.tokens.camera)
+    reading = sio.call("camera_reading", {"agent": "a1"}, timeout=5)["reading"]
+
+    def send(seq: int, agent: str = "a1", client: socketio.Client = sio) -> dict:
+        return client.call("camera_events", {"agent": agent, "seq": seq, "reading": reading,
+                                             "t": 1.0, "events": []}, timeout=5)
+
+    assert send(1)["taken"] and send(2)["taken"]
+    assert send(10**15) == {"ok": False, "error": "batch 1000000000000000 is implausibly far "
+                            "ahead of this agent's last batch (2): an agent numbers its "
+                            "batches one by one, so it was dropped"}
+    assert send(3)["taken"] and send(3)["why"] == "duplicate"
+    assert send(3 + MAX_SEQ_AHEAD)["taken"]   # the batches between were another game's
+    # the agent starts afresh (its old journal): a number far ahead, taken as its first ...
+    reading = sio.call("camera_reading", {"agent": "a1"}, timeout=5)["reading"]
+    assert send(10**15)["taken"]
+    # ... does not make the real ones after it look like repeats
+    assert send(4 + MAX_SEQ_AHEAD)["taken"] and send(5 + MAX_SEQ_AHEAD)["taken"]
+    assert send(5 + MAX_SEQ_AHEAD)["why"] == "duplicate"
+    # the same agent with its journal begun again, and another agent with a new one, from 1
+    reading = sio.call("camera_reading", {"agent": "a1"}, timeout=5)["reading"]
+    assert send(1)["taken"] and send(2)["taken"]
+    sio.disconnect()
+    wait_until(lambda: two.agents.sid is None, what="the agent gone")
+    fresh = agent_client(venue, "two", two.tokens.camera, agent="a9")
+    reading = fresh.call("camera_reading", {"agent": "a9"}, timeout=5)["reading"]
+    assert send(1, "a9", fresh)["taken"] and send(2, "a9", fresh)["taken"]
+
+
+#: Everything the camera key may do, as docs/server.md's roles and docs/venue.md say: these
+#: events, and through ``camera_events`` the table's moves and these QR command cards.
+CAMERA_EVENTS = {"camera_events", "camera_status", "camera_frame", "camera_reading"}
+CAMERA_CARDS = {"new_game": "New game", "undo": "Undo", "redo": "Redo", "confirm": "Confirm",
+                "cancel": "Cancel", "pause": "Pause"}
+
+
+def test_the_camera_key_does_exactly_what_the_docs_say(venue):
+    """Not "no other event" alone: the command cards it is shown undo, redo and start a new
+    game. Its events, its cards and the docs' list are the same, and the cards act."""
+    from tableassist.markers.sighting import CardShown
+    from tableassist.readers.live import COMMANDS
+    from tableassist.server.messages import MESSAGES
+    from tests.server.conftest import ROOT
+    venue.create_table("Two")
+    two = venue.tables["two"]
+    two.table.start("wreckers", ["Ann", "Bea", "Cy"], options=None, seed=3)
+    sio = agent_client(venue, "two", two.tokens.camera)
+    nothing_else = "a camera agent sends what its camera sees, nothing else"
+    refused = {name for name in MESSAGES
+               if sio.call(name, {}, timeout=5).get("error") == nothing_else}
+    assert set(MESSAGES) - refused == CAMERA_EVENTS
+    assert set(COMMANDS) == set(CAMERA_CARDS)
+    role = next(line for line in (ROOT / "docs/server.md").read_text().splitlines()
+                if line.startswith("| camera |"))
+    venue_md = " ".join((ROOT / "docs/venue.md").read_text().split())
+    for said in (role, venue_md):
+        assert all(f"`{event}`" in said for event in CAMERA_EVENTS)
+        assert all(f"**{label}**" in said for label in CAMERA_CARDS.values())
+    # what the cards do at the table, through the agent's batches
+    reading = sio.call("camera_reading", {"agent": "a1"}, timeout=5)["reading"]
+    table = screen(venue, "two", two.tokens.table)
+    assert table.act({"type": "deal", "player": None})["ok"]
+    table.wait_state(lambda s: len(s["history"]) == 1)
+    row = two.table.game_row
+
+    def show(seq: int, command: str) -> None:
+        card = CardShown(command=command, t=float(seq)).to_json()
+        assert sio.call("camera_events", {"agent": "a1", "seq": seq, "reading": reading,
+                                          "t": float(seq), "events": [card]}, timeout=5)["taken"]
+
+    show(1, "undo")
+    assert table.wait_state(lambda s: not s["can_undo"])["can_redo"]
+    assert two.table.camera_status.report.startswith("Undo card: entry ")
+    show(2, "redo")
+    assert len(table.wait_state(lambda s: s["can_undo"])["history"]) == 1
+    show(3, "new_game")
+    new = table.wait_state(lambda s: s["game"]["row"] != row)["game"]
+    assert (new["id"], new["players"]) == ("wreckers", ["Ann", "Bea", "Cy"])

@@ -1,0 +1,195 @@
+"""How the server takes a client's Socket.IO events: every Socket.IO server set up alike (a
+table's and the venue page's), the session of the event being handled, the checks every event
+shares, a refusal in the screen's words, and one short line for a message that cannot even be
+read.
+
+A table's server (:mod:`tableassist.server.app`), its box screen (:mod:`tableassist.server.box`)
+and the venue page (:mod:`tableassist.server.venue`) register their events through
+:func:`checked`; none of them needs another's internals for it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, request
+from flask_socketio import SocketIO, emit
+
+import tableassist.i18n as i18n
+from tableassist.games.messages import Message
+from tableassist.games.protocol import IllegalAction, SetupError
+from tableassist.server import messages
+from tableassist.server.messages import Refused, parse
+from tableassist.server.tokens import Grant
+from tableassist.table.store import StoreError
+from tableassist.table.venue import VenueError
+
+log = logging.getLogger("tableassist.server")
+
+#: Largest client message the handlers accept (an action is a few hundred bytes).
+MAX_MESSAGE = 16 * 1024
+#: Largest message the transport reads at all; bigger ones close the connection. Kept well above
+#: MAX_MESSAGE so an oversized message normally gets a polite error event instead.
+MAX_TRANSPORT = 1024 * 1024
+#: A client's unreadable messages are told at most once in this many seconds, with how many
+#: were dropped since: each would otherwise print a traceback of 1.7 KB for 130 bytes sent.
+UNREADABLE_EVERY = 60.0
+
+#: An event's handler, as a table's server registers it: the connection's grant and the
+#: event's checked message (its struct in :mod:`tableassist.server.messages`) → the answer.
+Handler = Callable[[Grant, Any], dict[str, Any] | None]
+
+
+def event_sid() -> str:
+    """The Socket.IO session of the event being handled (Flask-SocketIO sets ``request.sid``)."""
+    found = getattr(request, "sid", None)
+    if not isinstance(found, str):
+        raise RuntimeError("there is no Socket.IO session outside a Socket.IO event")
+    return found
+
+
+def new_socketio(app: Flask) -> SocketIO:
+    """The Socket.IO server of one Flask app (a table's, or the venue page's), set up alike."""
+    for name in ("engineio.server", "werkzeug"):
+        logging.getLogger(name).addFilter(UNREADABLE)   # once: addFilter keeps one of each
+    return SocketIO(app, async_mode="threading", logger=False, engineio_logger=False,
+                    max_http_buffer_size=MAX_TRANSPORT, cors_allowed_origins=None,
+                    ping_interval=10, ping_timeout=10)
+
+
+def words(exc: BaseException, lang: str) -> str:
+    """A refusal's sentence in ``lang`` (a message of the engine or the table; the server's own
+    refusals are English still)."""
+    text = exc.args[0] if exc.args else str(exc)
+    return i18n.render(text, lang) if isinstance(text, Message) else str(exc)
+
+
+def checked(name: str, structs: dict[str, type[messages.Message]],
+            fn: Callable[[Any], dict[str, Any] | None], *,
+            refusal: Callable[[], str | Message | None] = lambda: None,
+            lang: Callable[[], str] = lambda: i18n.DEFAULT,
+            max_size: int = MAX_MESSAGE, binary: bool = False) -> Callable[..., dict[str, Any]]:
+    """The Socket.IO handler of event ``name`` with the checks every event shares: one message,
+    its size (``max_size``; binary data only with ``binary``, where the struct takes bytes), the
+    connection's permission (``refusal()``: None, or why not), the message's shape (its struct in
+    ``structs``, which ``fn`` receives), and errors turned into an ``error`` event with a human
+    message (never a traceback, never a state change). The answer's and the refusal's messages
+    are written in the connection's language (``lang()``)."""
+    if name not in structs:
+        raise KeyError(f"event {name!r} has no struct in tableassist.server.messages")
+
+    def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
+        try:
+            if extra:
+                raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
+            if data is None:
+                data = {}
+            if binary and isinstance(data, dict):  # a picture: bytes are counted
+                size = sum(len(v) if isinstance(v, bytes) else len(json.dumps(v))
+                           for v in data.values())
+            else:
+                try:
+                    size = len(json.dumps(data))
+                except (TypeError, ValueError):  # bytes sent as a binary attachment
+                    raise Refused("a message holds JSON values only, not binary data") from None
+            if size > max_size:
+                raise Refused(f"that message is too large (over {max_size // 1024} KB)")
+            why = refusal()
+            if why:
+                raise Refused(why)
+            answer = fn(parse(name, data, structs)) or {}
+            return {"ok": True, **i18n.localize(answer, lang())}
+        except (Refused, IllegalAction, SetupError, StoreError, VenueError) as exc:
+            message = words(exc, lang())
+        except Exception:  # noqa: BLE001 - a bug must not take the table down
+            # Only the kind of error is logged: the message could hold a secret action field.
+            log.exception("internal error in %r", name)
+            message = i18n.render(Message("app.refuse.internal", "the server could not do "
+                                          "that (an internal error; see its console)"), lang())
+        emit("error", {"event": name, "message": message})
+        return {"ok": False, "error": message}
+
+    return handler
+
+
+# -- a message that cannot be read ----------------------------------------------------------------
+
+#: The transport's modules: an error raised in these alone came from reading a client's message.
+_TRANSPORT = ("engineio", "socketio", "simple_websocket", "json")
+#: Where the transport reads a client's messages (Engine.IO's handler thread, its WebSocket loop).
+_READERS = ("engineio.server", "engineio.socket")
+
+
+def unreadable(exc: BaseException | None) -> bool:
+    """Did ``exc`` come from reading a client's message (Engine.IO's or Socket.IO's decoding, the
+    JSON decoder: an integer of over 100 digits, an ack id of over 100, JSON cut short, an event
+    without a name), before any handler of the server's ran? A bug in a handler is not one."""
+    if exc is None:
+        return False
+    modules = [frame.f_globals.get("__name__", "") for frame, _line in
+               traceback.walk_tb(exc.__traceback__)]
+    for module in reversed(modules):   # from where it was raised, outwards
+        if module in _READERS:
+            return True
+        if module.partition(".")[0] not in _TRANSPORT:
+            return False
+    return False
+
+
+class UnreadableMessages(logging.Filter):
+    """The filter of the transport's loggers (Engine.IO's and Werkzeug's): a client's message
+    that cannot be read is told in one line, at most once every ``every`` seconds (with how many
+    were dropped since), instead of a traceback each time — any client, even a spectator without
+    a key, could otherwise fill the console. Every other record passes as it is."""
+
+    def __init__(self, every: float = UNREADABLE_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every, self.clock = every, clock
+        self._lock = threading.Lock()
+        self._told_at: float | None = None
+        self._dropped = 0   # unreadable messages not told since the last line
+
+    @property
+    def dropped(self) -> int:
+        """How many unreadable messages were dropped untold since the last line."""
+        with self._lock:
+            return self._dropped
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = self._exception(record)
+        if not unreadable(exc):
+            return True
+        with self._lock:
+            now = self.clock()
+            if self._told_at is not None and now - self._told_at < self.every:
+                self._dropped += 1
+                return False
+            dropped, self._dropped, self._told_at = self._dropped, 0, now
+        what = f"{type(exc).__name__}: {exc}"
+        record.msg = "a client sent a message the server cannot read (%s); it was dropped%s"
+        record.args = (what[:120], f", as were {dropped} more since the last such line"
+                       if dropped else "")
+        record.exc_info, record.exc_text = None, None
+        return True
+
+    @staticmethod
+    def _exception(record: logging.LogRecord) -> BaseException | None:
+        if record.exc_info:
+            return record.exc_info[1]
+        if record.name == "werkzeug" and str(record.msg).startswith("Error on request"):
+            # Werkzeug writes the traceback into the message itself, from within the except
+            # block that caught it: the exception being handled is the one it tells.
+            return sys.exc_info()[1]
+        return None
+
+
+#: The one filter of the process: its loggers are the process's, whichever server logs.
+UNREADABLE = UnreadableMessages()
