@@ -37,6 +37,7 @@ tests reach positions the rules cannot reach quickly with :meth:`ShipShape.set_p
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -93,20 +94,53 @@ def _named(kind: str, name: object) -> Message:
                    name=str(name))
 
 
-def parse_cell(token: str, where: Param, *, crate: bool) -> str:
-    """One cell of the data file's notation, normalised (``R`` → ``R1``, G-SS-04)."""
-    allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
-    if token in allowed:
+class CellError(ValueError):
+    """A token that is no cell of the grid notation (:func:`read_cell`). ``item`` is the item
+    (``"gold"`` …) when the token is an item letter without a value it may have (``G``, ``K0``),
+    ``None`` when it is no cell at all."""
+
+    def __init__(self, token: str, item: str | None) -> None:
+        self.token = token
+        self.item = item
+        super().__init__(f"cannot read cell {token!r}" if item is None else
+                         f"{item} {token!r} needs a value of 1 or more")
+
+
+_ITEM = re.compile(r"([GKXR])([0-9]*)")
+
+
+def read_cell(token: str, *, crate: bool) -> str:
+    """One cell of the grid notation, normalised: the one reader of it (G-SS-01 … G-SS-04).
+
+    ``.`` is an empty hold space or a crate's hole. On a crate only, ``#`` is a blank cell (solid,
+    no item) and ``-`` no cell at all (outside a crate smaller than the hold, G-SS-06). Any other
+    cell is an item: ``G`` gold, ``K`` cannons, ``X`` contraband or ``R`` rats, then its value in
+    the digits 0-9, at least 1, kept without leading zeros (``G02`` is ``G2``); a bare ``R`` is
+    one rat (``R1``, G-SS-04). Anything else raises :class:`CellError`.
+    """
+    if token == HOLE or (crate and token in (BLANK, NO_CELL)):
         return token
-    kind, number = token[:1], token[1:]
-    if kind in KINDS:
-        if number == "" and kind == "R":
-            return "R1"
-        if number.isdigit() and int(number) > 0:
-            return f"{kind}{int(number)}"
-    raise SetupError(Message("shipshape.setup.bad_cell",
-                             "{where}: cannot read cell {token}; write one of {allowed}, G2, K3, "
-                             "X2, R1", where=where, token=repr(token), allowed=allowed))
+    found = _ITEM.fullmatch(token)
+    if found is None:
+        raise CellError(token, None)
+    kind, digits = found.groups()
+    if not digits and kind == "R":
+        return "R1"
+    if not digits or int(digits) < 1:
+        raise CellError(token, KINDS[kind])
+    return f"{kind}{int(digits)}"
+
+
+def _parse_cell(token: str, where: Param, *, crate: bool) -> str:
+    """:func:`read_cell`, its error said as a data file's setup error."""
+    try:
+        return read_cell(token, crate=crate)
+    except CellError:
+        allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
+        raise SetupError(Message("shipshape.setup.bad_cell",
+                                 "{where}: cannot read cell {token}; write one of {allowed}, G2, "
+                                 "K3, X2, R1", where=where, token=repr(token),
+                                 allowed=allowed)) from None
 
 
 def parse_grid(rows: Any, where: Param, *, crate: bool) -> Grid:
@@ -115,7 +149,7 @@ def parse_grid(rows: Any, where: Param, *, crate: bool) -> Grid:
         raise SetupError(Message("shipshape.setup.grid_rows",
                                  "{where}: a grid is a list of row strings, e.g. [\"G2 . .\", ...]",
                                  where=where))
-    grid = tuple(tuple(parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
+    grid = tuple(tuple(_parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
     if len({len(r) for r in grid}) != 1 or not grid[0]:
         raise SetupError(Message("shipshape.setup.grid_width",
                                  "{where}: every row needs the same number of cells",

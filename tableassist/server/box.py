@@ -5,7 +5,7 @@ shows through three crates stacked in a hold (``box_preview``: ShipShape's visib
 engine's own functions), fetch an entry's reference photos (``box_photos``) and export or import
 a box file (``box_export``, ``box_import``). Each event's data has its struct in
 :mod:`tableassist.server.messages`; the box itself (checks, merging, files) is
-:mod:`tableassist.table.box`.
+:mod:`tableassist.table.box` and the modules it names.
 
 While a box screen is open the camera (:class:`BoxCamera`, told each frame by the camera's
 :class:`~tableassist.server.camera.BoxLook`) looks for the stickers of that game's components: the
@@ -32,7 +32,8 @@ from tableassist.server import messages
 from tableassist.server.messages import Refused
 from tableassist.server.tokens import Grant
 from tableassist.table import catalog
-from tableassist.table.box import Box, BoxError, entries_json, form
+from tableassist.table.box import Box, entries_json
+from tableassist.table.box_form import BoxError, form
 
 if TYPE_CHECKING:
     from tableassist.server.app import TableServer

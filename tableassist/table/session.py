@@ -25,7 +25,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
-from tableassist.table.box import BoxError
+from tableassist.table.box_form import BoxError
 from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
 
 
