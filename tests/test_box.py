@@ -24,7 +24,7 @@ from tableassist.table.box_file import dump_text, parse_text
 from tableassist.table.box_form import BoxError, form, shipped_value
 from tableassist.table.box_merge import merge
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 GAMES = list(catalog.ENGINES)
@@ -207,7 +207,7 @@ def test_the_engine_checks_the_whole_box(tmp_path, box):
     problem = box.progress("abandon_ship")["unplayable"]
     assert problem == ("Abandon Ship cannot be played with these values: data: one cheese token "
                        "per cheese space")
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         with pytest.raises(SetupError, match="cannot start Abandon Ship: your box: Abandon Ship "
                                              "cannot be played with these values"):
@@ -284,7 +284,7 @@ def play_until(session, rng, stop):
 
 
 def test_a_saved_game_keeps_its_components_whatever_the_box_becomes(tmp_path, box):
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         box.save_entry("shipshape", "crates[C17]", {"front": C17, "checked": True})
         session = TableSession.create(store, "shipshape", ["Ann", "Bea"], seed=5, box=box)
@@ -398,7 +398,7 @@ def test_a_damaged_box_file_in_the_folder_is_said_and_kept(tmp_path, box):
     assert problem.startswith(f"your box file {path} cannot be used: crates[C17]: front: row 1:")
     with pytest.raises(BoxError, match="fix it \\(tableassist box check\\) or move it away"):
         catalog.load_components("shipshape", box=box)
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         with pytest.raises(SetupError, match="^cannot start ShipShape: your box file"):
             TableSession.create(store, "shipshape", ["Ann", "Bea"], box=box)

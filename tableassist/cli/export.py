@@ -9,7 +9,8 @@ from typing import TextIO, cast
 
 from tableassist.table import backup
 from tableassist.table.files import replaced
-from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db, open_store
+from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db
+from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

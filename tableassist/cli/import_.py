@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from tableassist.table import backup, catalog
-from tableassist.table.store import MAIN, StoreError, default_db, open_store
+from tableassist.table.store import MAIN, StoreError, default_db
+from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

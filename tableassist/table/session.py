@@ -26,7 +26,8 @@ from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
 from tableassist.table.box_form import BoxError
-from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.stores import open_store
 
 
 @dataclass(frozen=True)

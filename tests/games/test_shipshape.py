@@ -761,8 +761,8 @@ def test_an_earlier_rounds_reading_is_sealed_against_corrections(tmp_path):
     then), so the Fix dialog offers nothing for it and a correction is refused in words that
     name no card; the current round's readings are corrected as usual."""
     from tableassist.server import Table, Tokens
-    from tableassist.table.store import Store
-    store = Store(tmp_path / "t.sqlite3")
+    from tableassist.table.stores import open_store
+    store = open_store(tmp_path / "t.sqlite3")
     table = Table(store, Tokens(None))
     session = table.start("shipshape", ["A", "B", "C"], options=None)
     game = lambda: session.game  # noqa: E731 - the session replaces its game on a correction

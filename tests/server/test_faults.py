@@ -26,7 +26,8 @@ from tableassist.cli import main
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError, is_postgres
+from tableassist.table.store import StoreError, is_postgres
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start
@@ -42,7 +43,7 @@ def serve_command(db: Path | str) -> list[str]:
 
 def where(db: Path | str) -> str:
     """How messages name the table's log (a URL without its password)."""
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     store.close()
     return store.where
 
@@ -60,7 +61,7 @@ def plain_refusal(err: str) -> str:
 
 def saved_db(path: Path | str, games: int = 3, actions: int = 6) -> Path | str:
     """A closed (checkpointed) database with ``games`` Shipwrecked games, each played a little."""
-    store = Store(path)
+    store = open_store(path)
     rng = random.Random(1)
     for seed in range(games):
         session = TableSession.create(store, "shipwrecked", NAMES, seed=seed)
@@ -147,7 +148,7 @@ def test_a_stop_signal_leaves_the_database_complete_on_its_own(store_factory, tm
         copy = tmp_path / "backup" / "table.sqlite3"
         copy.parent.mkdir()
         shutil.copyfile(db, copy)
-    store = Store(copy)
+    store = open_store(copy)
     assert [e.kind for e in store.entries(1)] == ["action"] * 7
     assert TableSession.open(store, 1).game.view(None) == view
     store.close()
@@ -304,7 +305,7 @@ def postgres_fault(postgres, fault: str) -> tuple[str, str]:
         return postgres.url(db).replace(f":{postgres.port}/", ":eighty/"), db
     with postgres.admin(db) as conn:
         if fault == "newer schema":
-            Store(postgres.url(db)).close()
+            open_store(postgres.url(db)).close()
             conn.execute("UPDATE tableassist.meta SET value = '99' WHERE key = 'schema'")
         elif fault == "foreign schema":
             conn.execute("CREATE SCHEMA tableassist AUTHORIZATION tableassist")
@@ -394,7 +395,7 @@ def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(store
         spectator.close()
     finally:
         proc.stop()
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     log = store.entries(3)
     assert [e.kind for e in log] == ["action"] * 6 + ["resume", "action"]  # nothing deleted
     assert log[6].target == 3 and log[7].action == action
@@ -425,7 +426,7 @@ def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
 def test_resume_latest_does_not_crash_on_a_damaged_newest_game(store_factory):
     db = saved_db(store_factory.db, games=2, actions=2)
     raw(db, "UPDATE games SET options = 'not json' WHERE id = 2")
-    store = Store(db)
+    store = open_store(db)
     table = Table(store, Tokens(store.links()))
     with pytest.raises(StoreError, match="saved game #2 is damaged: its options are damaged"):
         table.resume_latest()
