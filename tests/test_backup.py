@@ -154,6 +154,27 @@ def edited(lines: list[str], index: int, change) -> list[str]:
     ("wrong count", lambda lines: edited(lines, len(lines) - 1, lambda e: e.update(games=4)),
      "the end line says 4 games, the file holds 5"),
     ("empty", lambda lines: [], "it is empty"),
+    # numbers the database cannot keep (64-bit): said with the game and the field, not an
+    # OverflowError from the driver
+    ("seed 1e30", lambda lines: edited(lines, 2, lambda g: g.update(seed=10**30)),
+     "line 3 (game #2): 'seed' is 1000000000000000000000000000000, not a whole number from "
+     "-9223372036854775808 to 9223372036854775807"),
+    ("row 2**63", lambda lines: edited(lines, 2, lambda g: g.update(row=2**63)),
+     "line 3 (game #9223372036854775808): 'row' is 9223372036854775808, not a whole number from "
+     "1 to 9223372036854775807"),
+    ("target 1e30", lambda lines: edited(lines, 4, lambda g: g["entries"][1].update(target=10**30)),
+     "line 5 (game #4): entry 2's target is 1000000000000000000000000000000, not a whole number "
+     "from 0 to 1"),
+    ("target ahead", lambda lines: edited(lines, 4, lambda g: g["entries"][1].update(target=2)),
+     "line 5 (game #4): entry 2's target is 2, not a whole number from 0 to 1"),
+    ("seq 1e30", lambda lines: edited(lines, 4, lambda g: g["entries"][0].update(seq=10**30)),
+     "line 5 (game #4): entry 1 has seq 1000000000000000000000000000000, not 1"),
+    ("5000 digits", lambda lines: lines[:2] + [lines[2].replace('"seed":', '"seed": ' + "9" * 5000
+                                                                + ', "was":', 1)] + lines[3:],
+     "line 3 holds a number too long to read"),
+    ("nested 100000 deep", lambda lines: lines[:2] + [
+        '{"type": "game", "options": ' + "[" * 100_000 + "]" * 100_000 + "}\n"] + lines[2:],
+     "line 3 is nested far too deeply to be a saved game"),
 ])
 def test_a_bad_file_is_refused_and_changes_nothing(table_db, tmp_path, capsys, name, make,
                                                    message):

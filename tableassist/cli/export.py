@@ -34,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"cannot read the table's database: {exc}", file=sys.stderr)
         return 2
+    if store.damaged is not None:
+        print(f"warning: {store.where} is damaged ({store.damaged}): exporting the games that "
+              "can still be read whole", file=sys.stderr)
     try:
         if args.game_row is not None:
             store.game(args.game_row)  # unknown or damaged: say so and write nothing

@@ -126,7 +126,7 @@ class TableSession:
     def open(cls, store: Store, game_row: int) -> "TableSession":
         return cls(store, store.game(game_row))
 
-    def _new_engine(self) -> Game:
+    def _new_engine(self) -> Game[Any, Any]:
         s = self.saved
         # The players as saved: names were checked when the game was created, and a game saved
         # before a check was added must still replay.
@@ -197,7 +197,7 @@ class TableSession:
         return steps, redo
 
     def _replay(self, steps: Sequence[Step], *,
-                loading: bool = False) -> tuple[Game, list[Step]]:
+                loading: bool = False) -> tuple[Game[Any, Any], list[Step]]:
         """A new engine with ``steps`` applied. ``loading`` (opening a saved log): an engine
         that fails on a stored action in any way breaks the log there, rather than the table."""
         try:
@@ -230,7 +230,7 @@ class TableSession:
         return game, done
 
     @staticmethod
-    def _notes_of(game: Game, action: Mapping[str, Any]) -> tuple[Note, ...]:
+    def _notes_of(game: Game[Any, Any], action: Mapping[str, Any]) -> tuple[Note, ...]:
         """The public notes ``action`` makes at this point, on a copy (what a corrected entry
         was before); none if the rules no longer take it here."""
         trial = type(game).from_json(game.to_json(), game.data, game.components)

@@ -76,6 +76,12 @@ class StaleLog(StoreError):
     """An append at a position the log has already passed: someone else wrote to this game."""
 
 
+class DamagedStore(StoreError):
+    """The database file is damaged (it fails SQLite's integrity check, or its tables are not
+    ours any more). A writer is refused, so nothing more is lost; a reader opens what it can,
+    and says so in :attr:`Store.damaged`, so the games still whole can be exported."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of a game's log. ``damaged`` says what is wrong with an entry the database no
@@ -147,6 +153,9 @@ class Store:
     #: The table's log in words, for messages: a file's path, or the table and the URL without
     #: its password.
     where: str
+    #: What is damaged in a database opened ``read_only`` although it is (:class:`DamagedStore`),
+    #: or ``None``: its games are read one by one, and a damaged one is said as it is read.
+    damaged: str | None = None
 
     def __init__(self, db: str | os.PathLike[str], table: str = MAIN, *,
                  read_only: bool = False) -> None:
