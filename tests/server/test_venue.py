@@ -170,7 +170,7 @@ def test_a_second_process_is_refused_every_table_of_the_venue(tmp_path):
         served.create_table("Two")
         for table in ("main", "two"):
             out = subprocess.run([sys.executable, "-c",
-                                  "from tableassist.table.store import open_store; "
+                                  "from tableassist.table.stores import open_store; "
                                   f"open_store({str(db)!r}, {table!r})"],
                                  capture_output=True, text=True, timeout=60)
             assert out.returncode != 0 and "in use by another tableassist" in out.stderr
