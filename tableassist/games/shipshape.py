@@ -300,6 +300,59 @@ def hold_totals(seen: list[list[tuple[str, int]]], layers: Sequence[Layer], *,
     return totals
 
 
+def check_orientation(face: object, rotation: object) -> tuple[str, int]:
+    """``(face, rotation)`` when a crate may lie so — ``front`` or ``back`` up, turned 0, 90, 180
+    or 270 degrees clockwise (G-SS-06) — else :class:`IllegalAction` saying which is wrong."""
+    if not isinstance(face, str) or face not in FACES:
+        raise IllegalAction(Message("shipshape.refuse.face",
+                                    "face must be 'front' or 'back', not {face} (G-SS-06)",
+                                    face=repr(face)))
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in ROTATIONS:
+        raise IllegalAction(Message("shipshape.refuse.rotation",
+                                    "rotation must be 0, 90, 180 or 270, not {rotation} "
+                                    "(G-SS-06)", rotation=rotation if isinstance(rotation, int)
+                                    else repr(rotation)))
+    return face, rotation
+
+
+def _check_inside(hold: Grid, layer: Layer) -> None:
+    """:class:`IllegalAction` unless ``layer`` lies within ``hold`` (G-SS-06)."""
+    if not (0 <= layer.row <= len(hold) - len(layer.grid)
+            and 0 <= layer.col <= len(hold[0]) - len(layer.grid[0])):
+        raise IllegalAction(Message("shipshape.refuse.sticks_out",
+                                    "crate {crate} placed at row {row}, column {col} would "
+                                    "stick out of the hold (G-SS-06)", crate=layer.crate,
+                                    row=layer.row, col=layer.col))
+
+
+def seen_in_hold(hold: Any, crates: Sequence[Mapping[str, Any]]) -> tuple[
+        list[list[tuple[str, int]]], dict[str, Any]]:
+    """What ``hold`` shows from above with ``crates`` stacked in it, the bottom one first, each
+    lined up with the hold's top-left corner: every cell as :func:`visible_grid` gives it, and
+    the hold's :func:`hold_totals` without the cells (the rule a voyage is scored by, G-SS-07).
+
+    The hold is its grid's rows, as the data file writes a hold; each crate is ``{"front",
+    "back", "face", "rotation"}``: its faces as the data file writes a crate (``back`` is
+    ``"mirror"`` when left out) and how it lies. A grid that cannot be read is a
+    :class:`SetupError`; a crate that lies in no way the rules know, or sticks out of the hold,
+    an :class:`IllegalAction` (G-SS-06)."""
+    hold_grid = parse_grid(hold, "the hold", crate=False)
+    layers = []
+    for n, c in enumerate(crates, 1):
+        where = _named("crate", n)
+        front = parse_grid(c.get("front"), where, crate=True)
+        back_rows = c.get("back", "mirror")
+        back = mirror(front) if back_rows == "mirror" else parse_grid(back_rows, where, crate=True)
+        face, rotation = check_orientation(c.get("face"), c.get("rotation"))
+        layer = Layer(str(n), orient(Crate(str(n), front, back), face, rotation))
+        _check_inside(hold_grid, layer)
+        layers.append(layer)
+    seen = visible_grid(hold_grid, layers)
+    totals = hold_totals(seen, layers)
+    del totals["cells"]
+    return seen, totals
+
+
 # -- scoring a voyage (R-SS-11 … R-SS-15, G-SS-09, G-SS-10) ---------------------------------------
 
 def score_voyage(totals: Mapping[str, Mapping[str, Any]], *, full_ship_bonus: int = 8,
@@ -1003,17 +1056,8 @@ class ShipShape(Game[Phase, Components]):
         return [c for c in self.crates if c not in out]
 
     def _orientation(self, action: Action) -> tuple[str, int]:
-        face = self.need(action, "face", str)
-        rotation = self.need(action, "rotation", int)
-        if face not in FACES:
-            raise IllegalAction(Message("shipshape.refuse.face",
-                                        "face must be 'front' or 'back', not {face} (G-SS-06)",
-                                        face=repr(face)))
-        if rotation not in ROTATIONS:
-            raise IllegalAction(Message("shipshape.refuse.rotation",
-                                        "rotation must be 0, 90, 180 or 270, not {rotation} "
-                                        "(G-SS-06)", rotation=rotation))
-        return face, rotation
+        return check_orientation(self.need(action, "face", str),
+                                 self.need(action, "rotation", int))
 
     def on_place_crate(self, action: Action) -> list[Note]:
         """The next taker lifts the top crate and places it in their hold for good (R-SS-05, R-SS-08).
@@ -1084,11 +1128,7 @@ class ShipShape(Game[Phase, Components]):
             raise IllegalAction(Message("shipshape.refuse.no_offset",
                                         "crates line up with the hold and are not shifted "
                                         "(allow_offset is off, G-SS-06)"))
-        if not (0 <= row <= len(hold) - len(grid) and 0 <= col <= len(hold[0]) - len(grid[0])):
-            raise IllegalAction(Message("shipshape.refuse.sticks_out",
-                                        "crate {crate} placed at row {row}, column {col} would "
-                                        "stick out of the hold (G-SS-06)", crate=crate, row=row,
-                                        col=col))
+        _check_inside(hold, Layer(crate, grid, row, col))
         return row, col
 
     # -- voyage scoring and the next voyage (S9–S11; R-SS-15 … R-SS-18) ---------------------------

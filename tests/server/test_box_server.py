@@ -98,7 +98,7 @@ def test_the_preview_is_the_engines_visibility(box_server):
     assert not bad["ok"] and "cannot read cell 'Q1'" in bad["error"]
     sideways = table.call("box_preview", {"hold": [". . ."] * 3, "crates": [
         {"front": [". . ."] * 3, "face": "side", "rotation": 45}]})
-    assert sideways["error"] == "preview crate 1 lies front or back up, turned 0, 90, 180 or 270 degrees"
+    assert sideways["error"] == "the preview: face must be 'front' or 'back', not 'side' (G-SS-06)"
 
 
 def test_export_import_over_the_socket(box_server):
