@@ -57,9 +57,10 @@ def _rescue(kind: type[Store], db: str | os.PathLike[str], table: str) -> str:
     if damaged:
         some = f"{len(whole)} of its {len(whole) + len(damaged)} saved games"
     option = "" if table == MAIN else f" --table {table}"
-    return (f"{some} can still be read whole ({named}): save them with `tableassist export "
+    them = "it" if len(whole) == 1 else "them"
+    return (f"{some} can still be read whole ({named}): save {them} with `tableassist export "
             f"--db {shlex.quote(os.fspath(db))}{option} -o rescued.jsonl`, then `tableassist "
-            f"import rescued.jsonl --db NEW-FILE` puts them in a new database")
+            f"import rescued.jsonl --db NEW-FILE` puts {them} in a new database")
 
 
 def implementation(db: str | os.PathLike[str]) -> type[Store]:
