@@ -44,7 +44,7 @@ def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     from tableassist.server import Table, Tokens, create_app
     from tableassist.server import table as table_module
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
-    from tableassist.table.store import Store
+    from tableassist.table.stores import open_store
 
     cached_catalog = table_module.game_catalog
     if rebuild_catalog:
@@ -52,7 +52,7 @@ def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
             tuple(catalog.ENGINES.items()))
     holder = tempfile.TemporaryDirectory(prefix="bench-build-")
     tmp = Path(holder.name)
-    table = Table(Store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
+    table = Table(open_store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
     for seed in range(49):
         table.start("shipwrecked", PLAYERS, options={}, seed=seed)
         table.end()

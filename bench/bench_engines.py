@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tableassist.table import catalog  # noqa: E402
 from tableassist.table.session import TableSession  # noqa: E402
-from tableassist.table.store import Store  # noqa: E402
+from tableassist.table.stores import open_store  # noqa: E402
 from tests.games.random_play import random_actions  # noqa: E402
 
 N_ACTIONS = 1000
@@ -80,7 +80,7 @@ def bench_game(game_id: str, repeat: int) -> dict[str, float]:
     # the session path: the same actions logged in SQLite, reopened (what undo/restart cost)
     session_ms = []
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "bench.sqlite")
+        store = open_store(Path(tmp) / "bench.sqlite")
         rows = []
         for seed, log in logs:
             session = TableSession.create(store, game_id, players_for(game_id), seed=seed)

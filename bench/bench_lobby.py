@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 from tableassist.table import catalog  # noqa: E402
 from tableassist.server import Table, Tokens  # noqa: E402
 from tableassist.server.tokens import links_file  # noqa: E402
-from tableassist.table.store import Entry, SavedGame, Store  # noqa: E402
+from tableassist.table.store import Entry, SavedGame  # noqa: E402
+from tableassist.table.stores import open_store  # noqa: E402
 
 PLAYERS = ("Ann", "Bea", "Cy")
 SIZES = (10, 100, 1000)
@@ -57,7 +58,7 @@ def build(path: Path, games: int) -> Table:
         log.append(Entry(seq, "action", action, None, "tablet", "table", "t"))
     rows = [(SavedGame(0, "shipwrecked", PLAYERS, 0, {}, components, "t",
                        None if i == 0 else "t", len(log)), log) for i in range(games)]
-    store = Store(path)
+    store = open_store(path)
     store.add_games(rows)
     return Table(store, Tokens(links_file(path)))
 

@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tableassist.table.session import TableSession  # noqa: E402
-from tableassist.table.store import Store, open_store  # noqa: E402
+from tableassist.table.store import Store  # noqa: E402
+from tableassist.table.stores import open_store  # noqa: E402
 from tests.games.random_play import all_legal_actions  # noqa: E402
 from tests.services import PostgresServer  # noqa: E402
 

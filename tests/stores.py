@@ -23,7 +23,8 @@ import pytest
 
 from tableassist.table import catalog
 from tableassist.table.session import TableSession
-from tableassist.table.store import MAIN, Store, is_postgres, open_store
+from tableassist.table.store import MAIN, Store, is_postgres
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 GAME = "shipwrecked"

@@ -14,7 +14,8 @@ from tableassist.table import catalog
 from tableassist.cli import main
 from tableassist.server.tokens import Tokens, links_file
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, is_postgres
+from tableassist.table.store import is_postgres
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 from tests.stores import keys, raw
 
@@ -30,7 +31,7 @@ def views(session: TableSession) -> dict:
 def play_every_game(db) -> None:
     """A game of every engine in ``db``: played at random, an undo and a struck reading in some
     (the undone step waits for a redo), one game ended; and the table's links."""
-    store = Store(db)
+    store = open_store(db)
     Tokens(store.links())
     rng = random.Random(11)
     for i, game_id in enumerate(catalog.game_ids()):
@@ -93,7 +94,7 @@ def test_export_then_import_into_the_other_store_replays_every_game_the_same(tab
         postgres.url(postgres.new_database())
     assert main(["import", str(out), "--db", str(copy), "--table", "moved"]) == 0
     said = capsys.readouterr().out
-    old, new = Store(table_db, read_only=True), Store(copy, "moved")
+    old, new = open_store(table_db, read_only=True), open_store(copy, "moved")
     assert said.startswith(f"imported 5 games into {new.where}: #1 as #1, #2 as #2")
     assert postgres.PASSWORD not in said  # a URL is never printed with its password
     assert old.game_rows() == new.game_rows()
@@ -117,7 +118,7 @@ def test_one_game_to_stdout_and_import_adds_new_rows_beside_existing_ones(table_
     dump.write_text(text)
     assert main(["import", str(dump), "--db", str(table_db)]) == 0  # into the same table
     assert "#3 as #6" in capsys.readouterr().out
-    store = Store(table_db)
+    store = open_store(table_db)
     assert store.game_rows() == [1, 2, 3, 4, 5, 6]  # never overwrites
     assert views(TableSession.open(store, 6)) == views(TableSession.open(store, 3))
     store.close()
@@ -153,6 +154,27 @@ def edited(lines: list[str], index: int, change) -> list[str]:
     ("wrong count", lambda lines: edited(lines, len(lines) - 1, lambda e: e.update(games=4)),
      "the end line says 4 games, the file holds 5"),
     ("empty", lambda lines: [], "it is empty"),
+    # numbers the database cannot keep (64-bit): said with the game and the field, not an
+    # OverflowError from the driver
+    ("seed 1e30", lambda lines: edited(lines, 2, lambda g: g.update(seed=10**30)),
+     "line 3 (game #2): 'seed' is 1000000000000000000000000000000, not a whole number from "
+     "-9223372036854775808 to 9223372036854775807"),
+    ("row 2**63", lambda lines: edited(lines, 2, lambda g: g.update(row=2**63)),
+     "line 3 (game #9223372036854775808): 'row' is 9223372036854775808, not a whole number from "
+     "1 to 9223372036854775807"),
+    ("target 1e30", lambda lines: edited(lines, 4, lambda g: g["entries"][1].update(target=10**30)),
+     "line 5 (game #4): entry 2's target is 1000000000000000000000000000000, not a whole number "
+     "from 0 to 1"),
+    ("target ahead", lambda lines: edited(lines, 4, lambda g: g["entries"][1].update(target=2)),
+     "line 5 (game #4): entry 2's target is 2, not a whole number from 0 to 1"),
+    ("seq 1e30", lambda lines: edited(lines, 4, lambda g: g["entries"][0].update(seq=10**30)),
+     "line 5 (game #4): entry 1 has seq 1000000000000000000000000000000, not 1"),
+    ("5000 digits", lambda lines: lines[:2] + [lines[2].replace('"seed":', '"seed": ' + "9" * 5000
+                                                                + ', "was":', 1)] + lines[3:],
+     "line 3 holds a number too long to read"),
+    ("nested 100000 deep", lambda lines: lines[:2] + [
+        '{"type": "game", "options": ' + "[" * 100_000 + "]" * 100_000 + "}\n"] + lines[2:],
+     "line 3 is nested far too deeply to be a saved game"),
 ])
 def test_a_bad_file_is_refused_and_changes_nothing(table_db, tmp_path, capsys, name, make,
                                                    message):
@@ -163,7 +185,7 @@ def test_a_bad_file_is_refused_and_changes_nothing(table_db, tmp_path, capsys, n
     err = capsys.readouterr().err
     assert message in err and err.strip().endswith("nothing was imported")
     assert len(err.strip().splitlines()) == 1
-    store = Store(table_db, read_only=True)
+    store = open_store(table_db, read_only=True)
     assert store.game_rows() == [1, 2, 3, 4, 5]
     assert store.entries(6) == []
     store.close()

@@ -1,4 +1,4 @@
-"""Your box (tableassist/table/box.py): the box forms against the data files and the stickers, each
+"""Your box (tableassist/table/box*.py): the box forms against the data files and the stickers, each
 field's checks in the table's words, the engine's own check of a whole box, box files that are
 damaged or foreign (nothing changes), export and import, the merge into new games, and saved games
 that keep the components they started with."""
@@ -15,12 +15,16 @@ from hypothesis import strategies as st
 
 from tableassist import cli
 from tableassist.games.protocol import SetupError
+from tableassist.games.shipshape import CellError, read_cell
 from tableassist.markers.registry import load_registry
 from tableassist.table import catalog
-from tableassist.table.box import (Box, BoxError, check_box, check_entry, dump_text, form, merge,
-                                   parse_text, shipped_value)
+from tableassist.table.box import Box
+from tableassist.table.box_checks import check_box, check_entry
+from tableassist.table.box_file import dump_text, parse_text
+from tableassist.table.box_form import BoxError, form, shipped_value
+from tableassist.table.box_merge import merge
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 GAMES = list(catalog.ENGINES)
@@ -99,8 +103,13 @@ def test_the_slot_a_sticker_names():
     ("shipshape", "crates[C17]", {"front": ["#  .  G0", "K2 .  X1", ". . ."]},
      "front: row 1: gold 'G0' needs a value 1–9"),
     ("shipshape", "crates[C17]", {"front": ["#  .  Z3", "K2 .  X1", ". . ."]},
-     "front: row 1: a cell is . (a hole), # (blank), or G, K, X, R with a value such as G2; "
-     "not 'Z3'"),
+     "front: row 1: a cell is . (a hole), # (blank), - (no cell), or G, K, X, R with a value "
+     "such as G2; not 'Z3'"),
+    ("shipshape", "crates[C17]", {"front": ["#  .  G10", "K2 .  X1", ". . ."]},
+     "front: row 1: gold 'G10' needs a value 1–9"),
+    ("shipshape", "crates[C17]", {"front": ["#  .  G٣", "K2 .  X1", ". . ."]},
+     "front: row 1: a cell is . (a hole), # (blank), - (no cell), or G, K, X, R with a value "
+     "such as G2; not 'G٣'"),
     ("shipshape", "crates[C17]", {"back": "flipped"},
      "back: \"mirror\" (the front mirrored) or a grid of its own, not 'flipped'"),
     ("shipshape", "crates[C17]", {"sticker_front": "top"},
@@ -149,6 +158,29 @@ def test_a_value_its_component_cannot_have_is_refused_in_words_and_not_saved(
     assert file_state(box) == before
 
 
+@pytest.mark.parametrize("token", [".", "#", "-", "G2", "G02", "R", "R0", "K", "X9", "X10", "Q1",
+                                   "g2", "G²", "G٣", "G-1", "GG", "R1x"])
+@pytest.mark.parametrize("crate", [True, False], ids=["crate", "hold"])
+def test_a_grid_cell_is_read_by_shipshapes_one_reader(token, crate):
+    """The box reads a cell as the engine reads its data file (``shipshape.read_cell``), and
+    only adds the form's largest value (9)."""
+    try:
+        engine = read_cell(token, crate=crate)
+    except CellError:
+        engine = None
+    shape = "crates[C17]" if crate else "holds[H03]"
+    name = "front" if crate else "grid"
+    row = f"{token} .  ."
+    try:
+        kept = check_entry("shipshape", shape, {name: [row, ". . .", ". . ."]})[name][0].split()[0]
+    except BoxError:
+        kept = None
+    if engine is not None and engine[:1] in "GKXR" and int(engine[1:]) > 9:
+        assert kept is None
+    else:
+        assert kept == engine
+
+
 def test_the_track_must_hold_every_good_once_and_begin_at_the_start():
     spaces = shipped_values("schmuggler", "track")["spaces"]
     swapped = [spaces[1], spaces[0], *spaces[2:]]
@@ -175,7 +207,7 @@ def test_the_engine_checks_the_whole_box(tmp_path, box):
     problem = box.progress("abandon_ship")["unplayable"]
     assert problem == ("Abandon Ship cannot be played with these values: data: one cheese token "
                        "per cheese space")
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         with pytest.raises(SetupError, match="cannot start Abandon Ship: your box: Abandon Ship "
                                              "cannot be played with these values"):
@@ -252,7 +284,7 @@ def play_until(session, rng, stop):
 
 
 def test_a_saved_game_keeps_its_components_whatever_the_box_becomes(tmp_path, box):
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         box.save_entry("shipshape", "crates[C17]", {"front": C17, "checked": True})
         session = TableSession.create(store, "shipshape", ["Ann", "Bea"], seed=5, box=box)
@@ -306,6 +338,39 @@ def test_a_damaged_or_foreign_box_file_is_refused_and_changes_nothing(box, text,
     assert file_state(box) == before
 
 
+def nested(depth: int) -> str:
+    """A box file whose one value is arrays inside arrays, ``depth`` deep: TOML, but no box."""
+    return "tableassist_box = 1\n[shipshape.\"crates[C17]\"]\nfront = " + "[" * depth + \
+        "]" * depth + "\n"
+
+
+def test_a_box_file_nested_5000_deep_is_refused_in_one_sentence(tmp_path, capsys, box):
+    """The TOML reader recurses per level: a file nested deeper than Python's stack is refused
+    as a box file can be, by the screen's import, the box folder and ``tableassist box``."""
+    box.save_entry("shipshape", "crates[C17]", {"front": C17, "checked": True})
+    before = file_state(box)
+    said = "deep.toml is nested far too deeply to be a box file (is it the right file?)"
+    with pytest.raises(BoxError) as refused:
+        box.import_text(nested(5000), where="deep.toml")
+    assert str(refused.value) == said
+    assert file_state(box) == before
+    deep = tmp_path / "deep.toml"
+    deep.write_text(nested(5000))
+    mine = ["--box", str(box.folder)]
+    assert cli.main(["box", *mine, "check", str(deep)]) == 1
+    assert capsys.readouterr().err == said.replace("deep.toml", str(deep)) + "\n"
+    assert cli.main(["box", *mine, "import", str(deep)]) == 2
+    assert capsys.readouterr().err == said.replace("deep.toml", str(deep)) + "\n"
+    assert file_state(box) == before
+    # the same file in the box folder: said, kept, and no game starts with it
+    box.path("shipshape").write_text(nested(5000))
+    assert box.progress("shipshape")["problem"] == \
+        f"your box file {box.path('shipshape')} cannot be used: " + \
+        said.replace("deep.toml", str(box.path("shipshape")))
+    with pytest.raises(BoxError, match="nested far too deeply"):
+        catalog.load_components("shipshape", box=box)
+
+
 def test_a_box_file_of_another_game_is_refused_for_this_one(box):
     other = dump_text({"schmuggler": {"goods[good_05]": {"name": "Kaffee", "checked": True}}})
     with pytest.raises(BoxError, match="friend.toml holds Schmuggler an Bord, not ShipShape"):
@@ -333,7 +398,7 @@ def test_a_damaged_box_file_in_the_folder_is_said_and_kept(tmp_path, box):
     assert problem.startswith(f"your box file {path} cannot be used: crates[C17]: front: row 1:")
     with pytest.raises(BoxError, match="fix it \\(tableassist box check\\) or move it away"):
         catalog.load_components("shipshape", box=box)
-    store = Store(tmp_path / "table.sqlite3")
+    store = open_store(tmp_path / "table.sqlite3")
     try:
         with pytest.raises(SetupError, match="^cannot start ShipShape: your box file"):
             TableSession.create(store, "shipshape", ["Ann", "Bea"], box=box)
@@ -416,6 +481,19 @@ keys = st.text(string.ascii_letters + string.digits + " _-.[]'\"’é", min_size
 @settings(max_examples=60, deadline=None)
 def test_a_box_file_reads_back_what_was_written(entries):
     assert parse_text(dump_text({"shipshape": entries})) == {"shipshape": entries}
+
+
+def test_a_box_file_is_written_for_a_person_to_read():
+    """As docs/box.md shows it: the format's line, one table per entry in the form's order,
+    ``checked`` first, a grid's rows one per line."""
+    text = dump_text({"shipshape": {"crates[C18]": {"front": C17},
+                                    "crates[C17]": {"back": "mirror", "front": C17,
+                                                    "checked": True}}})
+    body = text[text.index("tableassist_box"):]
+    assert body.startswith('tableassist_box = 1\n\n[shipshape."crates[C17]"]\nchecked = true\n'
+                           'back = "mirror"\nfront = [\n    "#  .  G3",\n    "K2 .  X1",\n')
+    assert body.index("crates[C17]") < body.index("crates[C18]")
+    assert all(line.startswith("#") for line in text[:text.index("tableassist_box")].splitlines())
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from tableassist.table.chronicle import Chronicle
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 PLAYERS = ["Ann", "Bea", "Cy"]
@@ -52,7 +52,7 @@ def money_by_round(session: TableSession) -> dict[str, Any]:
 
 @pytest.fixture
 def session(tmp_path) -> TableSession:
-    return TableSession.create(Store(tmp_path / "t.sqlite3"), "wreckers", PLAYERS, seed=4)
+    return TableSession.create(open_store(tmp_path / "t.sqlite3"), "wreckers", PLAYERS, seed=4)
 
 
 def test_money_at_the_end_of_every_round_as_the_game_goes(session):
@@ -114,7 +114,7 @@ def test_a_correction_redraws_from_the_corrected_step(session):
 
 
 def test_games_without_a_chart_have_no_series(tmp_path):
-    session = TableSession.create(Store(tmp_path / "t.sqlite3"), "shipwrecked", PLAYERS)
+    session = TableSession.create(open_store(tmp_path / "t.sqlite3"), "shipwrecked", PLAYERS)
     chronicle = Chronicle(session.game)
     play(session, random.Random(1), 10)
     chronicle.update(session.steps)

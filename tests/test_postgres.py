@@ -17,7 +17,8 @@ import pytest
 
 from tableassist.table.postgres_store import LOCK_SPACE
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError
+from tableassist.table.store import StoreError
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, wait_until
 from tests.stores import GAME, PLAYERS, play, replayed
@@ -32,7 +33,7 @@ def venue(postgres):
 
 HOLD = textwrap.dedent("""
     import sys
-    from tableassist.table.store import open_store
+    from tableassist.table.stores import open_store
     store = open_store(sys.argv[1], sys.argv[2])
     print("holding", flush=True)
     sys.stdin.read()  # until the test kills it
@@ -82,10 +83,10 @@ def test_the_owner_row_names_the_holder_and_kill_9_frees_the_table(postgres, ven
         with pytest.raises(StoreError, match=rf"table main in postgresql://tableassist@127.0.0.1:"
                                              rf"{postgres.port}/{name} is in use by another "
                                              rf"tableassist: pid {child.pid} on "):
-            Store(url)
+            open_store(url)
     finally:
         let_go(child)  # kill -9: no clean shutdown, the owner row stays behind
-    store = Store(url)  # the server let the lock go with the dead connection
+    store = open_store(url)  # the server let the lock go with the dead connection
     with postgres.connect(name) as conn:
         assert conn.execute("SELECT owner_pid FROM tables WHERE name = 'main'").fetchone() == \
             (os.getpid(),)
@@ -101,20 +102,20 @@ def test_a_venues_tables_share_one_database_and_nothing_else(postgres, venue):
     url, name = venue
     child = holder(url, "bar")  # another process runs table "bar"
     try:
-        main = Store(url)  # table main is free
+        main = open_store(url)  # table main is free
         first = TableSession.create(main, GAME, PLAYERS, seed=7)
         done = play(first, random.Random(1), 4)
         with pytest.raises(StoreError, match=rf"table bar in .* is in use by another "
                                              rf"tableassist: pid {child.pid} "):
-            Store(url, "bar")
-        reader = Store(url, "bar", read_only=True)  # reading is not writing
+            open_store(url, "bar")
+        reader = open_store(url, "bar", read_only=True)  # reading is not writing
         assert reader.game_rows() == []
         with pytest.raises(StoreError, match="table bar in .* is open read-only"):
             reader.create_game(GAME, PLAYERS, 1, {}, {})
         reader.close()
     finally:
         let_go(child)
-    bar = Store(url, "bar")
+    bar = open_store(url, "bar")
     other = TableSession.create(bar, GAME, PLAYERS, seed=3)
     assert (first.saved.id, other.saved.id) == (1, 1)  # numbered per table
     bar.links().save({"host": "bar-key"})
@@ -124,10 +125,10 @@ def test_a_venues_tables_share_one_database_and_nothing_else(postgres, venue):
     with postgres.connect(name) as conn:  # the venue renames table main
         conn.execute("UPDATE tables SET name = 'window' WHERE name = 'main'")
     main.close()
-    window = Store(url, "window")
+    window = open_store(url, "window")
     assert TableSession.open(window, 1).game.state == replayed(done)
     with pytest.raises(StoreError, match="there is no table main in"):
-        Store(url, read_only=True)
+        open_store(url, read_only=True)
     window.close()
 
 
@@ -150,14 +151,14 @@ def cut_connections(postgres, name: str) -> None:
 
 def test_a_lost_connection_is_made_again_and_the_action_saved_once(postgres, venue):
     url, name = venue
-    store = Store(url)
+    store = open_store(url)
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     rng = random.Random(2)
     done = play(session, rng, 3)
     cut_connections(postgres, name)
     done += play(session, rng, 1)  # reconnected, the lock taken again, saved once
     assert [e.action for e in store.entries(session.saved.id)] == done
-    with Store(url) as again:  # a second store of the table in this process: the same writer
+    with open_store(url) as again:  # a second store of the table in this process: the same writer
         assert TableSession.open(again, session.saved.id).game.state == replayed(done)
     with postgres.connect(name) as conn:
         assert conn.execute("SELECT owner_pid FROM tables").fetchone() == (os.getpid(),)
@@ -167,7 +168,7 @@ def test_a_lost_connection_is_made_again_and_the_action_saved_once(postgres, ven
 
 def test_a_database_that_is_gone_refuses_the_action_in_words_and_loses_nothing(postgres, venue):
     url, name = venue
-    store = Store(url)
+    store = open_store(url)
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     rng = random.Random(3)
     done = play(session, rng, 3)
@@ -192,7 +193,7 @@ def test_a_database_that_is_gone_refuses_the_action_in_words_and_loses_nothing(p
 
 def test_a_table_taken_while_the_connection_was_lost_is_not_written(postgres, venue):
     url, name = venue
-    store = Store(url)
+    store = open_store(url)
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     rng = random.Random(4)
     done = play(session, rng, 2)
@@ -206,7 +207,7 @@ def test_a_table_taken_while_the_connection_was_lost_is_not_written(postgres, ve
     finally:
         let_go(child)
     assert session.game.state == replayed(done)
-    reader = Store(url, read_only=True)
+    reader = open_store(url, read_only=True)
     assert [e.action for e in reader.entries(session.saved.id)] == done
     reader.close()
     store.close()
@@ -214,14 +215,14 @@ def test_a_table_taken_while_the_connection_was_lost_is_not_written(postgres, ve
 
 def test_the_password_is_never_in_a_message(postgres, venue):
     url, name = venue
-    store = Store(url)
+    store = open_store(url)
     assert postgres.PASSWORD in store.db  # kept, to open the table again
     assert postgres.PASSWORD not in store.where and postgres.PASSWORD not in repr(store)
     store.close()
     child = holder(url)  # its command line holds the URL: the owner row leaves the password out
     try:
         with pytest.raises(StoreError) as refused:
-            Store(url)
+            open_store(url)
     finally:
         let_go(child)
     assert "tableassist:***@127.0.0.1" in str(refused.value)

@@ -17,7 +17,8 @@ import pytest
 from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.table.session import TableSession, open_latest
-from tableassist.table.store import Store, StoreError
+from tableassist.table.store import StoreError
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 GAME = "shipwrecked" if "shipwrecked" in catalog.game_ids() else (catalog.game_ids() or [None])[0]
@@ -172,21 +173,21 @@ def test_foreign_and_damaged_files_are_refused_clearly(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("shopping list: rope, gems, cheese\n" * 200)
     with pytest.raises(StoreError, match="not a tableassist database"):
-        Store(text)
+        open_store(text)
     assert text.read_text().startswith("shopping list")  # never silently reset
     foreign = tmp_path / "other.sqlite"
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE photos (id INTEGER)")
     with pytest.raises(StoreError, match="another program"):
-        Store(foreign)
+        open_store(foreign)
     newer = tmp_path / "newer.sqlite"
-    Store(newer).close()
+    open_store(newer).close()
     with sqlite3.connect(newer) as db:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="newer tableassist"):
-        Store(newer)
+        open_store(newer)
     with pytest.raises(StoreError, match="folder"):
-        Store(tmp_path)
+        open_store(tmp_path)
 
 
 def test_unknown_saved_game_is_a_clear_error(store):
@@ -197,7 +198,7 @@ def test_unknown_saved_game_is_a_clear_error(store):
 CHILD = textwrap.dedent("""
     import random, sys
     from tableassist.table.session import TableSession
-    from tableassist.table.store import open_store
+    from tableassist.table.stores import open_store
     from tests.games.random_play import all_legal_actions
     store = open_store(sys.argv[1])
     session = TableSession.create(store, sys.argv[2], ["Ann", "Bea", "Cy"], seed=7)

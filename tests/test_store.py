@@ -21,7 +21,8 @@ from tableassist.table import catalog
 from tableassist.table.postgres_store import PostgresStore
 from tableassist.table.session import TableSession
 from tableassist.table.sqlite_store import SqliteStore
-from tableassist.table.store import Store, StoreError, open_store
+from tableassist.table.store import Store, StoreError
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 from tests.stores import GAME, PLAYERS, fill_up, play, replayed
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +44,8 @@ def path(tmp_path):
 
 HOLD = textwrap.dedent("""
     import sys
-    from tableassist.table.store import StoreError, open_store
+    from tableassist.table.store import StoreError
+    from tableassist.table.stores import open_store
     try:
         open_store(sys.argv[1])
     except StoreError as exc:
@@ -229,7 +231,7 @@ def small_disk(tmp_path):
 
 
 def test_a_full_file_system_says_the_disk_is_full_and_loses_nothing(small_disk):
-    store = Store(small_disk / "table.sqlite3")
+    store = open_store(small_disk / "table.sqlite3")
     session = TableSession.create(store, GAME, PLAYERS, seed=7)
     rng = random.Random(5)
     acked = play(session, rng, 3)
@@ -241,7 +243,7 @@ def test_a_full_file_system_says_the_disk_is_full_and_loses_nothing(small_disk):
     filler.unlink()
     session.submit(all_legal_actions(session.game)[0])
     store.close()
-    reopened = Store(small_disk / "table.sqlite3")
+    reopened = open_store(small_disk / "table.sqlite3")
     assert len(reopened.entries(session.saved.id)) == len(acked + more) + 1
     reopened.close()
 
@@ -281,7 +283,7 @@ def test_a_version_1_file_is_migrated_to_version_2(path):
                        [(i, json.dumps(a)) for i, a in enumerate(actions, start=1)])
         db.execute("INSERT INTO entries VALUES (1, 7, 'undo', NULL, NULL, 'tablet', 'x', 't')")
     db.close()
-    store = Store(path)
+    store = open_store(path)
     assert store._db.execute("PRAGMA user_version").fetchone()[0] == 2
     indexes = [r[0] for r in store._db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'")]
@@ -317,8 +319,7 @@ def test_the_lobby_and_resume_latest_do_not_grow_with_the_saved_games(store_fact
 
 
 def test_every_store_keeps_the_whole_contract():
-    """Each implementation has every method of the contract (Store), and Store(db) is the one
-    open_store picks."""
+    """Each implementation has every method of the contract (Store)."""
     contract = [name for name, value in vars(Store).items()
                 if callable(value) and not name.startswith("_")]
     assert {"append", "entries", "listing", "latest_open", "links", "add_games"} <= set(contract)
@@ -327,8 +328,20 @@ def test_every_store_keeps_the_whole_contract():
         assert not missing, f"{impl.__name__} lacks {missing}"
 
 
+def test_the_contract_imports_neither_store():
+    """The stores import the contract; opening one (``stores.py``) imports them: no circle."""
+    import ast
+
+    from tableassist.table import store as contract
+    tree = ast.parse(Path(contract.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
+        {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not imported & {"tableassist.table.sqlite_store", "tableassist.table.postgres_store",
+                           "tableassist.table.stores"}
+
+
 def test_the_database_names_its_store_and_a_bad_one_is_refused(tmp_path):
-    with Store(tmp_path / "t.sqlite3") as store:  # a block closes it, lock and all
+    with open_store(tmp_path / "t.sqlite3") as store:  # a block closes it, lock and all
         assert isinstance(store, SqliteStore) and store.table == "main"
     assert "opened" in hold(tmp_path / "t.sqlite3").stdout
     other = open_store(tmp_path / "t.sqlite3", "bar")

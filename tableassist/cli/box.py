@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 from tableassist.table import catalog
-from tableassist.table.box import (Box, BoxError, check_box, default_box_dir, form, parse_text,
-                                   write_file)
+from tableassist.table.box import Box, default_box_dir, write_file
+from tableassist.table.box_checks import check_box
+from tableassist.table.box_file import dump_text, parse_text
+from tableassist.table.box_form import BoxError, form
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,10 +95,11 @@ def _check(args: argparse.Namespace, box: Box) -> int:
 
 def _export(args: argparse.Namespace, box: Box) -> int:
     try:
-        text = box.export_text(args.game)
+        exported = box.export_entries(args.game)
     except BoxError as exc:
         print(f"cannot export: {exc}", file=sys.stderr)
         return 2
+    text = dump_text(exported)
     if args.output == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -107,7 +110,7 @@ def _export(args: argparse.Namespace, box: Box) -> int:
         except OSError as exc:
             print(f"cannot write {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
             return 2
-    games = [g for g in catalog.ENGINES if f"\n[{g}]\n" in text]
+    games = list(exported)
     where = "standard output" if args.output == "-" else args.output
     print(f"exported {', '.join(catalog.engine_class(g).title for g in games) or 'nothing'} "
           f"to {where}", file=sys.stderr)

@@ -9,7 +9,8 @@ from typing import TextIO, cast
 
 from tableassist.table import backup
 from tableassist.table.files import replaced
-from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db, open_store
+from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db
+from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"cannot read the table's database: {exc}", file=sys.stderr)
         return 2
+    if store.damaged is not None:
+        print(f"warning: {store.where} is damaged ({store.damaged}): exporting the games that "
+              "can still be read whole", file=sys.stderr)
     try:
         if args.game_row is not None:
             store.game(args.game_row)  # unknown or damaged: say so and write nothing

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 
 from tableassist.table import backup, catalog
-from tableassist.table.store import MAIN, StoreError, default_db, open_store
+from tableassist.table.store import MAIN, Entry, SavedGame, StoreError, default_db
+from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             games: list[tuple[int, str]] = []
 
-            def checked():
+            def checked() -> Iterator[tuple[SavedGame, list[Entry]]]:
                 for saved, entries in backup.read(source):
                     games.append((saved.id, saved.game))
                     yield saved, entries

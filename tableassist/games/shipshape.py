@@ -37,6 +37,7 @@ tests reach positions the rules cannot reach quickly with :meth:`ShipShape.set_p
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -93,20 +94,53 @@ def _named(kind: str, name: object) -> Message:
                    name=str(name))
 
 
-def parse_cell(token: str, where: Param, *, crate: bool) -> str:
-    """One cell of the data file's notation, normalised (``R`` → ``R1``, G-SS-04)."""
-    allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
-    if token in allowed:
+class CellError(ValueError):
+    """A token that is no cell of the grid notation (:func:`read_cell`). ``item`` is the item
+    (``"gold"`` …) when the token is an item letter without a value it may have (``G``, ``K0``),
+    ``None`` when it is no cell at all."""
+
+    def __init__(self, token: str, item: str | None) -> None:
+        self.token = token
+        self.item = item
+        super().__init__(f"cannot read cell {token!r}" if item is None else
+                         f"{item} {token!r} needs a value of 1 or more")
+
+
+_ITEM = re.compile(r"([GKXR])([0-9]*)")
+
+
+def read_cell(token: str, *, crate: bool) -> str:
+    """One cell of the grid notation, normalised: the one reader of it (G-SS-01 … G-SS-04).
+
+    ``.`` is an empty hold space or a crate's hole. On a crate only, ``#`` is a blank cell (solid,
+    no item) and ``-`` no cell at all (outside a crate smaller than the hold, G-SS-06). Any other
+    cell is an item: ``G`` gold, ``K`` cannons, ``X`` contraband or ``R`` rats, then its value in
+    the digits 0-9, at least 1, kept without leading zeros (``G02`` is ``G2``); a bare ``R`` is
+    one rat (``R1``, G-SS-04). Anything else raises :class:`CellError`.
+    """
+    if token == HOLE or (crate and token in (BLANK, NO_CELL)):
         return token
-    kind, number = token[:1], token[1:]
-    if kind in KINDS:
-        if number == "" and kind == "R":
-            return "R1"
-        if number.isdigit() and int(number) > 0:
-            return f"{kind}{int(number)}"
-    raise SetupError(Message("shipshape.setup.bad_cell",
-                             "{where}: cannot read cell {token}; write one of {allowed}, G2, K3, "
-                             "X2, R1", where=where, token=repr(token), allowed=allowed))
+    found = _ITEM.fullmatch(token)
+    if found is None:
+        raise CellError(token, None)
+    kind, digits = found.groups()
+    if not digits and kind == "R":
+        return "R1"
+    if not digits or int(digits) < 1:
+        raise CellError(token, KINDS[kind])
+    return f"{kind}{int(digits)}"
+
+
+def _parse_cell(token: str, where: Param, *, crate: bool) -> str:
+    """:func:`read_cell`, its error said as a data file's setup error."""
+    try:
+        return read_cell(token, crate=crate)
+    except CellError:
+        allowed = (HOLE, BLANK, NO_CELL) if crate else (HOLE,)
+        raise SetupError(Message("shipshape.setup.bad_cell",
+                                 "{where}: cannot read cell {token}; write one of {allowed}, G2, "
+                                 "K3, X2, R1", where=where, token=repr(token),
+                                 allowed=allowed)) from None
 
 
 def parse_grid(rows: Any, where: Param, *, crate: bool) -> Grid:
@@ -115,7 +149,7 @@ def parse_grid(rows: Any, where: Param, *, crate: bool) -> Grid:
         raise SetupError(Message("shipshape.setup.grid_rows",
                                  "{where}: a grid is a list of row strings, e.g. [\"G2 . .\", ...]",
                                  where=where))
-    grid = tuple(tuple(parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
+    grid = tuple(tuple(_parse_cell(t, where, crate=crate) for t in r.split()) for r in rows)
     if len({len(r) for r in grid}) != 1 or not grid[0]:
         raise SetupError(Message("shipshape.setup.grid_width",
                                  "{where}: every row needs the same number of cells",
@@ -264,6 +298,59 @@ def hold_totals(seen: list[list[tuple[str, int]]], layers: Sequence[Layer], *,
     totals["full"] = totals["filled"] == totals["spaces"]
     totals["cells"] = cells
     return totals
+
+
+def check_orientation(face: object, rotation: object) -> tuple[str, int]:
+    """``(face, rotation)`` when a crate may lie so — ``front`` or ``back`` up, turned 0, 90, 180
+    or 270 degrees clockwise (G-SS-06) — else :class:`IllegalAction` saying which is wrong."""
+    if not isinstance(face, str) or face not in FACES:
+        raise IllegalAction(Message("shipshape.refuse.face",
+                                    "face must be 'front' or 'back', not {face} (G-SS-06)",
+                                    face=repr(face)))
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in ROTATIONS:
+        raise IllegalAction(Message("shipshape.refuse.rotation",
+                                    "rotation must be 0, 90, 180 or 270, not {rotation} "
+                                    "(G-SS-06)", rotation=rotation if isinstance(rotation, int)
+                                    else repr(rotation)))
+    return face, rotation
+
+
+def _check_inside(hold: Grid, layer: Layer) -> None:
+    """:class:`IllegalAction` unless ``layer`` lies within ``hold`` (G-SS-06)."""
+    if not (0 <= layer.row <= len(hold) - len(layer.grid)
+            and 0 <= layer.col <= len(hold[0]) - len(layer.grid[0])):
+        raise IllegalAction(Message("shipshape.refuse.sticks_out",
+                                    "crate {crate} placed at row {row}, column {col} would "
+                                    "stick out of the hold (G-SS-06)", crate=layer.crate,
+                                    row=layer.row, col=layer.col))
+
+
+def seen_in_hold(hold: Any, crates: Sequence[Mapping[str, Any]]) -> tuple[
+        list[list[tuple[str, int]]], dict[str, Any]]:
+    """What ``hold`` shows from above with ``crates`` stacked in it, the bottom one first, each
+    lined up with the hold's top-left corner: every cell as :func:`visible_grid` gives it, and
+    the hold's :func:`hold_totals` without the cells (the rule a voyage is scored by, G-SS-07).
+
+    The hold is its grid's rows, as the data file writes a hold; each crate is ``{"front",
+    "back", "face", "rotation"}``: its faces as the data file writes a crate (``back`` is
+    ``"mirror"`` when left out) and how it lies. A grid that cannot be read is a
+    :class:`SetupError`; a crate that lies in no way the rules know, or sticks out of the hold,
+    an :class:`IllegalAction` (G-SS-06)."""
+    hold_grid = parse_grid(hold, "the hold", crate=False)
+    layers = []
+    for n, c in enumerate(crates, 1):
+        where = _named("crate", n)
+        front = parse_grid(c.get("front"), where, crate=True)
+        back_rows = c.get("back", "mirror")
+        back = mirror(front) if back_rows == "mirror" else parse_grid(back_rows, where, crate=True)
+        face, rotation = check_orientation(c.get("face"), c.get("rotation"))
+        layer = Layer(str(n), orient(Crate(str(n), front, back), face, rotation))
+        _check_inside(hold_grid, layer)
+        layers.append(layer)
+    seen = visible_grid(hold_grid, layers)
+    totals = hold_totals(seen, layers)
+    del totals["cells"]
+    return seen, totals
 
 
 # -- scoring a voyage (R-SS-11 … R-SS-15, G-SS-09, G-SS-10) ---------------------------------------
@@ -969,17 +1056,8 @@ class ShipShape(Game[Phase, Components]):
         return [c for c in self.crates if c not in out]
 
     def _orientation(self, action: Action) -> tuple[str, int]:
-        face = self.need(action, "face", str)
-        rotation = self.need(action, "rotation", int)
-        if face not in FACES:
-            raise IllegalAction(Message("shipshape.refuse.face",
-                                        "face must be 'front' or 'back', not {face} (G-SS-06)",
-                                        face=repr(face)))
-        if rotation not in ROTATIONS:
-            raise IllegalAction(Message("shipshape.refuse.rotation",
-                                        "rotation must be 0, 90, 180 or 270, not {rotation} "
-                                        "(G-SS-06)", rotation=rotation))
-        return face, rotation
+        return check_orientation(self.need(action, "face", str),
+                                 self.need(action, "rotation", int))
 
     def on_place_crate(self, action: Action) -> list[Note]:
         """The next taker lifts the top crate and places it in their hold for good (R-SS-05, R-SS-08).
@@ -1050,11 +1128,7 @@ class ShipShape(Game[Phase, Components]):
             raise IllegalAction(Message("shipshape.refuse.no_offset",
                                         "crates line up with the hold and are not shifted "
                                         "(allow_offset is off, G-SS-06)"))
-        if not (0 <= row <= len(hold) - len(grid) and 0 <= col <= len(hold[0]) - len(grid[0])):
-            raise IllegalAction(Message("shipshape.refuse.sticks_out",
-                                        "crate {crate} placed at row {row}, column {col} would "
-                                        "stick out of the hold (G-SS-06)", crate=crate, row=row,
-                                        col=col))
+        _check_inside(hold, Layer(crate, grid, row, col))
         return row, col
 
     # -- voyage scoring and the next voyage (S9–S11; R-SS-15 … R-SS-18) ---------------------------

@@ -5,7 +5,7 @@ shows through three crates stacked in a hold (``box_preview``: ShipShape's visib
 engine's own functions), fetch an entry's reference photos (``box_photos``) and export or import
 a box file (``box_export``, ``box_import``). Each event's data has its struct in
 :mod:`tableassist.server.messages`; the box itself (checks, merging, files) is
-:mod:`tableassist.table.box`.
+:mod:`tableassist.table.box` and the modules it names.
 
 While a box screen is open the camera (:class:`BoxCamera`, told each frame by the camera's
 :class:`~tableassist.server.camera.BoxLook`) looks for the stickers of that game's components: the
@@ -27,14 +27,15 @@ from typing import Any, Protocol
 
 from flask_socketio import SocketIO
 
-from tableassist.games.protocol import SetupError
+from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server import messages
 from tableassist.server.messages import Refused
 from tableassist.server.socket_events import MAX_MESSAGE, Handler, event_sid
 from tableassist.server.table import Table
 from tableassist.server.tokens import Grant
 from tableassist.table import catalog
-from tableassist.table.box import Box, BoxError, entries_json, form
+from tableassist.table.box import Box, entries_json
+from tableassist.table.box_form import BoxError, form
 
 #: How often the camera tells a box screen what it sees while it sees the same thing (seconds).
 SEEN_EVERY = 0.5
@@ -300,27 +301,13 @@ def register(server: BoxServer) -> BoxCamera:
 def shipshape_preview(hold: list[str], crates: list[dict[str, Any]]) -> dict[str, Any]:
     """What a hold shows from above with ``crates`` stacked in it, the bottom one first, each
     ``{front, back, face, rotation}`` as the data file writes a crate: the engine's own rule
-    (:func:`~tableassist.games.shipshape.visible_grid`) and totals, so a preview can never
-    disagree with the score."""
-    from tableassist.games import shipshape as ss
+    (:func:`~tableassist.games.shipshape.seen_in_hold`), so a preview can never disagree with
+    the score."""
+    from tableassist.games.shipshape import seen_in_hold
 
     try:
-        hold_grid = ss.parse_grid(hold, "the preview's hold", crate=False)
-        layers = []
-        for n, c in enumerate(crates, 1):
-            where = f"preview crate {n}"
-            front = ss.parse_grid(c["front"], where, crate=True)
-            back = ss.mirror(front) if c.get("back", "mirror") == "mirror" else \
-                ss.parse_grid(c["back"], where, crate=True)
-            if c.get("face") not in ss.FACES or c.get("rotation") not in ss.ROTATIONS:
-                raise Refused(f"{where} lies front or back up, turned 0, 90, 180 or 270 degrees")
-            grid = ss.orient(ss.Crate(f"crate {n}", front, back), c["face"], c["rotation"])
-            if len(grid) > len(hold_grid) or len(grid[0]) > len(hold_grid[0]):
-                raise Refused(f"{where} does not fit in the hold")
-            layers.append(ss.Layer(f"crate {n}", grid))
-    except SetupError as exc:
-        raise Refused(str(exc)) from None
-    seen = ss.visible_grid(hold_grid, layers)
-    totals = ss.hold_totals(seen, layers)
+        seen, totals = seen_in_hold(hold, crates)
+    except (SetupError, IllegalAction) as exc:
+        raise Refused(f"the preview: {exc}") from None
     cells = [[{"shows": token, "layer": layer} for token, layer in row] for row in seen]
-    return {"cells": cells, "totals": {k: v for k, v in totals.items() if k != "cells"}}
+    return {"cells": cells, "totals": totals}

@@ -20,7 +20,7 @@ The pieces of a table are wired here and nowhere else (:func:`compose_table`):
   server's own), and so do the "Your box" screens (the camera picks the entry under it and cuts
   the component out); an agent's preview pictures come through the link.
 
-Every table's store is ``table.store.open_store(db, name)`` (SQLite: the table's own file beside
+Every table's store is ``table.stores.open_store(db, name)`` (SQLite: the table's own file beside
 the home database; PostgreSQL: the table's rows in the venue's database), its keys
 ``Tokens(store.links())``.
 """
@@ -44,7 +44,8 @@ from tableassist.server.table import Table
 from tableassist.server.tokens import Tokens
 from tableassist.server.venue import Paths, VenueServer, page
 from tableassist.table.box import Box
-from tableassist.table.store import MAIN, Store, StoreError, open_store
+from tableassist.table.store import MAIN, Store, StoreError
+from tableassist.table.stores import open_store
 from tableassist.table.venue import TableEntry, Venue, VenueError, open_venue, venue_file
 
 #: What a table without a camera of its own says until an agent connects.

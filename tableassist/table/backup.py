@@ -24,7 +24,11 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from tableassist.table.store import ENTRY_KINDS, SOURCES, Entry, SavedGame, Store, StoreError
+from tableassist.table.store import (ENTRY_KINDS, MAX_INTEGER, SOURCES, Entry, SavedGame, Store,
+                                     StoreError)
+
+#: The smallest whole number the database keeps (64-bit signed, as :data:`MAX_INTEGER`).
+MIN_INTEGER = -MAX_INTEGER - 1
 
 FORMAT = "tableassist-games"
 VERSION = 1
@@ -69,10 +73,31 @@ def write(store: Store, rows: Iterable[int], out: TextIO) -> tuple[int, list[str
     return written, problems
 
 
+def readable(store: Store) -> tuple[list[int], list[int]]:
+    """The saved games of ``store`` an export would write (whole) and those it would leave out
+    (damaged): what can be rescued from a damaged database. :class:`StoreError` when not even
+    the list of games can be read."""
+    whole, damaged = [], []
+    for row in store.game_rows():
+        try:
+            game_line(store.game(row), store.entries(row))
+        except StoreError:
+            damaged.append(row)
+            continue
+        whole.append(row)
+    return whole, damaged
+
+
 # -- reading ----------------------------------------------------------------------------------
 
 def _is(value: Any, *types: type) -> bool:
     return isinstance(value, types) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> str:
+    """A number as a message shows it: a 4,000-digit one is not printed whole."""
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:12]}… ({len(text)} digits)"
 
 
 def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
@@ -80,11 +105,19 @@ def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
         if not ok:
             raise ExportError(f"{where}: {what}")
 
+    def whole(value: Any, what: str, low: int, high: int = MAX_INTEGER) -> None:
+        # The database keeps 64-bit integers: a larger one would stop the import in the driver.
+        need(_is(value, int), f"{what} is not a whole number")
+        need(low <= value <= high, f"{what} is {_number(value)}, not a whole number from "
+                                   f"{low} to {high}")
+
     players: Any = obj.get("players")
     need(_is(obj.get("game"), str) and bool(obj["game"]), "'game' is not a game id")
     need(_is(players, list) and bool(players) and all(_is(p, str) for p in players),
          "'players' is not a list of names")
-    need(_is(obj.get("seed"), int), "'seed' is not a whole number")
+    whole(obj.get("seed"), "'seed'", MIN_INTEGER)   # any seed a database holds
+    if _is(obj.get("row"), int):
+        whole(obj["row"], "'row'", 1)
     need(_is(obj.get("options"), dict), "'options' is not an object")
     need(_is(obj.get("components"), dict), "'components' is not an object")
     need(_is(obj.get("created"), str), "'created' is not a time")
@@ -95,10 +128,14 @@ def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
     for i, e in enumerate(raw, start=1):
         at = f"entry {i}"
         need(_is(e, dict), f"{at} is not an object")
-        need(e.get("seq") == i and _is(e["seq"], int), f"{at} has seq {e.get('seq')!r}, not {i}")
+        need(e.get("seq") == i and _is(e["seq"], int),
+             f"{at} has seq {_number(e.get('seq'))}, not {i}")
         need(e.get("kind") in ENTRY_KINDS, f"{at} has an unknown kind {e.get('kind')!r}")
         need(e.get("action") is None or _is(e["action"], dict), f"{at}'s action is not an object")
-        need(e.get("target") is None or _is(e["target"], int), f"{at}'s target is not a number")
+        if e.get("target") is not None:
+            # an entry names an earlier one (a correction's), or how far the log is kept (a
+            # resume's, 0 for none of it)
+            whole(e["target"], f"{at}'s target", 0, i - 1)
         need(e.get("source") in SOURCES, f"{at} has an unknown source {e.get('source')!r}")
         need(e.get("author") is None or _is(e["author"], str), f"{at}'s author is not text")
         need(_is(e.get("at"), str), f"{at}'s time is not text")
@@ -131,6 +168,11 @@ def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
                     raise ExportError("it is not a tableassist export (its first line is not "
                                       "JSON)") from None
                 raise ExportError(f"line {number} is damaged (not JSON: {exc.msg})") from None
+            except ValueError:   # a number of more than 4,300 digits (Python's limit)
+                raise ExportError(f"line {number} holds a number too long to read") from None
+            except RecursionError:
+                raise ExportError(f"line {number} is nested far too deeply to be a saved game"
+                                  ) from None
             if not isinstance(obj, dict):
                 raise ExportError(f"line {number} is not a JSON object")
             if not header_seen:
@@ -148,7 +190,7 @@ def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
                 raise ExportError(f"line {number} comes after the file's end line")
             kind = obj.get("type")
             if kind == "game":
-                yield _game(obj, f"line {number} (game #{obj.get('row', '?')})")
+                yield _game(obj, f"line {number} (game #{_number(obj.get('row', '?'))})")
                 count += 1
             elif kind == "end":
                 if obj.get("games") != count:

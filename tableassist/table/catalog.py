@@ -94,7 +94,7 @@ class BoxLike(Protocol):
 def load_components(game_id: str, box: BoxLike | None = None) -> dict[str, Any]:
     """The parsed data file of ``game_id`` (a fresh copy the caller may keep), with the players'
     ``box`` merged over it when given: what a new game is played with. A box file that cannot be
-    used raises its :class:`~tableassist.table.box.BoxError` (a ``ValueError``) rather than
+    used raises its :class:`~tableassist.table.box_form.BoxError` (a ``ValueError``) rather than
     playing with other components than the players chose."""
     if box is not None:
         return box.components(game_id, _load_components(game_id))
@@ -109,7 +109,7 @@ def shipped_components(game_id: str) -> Mapping[str, Any]:
 @cache
 def load_box_form(game_id: str) -> dict[str, Any]:
     """The box form of ``game_id`` (``data/box/<game>.toml``: what the "Your box" screen asks of
-    each entry of its data), as read; :mod:`tableassist.table.box` parses it."""
+    each entry of its data), as read; :mod:`tableassist.table.box_form` parses it."""
     return _read_data(game_id, "box", f"{game_id}.toml", unreadable=lambda detail: Message(
         "catalog.setup.unreadable_box_form", "the box form of {game} cannot be read: {detail}",
         game=game_id, detail=detail))

@@ -25,8 +25,9 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
-from tableassist.table.box import BoxError
-from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError, open_store
+from tableassist.table.box_form import BoxError
+from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.stores import open_store
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ class TableSession:
     def open(cls, store: Store, game_row: int) -> "TableSession":
         return cls(store, store.game(game_row))
 
-    def _new_engine(self) -> Game:
+    def _new_engine(self) -> Game[Any, Any]:
         s = self.saved
         # The players as saved: names were checked when the game was created, and a game saved
         # before a check was added must still replay.
@@ -196,7 +197,7 @@ class TableSession:
         return steps, redo
 
     def _replay(self, steps: Sequence[Step], *,
-                loading: bool = False) -> tuple[Game, list[Step]]:
+                loading: bool = False) -> tuple[Game[Any, Any], list[Step]]:
         """A new engine with ``steps`` applied. ``loading`` (opening a saved log): an engine
         that fails on a stored action in any way breaks the log there, rather than the table."""
         try:
@@ -229,7 +230,7 @@ class TableSession:
         return game, done
 
     @staticmethod
-    def _notes_of(game: Game, action: Mapping[str, Any]) -> tuple[Note, ...]:
+    def _notes_of(game: Game[Any, Any], action: Mapping[str, Any]) -> tuple[Note, ...]:
         """The public notes ``action`` makes at this point, on a copy (what a corrected entry
         was before); none if the rules no longer take it here."""
         trial = type(game).from_json(game.to_json(), game.data, game.components)

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.table.links import JsonLinks, links_file
-from tableassist.table.store import (MAIN, Entry, GameSummary, SavedGame, StaleLog, Store,
-                                     StoreError, check_table_name, compact, entry,
+from tableassist.table.store import (MAIN, DamagedStore, Entry, GameSummary, SavedGame, StaleLog,
+                                     Store, StoreError, check_table_name, compact, entry,
                                      imported_rows, now, saved_game, summary)
 from tableassist.table.writer_lock import LockError, WriterLock
 
@@ -62,6 +62,10 @@ CREATE TABLE {name} (
 # resume_latest asks for the newest game not ended: with this index it reads one row, not all.
 _OPEN_INDEX = "CREATE INDEX games_open ON games(id) WHERE ended IS NULL;"
 _SCHEMA = _GAMES + _ENTRIES.format(name="entries") + _OPEN_INDEX
+#: The columns every query reads: a flipped byte in the schema's text can rename one and still
+#: leave SQL that parses.
+_COLUMNS = {"games": ("id", "game", "players", "seed", "options", "components", "created", "ended"),
+            "entries": ("game_id", "seq", "kind", "action", "target", "source", "author", "at")}
 
 
 def _inserted(cur: sqlite3.Cursor) -> int:
@@ -82,8 +86,17 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def explain(exc: sqlite3.Error) -> str:
+def _said(exc: UnicodeDecodeError) -> str:
+    # sqlite3 raises UnicodeDecodeError, not sqlite3.Error, when SQLite's own message quotes
+    # damaged bytes ("malformed database schema (games_open) - near \"\xb0…\""): say those.
+    raw = exc.object if isinstance(exc.object, bytes) else bytes(exc.object)
+    return f"the file is damaged ({raw.decode('utf-8', 'replace')})"
+
+
+def explain(exc: sqlite3.Error | UnicodeDecodeError) -> str:
     """What an SQLite error means for the table, in words (the primary result code decides)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return _said(exc)
     code = getattr(exc, "sqlite_errorcode", None)
     primary = None if code is None else code & 0xFF
     message = str(exc)
@@ -135,11 +148,14 @@ class SqliteStore(Store):
                                        isolation_level=None)
             self._db.text_factory = _text
             self._check_and_init()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             self.close()
-            if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == sqlite3.SQLITE_NOTADB:
+            primary = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+            if primary == sqlite3.SQLITE_NOTADB:
                 raise StoreError(f"{self.path} is not a tableassist database ({exc}); "
                                  "choose another file with --db") from None
+            if primary == sqlite3.SQLITE_CORRUPT or isinstance(exc, UnicodeDecodeError):
+                raise DamagedStore(f"{self.path}: {explain(exc)}") from None
             raise StoreError(f"{self.path}: {explain(exc)}") from None
         except StoreError:
             self.close()
@@ -184,17 +200,38 @@ class SqliteStore(Store):
                                  f"(schema {version}); update tableassist to open it")
             if version < 1:  # every file we wrote says 1 or more: a damaged header
                 raise StoreError(f"{self.path} is damaged (its schema version reads {version})")
-            problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+            self._check_schema()
+            # The writer checks everything, indexes too (quick_check skips them, and a damaged
+            # index gives wrong answers: a log's last entry, the newest open game). A reader only
+            # notes the damage: it is how the games still whole are exported.
+            try:
+                problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
+            except sqlite3.DatabaseError as exc:   # the check itself may stop on a damaged page
+                problems = [str(exc)]
             if problems != ["ok"]:
                 said = "; ".join(p.replace("\n", " ").replace("*** in database main ***", "")
                                  .strip() for p in problems)
-                raise StoreError(f"{self.path} is damaged ({said})")
+                if not self.read_only:
+                    raise DamagedStore(f"{self.path} is damaged ({said})")
+                self.damaged = said
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
                 if version < 2:
                     self._migrate_1_to_2()
         # FULL: an acknowledged entry survives a power cut, not only a killed process.
         db.execute("PRAGMA synchronous=FULL")
+
+    def _check_schema(self) -> None:
+        """:class:`DamagedStore` unless the tables have the columns every query reads."""
+        assert self._db is not None
+        for table, columns in _COLUMNS.items():
+            found = tuple(r[1] for r in self._db.execute(f"PRAGMA table_info({table})"))
+            if found != columns:
+                missing = [c for c in columns if c not in found]
+                said = (f"it has no table {table}" if not found else
+                        f"its table {table} has no column {', '.join(missing)}" if missing else
+                        f"its table {table} has the columns {', '.join(found)}")
+                raise DamagedStore(f"{self.path} is damaged ({said})")
 
     def _migrate_1_to_2(self) -> None:
         """Schema 2 adds the ``resume`` entry kind (SQLite cannot alter a CHECK constraint, so the
@@ -215,7 +252,7 @@ class SqliteStore(Store):
                 try:
                     if not self.read_only:
                         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                except sqlite3.Error:
+                except (sqlite3.Error, UnicodeDecodeError):
                     pass  # closing still checkpoints when it can; never fail a shutdown
                 self._db.close()
                 self._db = None
@@ -231,9 +268,15 @@ class SqliteStore(Store):
                 raise StoreError("the table's database is closed (the server is stopping)")
             try:
                 yield self._db
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 reason = explain(exc)
                 raise StoreError(reason if doing is None else f"{doing}: {reason}") from None
+
+    @property
+    def _scan(self) -> str:
+        # A damaged file (open only to read) may have a damaged index, which would leave entries
+        # out of a log without a word: read the table itself.
+        return " NOT INDEXED" if self.damaged is not None else ""
 
     def links(self) -> JsonLinks:
         return JsonLinks(links_file(self.path))
@@ -255,7 +298,8 @@ class SqliteStore(Store):
         with self._conn("cannot read the saved games") as db:
             row = db.execute(
                 "SELECT id, game, players, seed, options, components, created, ended, "
-                "coalesce((SELECT max(seq) FROM entries e WHERE e.game_id = g.id), 0) "
+                f"coalesce((SELECT max(seq) FROM entries e{self._scan} "
+                "WHERE e.game_id = g.id), 0) "
                 "FROM games g WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no saved game #{game_id} in {self.where}")
@@ -270,7 +314,8 @@ class SqliteStore(Store):
                 "     THEN json_type(options) END, "
                 "CASE WHEN typeof(components) = 'text' AND json_valid(components) "
                 "     THEN json_type(components) END, "
-                "coalesce((SELECT max(seq) FROM entries e WHERE e.game_id = g.id), 0) "
+                f"coalesce((SELECT max(seq) FROM entries e{self._scan} "
+                "WHERE e.game_id = g.id), 0) "
                 "FROM games g ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         return [summary(row) for row in rows]
 
@@ -335,8 +380,8 @@ class SqliteStore(Store):
     def entries(self, game_id: int) -> list[Entry]:
         with self._conn("cannot read the game's log") as db:
             rows = db.execute(
-                "SELECT seq, kind, action, target, source, author, at FROM entries "
-                "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+                "SELECT seq, kind, action, target, source, author, at FROM entries"
+                f"{self._scan} WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         return [entry(row) for row in rows]
 
     def add_games(self, games: Iterable[tuple[SavedGame, Sequence[Entry]]]) -> list[int]:

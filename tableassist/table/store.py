@@ -1,4 +1,4 @@
-"""The append-only action log of a table: the contract every store keeps, and :func:`open_store`.
+"""The append-only action log of a table: the contract every store keeps.
 
 A store is one table's log: any number of saved games, each row keeping what is needed to replay
 it exactly (the game id, the players in seat order, the seed, the options and the component data
@@ -8,7 +8,8 @@ author. An entry is durable before :meth:`Store.append` returns, so a killed pro
 nothing that was acknowledged.
 
 Two implementations keep the same contract, and the same tests run against both
-(``tests/conftest.py``, ``store_factory``):
+(``tests/conftest.py``, ``store_factory``); :func:`tableassist.table.stores.open_store` opens the
+one a ``--db`` names:
 
 * :class:`~tableassist.table.sqlite_store.SqliteStore`, the default: a file (``--db PATH``), its
   table ``main``; another table ``NAME`` is the file ``<db stem>.NAME.sqlite3`` beside it.
@@ -75,6 +76,12 @@ class StaleLog(StoreError):
     """An append at a position the log has already passed: someone else wrote to this game."""
 
 
+class DamagedStore(StoreError):
+    """The database file is damaged (it fails SQLite's integrity check, or its tables are not
+    ours any more). A writer is refused, so nothing more is lost; a reader opens what it can,
+    and says so in :attr:`Store.damaged`, so the games still whole can be exported."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of a game's log. ``damaged`` says what is wrong with an entry the database no
@@ -130,36 +137,12 @@ def check_table_name(table: str) -> str:
     return table
 
 
-def open_store(db: str | os.PathLike[str], table: str = MAIN, *,
-               read_only: bool = False) -> "Store":
-    """The store of table ``table`` in the database ``db``: a ``postgresql://`` URL opens
-    :class:`~tableassist.table.postgres_store.PostgresStore`, anything else is an SQLite file
-    (:class:`~tableassist.table.sqlite_store.SqliteStore`). By default the store is the table's
-    writer (it takes the writer lock, creates or migrates the schema); ``read_only=True`` only
-    reads, without the lock (``tableassist export`` while the server runs). Raises
-    :class:`StoreError` with one line naming what is wrong."""
-    return implementation(db)(db, table, read_only=read_only)
-
-
-def implementation(db: str | os.PathLike[str]) -> type["Store"]:
-    """The store class ``db`` names (PostgreSQL's is imported only when asked for)."""
-    if is_postgres(db):
-        from tableassist.table.postgres_store import PostgresStore
-        return PostgresStore
-    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", os.fspath(db))
-    if scheme:
-        raise StoreError(f"--db {scheme.group(1)}://… is not a database tableassist can use: give "
-                         "a file (SQLite) or a postgresql:// URL")
-    from tableassist.table.sqlite_store import SqliteStore
-    return SqliteStore
-
-
 class Store:
     """One table's log. Safe to share between threads.
 
-    ``Store(db, table, read_only=…)`` is :func:`open_store` (as ``pathlib.Path(…)`` gives the
-    path class of the system): it returns the implementation ``db`` names. The methods below are
-    the contract; each implementation has every one (the same tests run against each)."""
+    The methods below are the contract; each implementation has every one (the same tests run
+    against each). A store is opened with :func:`tableassist.table.stores.open_store`, which
+    picks the implementation ``db`` names."""
 
     #: What the store was opened with: the SQLite file, or the PostgreSQL URL (with its password,
     #: so a second store can be opened alike; never print it — print :attr:`where`).
@@ -170,12 +153,16 @@ class Store:
     #: The table's log in words, for messages: a file's path, or the table and the URL without
     #: its password.
     where: str
+    #: What is damaged in a database opened ``read_only`` although it is (:class:`DamagedStore`),
+    #: or ``None``: its games are read one by one, and a damaged one is said as it is read.
+    damaged: str | None = None
 
-    def __new__(cls, db: str | os.PathLike[str], table: str = MAIN, *,
-                read_only: bool = False) -> "Store":
-        # Store(db): the implementation db names, as open_store picks it; Python then calls its
-        # __init__ with these same arguments.
-        return super().__new__(implementation(db) if cls is Store else cls)
+    def __init__(self, db: str | os.PathLike[str], table: str = MAIN, *,
+                 read_only: bool = False) -> None:
+        """Open the log of table ``table`` in ``db``: the writer by default (it takes the
+        writer lock), or ``read_only``. Each implementation opens its own kind of database;
+        :func:`~tableassist.table.stores.open_store` picks the one ``db`` names."""
+        raise NotImplementedError
 
     def close(self) -> None:
         """Make everything written durable on its own, close the connection and give up the

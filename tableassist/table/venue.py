@@ -7,7 +7,7 @@ create, rename and close them on the venue page. What the venue keeps of each ta
 the camera agent's ``--table``, so a printed join card and an agent's settings keep working) and its
 ``title`` (what the staff call it, renamed at will), when it was created and whether it is closed.
 
-Where the tables' logs live is behind ``table.store.open_store(db, name)`` (a store per table):
+Where the tables' logs live is behind ``table.stores.open_store(db, name)`` (a store per table):
 
 * SQLite (the default): the home database (``--db``, e.g. ``table.sqlite3``) **is** the table
   ``main``; another table ``NAME`` is the file ``table.NAME.sqlite3`` beside it

@@ -9,7 +9,7 @@ from tableassist.markers.registry import load_registry
 from tableassist.readers.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tableassist.vision.synthetic import Renderer
 
 
@@ -28,7 +28,7 @@ def read_video(scripted, renderer, registry, tmp_path, *, cards=False, **video):
     pipeline the server gives it) into a new session. The QR command cards are scanned only with
     ``cards`` (zbar is a third of a 1600x900 frame's time, and the demo, play-along and
     command-card tests read them). Returns (session, camera, tablet script)."""
-    store = Store(tmp_path / f"e2e-{len(list(tmp_path.iterdir()))}.sqlite3")
+    store = open_store(tmp_path / f"e2e-{len(list(tmp_path.iterdir()))}.sqlite3")
     session = TableSession.create(store, scripted.game, list(scripted.players), seed=scripted.seed,
                                   options=scripted.options)
     camera = Camera(pipeline_for=pipeline_for(registry, qr_every=1.0 if cards else None))

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from tableassist.table import catalog
-from tableassist.table.box import Box, dump_text, form, parse_text
+from tableassist.table.box import Box
+from tableassist.table.box_file import dump_text, parse_text
+from tableassist.table.box_form import form
 from tests.games import shipshape_reference as ref
 from tests.games.random_play import random_actions
 

@@ -24,7 +24,7 @@ from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.games.schmuggler import (AuditEntry, Look, Phase, Piece, Schmuggler, Search, Seat,
                                           Suspicion, look_order, settle_guessing_round)
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.positions import give, land_on, schmuggler as start
 
 GOODS = [g["id"] for g in catalog.load_components("schmuggler")["goods"]]
@@ -722,7 +722,7 @@ def test_the_session_history_of_the_example_game_names_no_good(tmp_path):
     log = Path(__file__).parents[2] / "docs" / "games" / "schmuggler.example.jsonl"
     actions = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()
                if line and not line.startswith("#")]
-    session = TableSession.create(Store(tmp_path / "t.sqlite"), "schmuggler",
+    session = TableSession.create(open_store(tmp_path / "t.sqlite"), "schmuggler",
                                   ["Ann", "Bea", "Cy", "Dee"])
     for action in actions[:-1]:
         session.submit(action)
@@ -740,7 +740,7 @@ def test_a_draw_is_corrected_only_while_its_card_is_shown(tmp_path):
     So once the next action is in, a draw is sealed until the end: no alternatives, and one
     refusal that names no card. The last draw, its card still shown, is corrected as usual."""
     from tableassist.server import Table, Tokens
-    store = Store(tmp_path / "t.sqlite3")
+    store = open_store(tmp_path / "t.sqlite3")
     table = Table(store, Tokens(None))
     session = table.start("schmuggler", list("ABCD"), options=None)
     session.submit(session.game.legal_actions(None)[0])

@@ -10,7 +10,7 @@ import pytest
 from tableassist import cli
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.games.shipshape import (Crate, Layer, Phase, Stage, hold_totals, mirror, orient,
-                                         parse_grid, score_voyage, visible_grid)
+                                         parse_grid, score_voyage, seen_in_hold, visible_grid)
 from tableassist.table import catalog
 from tests.games.positions import (CAPN, crew_round as bid, group_of, play_until,
                                    shipshape as start, take, takers)
@@ -109,6 +109,27 @@ def test_T_SS_08_visibility_through_the_stack_and_full_ship():
     empty_b = Layer("B", grid(". .", ". ."))
     t = hold_totals(visible_grid(hold, [a, empty_b, c]), [a, empty_b, c])
     assert (t["gold"] - t["rats"], t["full"]) == (2, False)
+
+
+def test_T_SS_08_a_stack_as_written_is_seen_by_the_scoring_rule():
+    """``seen_in_hold`` (the box screen's preview) reads the data file's notation and lays each
+    crate as given: the same cells and totals as the rule a voyage is scored by."""
+    hold = ["R1 .", "G2 ."]
+    crates = [{"front": [". K3", ". ."], "face": "front", "rotation": 0},
+              {"front": [". X2", ". ."], "face": "back", "rotation": 0},      # mirrored: X2 left
+              {"front": [". .", "G1 ."], "back": "mirror", "face": "front", "rotation": 270}]
+    seen, t = seen_in_hold(hold, crates)
+    layers = [Layer("A", grid(". K3", ". .")), Layer("B", grid("X2 .", ". .")),
+              Layer("C", grid(". .", ". G1"))]
+    assert seen == visible_grid(parse_grid(hold, "hold", crate=False), layers)
+    assert t == {k: v for k, v in hold_totals(seen, layers).items() if k != "cells"}
+    with pytest.raises(IllegalAction, match=r"^crate 1 placed at row 0, column 0 would stick out "
+                                            r"of the hold \(G-SS-06\)$"):
+        seen_in_hold(hold, [{"front": [". . ."], "face": "front", "rotation": 0}])
+    with pytest.raises(IllegalAction, match=r"^rotation must be 0, 90, 180 or 270, not 90.0"):
+        seen_in_hold(hold, [{"front": [". ."], "face": "front", "rotation": 90.0}])
+    with pytest.raises(SetupError, match=r"^crate 1: cannot read cell 'Q1'"):
+        seen_in_hold(hold, [{"front": ["Q1 ."], "face": "front", "rotation": 0}])
 
 
 def test_T_SS_08_blank_hides_and_counts_as_filled_by_option():
@@ -761,8 +782,8 @@ def test_an_earlier_rounds_reading_is_sealed_against_corrections(tmp_path):
     then), so the Fix dialog offers nothing for it and a correction is refused in words that
     name no card; the current round's readings are corrected as usual."""
     from tableassist.server import Table, Tokens
-    from tableassist.table.store import Store
-    store = Store(tmp_path / "t.sqlite3")
+    from tableassist.table.stores import open_store
+    store = open_store(tmp_path / "t.sqlite3")
     table = Table(store, Tokens(None))
     session = table.start("shipshape", ["A", "B", "C"], options=None)
     game = lambda: session.game  # noqa: E731 - the session replaces its game on a correction

@@ -10,7 +10,7 @@ from tableassist.markers.registry import load_registry
 from tableassist.markers.sighting import CardShown
 from tableassist.readers.live import COMMANDS, Camera, CameraStatus
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.readers.table import Table
 from tests.readers.test_abandon_ship_reader import ALL_ONES, cheese_events, roll
 from tests.readers.test_shipshape_reader import COLOURS, X, lay, turn_up
@@ -20,7 +20,7 @@ DICE = ("red", "blue", "green", "yellow", "orange", "purple", "black", "white")
 
 
 def on_a_session(tmp_path, game_id, colours=None, seed=1):
-    store = Store(tmp_path / f"{game_id}.sqlite3")
+    store = open_store(tmp_path / f"{game_id}.sqlite3")
     session = TableSession.create(store, game_id, PLAYERS, seed=seed)
     camera = Camera(grace=0.0)
     heard: list[CameraStatus] = []
@@ -138,7 +138,7 @@ def test_a_refused_save_is_reported_and_the_camera_reads_on(tmp_path):
     """Another program wrote to the log (a stale writer): the camera's reading is not saved, the
     screens are told, and once the session has reloaded the camera reads the rest."""
     session, camera, _ = on_a_session(tmp_path, "abandon_ship")
-    other = TableSession.open(Store(session.store.path), session.saved.id)
+    other = TableSession.open(open_store(session.store.path), session.saved.id)
     other.submit({"type": "place_cheese", "player": None, "space": 6, "value": 1},
                  source="tablet", author="host")
     table = Table("abandon_ship")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tableassist.markers.registry import load_registry
-from tableassist.table.box import parse_text
+from tableassist.table.box_file import parse_text
 from tableassist.vision import MarkerDetector, synthetic
 from tests.box_photos import crate_piece, read_cells
 from tests.server.conftest import wait_until
@@ -98,7 +98,7 @@ def test_the_preview_is_the_engines_visibility(box_server):
     assert not bad["ok"] and "cannot read cell 'Q1'" in bad["error"]
     sideways = table.call("box_preview", {"hold": [". . ."] * 3, "crates": [
         {"front": [". . ."] * 3, "face": "side", "rotation": 45}]})
-    assert sideways["error"] == "preview crate 1 lies front or back up, turned 0, 90, 180 or 270 degrees"
+    assert sideways["error"] == "the preview: face must be 'front' or 'back', not 'side' (G-SS-06)"
 
 
 def test_export_import_over_the_socket(box_server):
@@ -111,6 +111,8 @@ def test_export_import_over_the_socket(box_server):
     before = box.path("shipshape").read_bytes()
     refused = table.call("box_import", {"text": "not a box file at all ="})
     assert not refused["ok"] and refused["error"].startswith("that file is damaged")
+    deep = table.call("box_import", {"text": "tableassist_box = 1\na = " + "[" * 5000 + "]" * 5000})
+    assert deep["error"] == "that file is nested far too deeply to be a box file (is it the right file?)"
     foreign = table.call("box_import", {"text": "tableassist_box = 1\n[schmuggler.\"goods[good_05]\"]"
                                                 "\nname = \"Kaffee\"\n", "game": "shipshape"})
     assert foreign["error"] == "that file holds Schmuggler an Bord, not ShipShape"

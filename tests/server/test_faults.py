@@ -29,7 +29,8 @@ from tableassist.cli import main
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store, StoreError, is_postgres
+from tableassist.table.store import StoreError, is_postgres
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start
@@ -45,7 +46,7 @@ def serve_command(db: Path | str) -> list[str]:
 
 def where(db: Path | str) -> str:
     """How messages name the table's log (a URL without its password)."""
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     store.close()
     return store.where
 
@@ -63,7 +64,7 @@ def plain_refusal(err: str) -> str:
 
 def saved_db(path: Path | str, games: int = 3, actions: int = 6) -> Path | str:
     """A closed (checkpointed) database with ``games`` Shipwrecked games, each played a little."""
-    store = Store(path)
+    store = open_store(path)
     rng = random.Random(1)
     for seed in range(games):
         session = TableSession.create(store, "shipwrecked", NAMES, seed=seed)
@@ -150,7 +151,7 @@ def test_a_stop_signal_leaves_the_database_complete_on_its_own(store_factory, tm
         copy = tmp_path / "backup" / "table.sqlite3"
         copy.parent.mkdir()
         shutil.copyfile(db, copy)
-    store = Store(copy)
+    store = open_store(copy)
     assert [e.kind for e in store.entries(1)] == ["action"] * 7
     assert TableSession.open(store, 1).game.view(None) == view
     store.close()
@@ -221,6 +222,101 @@ def test_a_bit_flipped_database_starts_or_says_why_in_one_line(tmp_path):
     assert "is an SQLite file of another program" in outcomes["application id"]
     assert "damaged" in outcomes["user version"]
     assert any(o.startswith("started") for o in outcomes.values())  # the check is not too eager
+
+
+def one_sentence(text: str) -> str:
+    """The one line a fault prints: no traceback, nothing else."""
+    assert "Traceback" not in text and len(text.strip().splitlines()) == 1, text
+    return text.strip()
+
+
+def export_says(db: Path, out: Path, capsys) -> tuple[int, list[str]]:
+    """``tableassist export`` of ``db``: its exit code and what it said, line by line."""
+    capsys.readouterr()
+    code = main(["export", "--db", str(db), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    return code, err.strip().splitlines()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_database_with_40_flipped_bytes_is_refused_or_served_in_words(tmp_path, capsys, seed):
+    """40 bytes inverted anywhere past the file's header (a dying disk, a bad copy): the server
+    either refuses the file in one sentence — a damaged file is never written to — or starts,
+    its damaged games marked as the lobby marks them; export says what it could not read."""
+    base = saved_db(tmp_path / "base.sqlite3", games=4, actions=8)
+    data = bytearray(base.read_bytes())
+    rng = random.Random(seed)
+    for offset in rng.sample(range(100, len(data)), 40):
+        data[offset] ^= 0xFF
+    db = tmp_path / "damaged.sqlite3"
+    db.write_bytes(bytes(data))
+    from tableassist.server.served import OpenError, serve_venue
+    try:
+        served = serve_venue(db, host="127.0.0.1", port=0, camera="none")
+    except OpenError as exc:
+        said = one_sentence(str(exc))
+        assert said.startswith("cannot open the table's database: ") and "damaged" in said
+        assert "is not opened for writing, so nothing in it changes" in said
+        assert db.read_bytes() == bytes(data)                     # not a byte written
+        assert main(["serve", "--db", str(db), "--camera", "none", "--port", "0",
+                     "--host", "127.0.0.1"]) == 2
+        assert plain_refusal(capsys.readouterr().err) == said
+    else:
+        try:
+            for said in served.resume().values():
+                one_sentence(said)
+        finally:
+            served.close()
+    code, lines = export_says(db, tmp_path / "out.jsonl", capsys)
+    assert code in (0, 1, 2) and lines
+    if code == 2:
+        assert lines == [one_sentence(lines[0])] and lines[0].startswith("cannot ")
+
+
+def test_a_damaged_index_is_refused_and_every_game_rescued_by_export_and_import(tmp_path,
+                                                                                capsys):
+    """Bytes flipped in the index of the log (the entries themselves whole): SQLite's integrity
+    check fails, so the server refuses the file and says which games can still be read and how;
+    export reads the log itself, not the index, and an import puts every game, every entry, in
+    a new database, where each replays as before."""
+    base = saved_db(tmp_path / "base.sqlite3", games=3, actions=6)
+    views = {}
+    with open_store(base, read_only=True) as store:
+        for row in store.game_rows():
+            views[row] = TableSession.open(store, row).game.view(None)
+        logs = {row: store.entries(row) for row in store.game_rows()}
+    db = sqlite3.connect(base)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master "
+                      "WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
+    db.close()
+    data = bytearray(base.read_bytes())
+    for offset in range(root * page_size - 40, root * page_size - 4):   # the index's last cells
+        data[offset] ^= 0xFF
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(bytes(data))
+    assert main(["serve", "--db", str(damaged), "--camera", "none", "--port", "0",
+                 "--host", "127.0.0.1"]) == 2
+    said = plain_refusal(capsys.readouterr().err)
+    assert said.startswith(f"cannot open the table's database: {damaged} is damaged (")
+    assert said.endswith(
+        "and is not opened for writing, so nothing in it changes; its 3 saved games can still "
+        f"be read whole (#1, #2, #3): save them with `tableassist export --db {damaged} -o "
+        "rescued.jsonl`, then `tableassist import rescued.jsonl --db NEW-FILE` puts them in a "
+        "new database")
+    rescued = tmp_path / "rescued.jsonl"
+    code, lines = export_says(damaged, rescued, capsys)
+    assert code == 0 and lines[0].startswith(f"warning: {damaged} is damaged (")
+    assert lines[-1] == f"exported 3 games to {rescued}"
+    new = tmp_path / "new.sqlite3"
+    assert main(["import", str(rescued), "--db", str(new)]) == 0
+    with open_store(new, read_only=True) as store:
+        assert store.damaged is None
+        for row in store.game_rows():
+            assert [(e.seq, e.action) for e in store.entries(row)] == \
+                [(e.seq, e.action) for e in logs[row]]
+            assert TableSession.open(store, row).game.view(None) == views[row]
 
 
 @pytest.fixture
@@ -307,7 +403,7 @@ def postgres_fault(postgres, fault: str) -> tuple[str, str]:
         return postgres.url(db).replace(f":{postgres.port}/", ":eighty/"), db
     with postgres.admin(db) as conn:
         if fault == "newer schema":
-            Store(postgres.url(db)).close()
+            open_store(postgres.url(db)).close()
             conn.execute("UPDATE tableassist.meta SET value = '99' WHERE key = 'schema'")
         elif fault == "foreign schema":
             conn.execute("CREATE SCHEMA tableassist AUTHORIZATION tableassist")
@@ -397,7 +493,7 @@ def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(store
         spectator.close()
     finally:
         proc.stop()
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     log = store.entries(3)
     assert [e.kind for e in log] == ["action"] * 6 + ["resume", "action"]  # nothing deleted
     assert log[6].target == 3 and log[7].action == action
@@ -428,7 +524,7 @@ def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
 def test_resume_latest_does_not_crash_on_a_damaged_newest_game(store_factory):
     db = saved_db(store_factory.db, games=2, actions=2)
     raw(db, "UPDATE games SET options = 'not json' WHERE id = 2")
-    store = Store(db)
+    store = open_store(db)
     table = Table(store, Tokens(store.links()))
     with pytest.raises(StoreError, match="saved game #2 is damaged: its options are damaged"):
         table.resume_latest()

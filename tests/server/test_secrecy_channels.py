@@ -44,7 +44,7 @@ from tableassist.games.wreckers import Step as WreckersStep
 from tableassist.readers import reader_for
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions, random_actions
 from tests.games.test_schmuggler_properties import candidate_actions, mostly_honest_table
 from tests.games.test_shipwrecked_properties import OPTION_SETS, TrueTable
@@ -65,7 +65,7 @@ class Screens:
     def __init__(self, folder: Path, game_id: str, players: list[str], *, seed: int = 0,
                  options: dict | None = None, colours: dict[str, str] | None = None) -> None:
         folder.mkdir(parents=True)
-        self.store = Store(folder / "table.sqlite3")
+        self.store = open_store(folder / "table.sqlite3")
         self.table = Table(self.store, Tokens(folder / "table.sqlite3.table.json"))
         self.session = self.table.start(game_id, players, options=options, seed=seed,
                                         colours=colours)

@@ -22,7 +22,8 @@ from tableassist.server.served import OpenError, serve_venue
 from tableassist.server.tokens import Tokens, links_file
 from tableassist.table.session import TableSession
 from tableassist.table.sqlite_store import table_file
-from tableassist.table.store import Store, StoreError, is_postgres, open_store
+from tableassist.table.store import StoreError, is_postgres
+from tableassist.table.stores import open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
 from tests.server.conftest import Client, wait_until
 from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
@@ -84,7 +85,7 @@ def get(url: str) -> tuple[int, str]:
 
 def test_a_home_database_from_before_venues_is_the_venues_first_table_with_its_keys(tmp_path):
     db = tmp_path / "table.sqlite3"
-    store = Store(db)
+    store = open_store(db)
     old = TableSession.create(store, "wreckers", ["Ann", "Bea", "Cy"], seed=3)
     old.submit({"type": "deal", "player": None}, source="tablet", author="table")
     store.close()
@@ -169,7 +170,7 @@ def test_a_second_process_is_refused_every_table_of_the_venue(tmp_path):
         served.create_table("Two")
         for table in ("main", "two"):
             out = subprocess.run([sys.executable, "-c",
-                                  "from tableassist.table.store import open_store; "
+                                  "from tableassist.table.stores import open_store; "
                                   f"open_store({str(db)!r}, {table!r})"],
                                  capture_output=True, text=True, timeout=60)
             assert out.returncode != 0 and "in use by another tableassist" in out.stderr
@@ -180,7 +181,7 @@ def test_a_second_process_is_refused_every_table_of_the_venue(tmp_path):
 
 def test_a_damaged_venue_file_is_set_aside_and_the_tables_found_again(tmp_path):
     db = tmp_path / "table.sqlite3"
-    Store(db, "window").close()
+    open_store(db, "window").close()
     venue_file(db).write_text("{not json")
     venue = VenueFile(db)
     try:

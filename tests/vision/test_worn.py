@@ -97,9 +97,9 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
     from tableassist.server.app import create_app
     from tableassist.server.table import Table
     from tableassist.server.tokens import Tokens
-    from tableassist.table.store import Store
+    from tableassist.table.stores import open_store
 
-    server = create_app(Table(Store(tmp_path / "t.sqlite3"), Tokens(tmp_path / "t.json")))
+    server = create_app(Table(open_store(tmp_path / "t.sqlite3"), Tokens(tmp_path / "t.json")))
     client = server.app.test_client()
     reply = client.get("/sticker/wreckers/22.pdf")
     assert reply.status_code == 200 and reply.mimetype == "application/pdf"
@@ -121,9 +121,9 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
     from tableassist.readers.live import Camera
     from tableassist.server.camera import pipeline_for
     from tableassist.table.session import TableSession
-    from tableassist.table.store import Store
+    from tableassist.table.stores import open_store
 
-    session = TableSession.create(Store(tmp_path / "t.sqlite3"), "wreckers", ["Ann", "Bea", "Cy"], seed=1)
+    session = TableSession.create(open_store(tmp_path / "t.sqlite3"), "wreckers", ["Ann", "Bea", "Cy"], seed=1)
     camera = Camera(pipeline_for=pipeline_for(registry, qr_every=None))
     camera.follow(session, {"Ann": "red", "Bea": "blue", "Cy": "green"})
     heard = []
