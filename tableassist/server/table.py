@@ -496,7 +496,7 @@ class Table:
             view = _once(memo, ("view", sight.viewer), lambda: game.view(sight.viewer))
             out.update(self._play(session, grant, sight, view, camera, history_update, memo))
             remaining = self.clock.remaining()
-            timer = once("timer", lambda: game.timer)   # once per broadcast, as the view is
+            timer = _once(memo, "timer", lambda: game.timer)   # once per broadcast, as the view is
             out["timer"] = None if timer is None or remaining is None else {
                 "seconds": float(timer.seconds), "remaining": round(remaining, 2),
                 "label": timer.label}

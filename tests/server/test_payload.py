@@ -19,7 +19,7 @@ from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TAB
 from tableassist.table import catalog
 from tableassist.table.ending import game_end
 from tableassist.table.session import TableSession
-from tableassist.table.store import Store
+from tableassist.table.stores import open_store
 from tests.games.random_play import all_legal_actions
 
 LINKS = {"join": {"url": "http://table/#t=T", "qr": "data:,"}, "players": {}}
@@ -125,7 +125,7 @@ def every_screen(table: Table, grants: list[Grant]) -> None:
 def test_each_grant_receives_its_parts_from_their_sources(tmp_path: Path, game_id: str) -> None:
     cls = catalog.engine_class(game_id)
     names = ["Ann", "Bea", "Cy", "Dee"][:max(cls.min_players, 3)]
-    table = Table(Store(tmp_path / "table.sqlite3"), Tokens(None))
+    table = Table(open_store(tmp_path / "table.sqlite3"), Tokens(None))
     table.clock = StopClock(lambda _action: None)   # a stop window's timer never moves the game
     grants = [Grant(HOST), Grant(TABLE), SPECTATOR_GRANT, Grant(CAMERA),
               *(Grant(PLAYER, n) for n in names)]
