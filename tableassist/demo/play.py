@@ -28,7 +28,7 @@ from tableassist.readers.live import Camera, LastFrame, Stats
 if TYPE_CHECKING:
     import numpy as np
 
-    from tableassist.vision.synthetic import SyntheticVideo
+    from tableassist.vision.synthetic.script import SyntheticVideo
 
 
 class TabletScript:
@@ -69,7 +69,7 @@ class ScriptedSource:
     def __init__(self, video: SyntheticVideo, *, realtime: bool = False) -> None:
         self.video = video
         self.realtime = realtime
-        self.mode = f"{video.camera.width}x{video.camera.height} at {video.fps:g} fps, synthetic"
+        self.mode = f"{video.viewpoint.width}x{video.viewpoint.height} at {video.fps:g} fps, synthetic"
         self._frames = iter(video.frames())
         self._t = 0.0
         self._t0: float | None = None
@@ -141,7 +141,7 @@ class Demo:
                  size: tuple[int, int] | None = None) -> None:
         from tableassist.markers.registry import load_registry
         from tableassist.server.served import serve_venue
-        from tableassist.vision.synthetic import Renderer
+        from tableassist.vision.synthetic.render import Renderer
 
         self.scripted = SCRIPTS[game]()
         self._tmp = None

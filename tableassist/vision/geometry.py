@@ -17,6 +17,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from tableassist.markers.sighting import Sighting
 
@@ -197,8 +198,10 @@ def marker_center(quad: np.ndarray) -> np.ndarray:
     return (p1 + t * d1).astype(np.float32)
 
 
-def _map(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
+def map_points(H: NDArray[np.float64], pts: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
+    """Points (N x 2) through the homography `H` (image px to table mm, table mm to image px …)."""
+    return np.asarray(cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), H),
+                      np.float32).reshape(-1, 2)
 
 
 def _angle(quad_mm: np.ndarray) -> float:
@@ -259,7 +262,7 @@ class TableGeometry:
         return self.registry.lookup(marker_id, self.game) if self.registry is not None else None
 
     def to_table(self, pts: np.ndarray) -> np.ndarray | None:
-        return None if self.table_h is None else _map(self.table_h, pts)
+        return None if self.table_h is None else map_points(self.table_h, pts)
 
     def zone_at(self, quad_px: np.ndarray) -> str | None:
         """The zone a quad (pixels) lies in, for an outline no marker was read in."""
@@ -374,7 +377,7 @@ class TableGeometry:
             H = self.board_h.get(board.component)
             if H is None:
                 continue
-            local_quad = _map(H, quad_px)
+            local_quad = map_points(H, quad_px)
             local = marker_center(local_quad)
             for z in board.zones:
                 if z.contains(local):

@@ -10,7 +10,7 @@ from tableassist.readers.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store
-from tableassist.vision.synthetic import Renderer
+from tableassist.vision.synthetic.render import Renderer
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tableassist.vision import TablePipeline, open_source
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import Viewpoint
 from tableassist.vision.sources import NetworkSource, SourceError
 from tests.vision.conftest import table
 from tests.vision.mjpeg_server import MJPEGCamera
@@ -22,7 +23,7 @@ CARDS = [(16, 420, 90, 0), (17, 720, 90, 0), (18, 720, 510, 0), (19, 420, 510, 0
 @pytest.fixture(scope="module")
 def frames(registry, renderer):
     scene = table(registry, "shipwrecked", CARDS)
-    frame, _ = renderer.render(scene, S.Camera(1280, 720, tilt=10), S.Effects(blur=0.4))
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720, tilt=10), Effects(blur=0.4))
     return [frame]
 
 
