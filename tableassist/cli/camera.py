@@ -141,7 +141,7 @@ class Agent:
         import socketio
 
         from tableassist.markers.registry import load_registry
-        from tableassist.readers.live import MARKERS_EVERY
+        from tableassist.camera.live import MARKERS_EVERY
         from tableassist.server.camera import Every, PreviewPicture, pipeline_for
 
         self.server, self.table, self.key = server, table, key
@@ -386,7 +386,7 @@ class Agent:
 
     def run(self) -> int:
         """Connect, then read the source until stopped. Returns the exit code."""
-        from tableassist.readers.live import read_frames
+        from tableassist.camera.frames import read_frames
 
         if not self._connect(first=True):
             if self._refused:

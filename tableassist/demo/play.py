@@ -20,14 +20,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.camera.live import Camera, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import CAM_INPUTS
-from tableassist.readers.live import Camera, LastFrame, Stats
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from tableassist.vision import FrameResult
     from tableassist.vision.synthetic.script import SyntheticVideo
 
 
@@ -42,7 +43,7 @@ class TabletScript:
         self.done: list[dict[str, Any]] = []
         self.tapped: list[dict[str, Any]] = []     # given as a tap on a camera confirmation
 
-    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+    def __call__(self, t: float, frame: np.ndarray, seen: FrameResult | None) -> None:
         self.play(t)
 
     def play(self, t: float) -> None:

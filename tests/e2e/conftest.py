@@ -6,7 +6,7 @@ import pytest
 
 from tableassist.demo.play import ScriptedSource, play
 from tableassist.markers.registry import load_registry
-from tableassist.readers.live import Camera
+from tableassist.camera.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store

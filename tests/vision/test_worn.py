@@ -120,7 +120,7 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
 
 
 def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path):
-    from tableassist.readers.live import Camera
+    from tableassist.camera.live import Camera
     from tableassist.server.camera import pipeline_for
     from tableassist.table.session import TableSession
     from tableassist.table.store import Store
