@@ -33,7 +33,7 @@ from tableassist.demo.scripts import wreckers  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.vision import encode_jpeg  # noqa: E402
-from tableassist.vision.synthetic import Renderer  # noqa: E402
+from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 from tests.server.conftest import Client, wait_until  # noqa: E402
 
 

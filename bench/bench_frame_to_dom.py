@@ -30,7 +30,7 @@ from tableassist.demo.play import TabletScript  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.server.served import open_table  # noqa: E402
-from tableassist.vision.synthetic import Renderer  # noqa: E402
+from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
                  if os.path.exists(p)), None)

@@ -35,7 +35,7 @@ from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.markers.sighting import TableEvent  # noqa: E402
 from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.vision import TablePipeline  # noqa: E402
-from tableassist.vision.synthetic import Renderer  # noqa: E402
+from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -120,7 +120,7 @@ def main() -> int:
                 lat += camera.stats.latency
                 deb += d
             m = measure(game, camera.stats, scripted.expected)
-            c = scripted.camera
+            c = scripted.viewpoint
             print(f"\n{game}: {c.width}x{c.height} at {scripted.fps:g} fps, {scripted.duration:g} s; "
                   f"final state as scripted: {'yes' if ok else 'NO'}")
             print(f"  CAM inputs read without a tap: {m['read_without_tap']} of {m['cam_inputs']}"

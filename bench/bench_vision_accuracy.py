@@ -18,15 +18,17 @@ import numpy as np
 
 from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects, Hand
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Piece, Scene, Viewpoint
 
 SIZES = (12, 16, 20, 30, 45, 60)
 BLURS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 TILTS = (0, 25, 50)
 
 
-def scene_for(px: float, camera: S.Camera, rng: np.random.Generator, ids: np.ndarray) -> S.Scene:
-    base = S.Scene()
+def scene_for(px: float, camera: Viewpoint, rng: np.random.Generator, ids: np.ndarray) -> Scene:
+    base = Scene()
     H = camera.homography(base)
     # px per mm at the table centre
     c = np.float32([[[450, 300]], [[451, 300]]])
@@ -37,8 +39,8 @@ def scene_for(px: float, camera: S.Camera, rng: np.random.Generator, ids: np.nda
     for k, mid in enumerate(ids):
         x = 80 + (k % 6) * 150 + rng.uniform(-20, 20)
         y = 70 + (k // 6) * 150 + rng.uniform(-20, 20)
-        pieces.append(S.Piece(int(mid), x, y, float(rng.uniform(0, 360)), size_mm))
-    return S.Scene(pieces=tuple(pieces))
+        pieces.append(Piece(int(mid), x, y, float(rng.uniform(0, 360)), size_mm))
+    return Scene(pieces=tuple(pieces))
 
 
 def main() -> None:
@@ -48,7 +50,7 @@ def main() -> None:
     ap.add_argument("--max-blur", type=float, default=3.0, help="leave out the columns of larger blur")
     args = ap.parse_args()
     dictionary = load_registry().dictionary
-    renderer = S.Renderer(dictionary)
+    renderer = Renderer(dictionary)
     detector = MarkerDetector(dictionary, preset=args.preset)
     n_ids = detector.full_dictionary.bytesList.shape[0]
     rng = np.random.default_rng(2026)
@@ -58,7 +60,7 @@ def main() -> None:
     target = {"readable": 0, "found": 0, "wrong": 0, "markers": 0}
     t0 = time.perf_counter()
     for tilt in TILTS:
-        camera = S.Camera(1280, 720, tilt=tilt)
+        camera = Viewpoint(1280, 720, tilt=tilt)
         for blur in [b for b in BLURS if b <= args.max_blur]:
             row = []
             for px in SIZES:
@@ -68,9 +70,9 @@ def main() -> None:
                     scene = scene_for(px, camera, rng, ids)
                     hands = ()
                     if rng.random() < 0.25:
-                        hands = (S.Hand(float(rng.uniform(100, 800)), float(rng.uniform(100, 500)),
+                        hands = (Hand(float(rng.uniform(100, 800)), float(rng.uniform(100, 500)),
                                         float(rng.uniform(0, 180))),)
-                    frame, truth = renderer.render(scene, camera, S.Effects(blur=blur, hands=hands,
+                    frame, truth = renderer.render(scene, camera, Effects(blur=blur, hands=hands,
                                                                             seed=int(rng.integers(1 << 30))))
                     got = detector.detect(frame)
                     want = set(truth.ids.tolist())

@@ -8,7 +8,7 @@ skin-textured and cast a shadow) for `--seconds` seconds at `--fps`:
   * the room dims to half for 2 s, a lamp's glare lies over a card for 2 s, the camera shakes
     (8 px motion blur) for 1 s;
   * real changes: cards moved to other places and turned, one card removed from under a hand.
-The pipeline's events are scored against the script (`synthetic.score_events`, 2.5 s of slack: a
+The pipeline's events are scored against the script (`score_events`, 2.5 s of slack: a
 removal is confirmed `lost_after` after the hand has gone): real changes found, missed, spurious
 events, and each found change's latency in frames from the moment the hand let go (removals:
 from when the hand left). Run twice: with the occlusion witness (as shipped) and without it
@@ -25,24 +25,29 @@ import time
 
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline, Tracker
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects, Glare
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import (
+    Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
+from tableassist.vision.synthetic.score import score_events
+from tableassist.vision.synthetic.script import Condition, Move, Rest, Script, SyntheticVideo
 
 
-def script(registry) -> tuple[S.Script, list[S.Condition]]:
+def script(registry) -> tuple[Script, list[Condition]]:
     cards = {20 + k: (180 + 110 * (k % 6), 230 + 150 * (k // 6)) for k in range(12)}
-    pieces = S.corner_pieces() + S.seat_pieces() + tuple(
-        S.registry_piece(registry, "wreckers", mid, x, y) for mid, (x, y) in cards.items())
-    rests = [S.Rest(2.0, *cards[21], duration=10.0),                  # leaning on a card for 10 s
-             S.Rest(5.0, *cards[27], duration=4.0)]                   # ... then taking it away
-    rests += [S.Rest(t, *cards[mid], duration=0.6) for t, mid in
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", mid, x, y) for mid, (x, y) in cards.items())
+    rests = [Rest(2.0, *cards[21], duration=10.0),                  # leaning on a card for 10 s
+             Rest(5.0, *cards[27], duration=4.0)]                   # ... then taking it away
+    rests += [Rest(t, *cards[mid], duration=0.6) for t, mid in
               ((3.0, 24), (7.5, 29), (11.0, 22), (14.5, 30), (18.0, 25), (24.0, 23))]
-    moves = [S.Move(4.0, 26, 560, 520), S.Move(9.0, 27, remove=True, duration=0.6),
-             S.Move(13.0, 31, rotation=90.0), S.Move(20.0, 20, 320, 520), S.Move(26.0, 28, 760, 520)]
+    moves = [Move(4.0, 26, 560, 520), Move(9.0, 27, remove=True, duration=0.6),
+             Move(13.0, 31, rotation=90.0), Move(20.0, 20, 320, 520), Move(26.0, 28, 760, 520)]
     glare_over = cards[24]
-    conditions = [S.Condition(15.0, 2.0, dim=0.5),
-                  S.Condition(17.0, 2.0, glare=(S.Glare(glare_over[0], glare_over[1], 35.0, 0.9),)),
-                  S.Condition(22.0, 1.0, motion_blur=8.0, motion_angle=20.0)]
-    return S.Script(S.Scene(pieces=pieces), moves=moves, rests=rests, texture=True, shadow=0.45), conditions
+    conditions = [Condition(15.0, 2.0, dim=0.5),
+                  Condition(17.0, 2.0, glare=(Glare(glare_over[0], glare_over[1], 35.0, 0.9),)),
+                  Condition(22.0, 1.0, motion_blur=8.0, motion_angle=20.0)]
+    return Script(Scene(pieces=pieces), moves=moves, rests=rests, texture=True, shadow=0.45), conditions
 
 
 def main() -> None:
@@ -51,11 +56,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0)
     args = ap.parse_args()
     registry = load_registry()
-    renderer = S.Renderer(registry.dictionary)
+    renderer = Renderer(registry.dictionary)
     plan, conditions = script(registry)
-    camera = S.Camera(1280, 720, tilt=20)
-    video = S.SyntheticVideo(plan, renderer, camera, fps=args.fps, duration=args.seconds,
-                             effects=S.Effects(blur=0.6), conditions=conditions, seed=3)
+    camera = Viewpoint(1280, 720, tilt=20)
+    video = SyntheticVideo(plan, renderer, camera, fps=args.fps, duration=args.seconds,
+                           effects=Effects(blur=0.6), conditions=conditions, seed=3)
     frames = list(video.frames())
     print(f"{len(frames)} frames {camera.width}x{camera.height} at {args.fps:g} fps: {len(plan.moves)} real "
           f"changes, {len(plan.rests)} resting hands (one 10 s, six 0.6 s covers), dimming, glare, motion blur")
@@ -67,7 +72,7 @@ def main() -> None:
         for t, frame, _ in frames:
             events += pipeline.update(frame, t)
         cpu = (time.process_time() - t0) / len(frames) * 1000
-        score = S.score_events(plan, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
+        score = score_events(plan, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
                                events, settle=1.0, slack=2.5)
         latency = []
         for m in plan.moves:

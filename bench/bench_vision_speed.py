@@ -32,51 +32,55 @@ import numpy as np
 
 from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import (
+    GroundTruth, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
+from tableassist.vision.synthetic.script import Move, Pass, Script, SyntheticVideo, demo_script
 
 FPS = 10.0
 
 
-def moving(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, S.GroundTruth]]:
-    base = S.corner_pieces() + S.seat_pieces()
-    cards = [S.registry_piece(registry, "wreckers", 20 + k, 180 + 110 * (k % 6), 220 + 160 * (k // 6))
+def moving(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+    base = corner_pieces() + seat_pieces()
+    cards = [registry_piece(registry, "wreckers", 20 + k, 180 + 110 * (k % 6), 220 + 160 * (k // 6))
              for k in range(12)]
-    camera = S.Camera(1920, 1080, tilt=20)
+    camera = Viewpoint(1920, 1080, tilt=20)
     for k in range(frames):
         shift = 3.0 * (k % 20) - 30.0
-        scene = S.Scene(pieces=base + tuple(replace(c, x=c.x + shift, rotation=c.rotation + 0.5 * k)
+        scene = Scene(pieces=base + tuple(replace(c, x=c.x + shift, rotation=c.rotation + 0.5 * k)
                                             for c in cards))
-        frame, truth = renderer.render(scene, camera, S.Effects(blur=0.7, seed=k))
+        frame, truth = renderer.render(scene, camera, Effects(blur=0.7, seed=k))
         yield k / FPS, frame, truth
 
 
-def game(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, S.GroundTruth]]:
-    script = S.demo_script(seed=7, length=frames / FPS + 5, move_every=4.0, pass_every=5.0)
-    video = S.SyntheticVideo(script, renderer, S.Camera(1920, 1080, tilt=20), fps=FPS,
-                             duration=frames / FPS, effects=S.Effects(blur=0.7))
+def game(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+    script = demo_script(seed=7, length=frames / FPS + 5, move_every=4.0, pass_every=5.0)
+    video = SyntheticVideo(script, renderer, Viewpoint(1920, 1080, tilt=20), fps=FPS,
+                           duration=frames / FPS, effects=Effects(blur=0.7))
     yield from video.frames()
 
 
-def dice_script(registry, length: float) -> S.Script:
-    pieces = S.corner_pieces() + S.seat_pieces()
+def dice_script(registry, length: float) -> Script:
+    pieces = corner_pieces() + seat_pieces()
     dice = [22 + 6 * k for k in range(8)]                     # each die's first face
     rats = [m.id for m in registry.markers("abandon_ship") if m.component == "rat"]
     cheese = [m.id for m in registry.markers("abandon_ship") if m.component == "cheese_token"]
-    pieces += tuple(S.registry_piece(registry, "abandon_ship", d, 650 + 55 * (k % 4), 420 + 60 * (k // 4))
+    pieces += tuple(registry_piece(registry, "abandon_ship", d, 650 + 55 * (k % 4), 420 + 60 * (k // 4))
                     for k, d in enumerate(dice))
-    pieces += tuple(S.registry_piece(registry, "abandon_ship", r, 120 + 45 * k, 200) for k, r in enumerate(rats))
-    pieces += tuple(S.registry_piece(registry, "abandon_ship", c, 150 + 70 * k, 330) for k, c in enumerate(cheese))
+    pieces += tuple(registry_piece(registry, "abandon_ship", r, 120 + 45 * k, 200) for k, r in enumerate(rats))
+    pieces += tuple(registry_piece(registry, "abandon_ship", c, 150 + 70 * k, 330) for k, c in enumerate(cheese))
     rng = np.random.default_rng(5)
     movable = dice + rats
-    moves = [S.Move(t, int(rng.choice(movable)), float(rng.uniform(120, 820)), float(rng.uniform(150, 450)))
+    moves = [Move(t, int(rng.choice(movable)), float(rng.uniform(120, 820)), float(rng.uniform(150, 450)))
              for t in np.arange(2.0, length, 3.0)]
-    passes = [S.Pass(float(t), (100, 500), (800, 150), 1.0) for t in np.arange(4.0, length, 5.0)]
-    return S.Script(S.Scene(pieces=pieces), moves=moves, passes=passes)
+    passes = [Pass(float(t), (100, 500), (800, 150), 1.0) for t in np.arange(4.0, length, 5.0)]
+    return Script(Scene(pieces=pieces), moves=moves, passes=passes)
 
 
-def game4k(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, S.GroundTruth]]:
-    video = S.SyntheticVideo(dice_script(registry, frames / FPS + 3), renderer, S.Camera(3840, 2160, tilt=15),
-                             fps=FPS, duration=frames / FPS, effects=S.Effects(blur=0.8, jpeg=90))
+def game4k(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+    video = SyntheticVideo(dice_script(registry, frames / FPS + 3), renderer, Viewpoint(3840, 2160, tilt=15),
+                           fps=FPS, duration=frames / FPS, effects=Effects(blur=0.8, jpeg=90))
     yield from video.frames()
 
 
@@ -89,7 +93,7 @@ def main() -> None:
     ap.add_argument("--only", choices=sorted(SCENARIOS))
     args = ap.parse_args()
     registry = load_registry()
-    renderer = S.Renderer(registry.dictionary)
+    renderer = Renderer(registry.dictionary)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, registry.dictionary))
     print(f"cv2 {cv2.__version__}, {cv2.getNumThreads()} threads, dictionary {registry.dictionary}, "
           f"{args.frames} frames per scenario at {FPS:g} fps; pipeline as shipped (QR cards on)")

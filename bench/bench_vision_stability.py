@@ -3,7 +3,7 @@
 Wreckers table, 1280x720, tilt 25 deg, blur 0.8, 12 cards, a hand moving a card every 4 s, a hand
 passing over the cards every 5 s, and single-frame flicker on 3 % of frames (a phantom marker of an id
 that is not on the table, or a real marker blanked). The tracker's events are scored against the script
-(`synthetic.score_events`): expected changes (zone, cell, seat or rotation), matched, missed, spurious.
+(`score_events`): expected changes (zone, cell, seat or rotation), matched, missed, spurious.
 
     .venv/bin/python bench/bench_vision_stability.py [--minutes 5] [--fps 8]
 """
@@ -15,7 +15,11 @@ import time
 
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Viewpoint
+from tableassist.vision.synthetic.score import score_events
+from tableassist.vision.synthetic.script import SyntheticVideo, demo_script
 
 
 def main() -> None:
@@ -26,11 +30,11 @@ def main() -> None:
     args = ap.parse_args()
     registry = load_registry()
     length = args.minutes * 60
-    script = S.demo_script(seed=args.seed, length=length, ids=tuple(range(20, 32)), move_every=4.0,
+    script = demo_script(seed=args.seed, length=length, ids=tuple(range(20, 32)), move_every=4.0,
                            pass_every=5.0)
-    camera = S.Camera(1280, 720, tilt=25)
-    video = S.SyntheticVideo(script, S.Renderer(registry.dictionary), camera, fps=args.fps, duration=length,
-                             effects=S.Effects(blur=0.8), flicker=0.03, phantom_ids=tuple(range(100, 120)),
+    camera = Viewpoint(1280, 720, tilt=25)
+    video = SyntheticVideo(script, Renderer(registry.dictionary), camera, fps=args.fps, duration=length,
+                           effects=Effects(blur=0.8), flicker=0.03, phantom_ids=tuple(range(100, 120)),
                              seed=args.seed)
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
     events = []
@@ -40,7 +44,7 @@ def main() -> None:
         events += pipeline.update(frame, t)
         frames += 1
     elapsed = time.perf_counter() - t0
-    score = S.score_events(script, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
+    score = score_events(script, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
                            events, settle=1.0)
     print(f"{args.minutes:g} min at {args.fps:g} fps = {frames} frames, {len(script.moves)} moves, "
           f"{len(script.passes)} hands passing, flicker on 3 % of frames ({elapsed:.0f} s incl. rendering)")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from tableassist.markers.registry import Registry
-from tableassist.vision import synthetic
+from tableassist.vision.synthetic.render import grid_art
+from tableassist.vision.synthetic.scene import Piece
 
 #: BGR colour of each item, far apart, and of a blank cell.
 COLOURS = {"G": (30, 200, 240), "K": (40, 40, 40), "X": (170, 50, 170), "R": (60, 60, 210)}
@@ -33,7 +34,7 @@ def crate_art(grid: list[str], sticker_mm: float, corner: str, crate_mm: float =
             else:
                 out.append((COLOURS[token[0]], token))
         cells.append(out)
-    art = synthetic.grid_art(cells, cell_px)
+    art = grid_art(cells, cell_px)
     side = int(round(sticker_mm * art.shape[1] / crate_mm))
     h, w = art.shape[:2]
     y0 = 0 if corner[0] == "N" else h - side
@@ -43,7 +44,7 @@ def crate_art(grid: list[str], sticker_mm: float, corner: str, crate_mm: float =
 
 
 def crate_piece(registry: Registry, crate: str, side: str, grid: list[str], corner: str,
-                x: float, y: float, rotation: float = 0.0) -> synthetic.Piece:
+                x: float, y: float, rotation: float = 0.0) -> Piece:
     """Crate ``crate`` lying ``side`` up with its sticker in ``corner``, centred on its marker
     at (``x``, ``y``) table mm."""
     marker = next(m for m in registry.markers("shipshape")
@@ -52,7 +53,7 @@ def crate_piece(registry: Registry, crate: str, side: str, grid: list[str], corn
     sticker = registry.sticker_mm(marker)
     dx = (w / 2 - sticker / 2) * (1 if corner[1] == "W" else -1)
     dy = (h / 2 - sticker / 2) * (1 if corner[0] == "N" else -1)
-    return synthetic.Piece(marker.id, x, y, rotation, marker.size_mm, (w, h), (dx, dy),
+    return Piece(marker.id, x, y, rotation, marker.size_mm, (w, h), (dx, dy),
                            crate_art(grid, sticker, corner, w))
 
 

@@ -31,7 +31,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Import:
-    module: str  # the importing module, e.g. tableassist.readers.live
+    module: str  # the importing module, e.g. tableassist.camera.live
     target: str  # what it imports: a part ("vision") or a top-level library ("cv2")
     line: int
 
@@ -74,7 +74,7 @@ def known_exceptions() -> dict[tuple[str, str], str]:
 
 
 def part_of(module: str) -> str:
-    """``tableassist.readers.live`` → ``readers``; the package's own modules are ``tableassist``
+    """``tableassist.camera.live`` → ``camera``; the package's own modules are ``tableassist``
     (``__init__``, ``__main__``) or named after themselves (``shipped``)."""
     parts = module.split(".")
     if len(parts) == 1 or parts[1] == "__main__":

@@ -2,7 +2,7 @@
 into the journal, the camera's state and the preview picture to the server.
 
 The frames are read by the one loop a camera at the server reads with
-(``readers.live.read_frames``); the pipeline and the preview picture are made as the server
+(``camera.frames.read_frames``); the pipeline and the preview picture are made as the server
 makes them (``server/camera.py``), so a table read through an agent reads as one read at the
 server.
 """
@@ -17,11 +17,13 @@ from tableassist.agent.journal import Journal
 from tableassist.agent.link import ACK_TIMEOUT, Link
 from tableassist.markers.registry import load_registry
 # The one import of the live camera loop in this part.
-from tableassist.readers.live import MARKERS_EVERY, Frame, FrameSource, read_frames
+from tableassist.camera.frames import read_frames
+from tableassist.camera.live import MARKERS_EVERY
 from tableassist.server.camera import Every, PreviewPicture, pipeline_for
 
 if TYPE_CHECKING:
     from tableassist.vision import TablePipeline
+    from tableassist.vision.sources import Frame, FrameSource
 
 #: How often the agent sends the preview picture while the host screen shows it.
 AGENT_PREVIEW_FPS = 2

@@ -20,15 +20,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.camera.live import Camera, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
 from tableassist.games.protocol import IllegalAction
 from tableassist.readers import CAM_INPUTS
-from tableassist.readers.live import Camera, LastFrame, Stats
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from tableassist.vision.synthetic import SyntheticVideo
+    from tableassist.vision import FrameResult
+    from tableassist.vision.synthetic.script import SyntheticVideo
 
 
 class TabletScript:
@@ -42,7 +43,7 @@ class TabletScript:
         self.done: list[dict[str, Any]] = []
         self.tapped: list[dict[str, Any]] = []     # given as a tap on a camera confirmation
 
-    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+    def __call__(self, t: float, frame: np.ndarray, seen: FrameResult | None) -> None:
         self.play(t)
 
     def play(self, t: float) -> None:
@@ -69,7 +70,7 @@ class ScriptedSource:
     def __init__(self, video: SyntheticVideo, *, realtime: bool = False) -> None:
         self.video = video
         self.realtime = realtime
-        self.mode = f"{video.camera.width}x{video.camera.height} at {video.fps:g} fps, synthetic"
+        self.mode = f"{video.viewpoint.width}x{video.viewpoint.height} at {video.fps:g} fps, synthetic"
         self._frames = iter(video.frames())
         self._t = 0.0
         self._t0: float | None = None
@@ -141,7 +142,7 @@ class Demo:
                  size: tuple[int, int] | None = None) -> None:
         from tableassist.markers.registry import load_registry
         from tableassist.server.served import serve_venue
-        from tableassist.vision.synthetic import Renderer
+        from tableassist.vision.synthetic.render import Renderer
 
         self.scripted = SCRIPTS[game]()
         self._tmp = None

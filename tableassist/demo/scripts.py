@@ -23,7 +23,11 @@ from tableassist.games.schmuggler import Schmuggler
 from tableassist.games.wreckers import Wreckers
 from tableassist.table import catalog
 from tableassist.markers.registry import Registry, load_registry
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects, Hand
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import (
+    HeldCard, Piece, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
+from tableassist.vision.synthetic.script import Pass, SyntheticVideo
 
 DEMO_PLAYERS = ("Ann", "Bea", "Cy")
 DEMO_COLOURS = {"Ann": "red", "Bea": "blue", "Cy": "green"}   # seats: bottom, left, top
@@ -45,7 +49,7 @@ class Step:
     marker_id: int | None = None
     remove: bool = False
     duration: float = 0.6
-    piece: S.Piece | None = None          # a piece put down for the first time
+    piece: Piece | None = None          # a piece put down for the first time
 
 
 @dataclass(frozen=True)
@@ -54,25 +58,25 @@ class Showing:
     camera."""
 
     t: float
-    card: S.HeldCard
+    card: HeldCard
     duration: float = 3.0
 
 
 @dataclass
 class Timeline:
-    """Like :class:`tableassist.vision.synthetic.Script`, but pieces have names, so several
+    """Like :class:`tableassist.vision.synthetic.script.Script`, but pieces have names, so several
     copies of one sticker (card backs of one colour) can lie on the table at once; and command
     cards can be held up."""
 
-    scene: S.Scene
-    pieces: dict[str, S.Piece] = field(default_factory=dict)
+    scene: Scene
+    pieces: dict[str, Piece] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    passes: list[S.Pass] = field(default_factory=list)
+    passes: list[Pass] = field(default_factory=list)
     showings: list[Showing] = field(default_factory=list)
 
-    def state_at(self, t: float) -> tuple[S.Scene, list[S.Hand]]:
+    def state_at(self, t: float) -> tuple[Scene, list[Hand]]:
         pieces = dict(self.pieces)
-        hands: list[S.Hand] = []
+        hands: list[Hand] = []
         for s in sorted(self.steps, key=lambda s: s.t):
             if t < s.t:
                 break
@@ -84,7 +88,7 @@ class Timeline:
             if t < s.t + s.duration:
                 k = (t - s.t) / s.duration
                 pieces.pop(s.name, None)          # in the hand
-                hands.append(S.Hand(old.x + (tx - old.x) * k, old.y + (ty - old.y) * k, 90.0))
+                hands.append(Hand(old.x + (tx - old.x) * k, old.y + (ty - old.y) * k, 90.0))
                 continue
             if s.remove:
                 pieces.pop(s.name, None)
@@ -95,7 +99,7 @@ class Timeline:
         for p in self.passes:
             if p.t <= t < p.t + p.duration:
                 k = (t - p.t) / p.duration
-                hands.append(S.Hand(p.start[0] + (p.end[0] - p.start[0]) * k,
+                hands.append(Hand(p.start[0] + (p.end[0] - p.start[0]) * k,
                                     p.start[1] + (p.end[1] - p.start[1]) * k, 90.0))
         held = tuple(s.card for s in self.showings if s.t <= t < s.t + s.duration)
         return replace(self.scene, pieces=self.scene.pieces + tuple(pieces.values()),
@@ -118,27 +122,28 @@ class ScriptedGame:
     timeline: Timeline
     tablet: list[tuple[float, dict[str, Any]]]
     expected: list[dict[str, Any]]
-    camera: S.Camera
+    viewpoint: Viewpoint
     fps: float = 5.0
     duration: float = 30.0
     options: dict[str, Any] = field(default_factory=dict)
 
-    def video(self, renderer: S.Renderer, *, hands: bool = False, flicker: float = 0.0,
-              seed: int = 0, size: tuple[int, int] | None = None) -> S.SyntheticVideo:
+    def video(self, renderer: Renderer, *, hands: bool = False, flicker: float = 0.0,
+              seed: int = 0, size: tuple[int, int] | None = None) -> SyntheticVideo:
         """The video of this game. ``hands`` adds a hand passing over the table every few
         seconds; ``flicker`` single-frame phantoms and dropouts on that share of frames; ``size``
         (width, height) the synthetic camera's frame instead of the script's."""
         timeline = self.timeline
         if hands:
             w, h = timeline.scene.width, timeline.scene.height
-            passes = [S.Pass(t, (-100.0, 150.0 + (k * 97) % (h - 300)),
+            passes = [Pass(t, (-100.0, 150.0 + (k * 97) % (h - 300)),
                              (w + 100.0, 200.0 + (k * 131) % (h - 300)), duration=1.2)
                       for k, t in enumerate(_frange(3.3, self.duration - 2, 4.1))]
             timeline = replace(timeline, passes=timeline.passes + passes)
-        camera = self.camera if size is None else replace(self.camera, width=size[0], height=size[1])
-        return S.SyntheticVideo(timeline, renderer, camera, fps=self.fps,  # type: ignore[arg-type]
-                                duration=self.duration, effects=S.Effects(blur=0.4),
-                                flicker=flicker, phantom_ids=tuple(range(230, 240)), seed=seed)
+        viewpoint = self.viewpoint if size is None else \
+            replace(self.viewpoint, width=size[0], height=size[1])
+        return SyntheticVideo(timeline, renderer, viewpoint, fps=self.fps,
+                              duration=self.duration, effects=Effects(blur=0.4),
+                              flicker=flicker, phantom_ids=tuple(range(230, 240)), seed=seed)
 
     def expected_game(self) -> Game[Any, Any]:
         """The game as it must end: the expected actions applied to a new game."""
@@ -164,8 +169,8 @@ class Builder:
         self.game = game
         self.registry = registry or load_registry()
         self.min_marker_mm = min_marker_mm
-        self.base = list(S.corner_pieces() + S.seat_pieces()[:seats])
-        self.timeline = Timeline(S.Scene())
+        self.base = list(corner_pieces() + seat_pieces()[:seats])
+        self.timeline = Timeline(Scene())
 
     def marker(self, component: str, item: str, side: str | None = None) -> int:
         for m in self.registry.markers(self.game):
@@ -174,19 +179,19 @@ class Builder:
         raise KeyError(f"{self.game}: no marker for {component} {item} {side or ''}")
 
     def piece(self, component: str, item: str, x: float, y: float, rotation: float = 0.0,
-              side: str | None = None, size: float | None = None) -> S.Piece:
-        p = S.registry_piece(self.registry, self.game, self.marker(component, item, side), x, y,
+              side: str | None = None, size: float | None = None) -> Piece:
+        p = registry_piece(self.registry, self.game, self.marker(component, item, side), x, y,
                              rotation)
         size = size or max(p.size_mm, self.min_marker_mm)
         if size != p.size_mm:
             p = replace(p, size_mm=size, card_mm=(max(p.card_mm[0], size), max(p.card_mm[1], size)))
         return p
 
-    def fixed(self, *pieces: S.Piece) -> None:
+    def fixed(self, *pieces: Piece) -> None:
         """Pieces that never move (board corners, the ship's bow)."""
         self.base += pieces
 
-    def lay(self, name: str, piece: S.Piece, t: float | None = None) -> None:
+    def lay(self, name: str, piece: Piece, t: float | None = None) -> None:
         """A piece on the table from the start, or put down at ``t``."""
         if t is None:
             self.timeline.pieces[name] = piece
@@ -203,12 +208,12 @@ class Builder:
 
     def hold_up(self, t: float, command: str, duration: float = 3.0, **card: Any) -> None:
         """Someone holds the command card ``command`` ("undo", …) up to the camera from ``t``
-        for ``duration`` seconds (``card``: where and how big, see ``synthetic.HeldCard``)."""
+        for ``duration`` seconds (``card``: where and how big, see ``HeldCard``)."""
         text = next(c.text for c in self.registry.commands if c.name == command)
-        self.timeline.showings.append(Showing(t, S.HeldCard(text, **card), duration))
+        self.timeline.showings.append(Showing(t, HeldCard(text, **card), duration))
 
     def build(self) -> Timeline:
-        self.timeline.scene = S.Scene(pieces=tuple(self.base))
+        self.timeline.scene = Scene(pieces=tuple(self.base))
         return self.timeline
 
 
@@ -291,7 +296,7 @@ def abandon_ship(*, wrong_move: bool = False, registry: Registry | None = None) 
         use(start + 19, order[2], "green", "green", 4, None)     # 3x: the die stays in the pool
         duration = start + 23
     return ScriptedGame("abandon_ship", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
-                        expected, S.Camera(1600, 900, tilt=0), fps=5.0, duration=duration)
+                        expected, Viewpoint(1600, 900, tilt=0), fps=5.0, duration=duration)
 
 
 # -- Shipwrecked ---------------------------------------------------------------------------------
@@ -343,7 +348,7 @@ def shipwrecked(*, wrong_move: bool = False, registry: Registry | None = None) -
         b.lay("lot 2", b.piece("resource_card", "WATER-20", *SW_LOT), 19.0)
         expected.append({"type": "turn_over_card", "player": None, "card": "WATER-20"})
     return ScriptedGame("shipwrecked", players, colours, seed, b.build(), tablet, expected,
-                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=25.0)
+                        Viewpoint(1280, 720, tilt=10), fps=5.0, duration=25.0)
 
 
 # -- Wreckers ------------------------------------------------------------------------------------
@@ -378,7 +383,7 @@ def wreckers(*, wrong_move: bool = False, registry: Registry | None = None) -> S
     if wrong_move:
         b.lay("discard Cy", b.piece("card", wrecks[2].name, *WR_DISCARD), 12.0)
         return ScriptedGame("wreckers", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
-                            expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=16.0)
+                            expected, Viewpoint(1280, 720, tilt=10), fps=5.0, duration=16.0)
     b.lay("discard Cy", b.piece("card", searches[0], *WR_DISCARD), 12.0)
     expected.append({"type": "discard_search", "player": "Cy", "card": searches[0]})
     b.lay("pick Cy", b.piece("card", investor, *WR_SEAT["Cy"]), 14.0)
@@ -393,7 +398,7 @@ def wreckers(*, wrong_move: bool = False, registry: Registry | None = None) -> S
     tablet.append((23.5, {"type": "choose_target", "player": "Ann", "target": "Bea"}))
     expected += [tablet[-1][1], {"type": "pick_card", "player": None, "card": wrecks[3].name}]
     return ScriptedGame("wreckers", players, dict(DEMO_COLOURS), seed, b.build(), tablet, expected,
-                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=26.0)
+                        Viewpoint(1280, 720, tilt=10), fps=5.0, duration=26.0)
 
 
 # -- Schmuggler an Bord --------------------------------------------------------------------------
@@ -447,7 +452,7 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
     b.move(t + 1.5, "piece", *sb_space(3 if wrong_move else 2))
     if wrong_move:
         return ScriptedGame("schmuggler", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
-                            expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
+                            expected, Viewpoint(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
     b.lay("taken", b.piece("contraband_card", track[2], *SB_SHOW, side="face"), t + 4.0)
     b.remove(t + 5.5, "taken")
     expected.append({"type": "take_card", "player": order[0]})
@@ -459,7 +464,7 @@ def schmuggler(*, wrong_move: bool = False, registry: Registry | None = None) ->
                (t + 12.0, {"type": "close_objections", "player": None})]
     expected += [a for _, a in tablet]
     return ScriptedGame("schmuggler", players, dict(DEMO_COLOURS), seed, b.build(), tablet,
-                        expected, S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 14.0)
+                        expected, Viewpoint(1280, 720, tilt=10), fps=5.0, duration=t + 14.0)
 
 
 # -- ShipShape -----------------------------------------------------------------------------------
@@ -509,14 +514,14 @@ def shipshape(*, wrong_move: bool = False, registry: Registry | None = None) -> 
         b.move(t + 2.0, f"crate {crate}", hx - 60 + 60 * k, hy + 90, rotation)
         if wrong_move:
             return ScriptedGame("shipshape", players, colours, seed, b.build(), tablet, expected,
-                                S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
+                                Viewpoint(1280, 720, tilt=10), fps=5.0, duration=t + 8.0)
         place = {"type": "place_crate", "player": taker, "crate": crate, "face": face,
                  "rotation": rotation, "offset": [0, 0]}
         tablet.append((t + 4.0, place))
         expected.append(place)
         t += 5.5
     return ScriptedGame("shipshape", players, colours, seed, b.build(), tablet, expected,
-                        S.Camera(1280, 720, tilt=10), fps=5.0, duration=t + 1.0)
+                        Viewpoint(1280, 720, tilt=10), fps=5.0, duration=t + 1.0)
 
 
 #: game id -> the scripted game the demo plays and the end-to-end tests read.

@@ -140,7 +140,7 @@ class Marker:
 @dataclass(frozen=True)
 class Command:
     """A QR command card: the camera reads ``text`` and does what the tablet's button would
-    (``tableassist.readers.live.COMMANDS``). ``label`` and ``does`` are printed under the code."""
+    (``tableassist.camera.live.COMMANDS``). ``label`` and ``does`` are printed under the code."""
     name: str
     label: str
     text: str

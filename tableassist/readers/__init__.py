@@ -1,7 +1,7 @@
 """Camera readers, one per game: stable table events plus the game's state in, readings out.
 
-See ``base.py`` for the protocol and ``docs/readers.md`` for what each game's reader reads; ``live.py``
-is the camera that feeds them and submits their readings. Readers import the games and the marker
+See ``base.py`` for the protocol and ``docs/readers.md`` for what each game's reader reads; the camera
+(``tableassist.camera.live``) feeds them and submits their readings. Readers import the games and the marker
 package (registry names, the ``Sighting`` record) only: never cv2, flask or a socket.
 """
 

@@ -9,7 +9,7 @@ A reader turns the tracker's stable table events plus the game's current state i
   table's words, with what the engine expects instead.
 
 A reader is pure: it never submits anything itself and never touches a clock, a camera or a socket.
-The camera (``tableassist.readers.live``) feeds it events, asks it for readings, submits them
+The camera (``tableassist.camera.live``) feeds it events, asks it for readings, submits them
 through the session and tells it which were accepted (so a face shown once is read once). The
 markers arrive as the vision made them: each event carries one
 :class:`~tableassist.markers.sighting.Sighting`, and the picture keeps it as it came.

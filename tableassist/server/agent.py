@@ -2,7 +2,7 @@
 table's own camera (reader, engine, log), as if the webcam were plugged into the server.
 
 The agent runs the vision pipeline next to the webcam and sends the tracker's table events, not
-video. The server keeps the reading: the table's :class:`~tableassist.readers.live.Camera` is fed
+video. The server keeps the reading: the table's :class:`~tableassist.camera.live.Camera` is fed
 the events (``Camera.feed``), and so reads them through the game's reader into the session like a
 local camera's; the agent's camera state reaches the host screen the same way (``show_device``).
 
@@ -40,13 +40,14 @@ from typing import TYPE_CHECKING, Any
 
 from flask_socketio import ConnectionRefusedError
 
+from tableassist.camera.live import Camera
 from tableassist.markers.sighting import FailingSticker, event_from_json
-from tableassist.readers.live import Camera, GameSession
 from tableassist.server import messages
 from tableassist.server.messages import Refused
 
 if TYPE_CHECKING:
     from tableassist.server.app import TableServer
+    from tableassist.table.session import TableSession
 
 #: How the screens call a camera that is an agent's.
 AGENT_NAME = "camera agent"
@@ -102,7 +103,7 @@ class AgentLink:
 
     # -- the table's side ------------------------------------------------------------------------
 
-    def follow(self, session: GameSession | None, colours: dict[str, str]) -> None:
+    def follow(self, session: TableSession | None, colours: dict[str, str]) -> None:
         """The table plays ``session`` now: the camera reads it with a new reader, and the agent
         is told the new reading (a ``SessionFollower`` of the table)."""
         with self._lock:

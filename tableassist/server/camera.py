@@ -1,7 +1,7 @@
 """The camera as the server runs it: the capture source asked for on the command line, the vision
 pipeline the camera reads each game with, the host screen's preview and its live camera check.
 
-The camera itself (``tableassist.readers.live.Camera``: frames, readers, command cards, its
+The camera itself (``tableassist.camera.live.Camera``: frames, readers, command cards, its
 status) knows neither the vision nor the server; this module hands it the vision's pieces and
 sends its frames, annotated, to the host screen: a small JPEG a few times a second to the
 ``host`` room only (other screens never get the picture), and to the "Your box" screens while one
@@ -26,15 +26,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.camera.status import CameraStatus
 from tableassist.markers.registry import Registry, RegistryError
-from tableassist.readers.live import CameraStatus, FrameSource, LastFrame
 
 if TYPE_CHECKING:
     import numpy as np
 
     from tableassist.server.app import TableServer
-    from tableassist.vision import MarkerDetector, TablePipeline
+    from tableassist.vision import FrameResult, MarkerDetector, TablePipeline
     from tableassist.vision.check import CameraReport
+    from tableassist.vision.sources import FrameSource
 
 #: Preview rate and size: enough to check the framing and the markers, cheap on the network.
 PREVIEW_FPS = 4
@@ -111,7 +112,7 @@ class PreviewPicture:
         #: The ids of the markers in the last picture made (for the host's "not seen: …").
         self.ids: list[int] = []
 
-    def __call__(self, frame: np.ndarray, seen: LastFrame | None, *, game: str | None,
+    def __call__(self, frame: np.ndarray, seen: FrameResult | None, *, game: str | None,
                  reading: bool) -> dict[str, Any] | None:
         from tableassist.vision import FrameResult, MarkerDetector, SourceError, annotate, \
             encode_jpeg
@@ -150,7 +151,7 @@ class Every:
 
 class Preview:
     """The host screen's camera picture: told every frame the camera reads (a
-    ``readers.live.FrameListener``), it sends one a few times a second, with the markers found
+    ``camera.live.FrameListener``), it sends one a few times a second, with the markers found
     outlined, to the host room, while a host screen is connected."""
 
     def __init__(self, server: TableServer, registry: Registry) -> None:
@@ -160,7 +161,7 @@ class Preview:
         self._picture = PreviewPicture(registry)
         self._rate = Every(PREVIEW_FPS)
 
-    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+    def __call__(self, t: float, frame: np.ndarray, seen: FrameResult | None) -> None:
         if not self.server.host_watching() or not self._rate.due():
             return   # nobody is looking: no detection for the preview, no JPEG
         session = self.server.table.session
@@ -196,7 +197,7 @@ class Preview:
 
 class BoxLook:
     """The "Your box" screens' camera help: told every frame the camera reads (a
-    ``readers.live.FrameListener``), it hands the frame and the markers in it to the server's
+    ``camera.live.FrameListener``), it hands the frame and the markers in it to the server's
     :class:`~tableassist.server.box.BoxCamera` while a box screen is open. The markers the game's
     pipeline found are reused when it reads the very game whose box is open; otherwise (no game
     read, or another game's box) they are found in the frame with every id."""
@@ -206,7 +207,7 @@ class BoxLook:
         self.registry = registry
         self._detector: MarkerDetector | None = None
 
-    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+    def __call__(self, t: float, frame: np.ndarray, seen: FrameResult | None) -> None:
         from tableassist.vision import FrameResult, MarkerDetector
 
         box = self.server.box_camera
@@ -226,7 +227,7 @@ class BoxLook:
 
 class CameraCheck:
     """The host screen's live camera check: told every frame the camera reads (a
-    ``readers.live.FrameListener``), it measures the newest one every :data:`CHECK_EVERY` seconds
+    ``camera.live.FrameListener``), it measures the newest one every :data:`CHECK_EVERY` seconds
     while the host screen asks for it (:meth:`want`) and is connected, in a thread of its own,
     and sends the report (``CameraReport.to_json``) with its picture (zones, seats and scale
     drawn) to the host room as a ``camera_check`` event."""
@@ -249,7 +250,7 @@ class CameraCheck:
         self.on, self.game = on, game
         self._last = -1e9
 
-    def __call__(self, t: float, frame: np.ndarray, seen: LastFrame | None) -> None:
+    def __call__(self, t: float, frame: np.ndarray, seen: FrameResult | None) -> None:
         now = time.monotonic()
         if not self.on or now - self._last < CHECK_EVERY or not self.server.host_watching():
             return

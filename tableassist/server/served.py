@@ -30,12 +30,13 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from tableassist.camera.live import Camera
+from tableassist.camera.status import CameraStatus
 from tableassist.markers.registry import Registry
-from tableassist.readers.live import Camera, CameraStatus, FrameSource
 from tableassist.server.agent import AgentLink
 from tableassist.server.app import QuietHandler, TableServer, create_app
 from tableassist.server.camera import (READ_FPS, BoxLook, CameraCheck, Preview, camera_name,
@@ -47,6 +48,9 @@ from tableassist.table.box import Box
 from tableassist.table.store import MAIN, Store, StoreError
 from tableassist.table.stores import open_store
 from tableassist.table.venue import TableEntry, Venue, VenueError, open_venue, venue_file
+
+if TYPE_CHECKING:
+    from tableassist.vision.sources import FrameSource
 
 #: What a table without a camera of its own says until an agent connects.
 NO_AGENT_YET = ("no camera yet: run the camera agent next to the webcam (tableassist camera; the "

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from tableassist.camera.status import CameraStatus
 from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError, Timer
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
-from tableassist.readers.live import CameraStatus
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.box import Box, games_progress
 from tableassist.table.chronicle import Chronicle
@@ -129,7 +129,7 @@ class StopClock:
 
 class CameraTaps(Protocol):
     """Where a table screen's tap on one of the camera's proposals goes
-    (``tableassist.readers.live.Camera``)."""
+    (``tableassist.camera.live.Camera``)."""
 
     def confirm(self, action: Mapping[str, Any], *, author: str | None = None) -> None: ...
 
@@ -339,7 +339,7 @@ class Table:
         return lambda: self._followers.remove(follower)
 
     def show_camera(self, status: CameraStatus) -> None:
-        """The camera's new status (the camera calls this; see ``readers.live.StatusListener``)."""
+        """The camera's new status (the camera calls this; see ``camera.live.StatusListener``)."""
         self.camera_status = status
         if not self._switching:  # a change of game is broadcast once, when the camera follows
             self.on_change()

@@ -14,7 +14,7 @@ computer next to the webcam): it sends what the camera sees and nothing else, an
 of the game. What it sees is the table's input, though: the moves read from it go through the
 engine into the log, and the QR command cards shown to it start a new game (the same one again),
 undo, redo, confirm or cancel the camera's proposals and pause its reading
-(``readers.live.COMMANDS``).
+(``camera.live.COMMANDS``).
 
 Tokens are kept where the table's store keeps its links (``Store.links()``, see
 ``tableassist/table/links.py``): beside an SQLite database in ``<database>.table.json`` (mode 0600),

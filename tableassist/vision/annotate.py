@@ -4,26 +4,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
+
+from tableassist.markers.registry import Registry
 
 from .detect import Detections, WARN_SIDE_PX
-from .geometry import TableGeometry
+from .geometry import TableGeometry, map_points
+
+#: A BGR colour, as OpenCV draws with it.
+Colour = tuple[int, int, int]
 
 GREEN, ORANGE, RED, WHITE, BLACK = (60, 200, 60), (0, 160, 255), (40, 40, 230), (255, 255, 255), (0, 0, 0)
 CYAN, YELLOW = (230, 200, 40), (40, 220, 240)
 CORNERS = ("NW", "NE", "SE", "SW")
 
 
-def _text(img: np.ndarray, text: str, org: tuple[int, int], colour, scale: float = 0.5) -> None:
+def _text(img: np.ndarray, text: str, org: tuple[int, int], colour: Colour, scale: float = 0.5) -> None:
     cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, BLACK, 3, cv2.LINE_AA)
     cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
 
 
-def annotate(frame: np.ndarray, detections: Detections, *, registry: Any = None, game: str | None = None,
-             warnings: Sequence[str] = ()) -> np.ndarray:
+def annotate(frame: np.ndarray, detections: Detections, *, registry: Registry | None = None,
+             game: str | None = None, warnings: Sequence[str] = ()) -> np.ndarray:
     """A copy of `frame` with each marker outlined (green; orange when too small to read reliably; red
     for a duplicated id), its first corner dotted, its label, which table corners are in view, and the
     warnings listed at the bottom."""
@@ -52,13 +57,15 @@ def annotate(frame: np.ndarray, detections: Detections, *, registry: Any = None,
     return out
 
 
-def label(img: np.ndarray, text: str, org: tuple[int, int], colour=WHITE, scale: float = 0.5) -> None:
+def label(img: np.ndarray, text: str, org: tuple[int, int], colour: Colour = WHITE,
+          scale: float = 0.5) -> None:
     """Text that reads on any background (a dark outline under it)."""
     _text(img, text, org, colour, scale)
 
 
-def _poly(img: np.ndarray, pts_mm: np.ndarray, to_image: np.ndarray, colour, closed: bool = True) -> np.ndarray:
-    pts = cv2.perspectiveTransform(np.asarray(pts_mm, np.float32).reshape(-1, 1, 2), to_image).reshape(-1, 2)
+def _poly(img: np.ndarray, pts_mm: np.ndarray, to_image: NDArray[np.float64], colour: Colour,
+          closed: bool = True) -> np.ndarray:
+    pts = map_points(to_image, pts_mm)
     cv2.polylines(img, [np.round(pts).astype(np.int32)], closed, colour, 1, cv2.LINE_AA)
     return pts
 

@@ -10,11 +10,13 @@ on a frame without a code).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 #: Parameter presets chosen by measurement (docs/vision.md, bench/bench_vision_accuracy.py).
 #: "robust" raises recall on small, blurred markers (20 px at blur sigma 1: 0.83 -> 0.96) for ~1.8x the time.
@@ -75,10 +77,14 @@ class Detections:
         if not len(self):
             return np.zeros((0,), np.float32)
         d = self.corners - self.corners[:, _NEXT]
-        return np.sqrt((d * d).sum(axis=2)).mean(axis=1)
+        sides: NDArray[np.floating[Any]] = np.sqrt((d * d).sum(axis=2)).mean(axis=1)
+        return sides
 
     def centers(self) -> np.ndarray:
-        return self.corners.mean(axis=1) if len(self) else np.zeros((0, 2), np.float32)
+        if not len(self):
+            return np.zeros((0, 2), np.float32)
+        centers: NDArray[np.floating[Any]] = self.corners.mean(axis=1)
+        return centers
 
     def duplicates(self) -> set[int]:
         """Ids seen more than once in this frame: two copies of one sticker (never guessed between)."""
@@ -90,7 +96,7 @@ class Detections:
         return [f"marker {int(i)} is {s:.0f} px: move the camera closer or print larger"
                 for i, s in zip(self.ids, self.side_px()) if s < min_side_px]
 
-    def to_json(self) -> list[dict]:
+    def to_json(self) -> list[dict[str, Any]]:
         return [{"id": int(i), "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]}
                 for i, c in zip(self.ids, self.corners)]
 
@@ -103,7 +109,8 @@ MIN_AREA_RATIO = 0.3
 
 def _areas(corners: np.ndarray) -> np.ndarray:
     x, y = corners[:, :, 0], corners[:, :, 1]
-    return 0.5 * np.abs((x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1))
+    areas: NDArray[np.floating[Any]] = 0.5 * np.abs((x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1))
+    return areas
 
 
 def _merge(parts: Sequence[Detections], frame_size: tuple[int, int]) -> Detections:
@@ -118,6 +125,12 @@ def _gray(frame: np.ndarray) -> np.ndarray:
     if frame is None or frame.size == 0:
         raise ValueError("empty image")
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+#: Which markers `MarkerDetector.detect_regions` looks for in one box: None, any of the detector's
+#: ids; some ids, only those; a pair (ids, window): those ids (None: any) with one adaptive-threshold
+#: window of that many px, the box looked at in one mosaic with the others of its kind.
+BoxIds = Iterable[int] | tuple[Iterable[int] | None, int] | None
 
 
 class MarkerDetector:
@@ -201,9 +214,10 @@ class MarkerDetector:
         return self._detect_gray(gray, (gray.shape[1], gray.shape[0]))
 
     def detect_regions(self, frame: np.ndarray, boxes: Iterable[tuple[int, int, int, int]],
-                       ids: Sequence[Iterable[int] | None] | None = None) -> Detections:
+                       ids: Sequence[BoxIds] | None = None) -> Detections:
         """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
-        restricts box k to those ids. A marker seen in two overlapping boxes is reported once."""
+        restricts box k to those ids (see `BoxIds`). A marker seen in two overlapping boxes is reported
+        once."""
         if frame is None or frame.size == 0:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
@@ -391,11 +405,28 @@ class QRCode:
     text: str
     corners: tuple[tuple[float, float], ...]  # as zbar gives them, in full-frame pixels
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
 
 
-def _load_pyzbar():
+# What the scanner uses of pyzbar, which has no type information: `decode` and what it returns.
+
+class _ZbarPoint(Protocol):
+    x: int
+    y: int
+
+
+class _ZbarReading(Protocol):
+    data: bytes
+    polygon: Sequence[_ZbarPoint]
+
+
+class _Zbar(Protocol):
+    def decode(self, image: np.ndarray, symbols: Sequence[object]) -> list[_ZbarReading]: ...
+
+
+def _load_pyzbar() -> tuple[_Zbar, object]:
+    """pyzbar's reader and its QR code symbol."""
     try:
         from pyzbar import pyzbar
         from pyzbar.pyzbar import ZBarSymbol
@@ -403,7 +434,11 @@ def _load_pyzbar():
         raise QRUnavailable("QR codes cannot be read: the zbar library is missing "
                             "(install it with `apt install libzbar0`, or `brew install zbar` on a Mac) "
                             f"[{exc}]") from exc
-    return pyzbar, ZBarSymbol
+    return pyzbar, ZBarSymbol.QRCODE
+
+
+#: From the points of an image a step made back to the frame's.
+_Back = Callable[[NDArray[np.float32]], NDArray[np.floating[Any]]]
 
 
 class QRScanner:
@@ -423,7 +458,7 @@ class QRScanner:
     LIVE_WIDTH = 960
 
     def __init__(self) -> None:
-        self._pyzbar, self._symbols = _load_pyzbar()
+        self._pyzbar, self._qrcode = _load_pyzbar()
 
     def scan(self, frame: np.ndarray, *, thorough: bool = True) -> list[QRCode]:
         """QR codes in the frame. `thorough=False` is the live path (a command card held up to the
@@ -446,9 +481,9 @@ class QRScanner:
                 return codes
         return []
 
-    def _decode(self, image: np.ndarray, back) -> list[QRCode]:
+    def _decode(self, image: np.ndarray, back: _Back) -> list[QRCode]:
         out = []
-        for r in self._pyzbar.decode(image, symbols=[self._symbols.QRCODE]):
+        for r in self._pyzbar.decode(image, symbols=[self._qrcode]):
             try:
                 text = r.data.decode("utf-8")
             except UnicodeDecodeError:
@@ -458,8 +493,10 @@ class QRScanner:
             out.append(QRCode(text, tuple((float(x), float(y)) for x, y in pts)))
         return out
 
-    def _steps(self, gray: np.ndarray):
-        ident = (lambda p: p)
+    def _steps(self, gray: np.ndarray) -> Iterator[tuple[np.ndarray, _Back]]:
+        def ident(p: NDArray[np.float32]) -> NDArray[np.float32]:
+            return p
+
         yield gray, ident
         pad = 40
         padded = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
@@ -472,7 +509,12 @@ class QRScanner:
                        cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
                                              cv2.THRESH_BINARY_INV, 31, 5)):
             for warped, H in _rectified(gray, _finder_patterns(binary)):
-                yield warped, (lambda p, H=H: cv2.perspectiveTransform(p.reshape(-1, 1, 2), H).reshape(-1, 2))
+                yield warped, _through(H)
+
+
+def _through(H: np.ndarray) -> _Back:
+    """Points of a rectified view back to the image, through the view's homography `H`."""
+    return lambda p: np.asarray(cv2.perspectiveTransform(p.reshape(-1, 1, 2), H), np.float32).reshape(-1, 2)
 
 
 def _finder_patterns(binary: np.ndarray, max_count: int = 6) -> list[np.ndarray]:
@@ -505,7 +547,8 @@ def _finder_patterns(binary: np.ndarray, max_count: int = 6) -> list[np.ndarray]
     return distinct[:max_count]
 
 
-def _rectified(gray: np.ndarray, finders: list[np.ndarray], px_per_module: int = 8, quiet: int = 4):
+def _rectified(gray: np.ndarray, finders: list[np.ndarray], px_per_module: int = 8,
+               quiet: int = 4) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield (front view of the code, homography from that view back to the image) for each plausible
     assignment of three finder patterns to the code's top-left, top-right and bottom-left corners."""
     for trio in itertools.combinations(finders, 3):

@@ -17,7 +17,9 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
+from tableassist.markers.registry import Marker, Registry
 from tableassist.markers.sighting import Sighting
 
 from .detect import Detections
@@ -79,6 +81,11 @@ class Carrier:
     zones: tuple[Zone, ...]
 
 
+#: Where a carrier lies on the table: the carrier, the item its marker names (which hold), its centre
+#: in table mm and its angle in degrees.
+CarrierFrame = tuple[Carrier, str, NDArray[np.float32], float]
+
+
 @dataclass(frozen=True)
 class Layout:
     """One game's table: the play area's size, fixed zones, boards and carriers."""
@@ -132,7 +139,7 @@ class Layout:
         return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
 
 
-def _zones(zones: list[dict], tracks: list[dict]) -> list[Zone]:
+def _zones(zones: list[dict[str, Any]], tracks: list[dict[str, Any]]) -> list[Zone]:
     out = []
     for z in zones:
         x0, y0, x1, y1 = (float(v) for v in z["rect"])
@@ -145,7 +152,7 @@ def _zones(zones: list[dict], tracks: list[dict]) -> list[Zone]:
     return out
 
 
-def _loop_track(t: dict) -> list[Zone]:
+def _loop_track(t: dict[str, Any]) -> list[Zone]:
     """Spaces evenly spaced clockwise along the edge of `loop`, from its top-left corner; each space is a
     quadrilateral reaching `depth_mm` into the loop."""
     x0, y0, x1, y1 = (float(v) for v in t["loop"])
@@ -156,15 +163,17 @@ def _loop_track(t: dict) -> list[Zone]:
     inner = np.array([[x0 + depth, y0 + depth], [x1 - depth, y0 + depth], [x1 - depth, y1 - depth],
                         [x0 + depth, y1 - depth]], np.float32)
 
-    def along(poly: np.ndarray, s: float) -> np.ndarray:
-        edges = [(poly[i], poly[(i + 1) % 4]) for i in range(4)]
+    def along(poly: NDArray[np.float32], s: float) -> NDArray[np.float32]:
+        edges: list[tuple[NDArray[np.float32], NDArray[np.float32]]] = \
+            [(poly[i], poly[(i + 1) % 4]) for i in range(4)]
         lengths = [float(np.linalg.norm(b - a)) for a, b in edges]
         s = s % 1.0 * sum(lengths)
         for (a, b), length in zip(edges, lengths):
             if s <= length:
-                return a + (b - a) * (s / length)
+                point: NDArray[np.float32] = a + (b - a) * (s / length)   # numpy's stubs lose the dtype
+                return point
             s -= length
-        return poly[0]
+        return edges[0][0]
 
     zones = []
     for i, label in enumerate(labels):
@@ -185,26 +194,33 @@ def _loop_track(t: dict) -> list[Zone]:
 
 # ------------------------------------------------------------------------------------------------ location
 
-def marker_center(quad: np.ndarray) -> np.ndarray:
+def marker_center(quad: NDArray[np.float32]) -> NDArray[np.float32]:
     """The projective centre of a marker: where its diagonals cross (the mean of the corners is not, under
     perspective)."""
     p1, p2, p3, p4 = (np.asarray(q, np.float64) for q in quad)
     d1, d2 = p3 - p1, p4 - p2
-    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    denom = float(d1[0] * d2[1] - d1[1] * d2[0])
     if abs(denom) < 1e-9:
-        return quad.mean(axis=0)
-    t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / denom
+        return np.asarray(quad.mean(axis=0), np.float32)
+    t = float((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / denom
     return (p1 + t * d1).astype(np.float32)
 
 
-def _map(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), H).reshape(-1, 2)
+def map_points(H: NDArray[np.float64], pts: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
+    """Points (N x 2) through the homography `H` (image px to table mm, table mm to image px …)."""
+    return np.asarray(cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), H),
+                      np.float32).reshape(-1, 2)
 
 
-def _angle(quad_mm: np.ndarray) -> float:
+def _angle(quad_mm: NDArray[np.float32]) -> float:
     """Direction of a marker's top edge in degrees, clockwise from the frame's +x (y points down)."""
     d = quad_mm[1] - quad_mm[0]
     return math.degrees(math.atan2(float(d[1]), float(d[0]))) % 360.0
+
+
+def _homography(src: NDArray[np.float32], dst: NDArray[np.float32]) -> NDArray[np.float64]:
+    """The homography taking the 4 points `src` to `dst` (OpenCV's, always 64-bit)."""
+    return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
 
 
 def quarter(angle: float) -> int:
@@ -217,51 +233,53 @@ class TableGeometry:
     boards rarely move; a hand over a corner must not lose the table)."""
 
     layout: Layout
-    registry: Any = None
+    registry: Registry | None = None
     game: str | None = None
-    table_h: np.ndarray | None = None                         # image px -> table mm
-    board_h: dict[str, np.ndarray] = field(default_factory=dict)  # component -> image px -> board mm
+    table_h: NDArray[np.float64] | None = None                         # image px -> table mm
+    board_h: dict[str, NDArray[np.float64]] = field(default_factory=dict)  # component -> image px -> board mm
     #: where each seat marker and carrier was last seen: a hand over a seat marker must not hand its
     #: cards to the next seat
-    seats: dict[str, np.ndarray] = field(default_factory=dict)
-    carriers: dict[tuple[str, str], tuple] = field(default_factory=dict)
+    seats: dict[str, NDArray[np.float32]] = field(default_factory=dict)
+    carriers: dict[tuple[str, str], CarrierFrame] = field(default_factory=dict)
     #: sightings by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
     #: a marker that has not moved is not located again
-    _cache: dict = field(default_factory=dict, repr=False)
-    _last_seat: dict = field(default_factory=dict, repr=False)
+    _cache: dict[tuple[int, bytes], Sighting] = field(default_factory=dict, repr=False)
+    #: per marker id, the seat it was given and where it lay then
+    _last_seat: dict[int, tuple[str | None, NDArray[np.float32]]] = field(default_factory=dict, repr=False)
     _cache_key: bytes = b""
 
     def update(self, found: Detections) -> None:
         """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
-        by_corner: dict[tuple[str, str], list[np.ndarray]] = {}
+        by_corner: dict[tuple[str, str], list[NDArray[np.float32]]] = {}
         for mid, quad in zip(found.ids, found.corners):
             m = self._lookup(int(mid))
             if m is not None and m.item in CORNERS:
                 by_corner.setdefault((m.component, m.item), []).append(quad)
         table = self._corner_points(by_corner, "table_corner")
         if table is not None:
-            self.table_h = cv2.getPerspectiveTransform(table, self.layout.table_corners_mm())
+            self.table_h = _homography(table, self.layout.table_corners_mm())
         for board in self.layout.boards:
             pts = self._corner_points(by_corner, board.component)
             if pts is not None:
                 w, h = board.width_mm, board.height_mm
-                self.board_h[board.component] = cv2.getPerspectiveTransform(
+                self.board_h[board.component] = _homography(
                     pts, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
 
     @staticmethod
-    def _corner_points(by_corner: dict, component: str) -> np.ndarray | None:
+    def _corner_points(by_corner: dict[tuple[str, str], list[NDArray[np.float32]]],
+                       component: str) -> NDArray[np.float32] | None:
         quads = [by_corner.get((component, c), []) for c in CORNERS]
         if any(len(q) != 1 for q in quads):
             return None
         return np.array([marker_center(q[0]) for q in quads], np.float32)
 
-    def _lookup(self, marker_id: int):
+    def _lookup(self, marker_id: int) -> Marker | None:
         return self.registry.lookup(marker_id, self.game) if self.registry is not None else None
 
-    def to_table(self, pts: np.ndarray) -> np.ndarray | None:
-        return None if self.table_h is None else _map(self.table_h, pts)
+    def to_table(self, pts: NDArray[np.float32]) -> NDArray[np.float32] | None:
+        return None if self.table_h is None else map_points(self.table_h, pts)
 
-    def zone_at(self, quad_px: np.ndarray) -> str | None:
+    def zone_at(self, quad_px: NDArray[np.float32]) -> str | None:
         """The zone a quad (pixels) lies in, for an outline no marker was read in."""
         return self._zone(quad_px, self.to_table(quad_px), list(self.carriers.values()), None)[0]
 
@@ -329,34 +347,39 @@ class TableGeometry:
     SEAT_HYSTERESIS_MM = 30.0
     JITTER_MM = 15.0
 
-    def _seat(self, marker_id: int, center: np.ndarray, seats: list) -> str | None:
+    def _seat(self, marker_id: int, center: NDArray[np.float32],
+              seats: list[tuple[str, NDArray[np.float32]]]) -> str | None:
         distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
-        name = min(distance, key=distance.__getitem__)
-        previous, at = self._last_seat.get(marker_id, (None, None))
-        if previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
-                and distance[previous] - distance[name] < self.SEAT_HYSTERESIS_MM \
+        nearest = min(distance, key=distance.__getitem__)
+        previous, at = self._last_seat.get(marker_id, (None, center))
+        if previous is not None and previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
+                and distance[previous] - distance[nearest] < self.SEAT_HYSTERESIS_MM \
                 and distance[previous] <= self.layout.seat_reach_mm:
-            name = previous
+            nearest = previous
         else:
             at = center
-        if distance[name] > self.layout.seat_reach_mm:
-            name = None
+        name = None if distance[nearest] > self.layout.seat_reach_mm else nearest
         self._last_seat[marker_id] = (name, at)
         return name
 
-    def _carrier_frames(self, markers, table_quads, centers):
+    def _carrier_frames(self, markers: list[Marker | None], table_quads: list[NDArray[np.float32] | None],
+                        centers: list[NDArray[np.float32] | None]) -> list[CarrierFrame]:
         """(carrier, instance item, centre mm, angle deg) for each carrier marker in view."""
-        frames = []
+        frames: list[CarrierFrame] = []
         for carrier in self.layout.carriers:
             for m, tq, c in zip(markers, table_quads, centers):
-                if m is None or tq is None or m.component != carrier.component:
+                if m is None or tq is None or c is None or m.component != carrier.component:
                     continue
                 if carrier.item is not None and m.item != carrier.item:
                     continue
                 frames.append((carrier, m.item, c, _angle(tq)))
         return frames
 
-    def _zone(self, quad_px, quad_mm, carriers, m):
+    def _zone(self, quad_px: NDArray[np.float32], quad_mm: NDArray[np.float32] | None,
+              carriers: list[CarrierFrame], m: Marker | None
+              ) -> tuple[str | None, str | None, int | None, bool]:
+        """The zone, cell, quarter rotation and sharedness of a marker (its quad in pixels and in table
+        mm, None without the table's homography)."""
         # carriers first (a crate in a hold lying on the table), then boards, then the table's own zones
         if quad_mm is not None:
             center = marker_center(quad_mm)
@@ -374,11 +397,11 @@ class TableGeometry:
             H = self.board_h.get(board.component)
             if H is None:
                 continue
-            local_quad = _map(H, quad_px)
-            local = marker_center(local_quad)
+            local_quad = map_points(H, quad_px)
+            on_board = marker_center(local_quad)
             for z in board.zones:
-                if z.contains(local):
-                    return z.name, z.cell(local), quarter(_angle(local_quad)), z.shared
+                if z.contains(on_board):
+                    return z.name, z.cell(on_board), quarter(_angle(local_quad)), z.shared
         if quad_mm is None:
             return None, None, None, False
         center = marker_center(quad_mm)

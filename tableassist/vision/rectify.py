@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 #: The sticker's resolution in the picture below which a cut-out is too coarse to read: a 20 mm
 #: crate cell is then under 30 px. (The issue's webcam at 70 cm sees about 1.8 px per mm.)
@@ -65,8 +66,10 @@ def component_corners_mm(component_mm: tuple[float, float], sticker_mm: float,
     return np.array([[-cx, -cy], [w - cx, -cy], [w - cx, h - cy], [-cx, h - cy]], np.float32)
 
 
-def _sides(quad: np.ndarray) -> np.ndarray:
-    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+def _sides(quad: NDArray[np.float32]) -> NDArray[np.float32]:
+    # numpy's stubs say Any for a norm along an axis
+    sides: NDArray[np.float32] = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return sides
 
 
 def _skew_deg(quad: np.ndarray) -> float:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import Detections, MarkerDetector, _dedupe, _gray, _merge, _window
+from .detect import BoxIds, Detections, MarkerDetector, _dedupe, _gray, _merge, _window
 from .worn import WornReader
 
 Box = tuple[int, int, int, int]
@@ -176,7 +176,7 @@ class RegionTracker:
             parts.append(self._full_scan(frame))
             self.full_scans += 1
         crops: list[Box] = []
-        only: list = []
+        only: list[BoxIds] = []
         sides = sorted(k.side for k in self._known.values())
         typical = (None, _window(sides[len(sides) // 4])) if sides else None
         if moving:

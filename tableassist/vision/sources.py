@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeAlias
 
 # FFmpeg (OpenCV's backend for network streams) would print a line on stderr for every refused
 # reconnection attempt; the source says what happened in its `link` instead.
@@ -27,6 +27,7 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 import cv2  # noqa: E402  (after the log level: OpenCV reads it when it first uses FFmpeg)
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 from tableassist.markers.registry import MODES  # noqa: E402
 
@@ -48,8 +49,20 @@ class SourceError(RuntimeError):
         self.reason = reason or message
 
 
+#: A picture from a camera: height x width x 3, 8-bit BGR, as OpenCV gives it.
+Frame: TypeAlias = NDArray[np.uint8]
+
+
 class FrameSource(Protocol):
-    def read(self) -> np.ndarray | None: ...
+    """Where frames come from (`open_source`: a webcam, a network camera, a video, a folder of images,
+    the synthetic table; a camera agent's or a test's own): `read()` gives a frame or None (none now,
+    or the end); `close()` lets the camera go.
+
+    A source may also say what picture it gives (`mode`: a `CaptureMode`, or a line of text) and,
+    when it streams, how its stream is (`link`: a `Link`); the camera shows both."""
+
+    def read(self) -> Frame | None: ...
+
     def close(self) -> None: ...
 
 
@@ -405,18 +418,21 @@ class DemoSource:
 
     def __init__(self, dictionary: str | None = None, *, width: int = 1280, height: int = 720,
                  fps: float = 10.0, duration: float | None = None, seed: int = 0) -> None:
-        from . import synthetic
+        from .synthetic.effects import Effects
+        from .synthetic.render import Renderer
+        from .synthetic.scene import Viewpoint
+        from .synthetic.script import demo_script
         if dictionary is None:
             from tableassist.markers.registry import load_registry
             dictionary = load_registry().dictionary
         self.fps = fps
         self.duration = duration
-        self._renderer = synthetic.Renderer(dictionary)
-        self._camera = synthetic.Camera(width, height, tilt=20)
-        self._script = synthetic.demo_script(seed=seed, length=duration or 120.0)
+        self._renderer = Renderer(dictionary)
+        self._viewpoint = Viewpoint(width, height, tilt=20)
+        self._script = demo_script(seed=seed, length=duration or 120.0)
         self._period = duration or 120.0
         self._k = 0
-        self._effects = synthetic.Effects(blur=0.6)
+        self._effects = Effects(blur=0.6)
 
     def read(self) -> np.ndarray | None:
         t = self._k / self.fps
@@ -425,7 +441,7 @@ class DemoSource:
         self._k += 1
         from dataclasses import replace
         scene, hands = self._script.state_at(math.fmod(t, self._period))
-        frame, _ = self._renderer.render(scene, self._camera, replace(self._effects, hands=tuple(hands),
+        frame, _ = self._renderer.render(scene, self._viewpoint, replace(self._effects, hands=tuple(hands),
                                                                       seed=self._k))
         return frame
 

@@ -6,11 +6,11 @@ import pytest
 
 from tableassist.demo.play import ScriptedSource, play
 from tableassist.markers.registry import load_registry
-from tableassist.readers.live import Camera
+from tableassist.camera.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.stores import open_store
-from tableassist.vision.synthetic import Renderer
+from tableassist.vision.synthetic.render import Renderer
 
 
 @pytest.fixture(scope="session")

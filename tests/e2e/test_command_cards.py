@@ -12,7 +12,7 @@ import pytest
 from tableassist.demo.play import ScriptedSource, play
 from tableassist.demo.scripts import (DEMO_COLOURS, DEMO_PLAYERS, SW_BOARD, SW_LOT, Builder,
                                       ScriptedGame)
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.scene import Viewpoint
 from tests.e2e.conftest import read_video
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
 from tests.server.test_browser import TABLET, chromium  # noqa: F401 - the browser fixture
@@ -33,7 +33,7 @@ def lot_and_cards(*showings: tuple[float, str, float]) -> ScriptedGame:
         b.hold_up(t, command, seconds, **AWAY)
     end = max(t + seconds for t, _, seconds in showings) + 1.5
     return ScriptedGame("shipwrecked", DEMO_PLAYERS, dict(DEMO_COLOURS), 2, b.build(),
-                        [(1.0, FIRST)], [FIRST, LOT], S.Camera(1280, 720, tilt=10), fps=5.0,
+                        [(1.0, FIRST)], [FIRST, LOT], Viewpoint(1280, 720, tilt=10), fps=5.0,
                         duration=end)
 
 

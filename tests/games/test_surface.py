@@ -41,7 +41,8 @@ NOT_AN_ENGINE: dict[str, set[str]] = {
     "tests/server/test_languages.py": {"en", "screen"},
     "tests/e2e/test_demo.py": {"screen"},
     # the camera's status (on, lost, off …) and a network camera's link, not an engine's
-    "tableassist/readers/live.py": {"self", "link"},
+    "tableassist/camera/status.py": {"self"},
+    "tableassist/camera/frames.py": {"link"},
     "tableassist/vision/sources.py": {"self", "link"},
     "tableassist/cli/camera_check.py": {"link"},
     "tableassist/server/app.py": {"status"},

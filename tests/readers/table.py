@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from tableassist.table import catalog
-from tableassist.readers.live import settle
+from tableassist.camera.live import settle
 from tableassist.markers.registry import load_registry
 from tableassist.markers.sighting import Sighting, TableEvent
 

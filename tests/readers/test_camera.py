@@ -1,4 +1,4 @@
-"""The camera (``readers.live.Camera``) on a real session, fed hand-built table events and QR
+"""The camera (``camera.live.Camera``) on a real session, fed hand-built table events and QR
 command cards: each printed card does what its text says, through the calls the tablet's buttons
 make (source and author "camera"); a refused save is reported and the camera goes on."""
 
@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from tableassist import i18n
+from tableassist.camera.live import COMMANDS, Camera
+from tableassist.camera.status import CameraStatus
 from tableassist.markers.registry import load_registry
 from tableassist.markers.sighting import CardShown
-from tableassist.readers.live import COMMANDS, Camera, CameraStatus
+from tableassist.readers.base import expected_text
 from tableassist.table.session import TableSession
 from tableassist.table.stores import open_store
 from tests.readers.table import Table
@@ -132,6 +135,33 @@ def test_undo_and_redo_cards_say_why_when_there_is_nothing_to_do(tmp_path):
     show(camera, "redo", t=101.0)
     assert camera.status.report == "Redo card: there is nothing to redo"
     assert log(session) == []
+
+
+def test_the_engines_refusal_in_the_notice_is_its_message_in_every_language(tmp_path):
+    """Cy discards a Wreck as if it were a Search card: the engine refuses, nothing is read, and
+    the out-of-sync notice keeps the engine's refusal as its message (its id and parameters), so a
+    German screen reads the engine's words and the notice's in German."""
+    session, camera, _ = on_a_session(tmp_path, "wreckers", seed=3)
+    wrecks = sorted((c for c in session.game.deck.values() if c.type == "W"),
+                    key=lambda c: (c.millions, c.discovery))
+    table = Table("wreckers")
+    for name in (wrecks[0].name, wrecks[1].name, wrecks[-1].name):   # Cy cuts best: Cy searches
+        camera.feed([table.appear("card", name, zone="cut")], table.t)
+        camera.feed([table.remove("card", name)], table.t)
+    steps = len(session.steps)
+    camera.feed([table.appear("card", wrecks[2].name, zone="discard")], table.t)
+    notice = camera.status.out_of_sync
+    assert len(session.steps) == steps and notice is not None       # nothing guessed
+    assert notice.refusal is not None and notice.refusal.id == "wreckers.refuse.not_a_search"
+    shown = notice.to_json()
+    assert shown["text"].id == "status.notice.out_of_sync"
+    assert shown["expects"].params["refusal"].id == "wreckers.refuse.not_a_search"
+    assert shown["text"] == (f"Out of sync: the camera sees Cy discarded {wrecks[2].name}; the game "
+                             f"expects {expected_text(session.game)} (the engine says: "
+                             f"{notice.refusal})")                    # English, as it always read
+    german = i18n.localize(camera.status.reading_json(runs_table=False), "de")["notice"]["text"]
+    assert german.startswith("Nicht synchron: Die Kamera sieht")
+    assert i18n.render(notice.refusal, "de") in german and str(notice.refusal) not in german
 
 
 def test_a_refused_save_is_reported_and_the_camera_reads_on(tmp_path):

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 import socketio
 
-from tableassist.readers.live import Camera
+from tableassist.camera.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedVenue, serve_venue
 from tableassist.table.box import Box

@@ -15,7 +15,9 @@ import pytest
 
 from tableassist.markers.registry import load_registry
 from tableassist.server.camera import READ_FPS
-from tableassist.vision import synthetic
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Scene, Viewpoint
 from tests.box_photos import crate_piece
 from tests.games import shipshape_reference as ref
 from tests.games.random_play import all_legal_actions
@@ -64,9 +66,9 @@ def crate_under_the_camera():
     """Crate C17 on a small patch of table, the camera close above it (about 3.6 px per mm)."""
     registry = load_registry()
     piece = crate_piece(registry, "C17", "front", TRUE_C17, "NW", 110, 75, 18.0)
-    scene = synthetic.Scene(240, 160, (piece,), rim=10)
-    frame, _ = synthetic.Renderer(registry.dictionary).render(
-        scene, synthetic.Camera(1280, 720, tilt=8), synthetic.Effects(blur=0.4))
+    scene = Scene(240, 160, (piece,), rim=10)
+    frame, _ = Renderer(registry.dictionary).render(
+        scene, Viewpoint(1280, 720, tilt=8), Effects(blur=0.4))
     return frame
 
 

@@ -9,7 +9,9 @@ import pytest
 
 from tableassist.markers.registry import load_registry
 from tableassist.table.box_file import parse_text
-from tableassist.vision import MarkerDetector, synthetic
+from tableassist.vision import MarkerDetector
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Scene, Viewpoint, registry_piece
 from tests.box_photos import crate_piece, read_cells
 from tests.server.conftest import wait_until
 
@@ -139,8 +141,8 @@ def test_a_new_game_is_played_with_the_saved_crate(box_server):
 def crate_frame(grid, crate="C17", side="front", corner="NW", rotation=25.0, extra=()):
     registry = load_registry()
     piece = crate_piece(registry, crate, side, grid, corner, 120, 80, rotation)
-    scene = synthetic.Scene(240, 160, (piece, *extra), rim=10)
-    frame, _ = synthetic.Renderer(registry.dictionary).render(scene, synthetic.Camera(tilt=8))
+    scene = Scene(240, 160, (piece, *extra), rim=10)
+    frame, _ = Renderer(registry.dictionary).render(scene, Viewpoint(tilt=8))
     return frame
 
 
@@ -177,9 +179,9 @@ def test_the_camera_picks_the_entry_and_keeps_its_photo(box_server):
 def test_a_secret_card_is_neither_named_nor_photographed_while_a_game_is_on(box_server):
     registry = load_registry()
     marker = next(m for m in registry.markers("shipwrecked") if m.item == "FOOD-40")
-    piece = synthetic.registry_piece(registry, "shipwrecked", marker.id, 120, 80)
-    scene = synthetic.Scene(240, 160, (piece,), rim=10)
-    frame, _ = synthetic.Renderer(registry.dictionary).render(scene, synthetic.Camera())
+    piece = registry_piece(registry, "shipwrecked", marker.id, 120, 80)
+    scene = Scene(240, 160, (piece,), rim=10)
+    frame, _ = Renderer(registry.dictionary).render(scene, Viewpoint())
     found = MarkerDetector(registry.dictionary).detect(frame)
     table = box_server.client(box_server.tokens.table)
     seen = listening(table)

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from tableassist.server.served import serve_venue
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Scene, Viewpoint, registry_piece
 from tests.server.conftest import Client, wait_until
 from tests.vision.mjpeg_server import MJPEGCamera
 
@@ -26,10 +28,10 @@ PIECES = [(0, 0, 0), (1, 900, 0), (2, 900, 600), (3, 0, 600), (4, 450, 570), (6,
 def phone() -> Iterator[MJPEGCamera]:
     from tableassist.markers.registry import load_registry
     registry = load_registry()
-    scene = S.Scene(pieces=tuple(S.registry_piece(registry, GAME, i, x, y) for i, x, y in PIECES))
+    scene = Scene(pieces=tuple(registry_piece(registry, GAME, i, x, y) for i, x, y in PIECES))
     # 720p with the reference lens at 80 cm: 900 px / 800 mm = 1.125 px/mm
-    frame, _ = S.Renderer(registry.dictionary).render(
-        scene, S.Camera(1280, 720, focal_px=900, distance_mm=800), S.Effects(blur=0.4))
+    frame, _ = Renderer(registry.dictionary).render(
+        scene, Viewpoint(1280, 720, focal_px=900, distance_mm=800), Effects(blur=0.4))
     camera = MJPEGCamera([frame], fps=15).start()
     yield camera
     camera.stop()

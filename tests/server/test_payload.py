@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tableassist.readers.live import CameraStatus
+from tableassist.camera.status import CameraStatus
 from tableassist.server import Table, Tokens
 from tableassist.server.table import StopClock
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tableassist.readers.live import Option, Proposal
+from tableassist.camera.status import Option, Proposal
 from tableassist.table import catalog
 from tests.server.conftest import RunningServer
 from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401

@@ -35,7 +35,8 @@ from typing import Any
 import pytest
 
 from tableassist.table import catalog
-from tableassist.readers.live import Camera, CameraStatus
+from tableassist.camera.live import Camera
+from tableassist.camera.status import CameraStatus
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Phase as SchmugglerPhase
 from tableassist.games.shipshape import Phase as ShipShapePhase

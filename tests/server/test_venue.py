@@ -500,7 +500,7 @@ def test_the_camera_key_does_exactly_what_the_docs_say(venue):
     """Not "no other event" alone: the command cards it is shown undo, redo and start a new
     game. Its events, its cards and the docs' list are the same, and the cards act."""
     from tableassist.markers.sighting import CardShown
-    from tableassist.readers.live import COMMANDS
+    from tableassist.camera.live import COMMANDS
     from tableassist.server.messages import MESSAGES
     from tests.server.conftest import ROOT
     venue.create_table("Two")

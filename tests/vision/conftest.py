@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tableassist.markers.registry import load_registry
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Scene, corner_pieces, registry_piece, seat_pieces
 
 
 @pytest.fixture(scope="session")
@@ -15,12 +16,12 @@ def registry():
 
 @pytest.fixture(scope="session")
 def renderer(registry):
-    return S.Renderer(registry.dictionary)
+    return Renderer(registry.dictionary)
 
 
 def table(registry, game, cards, *, seats=True):
     """A scene with the 4 table corners, 4 seat markers (red bottom, blue left, green top, yellow right)
     and `cards` = [(marker id, x, y, rotation)], all printed at their registry sizes."""
-    pieces = S.corner_pieces() + (S.seat_pieces() if seats else ())
-    pieces += tuple(S.registry_piece(registry, game, mid, x, y, rot) for mid, x, y, rot in cards)
-    return S.Scene(pieces=pieces)
+    pieces = corner_pieces() + (seat_pieces() if seats else ())
+    pieces += tuple(registry_piece(registry, game, mid, x, y, rot) for mid, x, y, rot in cards)
+    return Scene(pieces=pieces)

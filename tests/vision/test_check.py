@@ -14,7 +14,8 @@ import pytest
 
 from tableassist.cli import main
 from tableassist.vision import MarkerDetector
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import Scene, Viewpoint, registry_piece
 from tableassist.vision.check import check_camera, draw_check, side_at
 from tableassist.vision.geometry import Layout, TableGeometry
 from tableassist.vision.sources import CaptureMode
@@ -27,11 +28,11 @@ CORNERS = [(0, 0), (900, 0), (900, 600), (0, 600)]
 
 @pytest.fixture(scope="module")
 def scene(registry):
-    return S.Scene(pieces=tuple(S.registry_piece(registry, GAME, i, x, y) for i, (x, y) in enumerate(CORNERS)))
+    return Scene(pieces=tuple(registry_piece(registry, GAME, i, x, y) for i, (x, y) in enumerate(CORNERS)))
 
 
 def checked(registry, renderer, scene, camera, *, blur=0.4, mode=None, paint=None):
-    frame, _ = renderer.render(scene, camera, S.Effects(blur=blur))
+    frame, _ = renderer.render(scene, camera, Effects(blur=blur))
     if paint is not None:
         paint(frame)
     detector = MarkerDetector(registry.dictionary, ids=[m.id for m in registry.markers(GAME)])
@@ -53,7 +54,7 @@ def keys(report):
 def test_straight_down_at_80_cm_in_1080p_every_sticker_reads(registry, renderer, scene):
     """1350 px / 800 mm = 1.6875 px/mm everywhere: 12 mm dice are 20.25 px, enough when sharp."""
     report, frame, found, geometry = checked(registry, renderer, scene,
-                                             S.Camera(1920, 1080, focal_px=FOCAL, distance_mm=800))
+                                             Viewpoint(1920, 1080, focal_px=FOCAL, distance_mm=800))
     assert report.corners_seen == ("NW", "NE", "SE", "SW")
     assert report.near_px_per_mm == pytest.approx(1.6875, rel=0.01)
     assert report.far_px_per_mm == pytest.approx(1.6875, rel=0.01)
@@ -70,7 +71,7 @@ def test_straight_down_at_80_cm_in_1080p_every_sticker_reads(registry, renderer,
 def test_a_far_camera_is_told_how_far_to_come_down(registry, renderer, scene):
     """At 120 cm: 1.125 px/mm; the view is 640 x 1.125 = 720 of 1080 rows (67 %); lowering it to fill
     95 % is 120 x (1 - 0.667 / 0.95) = 36 cm; dice are 13.5 px: only 1440p gives them 20 px (2.25 px/mm)."""
-    report, *_ = checked(registry, renderer, scene, S.Camera(1920, 1080, focal_px=FOCAL, distance_mm=1200))
+    report, *_ = checked(registry, renderer, scene, Viewpoint(1920, 1080, focal_px=FOCAL, distance_mm=1200))
     assert report.near_px_per_mm == pytest.approx(1.125, rel=0.01) and report.fill == pytest.approx(2 / 3, rel=0.01)
     assert keys(report)[0] == "too_far"
     assert "lower the camera about 36 cm" in report.advice[0].text
@@ -86,7 +87,7 @@ def test_a_far_camera_is_told_how_far_to_come_down(registry, renderer, scene):
 
 
 def test_a_tilted_camera_measures_its_tilt_and_its_far_edge(registry, renderer, scene):
-    camera = S.Camera(1920, 1080, tilt=30, focal_px=FOCAL, distance_mm=1100)
+    camera = Viewpoint(1920, 1080, tilt=30, focal_px=FOCAL, distance_mm=1100)
     report, *_ = checked(registry, renderer, scene, camera)
     truth = camera.homography(scene)
     edges = {"top": (450, 0), "bottom": (450, 600), "left": (0, 300), "right": (900, 300)}
@@ -108,30 +109,30 @@ def test_a_tilted_camera_measures_its_tilt_and_its_far_edge(registry, renderer, 
 def test_640x480_is_told_to_ask_for_1080p(registry, renderer, scene):
     """600 px focal at 480 rows, 90 cm: 0.667 px/mm; 12 mm dice 8 px, 17 mm tokens 11 px."""
     mode = CaptureMode(640, 480, "YUYV", 30.0, "640x480")
-    report, *_ = checked(registry, renderer, scene, S.Camera(640, 480, focal_px=600, distance_mm=900), mode=mode)
+    report, *_ = checked(registry, renderer, scene, Viewpoint(640, 480, focal_px=600, distance_mm=900), mode=mode)
     assert report.near_px_per_mm == pytest.approx(600 / 900, rel=0.015)
     assert report.advice[0].text == "This camera gives 640x480: ask for 1080p (--camera-size 1920x1080)."
     assert all(kinds(report)[c].verdict == "unreadable" for c in ("die_face", "rat", "cheese_token", "ship"))
-    best, *_ = checked(registry, renderer, scene, S.Camera(640, 480, focal_px=600, distance_mm=900),
+    best, *_ = checked(registry, renderer, scene, Viewpoint(640, 480, focal_px=600, distance_mm=900),
                        mode=CaptureMode(640, 480, "YUYV", 30.0, "best"))
     assert best.advice[0].key == "low_mode_best"
 
 
 def test_blur_glare_and_missing_corners_are_named(registry, renderer, scene):
-    blurred, *_ = checked(registry, renderer, scene, S.Camera(1920, 1080, focal_px=FOCAL, distance_mm=800),
+    blurred, *_ = checked(registry, renderer, scene, Viewpoint(1920, 1080, focal_px=FOCAL, distance_mm=800),
                           blur=2.0)
     assert blurred.blur_px == pytest.approx(2.15, abs=0.35) and blurred.needed_px == 30
     assert "blurred" in keys(blurred) and kinds(blurred)["die_face"].verdict == "unreadable"
 
     def lamp(frame):
         cv2.circle(frame, (960, 540), 80, (255, 255, 255), -1)     # a lamp's reflection on the table
-    shiny, *_ = checked(registry, renderer, scene, S.Camera(1920, 1080, focal_px=FOCAL, distance_mm=800),
+    shiny, *_ = checked(registry, renderer, scene, Viewpoint(1920, 1080, focal_px=FOCAL, distance_mm=800),
                         paint=lamp)
     table_px = (900 * 1.6875) * (600 * 1.6875)
     assert shiny.glare == pytest.approx(np.pi * 80 ** 2 / table_px, rel=0.1)
     assert next(a.text for a in shiny.advice if a.key == "glare").startswith("Too much glare: 1.3% of the table")
 
-    leaning, *_ = checked(registry, renderer, scene, S.Camera(1920, 1080, tilt=45, focal_px=FOCAL, distance_mm=800))
+    leaning, *_ = checked(registry, renderer, scene, Viewpoint(1920, 1080, tilt=45, focal_px=FOCAL, distance_mm=800))
     assert leaning.corners_seen == ("SE", "SW") and leaning.near_px_per_mm is None
     assert leaning.advice[0].text.startswith("The camera does not see the table corners NW NE: raise the camera")
     assert {k.verdict for k in leaning.kinds} == {"unknown"}
@@ -139,8 +140,8 @@ def test_blur_glare_and_missing_corners_are_named(registry, renderer, scene):
 
 def test_the_cli_prints_the_report_and_exits_by_its_verdict(registry, renderer, scene, tmp_path, capsys):
     for name, distance in (("near", 800), ("far", 1200)):
-        frame, _ = renderer.render(scene, S.Camera(1920, 1080, focal_px=FOCAL, distance_mm=distance),
-                                   S.Effects(blur=0.4))
+        frame, _ = renderer.render(scene, Viewpoint(1920, 1080, focal_px=FOCAL, distance_mm=distance),
+                                   Effects(blur=0.4))
         cv2.imwrite(str(tmp_path / f"{name}.png"), frame)
     assert main(["camera-check", "--camera", str(tmp_path / "near.png"), "--game", GAME]) == 0
     out = capsys.readouterr().out

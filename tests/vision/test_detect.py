@@ -8,18 +8,20 @@ import numpy as np
 import pytest
 
 from tableassist.vision import Detections, MarkerDetector, QRScanner, QRUnavailable, RegionTracker
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects, Hand
+from tableassist.vision.synthetic.scene import GroundTruth, Piece, Scene, Viewpoint, corner_pieces
+from tableassist.vision.synthetic.script import SyntheticVideo, demo_script
 from tableassist.vision.detect import get_dictionary
 
 
 def grid_scene(ids, size_mm, seed=0):
     rng = np.random.default_rng(seed)
-    return S.Scene(pieces=tuple(
-        S.Piece(int(i), 90 + (k % 6) * 145, 80 + (k // 6) * 140, float(rng.uniform(0, 360)), size_mm)
+    return Scene(pieces=tuple(
+        Piece(int(i), 90 + (k % 6) * 145, 80 + (k // 6) * 140, float(rng.uniform(0, 360)), size_mm)
         for k, i in enumerate(ids)))
 
 
-def match(found: Detections, truth: S.GroundTruth, min_side_px: float = 20.0):
+def match(found: Detections, truth: GroundTruth, min_side_px: float = 20.0):
     """(missed ids among the readable markers, i.e. in view, uncovered and at least `min_side_px` wide;
     wrong or phantom ids; worst corner error px)."""
     want = {int(i): q for i, q in zip(truth.ids, truth.corners)}
@@ -35,7 +37,7 @@ def test_every_marker_found_with_its_id_and_corners_within_two_pixels(registry, 
     """24 markers of 25 mm (~23 px at 720p, less far away at a tilt), blur 1.0, noise, JPEG, light gradient. Measured corner
     error against the exact render: median 0.8 px, max 1.7 px (docs/vision.md)."""
     ids = list(range(16, 40))
-    frame, truth = renderer.render(grid_scene(ids, 25.0), S.Camera(1280, 720, tilt=tilt), S.Effects(blur=1.0))
+    frame, truth = renderer.render(grid_scene(ids, 25.0), Viewpoint(1280, 720, tilt=tilt), Effects(blur=1.0))
     found = MarkerDetector(registry.dictionary).detect(frame)
     missed, extra, worst = match(found, truth)
     assert (missed, extra) == ([], [])
@@ -44,18 +46,18 @@ def test_every_marker_found_with_its_id_and_corners_within_two_pixels(registry, 
 
 def test_hands_hide_markers_and_never_make_phantoms(registry, renderer):
     ids = list(range(16, 40))
-    hands = (S.Hand(300, 200), S.Hand(600, 420, angle=60))
-    frame, truth = renderer.render(grid_scene(ids, 25.0), S.Camera(1280, 720, tilt=20),
-                                   S.Effects(blur=0.8, hands=hands))
+    hands = (Hand(300, 200), Hand(600, 420, angle=60))
+    frame, truth = renderer.render(grid_scene(ids, 25.0), Viewpoint(1280, 720, tilt=20),
+                                   Effects(blur=0.8, hands=hands))
     assert truth.hidden                                   # the hands do cover something
     missed, extra, _ = match(MarkerDetector(registry.dictionary).detect(frame), truth)
     assert (missed, extra) == ([], [])
 
 
 def test_region_tracker_finds_what_a_full_scan_finds_on_a_moving_table(registry, renderer):
-    script = S.demo_script(seed=1, length=12.0, move_every=2.0, pass_every=2.5)
-    video = S.SyntheticVideo(script, renderer, S.Camera(1280, 720, tilt=20), fps=8, duration=12.0,
-                             effects=S.Effects(blur=0.7))
+    script = demo_script(seed=1, length=12.0, move_every=2.0, pass_every=2.5)
+    video = SyntheticVideo(script, renderer, Viewpoint(1280, 720, tilt=20), fps=8, duration=12.0,
+                           effects=Effects(blur=0.7))
     full = MarkerDetector(registry.dictionary)
     tracker = RegionTracker(MarkerDetector(registry.dictionary), full_every=20)
     seen_full = seen_regions = 0
@@ -70,14 +72,14 @@ def test_region_tracker_finds_what_a_full_scan_finds_on_a_moving_table(registry,
 
 
 def test_restricting_the_dictionary_keeps_ids_and_drops_others(registry, renderer):
-    frame, truth = renderer.render(grid_scene(range(16, 28), 25.0), S.Camera(1280, 720), S.Effects())
+    frame, truth = renderer.render(grid_scene(range(16, 28), 25.0), Viewpoint(1280, 720), Effects())
     found = MarkerDetector(registry.dictionary, ids=range(20, 24)).detect(frame)
     assert sorted(found.ids.tolist()) == [20, 21, 22, 23]
 
 
 def test_two_copies_and_small_markers_are_warned_about(registry, renderer):
-    scene = S.Scene(pieces=(S.Piece(30, 200, 200, 0, 25), S.Piece(30, 600, 300, 0, 25), S.Piece(31, 400, 400, 0, 19)))   # ~18 px
-    frame, _ = renderer.render(scene, S.Camera(1280, 720), S.Effects(blur=0.3))
+    scene = Scene(pieces=(Piece(30, 200, 200, 0, 25), Piece(30, 600, 300, 0, 25), Piece(31, 400, 400, 0, 19)))   # ~18 px
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720), Effects(blur=0.3))
     found = MarkerDetector(registry.dictionary).detect(frame)
     assert found.duplicates() == {30}
     assert any(w.startswith("marker 31 is ") and "move the camera closer or print larger" in w
@@ -112,8 +114,8 @@ def test_only_the_vision_package_imports_cv2_and_printing_only_to_draw():
 
 def test_annotate_draws_on_a_copy_with_labels_corner_status_and_warnings(registry, renderer):
     from tableassist.vision import annotate
-    scene = S.Scene(pieces=S.corner_pieces()[:3] + (S.Piece(30, 450, 300, 0, 25),))
-    frame, _ = renderer.render(scene, S.Camera(1280, 720), S.Effects())
+    scene = Scene(pieces=corner_pieces()[:3] + (Piece(30, 450, 300, 0, 25),))
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720), Effects())
     before = frame.copy()
     found = MarkerDetector(registry.dictionary).detect(frame)
     drawn = annotate(frame, found, registry=registry, game="wreckers", warnings=["show the SW corner"])

@@ -8,15 +8,17 @@ from pathlib import Path
 import cv2
 
 from tableassist.cli import main
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import (
+    Piece, Scene, Viewpoint, corner_pieces, registry_piece)
 
 REALDATA = Path("/work/shared/realdata")
 
 
 def test_json_lists_markers_with_registry_names_and_qr_and_warnings(tmp_path, capsys, registry, renderer):
-    scene = S.Scene(pieces=S.corner_pieces() + (S.registry_piece(registry, "wreckers", 20, 450, 300, 90),
-                                                S.Piece(21, 300, 300, 0, 8)))
-    frame, _ = renderer.render(scene, S.Camera(1280, 720), S.Effects(blur=0.3))
+    scene = Scene(pieces=corner_pieces() + (registry_piece(registry, "wreckers", 20, 450, 300, 90),
+                                            Piece(21, 300, 300, 0, 8)))
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720), Effects(blur=0.3))
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), frame)
     assert main(["detect", "--json", "--game", "wreckers", "--annotate", str(tmp_path / "out"), str(image)]) == 0

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from tableassist.vision import Layout, LayoutError, MarkerDetector, TableGeometry
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import Scene, Viewpoint, project
 from tests.vision.conftest import table
 
 
 def locate(registry, renderer, game, scene, tilt=30.0, blur=0.6):
-    frame, truth = renderer.render(scene, S.Camera(1280, 720, tilt=tilt), S.Effects(blur=blur))
+    frame, truth = renderer.render(scene, Viewpoint(1280, 720, tilt=tilt), Effects(blur=blur))
     found = MarkerDetector(registry.dictionary).detect(frame)
     assert sorted(found.ids.tolist()) == sorted(truth.ids.tolist())
     geometry = TableGeometry(Layout.load(game), registry, game)
@@ -62,7 +63,7 @@ def test_schmuggler_piece_on_the_track_and_a_card_in_the_kitty(registry, rendere
 
 def test_without_four_corners_there_are_no_table_coordinates(registry, renderer):
     scene = table(registry, "wreckers", [(20, 450, 300, 0)])
-    scene = S.Scene(pieces=scene.pieces[1:])      # the NW corner is missing
+    scene = Scene(pieces=scene.pieces[1:])      # the NW corner is missing
     placed = locate(registry, renderer, "wreckers", scene)
     assert placed[20].position_mm is None and placed[20].zone is None and placed[20].component == "card"
 
@@ -87,12 +88,12 @@ def test_projective_centre_is_where_the_diagonals_cross():
 
 def test_a_card_halfway_between_two_seats_does_not_change_hands_with_pixel_noise(registry):
     from tableassist.vision import Detections
-    camera = S.Camera(1280, 720, tilt=20)
+    camera = Viewpoint(1280, 720, tilt=20)
     geometry = TableGeometry(Layout.load("wreckers"), registry, "wreckers")
 
     def seat_at(x, y):
         scene = table(registry, "wreckers", [(20, x, y, 0)])
-        truth = S.project(scene, camera)
+        truth = project(scene, camera)
         found = Detections(truth.ids, truth.corners, (1280, 720))
         geometry.update(found)
         return {p.marker_id: p for p in geometry.locate(found)}[20].seat

@@ -2,7 +2,7 @@
 camera app serves) streams a rendered table; the frames come through ``open_source(url)`` into the
 pipeline, which reads the markers; the server goes away -> the source says lost, then reconnecting
 (attempt n, next in s), and gives no picture (never the last one again); the server comes back ->
-on, and frames flow again. The camera's status (``readers.live.Camera``) follows the same steps."""
+on, and frames flow again. The camera's status (``camera.live.Camera``) follows the same steps."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tableassist.vision import TablePipeline, open_source
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import Viewpoint
 from tableassist.vision.sources import NetworkSource, SourceError
 from tests.vision.conftest import table
 from tests.vision.mjpeg_server import MJPEGCamera
@@ -22,7 +23,7 @@ CARDS = [(16, 420, 90, 0), (17, 720, 90, 0), (18, 720, 510, 0), (19, 420, 510, 0
 @pytest.fixture(scope="module")
 def frames(registry, renderer):
     scene = table(registry, "shipwrecked", CARDS)
-    frame, _ = renderer.render(scene, S.Camera(1280, 720, tilt=10), S.Effects(blur=0.4))
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720, tilt=10), Effects(blur=0.4))
     return [frame]
 
 
@@ -79,7 +80,7 @@ def test_a_url_with_nothing_there_is_a_clear_error_and_a_size_is_refused():
 
 def test_the_camera_status_follows_the_stream_on_lost_reconnecting_on(frames):
     """What the host screen shows: the camera's typed status, published whole at each step."""
-    from tableassist.readers.live import Camera
+    from tableassist.camera.live import Camera
 
     server = MJPEGCamera(frames, fps=20).start()
     eye = Camera()

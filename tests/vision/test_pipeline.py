@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from tableassist.vision import Layout, TableGeometry, TablePipeline
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import Viewpoint
+from tableassist.vision.synthetic.score import score_events
+from tableassist.vision.synthetic.script import Move, Script, SyntheticVideo, demo_script
 from tests.vision.conftest import table
 
 
@@ -17,15 +20,15 @@ def run(pipeline, video):
 def test_a_short_game_with_hands_and_flicker_gives_exactly_the_real_changes(registry, renderer):
     """30 s at 8 fps, 720p, tilt 25: 12 cards, a move every 2.5 s, a hand passing every 3 s, and a
     single-frame phantom or dropout on 4 % of frames."""
-    script = S.demo_script(seed=3, length=30.0, ids=tuple(range(20, 32)), move_every=2.5, pass_every=3.0)
-    camera = S.Camera(1280, 720, tilt=25)
-    video = S.SyntheticVideo(script, renderer, camera, fps=8, duration=30.0, effects=S.Effects(blur=0.8),
+    script = demo_script(seed=3, length=30.0, ids=tuple(range(20, 32)), move_every=2.5, pass_every=3.0)
+    camera = Viewpoint(1280, 720, tilt=25)
+    video = SyntheticVideo(script, renderer, camera, fps=8, duration=30.0, effects=Effects(blur=0.8),
                              flicker=0.04, phantom_ids=tuple(range(100, 110)), seed=3)
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
     events = run(pipeline, video)
     first = [e for e in events if e.t < 1.0]
     assert sorted(e.sighting.marker_id for e in first) == sorted(p.marker_id for p in script.scene.pieces)
-    score = S.score_events(script, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
+    score = score_events(script, camera, lambda: TableGeometry(Layout.load("wreckers"), registry, "wreckers"),
                            events, settle=1.0)
     assert score.expected >= 6
     assert score.missed == []
@@ -35,9 +38,9 @@ def test_a_short_game_with_hands_and_flicker_gives_exactly_the_real_changes(regi
 def test_a_bid_card_turned_over_is_one_flip_event(registry, renderer):
     board = [(16, 420, 90, 0), (17, 720, 90, 0), (18, 720, 510, 0), (19, 420, 510, 0)]
     scene = table(registry, "shipwrecked", board + [(44, 536.25, 332.5, 0)])
-    script = S.Script(scene, moves=[S.Move(1.5, 44, new_id=21, duration=0.5)])
-    camera = S.Camera(1280, 720, tilt=20)
-    video = S.SyntheticVideo(script, renderer, camera, fps=10, duration=4.0, effects=S.Effects(blur=0.5))
+    script = Script(scene, moves=[Move(1.5, 44, new_id=21, duration=0.5)])
+    camera = Viewpoint(1280, 720, tilt=20)
+    video = SyntheticVideo(script, renderer, camera, fps=10, duration=4.0, effects=Effects(blur=0.5))
     events = run(TablePipeline("shipwrecked", registry, qr_every=None), video)
     late = [(e.kind, e.sighting.marker_id, e.previous.marker_id, e.sighting.item, e.sighting.zone,
              e.sighting.cell) for e in events if e.t > 1.0]

@@ -8,13 +8,16 @@ import numpy as np
 import pytest
 
 from tableassist.markers.registry import load_registry
-from tableassist.vision import MarkerDetector, synthetic
+from tableassist.vision import MarkerDetector
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.render import Renderer
+from tableassist.vision.synthetic.scene import Scene, Viewpoint
 from tableassist.vision.rectify import component_corners_mm, cut_out
 from tests.box_photos import crate_piece, read_cells
 
 REGISTRY = load_registry()
 DETECTOR = MarkerDetector(REGISTRY.dictionary)
-RENDERER = synthetic.Renderer(REGISTRY.dictionary)
+RENDERER = Renderer(REGISTRY.dictionary)
 GRIDS = [["#  .  G3", "K2 .  X1", "G2 R1 ."],
          ["X1 G2 .", "#  #  K3", ".  R2 G1"],
          [".  K1 #", "G1 .  .", "R1 X2 K1"]]
@@ -27,9 +30,9 @@ def marker_of(crate: str, side: str):
 
 def shot(piece, *, width=240.0, height=160.0, tilt=0.0, yaw=0.0, seed=0, frame_px=(1280, 720)):
     """A frame of a small table (the camera close over it) with ``piece`` on it."""
-    scene = synthetic.Scene(width, height, (piece,), rim=10)
-    camera = synthetic.Camera(*frame_px, tilt=tilt, yaw=yaw)
-    frame, _ = RENDERER.render(scene, camera, synthetic.Effects(seed=seed))
+    scene = Scene(width, height, (piece,), rim=10)
+    camera = Viewpoint(*frame_px, tilt=tilt, yaw=yaw)
+    frame, _ = RENDERER.render(scene, camera, Effects(seed=seed))
     return frame
 
 

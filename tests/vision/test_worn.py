@@ -14,13 +14,15 @@ import pytest
 
 from tableassist.markers.sighting import FailingSticker
 from tableassist.vision import TablePipeline
-from tableassist.vision import synthetic as S
+from tableassist.vision.synthetic.effects import Effects
+from tableassist.vision.synthetic.scene import (
+    Damage, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
 from tests.server.conftest import server  # noqa: F401 - the real server fixture
 from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
 from tests.vision.conftest import table
 
 CARDS = [(20, 250, 300, 0), (21, 400, 300, 0), (22, 550, 300, 0), (23, 400, 450, 0)]
-CAMERA = S.Camera(1280, 720, tilt=20)
+CAMERA = Viewpoint(1280, 720, tilt=20)
 
 
 def frames(registry, renderer, damage, *, seconds=6.0, fps=5, damaged_from=0.0, marker=22):
@@ -30,7 +32,7 @@ def frames(registry, renderer, damage, *, seconds=6.0, fps=5, damaged_from=0.0, 
     for k in range(int(seconds * fps)):
         t = k / fps
         frame, _ = renderer.render(worn if t >= damaged_from else scene, CAMERA,
-                                   S.Effects(blur=0.6, noise=2.0, seed=k))
+                                   Effects(blur=0.6, noise=2.0, seed=k))
         yield t, frame
 
 
@@ -46,7 +48,7 @@ def test_two_flipped_cells_are_read_and_reported(registry, renderer):
     after 4 s. A card's face is secret: the notice names its kind and where it lies, not which
     card it is, and carries no link (the id would tell)."""
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
-    events = run(pipeline, frames(registry, renderer, S.Damage(cells=2, seed=3)))
+    events = run(pipeline, frames(registry, renderer, Damage(cells=2, seed=3)))
     assert 22 in {e.sighting.marker_id for e in events if e.kind == "appeared"}
     [notice] = pipeline.last.failing
     assert (notice.marker_id, notice.component, notice.secret) == (22, "card", True)
@@ -70,7 +72,7 @@ def test_a_scratched_sticker_never_read_is_reported_where_it_lies(registry, rend
     """Its black square is found but never decodes. (A torn corner changes the square itself:
     OpenCV finds no outline, so a sticker torn before it was ever read is not reported.)"""
     pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=5)
-    events = run(pipeline, frames(registry, renderer, S.Damage(scratch=2.0, seed=2)))
+    events = run(pipeline, frames(registry, renderer, Damage(scratch=2.0, seed=2)))
     assert 22 not in {e.sighting.marker_id for e in events}
     [notice] = pipeline.last.failing
     assert notice.marker_id is None and notice.reprint is None and notice.zone == "discard"
@@ -82,7 +84,7 @@ def test_a_sticker_that_stops_being_read_where_it_lies_is_reported(registry, ren
     """A card (a secret face: named by its kind only) read for 2 s, then scratched where it lies:
     kept on the table (its pattern is still there) and reported after 4 s."""
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
-    events = run(pipeline, frames(registry, renderer, S.Damage(scratch=2.0, seed=2), seconds=8.0,
+    events = run(pipeline, frames(registry, renderer, Damage(scratch=2.0, seed=2), seconds=8.0,
                                   damaged_from=2.0))
     assert [e.kind for e in events if e.sighting.marker_id == 22] == ["appeared"]   # not removed
     [notice] = pipeline.last.failing
@@ -118,7 +120,7 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
 
 
 def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path):
-    from tableassist.readers.live import Camera
+    from tableassist.camera.live import Camera
     from tableassist.server.camera import pipeline_for
     from tableassist.table.session import TableSession
     from tableassist.table.stores import open_store
@@ -128,7 +130,7 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
     camera.follow(session, {"Ann": "red", "Bea": "blue", "Cy": "green"})
     heard = []
     camera.subscribe(heard.append)
-    for t, frame in frames(registry, renderer, S.Damage(cells=2, seed=3)):
+    for t, frame in frames(registry, renderer, Damage(cells=2, seed=3)):
         camera.process(frame, t)
     [shown] = camera.status.reading_json(runs_table=True)["stickers"]
     assert shown["text"].startswith("The camera cannot read a card face sticker")
@@ -148,12 +150,12 @@ def test_the_table_page_names_the_sticker_and_links_its_reprint(server, chromium
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}#t={server.tokens.table}")
-    scene = S.Scene(pieces=S.corner_pieces() + S.seat_pieces()
-                    + (S.registry_piece(registry, "abandon_ship", 21, 450, 300),))
-    worn = replace(scene, pieces=tuple(replace(p, damage=S.Damage(scratch=2.0, seed=2)) if p.marker_id == 21
+    scene = Scene(pieces=corner_pieces() + seat_pieces()
+                  + (registry_piece(registry, "abandon_ship", 21, 450, 300),))
+    worn = replace(scene, pieces=tuple(replace(p, damage=Damage(scratch=2.0, seed=2)) if p.marker_id == 21
                                        else p for p in scene.pieces))
     for k in range(40):
-        frame, _ = renderer.render(worn if k >= 10 else scene, CAMERA, S.Effects(blur=0.6, noise=2.0, seed=k))
+        frame, _ = renderer.render(worn if k >= 10 else scene, CAMERA, Effects(blur=0.6, noise=2.0, seed=k))
         server.camera.process(frame, k / 5)
     notice = page.locator('[data-notice="camera-sticker"]')
     notice.wait_for()

@@ -25,12 +25,14 @@ an undo; told apart by the change's source) it reads the table again, so a readi
 that change goes in now. It publishes one :class:`CameraStatus` to its listeners (the server)
 whenever what the screens show of it changes.
 
-Nothing here imports the vision or the server: each seam is a :class:`typing.Protocol`
-(:class:`FrameSource`, :class:`Pipeline`, :class:`GameSession`, :class:`StatusListener`) that
-``tableassist.vision`` and ``tableassist.table`` fill. :meth:`Camera.run` reads a capture source
-(in a thread with :meth:`Camera.start`); tests call :meth:`Camera.process` or :meth:`Camera.feed`.
-Each accepted camera action records its latency: from the start of the frame's processing to the
-end of the session's update (every listener, the server's broadcast included, has run by then).
+The camera is typed by the parts it uses: the vision's frame sources and pipeline
+(``tableassist.vision``), the table's session (``tableassist.table.session.TableSession``), the
+game's reader. It imports the first two for their types only, so the server imports it without
+loading OpenCV. The server is told through :class:`StatusListener` and :class:`FrameListener`,
+which it fills. :meth:`Camera.run` reads a capture source (in a thread with :meth:`Camera.start`;
+``frames.read_frames``); tests call :meth:`Camera.process` or :meth:`Camera.feed`. Each accepted
+camera action records its latency: from the start of the frame's processing to the end of the
+session's update (every listener, the server's broadcast included, has run by then).
 """
 
 from __future__ import annotations
@@ -38,26 +40,27 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from tableassist.camera.frames import read_frames
+from tableassist.camera.status import CameraState, CameraStatus, Notice, Option, Proposal
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 from tableassist.markers.sighting import CardShown, FailingSticker, TableEvent
 from tableassist.readers import READERS, Reader, Reading, reader_for
 from tableassist.readers.base import expected_text
 
-#: A picture from the source (a BGR numpy array): the camera passes it on to the pipeline and
-#: never looks inside, so the readers need not import numpy.
-Frame = Any
+if TYPE_CHECKING:
+    from tableassist.table.session import Change, TableSession
+    from tableassist.vision.pipeline import FrameResult, TablePipeline
+    from tableassist.vision.sources import Frame, FrameSource
 
 log = logging.getLogger("tableassist.camera")
 
 #: Most camera actions submitted after one frame (a reveal of 4 cards, a roll of 8 dice, ...).
 MAX_ACTIONS_PER_FRAME = 16
-#: Frames in a row without a picture before the camera counts as lost.
-LOST_AFTER_MISSES = 20
 #: After the store refused a reading (a full disk, another writer), wait this long (s) before
 #: submitting again, rather than failing on every frame.
 RETRY_AFTER = 2.0
@@ -68,135 +71,8 @@ MARKERS_EVERY = 1.0
 #: keeps them equal, so no printed card does nothing).
 COMMANDS = ("new_game", "undo", "redo", "confirm", "cancel", "pause")
 
-CameraState = Literal["starting", "on", "lost", "reconnecting", "off"]
 
-
-# -- the seams ---------------------------------------------------------------------------------
-
-class FrameSource(Protocol):
-    """Where frames come from (``tableassist.vision.open_source``: a webcam, a network camera, a
-    video, a folder of images, the synthetic table): ``read()`` gives a frame or None (none now,
-    or the end).
-
-    A source may also say what picture it gives (``mode``: a :class:`SourceMode`, or a line of
-    text) and, when it streams, how its stream is (``link``: a :class:`SourceLink`); the camera
-    shows both."""
-
-    def read(self) -> Frame | None: ...
-
-    def close(self) -> None: ...
-
-
-class SourceMode(Protocol):
-    """The picture a source gives (``tableassist.vision.sources.CaptureMode``): the size granted,
-    the camera's codec, the frame rate measured."""
-
-    @property
-    def width(self) -> int: ...
-
-    @property
-    def height(self) -> int: ...
-
-    @property
-    def codec(self) -> str | None: ...
-
-    @property
-    def fps(self) -> float | None: ...
-
-
-class SourceLink(Protocol):
-    """How a live source's stream is (``tableassist.vision.sources.Link``): "on", "lost" or
-    "reconnecting" (``attempt``, the next in ``retry_in`` s), and that in words (``text``)."""
-
-    @property
-    def state(self) -> str: ...
-
-    @property
-    def attempt(self) -> int: ...
-
-    @property
-    def retry_in(self) -> float | None: ...
-
-    @property
-    def text(self) -> str: ...
-
-
-class LastFrame(Protocol):
-    """What the camera uses of the pipeline's last frame (``tableassist.vision.FrameResult``)."""
-
-    @property
-    def t(self) -> float: ...
-
-    @property
-    def detections(self) -> Sized: ...
-
-    @property
-    def failing(self) -> Sequence[FailingSticker]: ...
-
-
-class Pipeline(Protocol):
-    """The vision pipeline for one game's table (``tableassist.vision.TablePipeline``): a frame in,
-    the table events confirmed in it and the command cards shown out."""
-
-    def update(self, frame: Frame, t: float) -> Sequence[TableEvent | CardShown]: ...
-
-    @property
-    def last(self) -> LastFrame | None: ...
-
-
-class SessionChange(Protocol):
-    """What the camera reads of a session's change (``tableassist.table.session.Change``)."""
-
-    @property
-    def source(self) -> str: ...
-
-
-class SavedGame(Protocol):
-    """What the camera reads of the game being played (``tableassist.table.store.SavedGame``)."""
-
-    @property
-    def game(self) -> str: ...
-
-    @property
-    def players(self) -> Sequence[str]: ...
-
-    @property
-    def ended(self) -> str | None: ...
-
-
-class Step(Protocol):
-    """An entry of the game's history (``tableassist.table.session.Step``)."""
-
-    @property
-    def seq(self) -> int: ...
-
-
-class GameSession(Protocol):
-    """The session as the camera sees it (``tableassist.table.session.TableSession``).
-
-    Each change raises :class:`IllegalAction` when the engine refuses it (nothing changed) and a
-    ``RuntimeError`` when it could not be saved (the table's ``StoreError``: nothing was saved)."""
-
-    @property
-    def saved(self) -> SavedGame: ...
-
-    @property
-    def game(self) -> Game: ...
-
-    @property
-    def steps(self) -> Sequence[Step]:
-        """The actions in effect (none: a game just started)."""
-        ...
-
-    def submit(self, action: Mapping[str, Any], *, source: str = ...,
-               author: str | None = ...) -> object: ...
-
-    def undo(self, *, source: str = ..., author: str | None = ...) -> Step: ...
-
-    def redo(self, *, source: str = ..., author: str | None = ...) -> Step: ...
-
-    def subscribe(self, listener: Callable[[SessionChange], None]) -> Callable[[], None]: ...
-
+# -- who is told -------------------------------------------------------------------------------
 
 class StatusListener(Protocol):
     """Told each new :class:`CameraStatus` (the server shows it and sends the screens theirs)."""
@@ -208,93 +84,7 @@ class FrameListener(Protocol):
     """Told each frame after it was read (the host's preview): its time, the frame, and what the
     pipeline found in it (None when no game's pipeline ran)."""
 
-    def __call__(self, t: float, frame: Frame, seen: LastFrame | None) -> None: ...
-
-
-# -- what the screens are shown -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Notice:
-    """The out-of-sync notice: what the camera sees and what the game expects."""
-
-    sees: str
-    expects: str
-    since: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"sees": self.sees, "expects": self.expects,
-                "text": f"Out of sync: the camera sees {self.sees}; the game expects {self.expects}"}
-
-
-@dataclass(frozen=True)
-class Option:
-    """One action a confirmation offers, with its label as the table reads it."""
-
-    action: dict[str, Any]
-    label: str
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A one-tap confirmation row: what the camera sees, and the actions that explain it."""
-
-    sees: str
-    options: tuple[Option, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"sees": self.sees, "options": [
-            {"action": o.action, "label": o.label} for o in self.options]}
-
-
-@dataclass(frozen=True, kw_only=True)
-class CameraStatus:
-    """Everything the screens show of the camera, published whole whenever a part changes.
-
-    ``state``: "starting", "on", "lost" (no picture for a while), "reconnecting" (a network
-    camera or webcam whose stream dropped: attempt ``attempt``, the next in ``retry_in`` s) or
-    "off"; ``notice`` says it in words ("camera 0", "no camera found; …"); ``mode`` the picture
-    the source gives, in words ("1920x1080 MJPG at 30 fps"), and in parts: ``size`` (width,
-    height) granted, ``codec`` (the camera's FOURCC, when it says), ``fps`` (measured); ``markers``
-    how many markers the last frame showed (None while no game is read). ``reading``: the camera reads the game being played; then ``out_of_sync`` is its
-    notice, ``confirm`` its one-tap rows, ``paused`` whether the Pause card stopped it. ``report``
-    is the camera's last word to the table: what a command card did, or a reading that could not
-    be saved. ``stickers`` are the stickers it keeps failing to read, each with its reprint link
-    (a secret face only by its kind). Built from readings only, which never hold a secret the game
-    has not revealed."""
-
-    state: CameraState = "off"
-    notice: str = "no camera"
-    mode: str | None = None
-    size: tuple[int, int] | None = None
-    codec: str | None = None
-    fps: float | None = None
-    attempt: int | None = None
-    retry_in: float | None = None
-    markers: int | None = None
-    reading: bool = False
-    paused: bool = False
-    out_of_sync: Notice | None = None
-    confirm: tuple[Proposal, ...] = ()
-    report: str | None = None
-    stickers: tuple[FailingSticker, ...] = ()
-
-    def device_json(self) -> dict[str, Any]:
-        """The host screen's camera panel."""
-        return {"state": self.state, "notice": self.notice, "mode": self.mode,
-                "size": None if self.size is None else list(self.size), "codec": self.codec,
-                "fps": None if self.fps is None else round(self.fps, 1),
-                "attempt": self.attempt, "retry_in": self.retry_in,
-                "markers": self.markers, "report": self.report,
-                "stickers": [s.to_json() for s in self.stickers]}
-
-    def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
-        """What a screen shows of the camera's reading: the out-of-sync notice (everyone); the
-        one-tap rows, the pause and the report (the table's own screens only)."""
-        return {"notice": None if self.out_of_sync is None else self.out_of_sync.to_json(),
-                "confirm": [p.to_json() for p in self.confirm] if runs_table else [],
-                "paused": self.paused,
-                "report": self.report if runs_table else None,
-                "stickers": [s.to_json() for s in self.stickers] if runs_table else []}
+    def __call__(self, t: float, frame: Frame, seen: FrameResult | None) -> None: ...
 
 
 @dataclass
@@ -311,13 +101,15 @@ class Stats:
     latency: list[float] = field(default_factory=list)
 
 
-def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict[str, Any]], object],
+def settle(reader: Reader[Any], game: Callable[[], Game[Any, Any]],
+           submit: Callable[[dict[str, Any]], object],
            *, stats: Stats | None = None
            ) -> tuple[list[Reading], list[Reading], IllegalAction | None]:
     """Submit the reader's actions until it has none left (or one is refused).
 
-    Returns (confirmations waiting, mismatches, the refusal if the last action was refused with
-    its reading's ``sees`` in ``args[1]``). Whatever else ``submit`` raises goes up."""
+    Returns (confirmations waiting, mismatches, the refusal if the last action was refused: the
+    engine's message, with its reading's ``sees`` in ``args[1]``). Whatever else ``submit`` raises
+    goes up."""
     for _ in range(MAX_ACTIONS_PER_FRAME):
         readings = reader.read(game()) + reader.early_faces()
         action = next((r for r in readings if r.action is not None), None)
@@ -327,7 +119,7 @@ def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict[str,
             submit(action.action)
         except IllegalAction as exc:
             return ([r for r in readings if r.confirm], [r for r in readings if r.expects],
-                    IllegalAction(str(exc), action.sees))
+                    IllegalAction(exc.message, action.sees))
         reader.accepted(action)
         if stats is not None:
             kind = action.action["type"]
@@ -335,18 +127,7 @@ def settle(reader: Reader, game: Callable[[], Game], submit: Callable[[dict[str,
     return [], [], None
 
 
-def mode_fields(mode: SourceMode | str | None, frame: Frame) -> dict[str, Any]:
-    """The status's picture fields (``mode``, ``size``, ``codec``, ``fps``) from what the source
-    says of its picture (a :class:`SourceMode`, a line of text, or nothing: then the frame's
-    size)."""
-    h, w = frame.shape[:2]
-    if mode is None or isinstance(mode, str):
-        return {"mode": mode or f"{w}x{h}", "size": (int(w), int(h)), "codec": None, "fps": None}
-    return {"mode": str(mode), "size": (int(mode.width), int(mode.height)), "codec": mode.codec,
-            "fps": mode.fps}
-
-
-ReaderFor = Callable[[str, Sequence[str], Mapping[str, str] | None], Reader]
+ReaderFor = Callable[[str, Sequence[str], Mapping[str, str] | None], Reader[Any]]
 
 
 class Camera:
@@ -356,7 +137,7 @@ class Camera:
     cards only); without it the camera reads only what :meth:`feed` gives it. ``play_again`` is
     the table's "a new game like this one" (the New game card). ``clock`` times the latency."""
 
-    def __init__(self, *, pipeline_for: Callable[[str | None], Pipeline] | None = None,
+    def __init__(self, *, pipeline_for: Callable[[str | None], TablePipeline] | None = None,
                  reader_for: ReaderFor = reader_for,
                  play_again: Callable[[], object] | None = None, grace: float = 3.0,
                  status: CameraStatus = CameraStatus(),
@@ -368,9 +149,9 @@ class Camera:
         self.clock = clock
         self.status = status
         self.stats = Stats()
-        self.session: GameSession | None = None
-        self.reader: Reader | None = None
-        self.pipeline: Pipeline | None = None
+        self.session: TableSession | None = None
+        self.reader: Reader[Any] | None = None
+        self.pipeline: TablePipeline | None = None
         self.frames = 0
         self._pipeline_of: object = self    # which session the pipeline was made for
         self._colours: Mapping[str, str] | None = None   # the seat colours of the session
@@ -431,7 +212,7 @@ class Camera:
 
     # -- which game ----------------------------------------------------------------------------
 
-    def follow(self, session: GameSession | None, colours: Mapping[str, str] | None = None) -> None:
+    def follow(self, session: TableSession | None, colours: Mapping[str, str] | None = None) -> None:
         """Read ``session``'s game from now on (None: no game is played). ``colours`` are its
         players' seat colours. A new session gets a new pipeline and reader.
 
@@ -479,7 +260,7 @@ class Camera:
         self._publish(state=state, notice=notice, mode=mode, size=size, codec=codec, fps=fps,
                       attempt=attempt, retry_in=retry_in, markers=markers, stickers=stickers)
 
-    def _heard(self, change: SessionChange) -> None:
+    def _heard(self, change: Change) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
         tablet, the clock, an undo) may let a waiting reading go in now."""
         if change.source == "camera":
@@ -491,7 +272,7 @@ class Camera:
             self._sync(self._t, self.clock())
             self._publish()
 
-    def _pipeline(self) -> Pipeline | None:
+    def _pipeline(self) -> TablePipeline | None:
         if self.pipeline_for is None:
             return None
         if self.pipeline is None or self._pipeline_of is not self.session:
@@ -503,7 +284,7 @@ class Camera:
 
     # -- one frame -----------------------------------------------------------------------------
 
-    def process(self, frame: Frame, t: float, *, started: float | None = None) -> LastFrame | None:
+    def process(self, frame: Frame, t: float, *, started: float | None = None) -> FrameResult | None:
         """Run one frame (time ``t`` s) through the pipeline, the reader and the command cards;
         returns what the pipeline found (None without a pipeline). ``started`` is the ``clock``
         time the frame's processing began, for the latency."""
@@ -586,8 +367,8 @@ class Camera:
         self.confirmations = confirm
         notice = None
         if refused is not None:
-            notice = Notice(refused.args[1], f"{expected_text(session.game)} "
-                                             f"(the engine says: {refused.args[0]})", t)
+            # what the reading saw, and the engine's refusal as its message, for every language
+            notice = Notice(refused.args[1], expected_text(session.game), t, refused.message)
         live = set()
         for m in mismatches:
             key = m.sees + "|" + (m.expects or "")
@@ -597,7 +378,8 @@ class Camera:
                 notice = Notice(m.sees, m.expects or "", since)
         self._mismatch_since = {k: v for k, v in self._mismatch_since.items() if k in live}
         if notice is not None and self.notice is not None and \
-                (notice.sees, notice.expects) == (self.notice.sees, self.notice.expects):
+                (notice.sees, notice.expects, notice.refusal) == \
+                (self.notice.sees, self.notice.expects, self.notice.refusal):
             notice = self.notice          # the same notice goes on: keep when it began
         elif notice is not None:
             self.stats.notices += 1
@@ -645,7 +427,7 @@ class Camera:
         if command != "new_game":
             self._sync(t, self.clock())   # the game changed: read the table against it
 
-    def _session(self) -> GameSession:
+    def _session(self) -> TableSession:
         if self.session is None or self.session.saved.ended:
             raise IllegalAction(Message("live.refuse.no_game", "no game is being played"))
         return self.session
@@ -738,60 +520,3 @@ class Camera:
             self._source = None
         self._publish(state="off", notice=notice, markers=None, stickers=())
 
-
-def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
-                device: Callable[..., None], *, stop: threading.Event,
-                clock: Callable[[], float] = time.perf_counter, name: str = "camera",
-                fps: float | None = None, frame_time: Callable[[], float] | None = None,
-                until_end: bool = False) -> None:
-    """Read ``source`` until ``stop`` is set (or, with ``until_end``, until it gives no frame),
-    handing each frame and its time in seconds to ``process``, and telling ``device(state=,
-    notice=, …)`` (the fields of :class:`CameraStatus` about the source) what the source does:
-    "on" with its mode (:func:`mode_fields`) at the first picture and when the mode changes,
-    "reconnecting" or "lost" as a network source's link says, "lost" after
-    :data:`LOST_AFTER_MISSES` reads without a picture, "off" at the end of a video.
-
-    The camera at the server (:meth:`Camera.run`) and a camera agent next to the webcam read
-    their sources with this one loop. ``name`` is how the screens call the source ("camera 0");
-    ``fps`` paces the reading (None: as fast as the source gives frames); ``frame_time`` gives
-    each frame's time in seconds (default: since the start, by ``clock``; the synthetic table
-    gives its video time)."""
-    frame_time = frame_time or clock
-    t0 = frame_time()
-    misses = 0
-    on = False
-    shown: tuple[object, ...] | None = None   # the link or mode last told
-    while not stop.is_set():
-        tick = clock()
-        frame = source.read()
-        link: SourceLink | None = getattr(source, "link", None)
-        if frame is None:
-            if until_end:
-                device(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
-                return
-            if link is not None and link.state != "on":
-                # the source knows why: its stream dropped; it reconnects by itself
-                if shown != ("link", link):
-                    shown, on = ("link", link), False
-                    device(state="reconnecting" if link.state == "reconnecting" else "lost",
-                           notice=f"{name}: {link.text}", markers=None,
-                           attempt=link.attempt or None, retry_in=link.retry_in)
-                stop.wait(0.05)
-                continue
-            misses += 1
-            if misses == LOST_AFTER_MISSES:
-                on = False
-                shown = None
-                device(state="lost", notice=f"{name}: no picture (unplugged, or the video ended)")
-            stop.wait(1.0 / fps if fps else 0.05)
-            continue
-        misses = 0
-        mode = mode_fields(getattr(source, "mode", None), frame)
-        if not on or shown != ("mode", mode):
-            on, shown = True, ("mode", mode)
-            device(state="on", notice=name, attempt=None, retry_in=None, **mode)
-        process(frame, frame_time() - t0)
-        if fps:
-            # frames are read at this pace whether or not anyone watches (a live source
-            # gives the newest picture, whatever the pace)
-            stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))

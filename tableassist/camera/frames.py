@@ -1,0 +1,88 @@
+"""Reading a frame source: the one loop the camera at the server (``Camera.run``) and a camera
+agent next to the webcam (``tableassist camera``) read their sources with, and what it says of the
+source (on, lost, reconnecting, off, and the picture it gives)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # Only the types: a source is read through its two methods, so the server runs without
+    # loading OpenCV when it has no camera.
+    from tableassist.vision.sources import CaptureMode, Frame, FrameSource, Link
+
+#: Frames in a row without a picture before the camera counts as lost.
+LOST_AFTER_MISSES = 20
+
+
+def mode_fields(mode: CaptureMode | str | None, frame: Frame) -> dict[str, Any]:
+    """The status's picture fields (``mode``, ``size``, ``codec``, ``fps``) from what the source
+    says of its picture (a :class:`~tableassist.vision.sources.CaptureMode`, a line of text, or
+    nothing: then the frame's size)."""
+    h, w = frame.shape[:2]
+    if mode is None or isinstance(mode, str):
+        return {"mode": mode or f"{w}x{h}", "size": (int(w), int(h)), "codec": None, "fps": None}
+    return {"mode": str(mode), "size": (int(mode.width), int(mode.height)), "codec": mode.codec,
+            "fps": mode.fps}
+
+
+def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
+                device: Callable[..., None], *, stop: threading.Event,
+                clock: Callable[[], float] = time.perf_counter, name: str = "camera",
+                fps: float | None = None, frame_time: Callable[[], float] | None = None,
+                until_end: bool = False) -> None:
+    """Read ``source`` until ``stop`` is set (or, with ``until_end``, until it gives no frame),
+    handing each frame and its time in seconds to ``process``, and telling ``device(state=,
+    notice=, …)`` (the fields of :class:`~tableassist.camera.status.CameraStatus` about the
+    source) what the source does: "on" with its mode (:func:`mode_fields`) at the first picture
+    and when the mode changes, "reconnecting" or "lost" as a network source's link says, "lost"
+    after :data:`LOST_AFTER_MISSES` reads without a picture, "off" at the end of a video.
+
+    The camera at the server (``Camera.run``) and a camera agent next to the webcam read their
+    sources with this one loop. ``name`` is how the screens call the source ("camera 0"); ``fps``
+    paces the reading (None: as fast as the source gives frames); ``frame_time`` gives each
+    frame's time in seconds (default: since the start, by ``clock``; the synthetic table gives its
+    video time)."""
+    frame_time = frame_time or clock
+    t0 = frame_time()
+    misses = 0
+    on = False
+    shown: tuple[object, ...] | None = None   # the link or mode last told
+    while not stop.is_set():
+        tick = clock()
+        frame = source.read()
+        # what a source may say besides its frames (FrameSource): how its stream is
+        link: Link | None = getattr(source, "link", None)
+        if frame is None:
+            if until_end:
+                device(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
+                return
+            if link is not None and link.state != "on":
+                # the source knows why: its stream dropped; it reconnects by itself
+                if shown != ("link", link):
+                    shown, on = ("link", link), False
+                    device(state="reconnecting" if link.state == "reconnecting" else "lost",
+                           notice=f"{name}: {link.text}", markers=None,
+                           attempt=link.attempt or None, retry_in=link.retry_in)
+                stop.wait(0.05)
+                continue
+            misses += 1
+            if misses == LOST_AFTER_MISSES:
+                on = False
+                shown = None
+                device(state="lost", notice=f"{name}: no picture (unplugged, or the video ended)")
+            stop.wait(1.0 / fps if fps else 0.05)
+            continue
+        misses = 0
+        mode = mode_fields(getattr(source, "mode", None), frame)
+        if not on or shown != ("mode", mode):
+            on, shown = True, ("mode", mode)
+            device(state="on", notice=name, attempt=None, retry_in=None, **mode)
+        process(frame, frame_time() - t0)
+        if fps:
+            # frames are read at this pace whether or not anyone watches (a live source
+            # gives the newest picture, whatever the pace)
+            stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))
