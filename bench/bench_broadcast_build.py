@@ -14,6 +14,9 @@ broadcast, as commit 10129e6 did by mistake (every game's data file parsed and c
 
     .venv/bin/python bench/bench_broadcast_build.py [--baseline-rev f5ecaf4~1|none] [--rounds 3]
                                                     [--actions 100]
+
+The child processes run ``measure`` of this file on the other tree's ``tableassist``; where a name
+has moved or a record has grown since the baseline, ``measure`` takes either.
 """
 
 from __future__ import annotations
@@ -40,13 +43,17 @@ INPUT = ("Shipwrecked, 4 players, 50 saved games, one screen per room (host, tab
 def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     """In this process, with whichever ``tableassist`` is first on the path. ``rebuild_catalog``:
     build the catalog again for every lobby, hence every broadcast (the uncached way)."""
-    from tableassist.table import catalog
     from tableassist.server import Table, Tokens, create_app
     from tableassist.server import table as table_module
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
-    from tableassist.table.store import Store
+    try:
+        from tableassist.table import catalog
+        from tableassist.table.store import Store
+    except ImportError:  # a revision before the layout of 49899d8
+        from tableassist import catalog  # type: ignore[no-redef]
+        from tableassist.store import Store  # type: ignore[no-redef]
 
-    cached_catalog = table_module.game_catalog
+    cached_catalog = getattr(table_module, "game_catalog", None)  # cached since b2c9ed4
     if rebuild_catalog:
         table_module.game_catalog = lambda: table_module._game_catalog.__wrapped__(
             tuple(catalog.ENGINES.items()))
@@ -60,8 +67,7 @@ def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     server = create_app(table, public_url="http://127.0.0.1:8765/")
     grants = [Grant(HOST), Grant(TABLE), Grant(SPECTATOR),
               *(Grant(PLAYER, name) for name in PLAYERS)]
-    for i, grant in enumerate(grants):  # one screen per room (the app's own bookkeeping)
-        server._conns[f"sid{i}"] = (None, grant)
+    screens(server, grants)
     sent: list[int] = []
     emit = server.socketio.emit
 
@@ -97,8 +103,19 @@ def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     table.clock.cancel()
     table.store.close()
     holder.cleanup()
-    table_module.game_catalog = cached_catalog
+    if cached_catalog is not None:
+        table_module.game_catalog = cached_catalog
     return {"ms": per_action, "bytes": action_bytes / len(per_action)}
+
+
+def screens(server, grants) -> None:
+    """One screen per room, in the app's own record of its connections (sid -> record): (token,
+    grant) until screens had a language (57ef077, ``app.screen_language``), (token, grant,
+    language) since."""
+    from tableassist.server import app
+    language = ("en",) if hasattr(app, "screen_language") else ()
+    for i, grant in enumerate(grants):
+        server._conns[f"sid{i}"] = (None, grant, *language)
 
 
 def p50_p99(runs: list[dict]) -> tuple[float, float]:

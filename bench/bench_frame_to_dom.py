@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tableassist.demo.play import TabletScript  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
-from tableassist.server.served import open_table  # noqa: E402
+from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.vision.synthetic import Renderer  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
@@ -43,7 +43,7 @@ def pct(values: list[float], q: float) -> float:
 
 def run_game(game: str, browser, renderer, tmp: Path) -> tuple[list[float], list[float]]:
     scripted = SCRIPTS[game]()
-    served = open_table(tmp / f"{game}.sqlite3", host="127.0.0.1", port=0)
+    served = serve_venue(tmp / f"{game}.sqlite3", host="127.0.0.1", port=0)
     served.serve_in_thread()
     try:
         table, camera = served.table, served.camera

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tableassist.server.served import open_table  # noqa: E402
+from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.table import catalog  # noqa: E402
 from tests.games.random_play import all_legal_actions  # noqa: E402
 
@@ -80,7 +80,7 @@ def main() -> None:
         sys.exit("Debian's chromium is not installed (scripts/setup --test installs it)")
     from playwright.sync_api import sync_playwright
     with tempfile.TemporaryDirectory() as tmp:
-        served = open_table(Path(tmp) / "bench.sqlite3", host="127.0.0.1", port=0)
+        served = serve_venue(Path(tmp) / "bench.sqlite3", host="127.0.0.1", port=0)
         served.serve_in_thread()
         try:
             results = run(served, args.rounds, args.repeat, sync_playwright)
