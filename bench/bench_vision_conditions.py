@@ -14,18 +14,20 @@ events, and each found change's latency in frames from the moment the hand let g
 from when the hand left). Run twice: with the occlusion witness (as shipped) and without it
 (time alone decides, as before issue 15).
 
-    .venv/bin/python bench/bench_vision_conditions.py [--fps 8] [--seconds 30]
+    .venv/bin/python bench/bench_vision_conditions.py [--fps 8] [--seconds 30] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline, Tracker
 from tableassist.vision import synthetic as S
+
+SMOKE = {"fps": 4.0, "seconds": 7.0}  # the first move (at 4 s) and a short cover
 
 
 def script(registry) -> tuple[S.Script, list[S.Condition]]:
@@ -46,10 +48,10 @@ def script(registry) -> tuple[S.Script, list[S.Condition]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--fps", type=float, default=8.0)
     ap.add_argument("--seconds", type=float, default=30.0)
-    args = ap.parse_args()
+    args = _common.parse(ap, SMOKE)
     registry = load_registry()
     renderer = S.Renderer(registry.dictionary)
     plan, conditions = script(registry)
