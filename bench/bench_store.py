@@ -80,8 +80,8 @@ def main() -> int:
     except ServiceMissing as exc:
         raise SystemExit(str(exc)) from None
     folder = tempfile.TemporaryDirectory(prefix="bench-store-")
-    server.start()
     try:
+        server.start()   # inside: a Ctrl-C while it starts stops it too
         stores = {"sqlite": open_store(Path(folder.name) / "table.sqlite3"),
                   "postgresql": open_store(server.url(server.new_database()))}
         # The log's own games, for the bare appends; one per store, the same action each time.
