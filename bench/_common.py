@@ -39,7 +39,7 @@ def parse(ap: argparse.ArgumentParser, smoke: Mapping[str, Any],
     replace the defaults; an option given on the command line still wins."""
     args = ap.parse_args(argv)
     if args.smoke:
-        unknown = set(smoke) - set(vars(args))
+        unknown = [name for name in smoke if not hasattr(args, name)]
         assert not unknown, f"smoke sizes for options the benchmark does not have: {unknown}"
         ap.set_defaults(**smoke)
         args = ap.parse_args(argv)
