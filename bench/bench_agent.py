@@ -13,12 +13,11 @@ Both are timed from the start of the frame's processing to the moment a table sc
 python-socketio client) has the state with the new history line. Printed: p50 and max per path,
 their ratio, and what the agent sent (batches, bytes a batch) against a preview picture's size.
 
-    .venv/bin/python bench/bench_agent.py [--rounds 2]
+    .venv/bin/python bench/bench_agent.py [--rounds 2] [--seconds S] [--speed 1] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import _common  # noqa: E402
 from tableassist.agent import Agent, Journal  # noqa: E402
 from tableassist.demo.scripts import wreckers  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
@@ -36,12 +36,14 @@ from tableassist.vision import encode_jpeg  # noqa: E402
 from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 from tests.server.conftest import Client, wait_until  # noqa: E402
 
+# The cut's first seconds: the deal and the first cut, read by the camera.
+SMOKE = {"rounds": 1, "seconds": 4.0, "speed": 4.0}
 
-def paced(frames, step) -> None:
-    """``step(frame, t)`` for every frame at its video time (the script's frame rate)."""
-    t0 = time.perf_counter()
-    for t, frame in frames:
-        time.sleep(max(0.0, t0 + t - time.perf_counter()))
+
+def paced(frames, step, speed: float) -> None:
+    """``step(frame, t)`` for every frame at its video time (the script's frame rate), ``speed``
+    times the video's pace."""
+    for t, frame in _common.paced(frames, speed):
         step(frame, t)
 
 
@@ -67,7 +69,7 @@ def start(served, scripted):
     return session, client, screen_times(client)
 
 
-def local(frames, scripted, tmp: Path) -> list[float]:
+def local(frames, scripted, tmp: Path, speed: float) -> list[float]:
     served = serve_venue(tmp / f"local-{time.perf_counter_ns()}.sqlite3", host="127.0.0.1", port=0)
     try:
         session, client, arrived = start(served, scripted)
@@ -79,7 +81,7 @@ def local(frames, scripted, tmp: Path) -> list[float]:
             for k in range(n + 1, len(session.steps) + 1):
                 made[k] = t0
 
-        paced(frames, step)
+        paced(frames, step, speed)
         wait_until(lambda: all(k in arrived for k in made), 10, "the screen")
         client.close()
         return [arrived[k] - made[k] for k in made]
@@ -87,7 +89,7 @@ def local(frames, scripted, tmp: Path) -> list[float]:
         served.close()
 
 
-def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
+def agent(frames, scripted, tmp: Path, speed: float) -> tuple[list[float], list[int]]:
     served = serve_venue(tmp / f"agent-{time.perf_counter_ns()}.sqlite3", host="127.0.0.1",
                          port=0)
     try:
@@ -120,7 +122,7 @@ def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
                 started[eye.journal.seq] = t0
                 sizes.append(len(json.dumps(eye.journal.batches[-1])))
 
-        paced(frames, step)
+        paced(frames, step, speed)
         wait_until(lambda: session.steps and all(k in arrived for k in made)
                    and not eye.journal.batches, 10, "the screen")
         eye.link.close()
@@ -132,28 +134,33 @@ def agent(frames, scripted, tmp: Path) -> tuple[list[float], list[int]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = _common.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=2)
-    args = parser.parse_args()
+    parser.add_argument("--seconds", type=float,
+                        help="only the first seconds of the video (default: all of it)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="times the video's pace the frames are given (default: its pace)")
+    args = _common.parse(parser, SMOKE)
     registry = load_registry()
-    scripted = wreckers(wrong_move=True)
+    scripted = _common.cut(wreckers(wrong_move=True), args.seconds)
     frames = [(t, f) for t, f, _ in scripted.video(Renderer(registry.dictionary)).frames()]
     jpeg = len(encode_jpeg(frames[-1][1], quality=70, width=640))
     runs: dict[str, list[float]] = {"local": [], "agent": []}
     sizes: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.rounds):
-            runs["local"] += local(frames, scripted, Path(tmp))
-            lat, sized = agent(frames, scripted, Path(tmp))
+            runs["local"] += local(frames, scripted, Path(tmp), args.speed)
+            lat, sized = agent(frames, scripted, Path(tmp), args.speed)
             runs["agent"] += lat
             sizes += sized
     print(f"frame -> tablet, {len(runs['local'])} actions a path "
-          f"({args.rounds} rounds of {len(frames)} frames at {scripted.fps:g} fps)")
+          f"({args.rounds} rounds of {len(frames)} frames at {scripted.fps:g} fps"
+          + (f", {args.speed:g} times the video's pace" if args.speed != 1 else "") + ")")
     for name, values in runs.items():
         print(f"  {name:6} p50 {statistics.median(values) * 1000:7.1f} ms   "
               f"max {max(values) * 1000:7.1f} ms")
-    ratio = statistics.median(runs["agent"]) / statistics.median(runs["local"])
-    print(f"  agent / local (p50): {ratio:.2f}")
+    print(f"  agent / local (p50): "
+          f"{_common.ratio(statistics.median(runs['agent']), statistics.median(runs['local']))}")
     print(f"agent sent {len(sizes)} batches, {statistics.mean(sizes):.0f} bytes a batch on "
           f"average (max {max(sizes)}); one 640-wide preview JPEG is {jpeg} bytes")
     return 0

@@ -11,12 +11,11 @@ on this machine. Also prints the server's resident memory (VmRSS) idle, with the
 after the actions.
 
     .venv/bin/python bench/bench_broadcast.py [--clients 100] [--actions 40] [--rounds 2]
-                                              [--processes 4]
+                                              [--processes 4] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import random
@@ -36,8 +35,11 @@ from urllib.parse import urlsplit
 
 import socketio
 
+import _common
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [{"name": n} for n in ("Ann", "Bea", "Cy", "Dee")]
+SMOKE = {"clients": 3, "actions": 3, "rounds": 1, "processes": 1}
 
 
 class Follower:
@@ -59,11 +61,7 @@ class Follower:
                 self.arrived.notify_all()
 
     def close(self) -> None:
-        ws = getattr(self.sio.eio, "ws", None)
-        if ws is not None:  # websocket-client would wait 3 s for a close echo already consumed
-            close = ws.close
-            ws.close = lambda *a, **k: close(timeout=0.05)
-        self.sio.disconnect()
+        _common.disconnect(self.sio)
 
 
 class LeanFollowers:
@@ -361,20 +359,15 @@ def server_times(marks: list[tuple[str, float]],
     return out
 
 
-def quantile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
 def main() -> int:
     if sys.argv[1:2] == ["--serve-traced"]:
         return serve_traced(sys.argv[2], sys.argv[3:])
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.parser(__doc__)
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--actions", type=int, default=40, help="actions per round and setting")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--processes", type=int, default=4, help="worker processes for the followers")
-    args = ap.parse_args()
+    args = _common.parse(ap, SMOKE)
     # (name, followers, kind): the baseline, then the candidate with each kind of follower.
     settings = [("baseline", 1, "socketio"), ("candidate", args.clients, "socketio"),
                 ("lean", args.clients, "lean")]
@@ -439,7 +432,7 @@ def main() -> int:
     for name, n, _kind in settings:
         flat = [x for _t0, _done, per in results[name] for x in per]
         worst = [max(per) for _t0, _done, per in results[name]]
-        rows[name] = (quantile(flat, 0.5), quantile(flat, 0.99), statistics.median(worst))
+        rows[name] = (_common.pct(flat, 0.5), _common.pct(flat, 0.99), statistics.median(worst))
         print(f"{name:9} {n:4} followers: latency p50 {rows[name][0]:6.1f} ms  p99 "
               f"{rows[name][1]:6.1f} ms  median of per-action slowest {rows[name][2]:6.1f} ms "
               f"({len(flat)} deliveries)")
@@ -452,17 +445,17 @@ def main() -> int:
             print(f"{name:9} {n:4} followers: no server trace")
             continue
         print(f"{name:9} {n:4} followers: ms after the action was sent, server: handler starts "
-              f"p50 {quantile(st['act'], 0.5):4.1f}; every room's state queued p50 "
-              f"{quantile(st['queued'], 0.5):5.1f} p99 {quantile(st['queued'], 0.99):5.1f}; "
-              f"last state handed to the kernel p50 {quantile(st['sent'], 0.5):5.1f} "
-              f"p99 {quantile(st['sent'], 0.99):5.1f}")
+              f"p50 {_common.pct(st['act'], 0.5):4.1f}; every room's state queued p50 "
+              f"{_common.pct(st['queued'], 0.5):5.1f} p99 {_common.pct(st['queued'], 0.99):5.1f}; "
+              f"last state handed to the kernel p50 {_common.pct(st['sent'], 0.5):5.1f} "
+              f"p99 {_common.pct(st['sent'], 0.99):5.1f}")
     b = rows["baseline"]
     for name, n, _kind in settings[1:]:
         c = rows[name]
-        print(f"ratio {name} / baseline: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, server "
-              f"CPU x{statistics.median(cpu[name]) / statistics.median(cpu['baseline']):.2f}")
-    print(f"machine load while measuring: {Path('/proc/loadavg').read_text().split()[0]} "
-          f"(1-minute load average) on {__import__('os').cpu_count()} cores")
+        print(f"ratio {name} / baseline: p50 {_common.ratio(c[0], b[0])}, p99 "
+              f"{_common.ratio(c[1], b[1])}, server CPU "
+              f"{_common.ratio(statistics.median(cpu[name]), statistics.median(cpu['baseline']))}")
+    print(f"machine load while measuring: {_common.load()}")
     for name, n, _kind in settings[1:]:
         c = rows[name]
         print(f"target p99 <= 50 ms with {n} followers ({name}): "

@@ -1,7 +1,8 @@
 """The server's own work per broadcast, without sockets: build every room's payload and encode it.
 
-Input: a Shipwrecked table (4 players) with 50 saved games in its database, one screen in each
-room a table has (host, table, spectators, each of the 4 players), random legal actions (seed 1).
+Input: a Shipwrecked table (4 players) with 50 saved games (``--saved``) in its database, one
+screen in each room a table has (host, table, spectators, each of the 4 players), random legal
+actions (seed 1).
 Per action it times ``TableServer.broadcast`` (rooms' payloads built and JSON-encoded once per room
 by python-socketio; the rooms have no real connections, so nothing is sent) and adds up the bytes
 each room would get. The baseline is the server code of an older git revision (``--baseline-rev``,
@@ -13,7 +14,10 @@ screen's catalog built once (``game_catalog``) against the same code building it
 broadcast, as commit 10129e6 did by mistake (every game's data file parsed and copied per lobby).
 
     .venv/bin/python bench/bench_broadcast_build.py [--baseline-rev f5ecaf4~1|none] [--rounds 3]
-                                                    [--actions 100]
+                                                    [--actions 100] [--saved 50] [--smoke]
+
+The child processes run ``measure`` of this file on the other tree's ``tableassist``; where a name
+has moved or a record has grown since the baseline, ``measure`` takes either.
 """
 
 from __future__ import annotations
@@ -31,37 +35,49 @@ import time
 from io import BytesIO
 from pathlib import Path
 
+import _common  # this folder's; it imports no tableassist (the children choose theirs)
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bea", "Cy", "Dee"]
-INPUT = ("Shipwrecked, 4 players, 50 saved games, one screen per room (host, table, spectators, "
-         "4 players)")
+INPUT = ("Shipwrecked, 4 players, {saved} saved games, one screen per room (host, table, "
+         "spectators, 4 players)")
+# The last commit, not f5ecaf4~1: a shallow clone (CI's) has no older history to export.
+SMOKE = {"baseline_rev": "HEAD", "rounds": 1, "actions": 3, "saved": 5}
 
 
-def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
+def measure(actions: int, saved: int = 50, *, rebuild_catalog: bool = False) -> dict:
     """In this process, with whichever ``tableassist`` is first on the path. ``rebuild_catalog``:
     build the catalog again for every lobby, hence every broadcast (the uncached way)."""
-    from tableassist.table import catalog
     from tableassist.server import Table, Tokens, create_app
     from tableassist.server import table as table_module
     from tableassist.server.tokens import HOST, PLAYER, SPECTATOR, TABLE, Grant
-    from tableassist.table.stores import open_store
+    try:
+        from tableassist.table import catalog
+    except ImportError:  # a revision before the layout of 49899d8
+        from tableassist import catalog  # type: ignore[no-redef]
+    try:
+        from tableassist.table.stores import open_store as Store  # open_store since table-box
+    except ImportError:
+        try:
+            from tableassist.table.store import Store  # type: ignore[no-redef]
+        except ImportError:  # a revision before the layout of 49899d8
+            from tableassist.store import Store  # type: ignore[no-redef]
 
-    cached_catalog = table_module.game_catalog
+    cached_catalog = getattr(table_module, "game_catalog", None)  # cached since b2c9ed4
     if rebuild_catalog:
         table_module.game_catalog = lambda: table_module._game_catalog.__wrapped__(
             tuple(catalog.ENGINES.items()))
     holder = tempfile.TemporaryDirectory(prefix="bench-build-")
     tmp = Path(holder.name)
-    table = Table(open_store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
-    for seed in range(49):
+    table = Table(Store(tmp / "t.sqlite3"), Tokens(tmp / "t.json"))
+    for seed in range(saved - 1):
         table.start("shipwrecked", PLAYERS, options={}, seed=seed)
         table.end()
-    table.start("shipwrecked", PLAYERS, options={"stop_window_s": 10}, seed=49)
+    table.start("shipwrecked", PLAYERS, options={"stop_window_s": 10}, seed=saved - 1)
     server = create_app(table, public_url="http://127.0.0.1:8765/")
     grants = [Grant(HOST), Grant(TABLE), Grant(SPECTATOR),
               *(Grant(PLAYER, name) for name in PLAYERS)]
-    for i, grant in enumerate(grants):  # one screen per room (the app's own bookkeeping)
-        server._conns[f"sid{i}"] = (None, grant)
+    screens(server, grants)
     sent: list[int] = []
     emit = server.socketio.emit
 
@@ -97,8 +113,19 @@ def measure(actions: int, *, rebuild_catalog: bool = False) -> dict:
     table.clock.cancel()
     table.store.close()
     holder.cleanup()
-    table_module.game_catalog = cached_catalog
+    if cached_catalog is not None:
+        table_module.game_catalog = cached_catalog
     return {"ms": per_action, "bytes": action_bytes / len(per_action)}
+
+
+def screens(server, grants) -> None:
+    """One screen per room, in the app's own record of its connections (sid -> record): (token,
+    grant) until screens had a language (57ef077, ``app.screen_language``), (token, grant,
+    language) since."""
+    from tableassist.server import app
+    language = ("en",) if hasattr(app, "screen_language") else ()
+    for i, grant in enumerate(grants):
+        server._conns[f"sid{i}"] = (None, grant, *language)
 
 
 def p50_p99(runs: list[dict]) -> tuple[float, float]:
@@ -106,19 +133,19 @@ def p50_p99(runs: list[dict]) -> tuple[float, float]:
     return statistics.median(ms), sorted(ms)[int(0.99 * (len(ms) - 1))]
 
 
-def run_tree(tree: Path, actions: int) -> dict:
+def run_tree(tree: Path, actions: int, saved: int) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure",
-                          str(actions)], cwd=tree, env=env, capture_output=True, text=True,
-                         check=True)
+                          str(actions), str(saved)], cwd=tree, env=env, capture_output=True,
+                         text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
     if sys.argv[1:2] == ["--measure"]:
-        print(json.dumps(measure(int(sys.argv[2]))))
+        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]))))
         return 0
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.parser(__doc__)
     # The default is the server before broadcasts left out unchanged parts (commit f5ecaf4).
     ap.add_argument("--baseline-rev", default="f5ecaf4~1",
                     help="a git revision, or 'none' to compare only the catalog's caching")
@@ -126,7 +153,8 @@ def main() -> int:
                     help="a git revision for the candidate too (default: this work tree as it is)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--actions", type=int, default=100)
-    args = ap.parse_args()
+    ap.add_argument("--saved", type=int, default=50, help="saved games in the table's database")
+    args = _common.parse(ap, SMOKE)
     if args.baseline_rev != "none":
         compare_revisions(args)
     compare_catalog(args)
@@ -136,17 +164,18 @@ def main() -> int:
 def compare_catalog(args: argparse.Namespace) -> None:
     runs: dict[str, list[dict]] = {"per broadcast": [], "cached": []}
     for _ in range(args.rounds):
-        runs["per broadcast"].append(measure(args.actions, rebuild_catalog=True))
-        runs["cached"].append(measure(args.actions))
-    print(f"input: {INPUT}, {args.rounds} rounds x {args.actions} random legal actions (seed 1); "
-          "this work tree in this process, the catalog built once (cached) or for every "
+        runs["per broadcast"].append(measure(args.actions, args.saved, rebuild_catalog=True))
+        runs["cached"].append(measure(args.actions, args.saved))
+    print(f"input: {INPUT.format(saved=args.saved)}, {args.rounds} rounds x {args.actions} random "
+          "legal actions (seed 1); this work tree in this process, the catalog built once (cached) or for every "
           "broadcast (as in 10129e6); interleaved")
     rows = {name: p50_p99(rs) for name, rs in runs.items()}
     for name, (p50, p99) in rows.items():
         print(f"catalog {name:13}: broadcast (build + encode, 7 rooms) p50 {p50:6.2f} ms  "
               f"p99 {p99:6.2f} ms")
     c, b = rows["cached"], rows["per broadcast"]
-    print(f"ratio cached / per broadcast: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}")
+    print(f"ratio cached / per broadcast: p50 {_common.ratio(c[0], b[0])}, p99 "
+          f"{_common.ratio(c[1], b[1])}")
 
 
 def compare_revisions(args: argparse.Namespace) -> None:
@@ -163,10 +192,10 @@ def compare_revisions(args: argparse.Namespace) -> None:
     candidate = ROOT if args.candidate_rev is None else export(args.candidate_rev, "candidate")
     runs: dict[str, list[dict]] = {"baseline": [], "candidate": []}
     for _ in range(args.rounds):
-        runs["baseline"].append(run_tree(base, args.actions))
-        runs["candidate"].append(run_tree(candidate, args.actions))
-    print(f"input: {INPUT}, {args.rounds} rounds x {args.actions} random legal actions "
-          f"(seed 1); baseline = the code of {args.baseline_rev}, candidate = "
+        runs["baseline"].append(run_tree(base, args.actions, args.saved))
+        runs["candidate"].append(run_tree(candidate, args.actions, args.saved))
+    print(f"input: {INPUT.format(saved=args.saved)}, {args.rounds} rounds x {args.actions} random "
+          f"legal actions (seed 1); baseline = the code of {args.baseline_rev}, candidate = "
           f"{args.candidate_rev or 'this work tree'}; interleaved")
     rows = {}
     for name, rs in runs.items():
@@ -174,8 +203,8 @@ def compare_revisions(args: argparse.Namespace) -> None:
         print(f"{name:9}: broadcast (build + encode, 7 rooms) p50 {rows[name][0]:6.2f} ms  "
               f"p99 {rows[name][1]:6.2f} ms  bytes to all rooms per action {rows[name][2]:8.0f}")
     b, c = rows["baseline"], rows["candidate"]
-    print(f"ratio candidate / baseline: p50 x{c[0] / b[0]:.2f}, p99 x{c[1] / b[1]:.2f}, "
-          f"bytes x{c[2] / b[2]:.2f}")
+    print(f"ratio candidate / baseline: p50 {_common.ratio(c[0], b[0])}, p99 "
+          f"{_common.ratio(c[1], b[1])}, bytes {_common.ratio(c[2], b[2])}")
     holder.cleanup()
 
 

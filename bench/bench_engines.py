@@ -11,12 +11,12 @@ actions) concatenated until the log holds 1,000 actions. Printed per game:
 * the baseline: decoding the same 1,000 JSON lines, run interleaved in the same process, and the
   ratio replay / baseline (the machine is noisy; the ratio is the number to compare over time).
 
-Run: ``.venv/bin/python bench/bench_engines.py [--game GAME] [--repeat 5]``
+Run: ``.venv/bin/python bench/bench_engines.py [--game GAME] [--repeat 5] [--actions 1000]
+[--smoke]``
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -27,12 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import _common  # noqa: E402
 from tableassist.table import catalog  # noqa: E402
 from tableassist.table.session import TableSession  # noqa: E402
 from tableassist.table.stores import open_store  # noqa: E402
 from tests.games.random_play import random_actions  # noqa: E402
 
-N_ACTIONS = 1000
+SMOKE = {"actions": 40, "repeat": 1}
 
 
 def players_for(game_id: str) -> list[str]:
@@ -64,8 +65,8 @@ def replay(game_id: str, logs) -> list[int]:
     return times
 
 
-def bench_game(game_id: str, repeat: int) -> dict[str, float]:
-    logs = random_logs(game_id, N_ACTIONS)
+def bench_game(game_id: str, repeat: int, n_actions: int) -> dict[str, float]:
+    logs = random_logs(game_id, n_actions)
     lines = [json.dumps(a) for _, log in logs for a in log]
     replay_ms, decode_ms, per_action = [], [], []
     for _ in range(repeat):  # interleaved: baseline and candidate see the same machine noise
@@ -106,19 +107,21 @@ def bench_game(game_id: str, repeat: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _common.parser(__doc__)
     parser.add_argument("--game", choices=catalog.game_ids(), action="append")
     parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+    parser.add_argument("--actions", type=int, default=1000, help="the log's length per game")
+    args = _common.parse(parser, SMOKE)
     games = args.game or catalog.game_ids()
     print(f"{'game':14} {'actions':>7} {'games':>5} {'apply med µs':>12} {'p95 µs':>8} "
           f"{'replay ms':>9} {'session ms':>10} {'decode ms':>9} {'replay/decode':>13}")
     for game_id in games:
-        r = bench_game(game_id, args.repeat)
+        r = bench_game(game_id, args.repeat, args.actions)
         print(f"{game_id:14} {r['actions']:7d} {r['games']:5d} {r['apply_median_us']:12.1f} "
               f"{r['apply_p95_us']:8.1f} {r['replay_ms']:9.1f} {r['session_reopen_ms']:10.1f} "
               f"{r['baseline_decode_ms']:9.2f} {r['replay_ms'] / r['baseline_decode_ms']:13.1f}")
-    print("targets: apply median ≤ 50 µs; replay of 1,000 actions ≤ 50 ms")
+    print(f"targets: apply median ≤ 50 µs; replay of 1,000 actions ≤ 50 ms (this run: "
+          f"{args.actions:,} actions a game)")
     return 0
 
 

@@ -17,12 +17,12 @@ and ``resume_latest`` read every game). The bare listing shows at most 50 games,
 games it has 10 rows to read and at 100 or 1,000 it has 50: its 1,000 : 100 ratio is the one that
 says whether it grows with the saved games.
 
-    .venv/bin/python bench/bench_lobby.py [--rounds 10] [--repeat 20]
+    .venv/bin/python bench/bench_lobby.py [--rounds 10] [--repeat 20] [--games 10,100,1000]
+                                          [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import _common  # noqa: E402
 from tableassist.table import catalog  # noqa: E402
 from tableassist.server import Table, Tokens  # noqa: E402
 from tableassist.server.tokens import links_file  # noqa: E402
@@ -41,7 +42,7 @@ from tableassist.table.store import Entry, SavedGame  # noqa: E402
 from tableassist.table.stores import open_store  # noqa: E402
 
 PLAYERS = ("Ann", "Bea", "Cy")
-SIZES = (10, 100, 1000)
+SMOKE = {"rounds": 1, "repeat": 2, "games": "10,20,40"}
 
 
 def build(path: Path, games: int) -> Table:
@@ -73,12 +74,15 @@ def timed(fn: Callable[[], object], repeat: int) -> list[float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.parser(__doc__)
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=20)
-    args = ap.parse_args()
+    ap.add_argument("--games", default="10,100,1000",
+                    help="the saved games of the three databases, smallest first")
+    args = _common.parse(ap, SMOKE)
+    small, middle, big = sizes = tuple(int(n) for n in args.games.split(","))
     holder = tempfile.TemporaryDirectory(prefix="bench-lobby-")
-    tables = {n: build(Path(holder.name) / f"{n}.sqlite3", n) for n in SIZES}
+    tables = {n: build(Path(holder.name) / f"{n}.sqlite3", n) for n in sizes}
 
     def lobby(table: Table) -> None:
         table._saved_games = None  # as after a start, resume, close or end
@@ -93,22 +97,22 @@ def main() -> int:
         "latest": lambda t: t.store.latest_open(catalog.ENGINES),
         "resume_latest": resume,
     }
-    times: dict[tuple[str, int], list[float]] = {(op, n): [] for op in ops for n in SIZES}
+    times: dict[tuple[str, int], list[float]] = {(op, n): [] for op in ops for n in sizes}
     for _ in range(args.rounds):
         for op, fn in ops.items():
-            for n in SIZES:
+            for n in sizes:
                 times[(op, n)] += timed(lambda: fn(tables[n]), args.repeat)
     print(f"input: Shipwrecked, {len(PLAYERS)} players, 20 logged actions per game, every game "
           f"ended but the oldest; {args.rounds} rounds x {args.repeat} calls, interleaved")
     ratios = {}
     for op in ops:
-        p50 = {n: statistics.median(times[(op, n)]) for n in SIZES}
-        ratios[op] = p50[1000] / p50[10]
-        print(f"{op:14}: " + "  ".join(f"{n:5} games p50 {p50[n]:7.3f} ms" for n in SIZES)
-              + f"   ratio 1000:10 x{p50[1000] / p50[10]:.2f}, 1000:100 x"
-              f"{p50[1000] / p50[100]:.2f}")
+        p50 = {n: statistics.median(times[(op, n)]) for n in sizes}
+        ratios[op] = p50[big] / p50[small]
+        print(f"{op:14}: " + "  ".join(f"{n:5} games p50 {p50[n]:7.3f} ms" for n in sizes)
+              + f"   ratio {big}:{small} {_common.ratio(p50[big], p50[small])}, {big}:{middle} "
+              f"{_common.ratio(p50[big], p50[middle])}")
     met = all(ratios[op] <= 1.5 for op in ("lobby", "resume_latest"))
-    print(f"goal 1000:10 <= 1.5 for the lobby (x{ratios['lobby']:.2f}) and resume_latest "
+    print(f"goal {big}:{small} <= 1.5 for the lobby (x{ratios['lobby']:.2f}) and resume_latest "
           f"(x{ratios['resume_latest']:.2f}): {'met' if met else 'NOT met'}")
     for table in tables.values():
         table.clock.cancel()

@@ -14,13 +14,11 @@ medians and the ratio 400 : 10 for each; the goal is ≤ 1.5 (before the history
 place, a redraw rebuilt every line: 21 ms at 376 lines, and this benchmark measured a ratio of
 about 12).
 
-    .venv/bin/python bench/bench_redraw.py [--rounds 5] [--repeat 20]
+    .venv/bin/python bench/bench_redraw.py [--rounds 5] [--repeat 20] [--lines 400] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
 import statistics
 import sys
@@ -30,13 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tableassist.server.served import open_table  # noqa: E402
+import _common  # noqa: E402
+from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.table import catalog  # noqa: E402
 from tests.games.random_play import all_legal_actions  # noqa: E402
 
-CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-                 if os.path.exists(p)), None)
 PLAYERS = ["Ann", "Bea", "Cy"]
+SHORT = 10   # history lines of the short page
+SMOKE = {"rounds": 1, "repeat": 2, "lines": 30}
 
 MEASURE = """([repeat, kind, lines]) => {
   const app = window.tableassist;
@@ -72,62 +71,64 @@ def play_until(session, lines: int, rng: random.Random) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = _common.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args()
-    if CHROMIUM is None:
-        sys.exit("Debian's chromium is not installed (scripts/setup --test installs it)")
+    parser.add_argument("--lines", type=int, default=400, help="history lines of the long page")
+    args = _common.parse(parser, SMOKE)
+    chromium = _common.chromium()
     from playwright.sync_api import sync_playwright
     with tempfile.TemporaryDirectory() as tmp:
-        served = open_table(Path(tmp) / "bench.sqlite3", host="127.0.0.1", port=0)
+        served = serve_venue(Path(tmp) / "bench.sqlite3", host="127.0.0.1", port=0)
         served.serve_in_thread()
         try:
-            results = run(served, args.rounds, args.repeat, sync_playwright)
+            results = run(served, args.rounds, args.repeat, args.lines, chromium, sync_playwright)
         finally:
             served.close()
-    print(f"{'kind':10} {'10 lines ms':>12} {'400 lines ms':>13} {'400:10':>7}")
+    long = f"{args.lines} lines ms"
+    print(f"{'kind':10} {f'{SHORT} lines ms':>12} {long:>13} {f'{args.lines}:{SHORT}':>7}")
     for kind, (small, big) in results.items():
         print(f"{kind:10} {small:12.2f} {big:13.2f} {big / small:7.2f}")
 
 
-def run(served, rounds: int, repeat: int, sync_playwright) -> dict[str, tuple[float, float]]:
+def run(served, rounds: int, repeat: int, lines: int, chromium: str,
+        sync_playwright) -> dict[str, tuple[float, float]]:
     rng = random.Random(1)
-    seed = next(s for s in range(50) if long_enough(s))
+    seed = next(s for s in range(50) if long_enough(s, lines))
     session = served.table.start("wreckers", PLAYERS, options=None, seed=seed)
-    play_until(session, 400, rng)
+    play_until(session, lines, rng)
     times: dict[tuple[str, int], list[float]] = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox",
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox",
                                                                      "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{served.url}#t={served.tokens.table}")
-        page.wait_for_function("n => (window.tableassist.state?.history || []).length === n",
+        page.wait_for_function("n => (window.tableassist?.state?.history || []).length === n",
                                arg=len(session.steps))
         for r in range(rounds + 1):   # the first round warms up
-            for lines in (10, 400):
+            for shown in (SHORT, lines):
                 for kind in ("same", "new_line"):
-                    t = page.evaluate(MEASURE, [repeat, kind, lines])
+                    t = page.evaluate(MEASURE, [repeat, kind, shown])
                     if r:
-                        times.setdefault((kind, lines), []).extend(t)
+                        times.setdefault((kind, shown), []).extend(t)
         browser.close()
-    return {kind: (statistics.median(times[(kind, 10)]), statistics.median(times[(kind, 400)]))
+    return {kind: (statistics.median(times[(kind, SHORT)]), statistics.median(times[(kind, lines)]))
             for kind in ("same", "new_line")}
 
 
-def long_enough(seed: int) -> bool:
-    """A seed whose random Wreckers game lasts 400 actions or more."""
+def long_enough(seed: int, lines: int) -> bool:
+    """A seed whose random Wreckers game lasts ``lines`` actions or more."""
     game = catalog.new_game("wreckers", PLAYERS, seed=seed)
     rng = random.Random(1)
     n = 0
-    while not game.is_over and n < 400:
+    while not game.is_over and n < lines:
         options = all_legal_actions(game)
         action = rng.choice(options)
         if action["player"] is None:
             action = game.chance_action() or action
         game.apply(action)
         n += 1
-    return n >= 400
+    return n >= lines
 
 
 if __name__ == "__main__":

@@ -15,12 +15,11 @@ PostgreSQL, SQLite, …), in this process:
 It prints p50 and p99 of each, and PostgreSQL's against SQLite's as ratios (the machine is shared
 and noisy: compare the ratios of one run, not milliseconds across runs).
 
-    .venv/bin/python bench/bench_store.py [--rounds 10] [--actions 50]
+    .venv/bin/python bench/bench_store.py [--rounds 10] [--actions 50] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -31,14 +30,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import _common  # noqa: E402
 from tableassist.table.session import TableSession  # noqa: E402
 from tableassist.table.store import Store  # noqa: E402
 from tableassist.table.stores import open_store  # noqa: E402
 from tests.games.random_play import all_legal_actions  # noqa: E402
-from tests.services import PostgresServer  # noqa: E402
+from tests.services import PostgresServer, ServiceMissing  # noqa: E402
 
 PLAYERS = ("Ann", "Bea", "Cy")
 GAME = "shipwrecked"
+SMOKE = {"rounds": 1, "actions": 3}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -71,13 +72,17 @@ def submits(session: TableSession, rng: random.Random, n: int) -> list[float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.parser(__doc__)
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--actions", type=int, default=50, help="per store, per round, per kind")
-    args = ap.parse_args()
-    folder = tempfile.TemporaryDirectory(prefix="bench-store-")
-    server = PostgresServer().start()
+    args = _common.parse(ap, SMOKE)
     try:
+        server = PostgresServer()
+    except ServiceMissing as exc:
+        raise SystemExit(str(exc)) from None
+    folder = tempfile.TemporaryDirectory(prefix="bench-store-")
+    try:
+        server.start()   # inside: a Ctrl-C while it starts stops it too
         stores = {"sqlite": open_store(Path(folder.name) / "table.sqlite3"),
                   "postgresql": open_store(server.url(server.new_database()))}
         # The log's own games, for the bare appends; one per store, the same action each time.
@@ -106,8 +111,9 @@ def main() -> int:
                 row[name] = (statistics.median(values), percentile(values, 99))
                 print(f"{kind:7} {name:10}: p50 {row[name][0]:7.3f} ms   p99 {row[name][1]:7.3f} ms"
                       f"   ({len(values)} calls)")
-            print(f"{kind:7} ratio     : postgresql:sqlite p50 x{row['postgresql'][0] / row['sqlite'][0]:.2f}"
-                  f"   p99 x{row['postgresql'][1] / row['sqlite'][1]:.2f}")
+            print(f"{kind:7} ratio     : postgresql:sqlite p50 "
+                  f"{_common.ratio(row['postgresql'][0], row['sqlite'][0])}"
+                  f"   p99 {_common.ratio(row['postgresql'][1], row['sqlite'][1])}")
         for store in stores.values():
             store.close()
     finally:

@@ -7,15 +7,16 @@ not touched by a hand), wrong ids (an id that is not on the table) per 10,000 ma
 the target region (side >= 20 px, blur <= 1.5, tilt <= 50, readable).
 
     .venv/bin/python bench/bench_vision_accuracy.py [--frames 9] [--preset second-look|robust|default]
+        [--max-blur 3.0] [--sizes 12,16,20,30,45,60] [--tilts 0,25,50] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector
 from tableassist.vision.synthetic.effects import Effects, Hand
@@ -25,6 +26,7 @@ from tableassist.vision.synthetic.scene import Piece, Scene, Viewpoint
 SIZES = (12, 16, 20, 30, 45, 60)
 BLURS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 TILTS = (0, 25, 50)
+SMOKE = {"frames": 1, "max_blur": 0.5, "sizes": "20,45", "tilts": "50"}
 
 
 def scene_for(px: float, camera: Viewpoint, rng: np.random.Generator, ids: np.ndarray) -> Scene:
@@ -44,11 +46,15 @@ def scene_for(px: float, camera: Viewpoint, rng: np.random.Generator, ids: np.nd
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--frames", type=int, default=9, help="frames per grid cell (24 markers each)")
     ap.add_argument("--preset", default="second-look")
     ap.add_argument("--max-blur", type=float, default=3.0, help="leave out the columns of larger blur")
-    args = ap.parse_args()
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="marker sides (px) of the grid")
+    ap.add_argument("--tilts", default=",".join(map(str, TILTS)), help="camera tilts (deg) of the grid")
+    args = _common.parse(ap, SMOKE)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tilts = [int(t) for t in args.tilts.split(",")]
     dictionary = load_registry().dictionary
     renderer = Renderer(dictionary)
     detector = MarkerDetector(dictionary, preset=args.preset)
@@ -56,14 +62,14 @@ def main() -> None:
     rng = np.random.default_rng(2026)
     print(f"dictionary {dictionary}, preset {args.preset}, {args.frames} frames x 24 markers per cell, "
           "1280x720, hands over 25 % of frames")
-    print(f"{'tilt':>4} {'blur':>4} " + " ".join(f"{s:>5}px" for s in SIZES) + "   (recall %; wrong ids)")
+    print(f"{'tilt':>4} {'blur':>4} " + " ".join(f"{s:>5}px" for s in sizes) + "   (recall %; wrong ids)")
     target = {"readable": 0, "found": 0, "wrong": 0, "markers": 0}
     t0 = time.perf_counter()
-    for tilt in TILTS:
+    for tilt in tilts:
         camera = Viewpoint(1280, 720, tilt=tilt)
         for blur in [b for b in BLURS if b <= args.max_blur]:
             row = []
-            for px in SIZES:
+            for px in sizes:
                 readable = found = wrong = 0
                 for f in range(args.frames):
                     ids = rng.choice(n_ids, 24, replace=False)

@@ -14,15 +14,15 @@ events, and each found change's latency in frames from the moment the hand let g
 from when the hand left). Run twice: with the occlusion witness (as shipped) and without it
 (time alone decides, as before issue 15).
 
-    .venv/bin/python bench/bench_vision_conditions.py [--fps 8] [--seconds 30]
+    .venv/bin/python bench/bench_vision_conditions.py [--fps 8] [--seconds 30] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline, Tracker
 from tableassist.vision.synthetic.effects import Effects, Glare
@@ -31,6 +31,8 @@ from tableassist.vision.synthetic.scene import (
     Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
 from tableassist.vision.synthetic.score import score_events
 from tableassist.vision.synthetic.script import Condition, Move, Rest, Script, SyntheticVideo
+
+SMOKE = {"fps": 4.0, "seconds": 7.0}  # the first move (at 4 s) and a short cover
 
 
 def script(registry) -> tuple[Script, list[Condition]]:
@@ -51,10 +53,10 @@ def script(registry) -> tuple[Script, list[Condition]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--fps", type=float, default=8.0)
     ap.add_argument("--seconds", type=float, default=30.0)
-    args = ap.parse_args()
+    args = _common.parse(ap, SMOKE)
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
     plan, conditions = script(registry)

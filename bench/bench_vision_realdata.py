@@ -4,12 +4,11 @@ QR: plain pyzbar on the grey image (the README's baseline: 69 of 87) against `QR
 the same process; exact text, wrong decodes, ms per image. ArUco: the three DICT_6X6_250 photos (ids and
 worst corner error). Negatives: markers (project dictionary and DICT_6X6_250) and QR codes found.
 
-    .venv/bin/python bench/bench_vision_realdata.py [--root /work/shared/realdata]
+    .venv/bin/python bench/bench_vision_realdata.py [--root /work/shared/realdata] [--limit N] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections import defaultdict
@@ -20,21 +19,37 @@ import numpy as np
 from pyzbar import pyzbar
 from pyzbar.pyzbar import ZBarSymbol
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector, QRScanner
 
 
-def images(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+SMOKE = {"limit": 1}
+
+
+def images(folder: Path, limit: int | None = None) -> list[Path]:
+    """The photos under ``folder``; with ``limit``, the first ``limit`` of each folder."""
+    found = sorted(p for p in folder.rglob("*") if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+    if limit is None:
+        return found
+    per_folder: dict[Path, list[Path]] = defaultdict(list)
+    for p in found:
+        per_folder[p.parent].append(p)
+    return [p for photos in per_folder.values() for p in photos[:limit]]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--root", default="/work/shared/realdata")
-    root = Path(ap.parse_args().root)
+    ap.add_argument("--limit", type=int, help="the first N photos of each folder (default: all)")
+    args = _common.parse(ap, SMOKE)
+    root = Path(args.root)
+    if not (root / "aruco_opencv" / "ground_truth.json").exists():
+        raise SystemExit(f"the real photos are not in {root} (the realdata set, with its README; "
+                         "--root names where they are)")
     scanner = QRScanner()
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for photo in images(root / "qr_zxing"):
+    for photo in images(root / "qr_zxing", args.limit):
         want = photo.with_suffix(".txt").read_bytes().decode("utf-8")
         gray = cv2.imread(str(photo), cv2.IMREAD_GRAYSCALE)
         row = rows[photo.parent.name]
@@ -64,9 +79,9 @@ def main() -> None:
     truth = json.loads((root / "aruco_opencv" / "ground_truth.json").read_text())["images"]
     for preset in ("robust", "default"):
         detector = MarkerDetector("DICT_6X6_250", preset=preset)
-        for name, entry in truth.items():
-            if entry["dictionary"] != "DICT_6X6_250":
-                continue
+        six = [name for name, entry in truth.items() if entry["dictionary"] == "DICT_6X6_250"]
+        for name in six[:args.limit]:
+            entry = truth[name]
             frame = cv2.imread(str(root / "aruco_opencv" / name))
             t0 = time.perf_counter()
             found = detector.detect(frame)
@@ -78,7 +93,7 @@ def main() -> None:
                   f"{sorted(found.ids.tolist()) == sorted(want)}  worst corner {worst:.2f} px  {ms:.1f} ms")
 
     dictionary = load_registry().dictionary
-    negatives = images(root / "negatives_zxing")
+    negatives = images(root / "negatives_zxing", args.limit)
     found = {dictionary: 0, "DICT_6X6_250": 0, "qr": 0}
     detectors = {name: MarkerDetector(name) for name in (dictionary, "DICT_6X6_250")}
     for photo in negatives:

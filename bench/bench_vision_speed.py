@@ -16,12 +16,11 @@ Scenarios:
   game4k   2160p, Abandon Ship, 8 dice and 7 rats with 12 mm stickers, 5 cheese tokens, a die or
            rat moved every 3 s, a hand passing every 5 s
 
-    .venv/bin/python bench/bench_vision_speed.py [--frames 80] [--only game4k]
+    .venv/bin/python bench/bench_vision_speed.py [--frames 80] [--only game4k] [--scale 1] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Iterator
@@ -30,34 +29,44 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
-from tableassist.vision.synthetic.scene import (
-    GroundTruth, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
+from tableassist.vision.synthetic.scene import GroundTruth, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
 from tableassist.vision.synthetic.script import Move, Pass, Script, SyntheticVideo, demo_script
 
 FPS = 10.0
+# Rendering one 2160p frame takes seconds on a loaded machine: the smoke run's frames are a
+# quarter of the pixels.
+SMOKE = {"frames": 2, "scale": 0.5}
 
 
-def moving(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+def camera(width: int, height: int, scale: float, tilt: float) -> Viewpoint:
+    """The scenario's camera, its frame ``scale`` times the size in each direction."""
+    return Viewpoint(round(width * scale), round(height * scale), tilt=tilt)
+
+
+def moving(registry, renderer, frames: int,
+           scale: float) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
     base = corner_pieces() + seat_pieces()
     cards = [registry_piece(registry, "wreckers", 20 + k, 180 + 110 * (k % 6), 220 + 160 * (k // 6))
              for k in range(12)]
-    camera = Viewpoint(1920, 1080, tilt=20)
+    view = camera(1920, 1080, scale, tilt=20)
     for k in range(frames):
         shift = 3.0 * (k % 20) - 30.0
         scene = Scene(pieces=base + tuple(replace(c, x=c.x + shift, rotation=c.rotation + 0.5 * k)
                                             for c in cards))
-        frame, truth = renderer.render(scene, camera, Effects(blur=0.7, seed=k))
+        frame, truth = renderer.render(scene, view, Effects(blur=0.7, seed=k))
         yield k / FPS, frame, truth
 
 
-def game(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+def game(registry, renderer, frames: int,
+         scale: float) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
     script = demo_script(seed=7, length=frames / FPS + 5, move_every=4.0, pass_every=5.0)
-    video = SyntheticVideo(script, renderer, Viewpoint(1920, 1080, tilt=20), fps=FPS,
-                           duration=frames / FPS, effects=Effects(blur=0.7))
+    video = SyntheticVideo(script, renderer, camera(1920, 1080, scale, tilt=20), fps=FPS,
+                             duration=frames / FPS, effects=Effects(blur=0.7))
     yield from video.frames()
 
 
@@ -78,9 +87,10 @@ def dice_script(registry, length: float) -> Script:
     return Script(Scene(pieces=pieces), moves=moves, passes=passes)
 
 
-def game4k(registry, renderer, frames: int) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
-    video = SyntheticVideo(dice_script(registry, frames / FPS + 3), renderer, Viewpoint(3840, 2160, tilt=15),
-                           fps=FPS, duration=frames / FPS, effects=Effects(blur=0.8, jpeg=90))
+def game4k(registry, renderer, frames: int,
+           scale: float) -> Iterator[tuple[float, np.ndarray, GroundTruth]]:
+    video = SyntheticVideo(dice_script(registry, frames / FPS + 3), renderer, camera(3840, 2160, scale, tilt=15),
+                             fps=FPS, duration=frames / FPS, effects=Effects(blur=0.8, jpeg=90))
     yield from video.frames()
 
 
@@ -88,10 +98,11 @@ SCENARIOS = {"moving": ("wreckers", moving), "game": ("wreckers", game), "game4k
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--frames", type=int, default=80)
     ap.add_argument("--only", choices=sorted(SCENARIOS))
-    args = ap.parse_args()
+    ap.add_argument("--scale", type=float, default=1.0, help="frame size, times the scenario's")
+    args = _common.parse(ap, SMOKE)
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, registry.dictionary))
@@ -105,7 +116,7 @@ def main() -> None:
         pipeline = TablePipeline(game_id, registry)
         base_cpu, pipe_cpu, base_wall, pipe_wall = [], [], [], []
         in_view = small_in_view = base_found = pipe_found = base_small = pipe_small = 0
-        for t, frame, truth in frames_of(registry, renderer, args.frames):
+        for t, frame, truth in frames_of(registry, renderer, args.frames, args.scale):
             there = set(truth.ids.tolist())
             w0, c0 = time.perf_counter(), time.process_time()
             _, ids, _ = baseline.detectMarkers(frame)
@@ -126,15 +137,15 @@ def main() -> None:
         n = len(base_cpu)
         ms = lambda v: 1000 * statistics.median(v)  # noqa: E731
         # totals without the first frame: everything is new in it (a full scan, a full QR scan)
-        tot = lambda b, p: sum(b[1:]) / sum(p[1:])  # noqa: E731
+        tot = lambda b, p: _common.ratio(sum(b[1:]), sum(p[1:]))  # noqa: E731
         print(f"{name}: {n} frames {frame.shape[1]}x{frame.shape[0]}, {in_view} markers in view\n"
               f"  recall: baseline {100 * base_found / in_view:.2f} %, pipeline {100 * pipe_found / in_view:.2f} %"
               + (f"; 12 mm stickers ({small_in_view}): baseline {100 * base_small / small_in_view:.2f} %, "
                  f"pipeline {100 * pipe_small / small_in_view:.2f} %" if small_in_view else "") + "\n"
               f"  CPU  ms/frame median: baseline {ms(base_cpu):7.1f}  pipeline {ms(pipe_cpu):6.1f}  "
-              f"x{ms(base_cpu) / ms(pipe_cpu):.2f}; totals after the first frame x{tot(base_cpu, pipe_cpu):.2f}\n"
+              f"{_common.ratio(ms(base_cpu), ms(pipe_cpu))}; totals after the first frame {tot(base_cpu, pipe_cpu)}\n"
               f"  wall ms/frame median: baseline {ms(base_wall):7.1f}  pipeline {ms(pipe_wall):6.1f}  "
-              f"x{ms(base_wall) / ms(pipe_wall):.2f}; totals after the first frame x{tot(base_wall, pipe_wall):.2f}   "
+              f"{_common.ratio(ms(base_wall), ms(pipe_wall))}; totals after the first frame {tot(base_wall, pipe_wall)}   "
               f"(full scans {pipeline.regions.full_scans} at scale {pipeline.regions.full_scale:.2f}, "
               f"zbar crops {pipeline._qr.scans if pipeline._qr else 0})", flush=True)
 

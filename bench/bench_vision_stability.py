@@ -5,14 +5,14 @@ passing over the cards every 5 s, and single-frame flicker on 3 % of frames (a p
 that is not on the table, or a real marker blanked). The tracker's events are scored against the script
 (`score_events`): expected changes (zone, cell, seat or rotation), matched, missed, spurious.
 
-    .venv/bin/python bench/bench_vision_stability.py [--minutes 5] [--fps 8]
+    .venv/bin/python bench/bench_vision_stability.py [--minutes 5] [--fps 8] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 
+import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline
 from tableassist.vision.synthetic.effects import Effects
@@ -21,13 +21,15 @@ from tableassist.vision.synthetic.scene import Viewpoint
 from tableassist.vision.synthetic.score import score_events
 from tableassist.vision.synthetic.script import SyntheticVideo, demo_script
 
+SMOKE = {"minutes": 0.15, "fps": 4.0}  # 9 s: a card moved, a hand passing
+
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.parser(__doc__)
     ap.add_argument("--minutes", type=float, default=5.0)
     ap.add_argument("--fps", type=float, default=8.0)
     ap.add_argument("--seed", type=int, default=11)
-    args = ap.parse_args()
+    args = _common.parse(ap, SMOKE)
     registry = load_registry()
     length = args.minutes * 60
     script = demo_script(seed=args.seed, length=length, ids=tuple(range(20, 32)), move_every=4.0,

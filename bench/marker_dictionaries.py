@@ -13,23 +13,25 @@ Printed: recall by size band, wrong ids (a marker read as another id), phantoms 
 marker is) and false detections per 1,000 junk grids, as raw counts and restricted to the ids in use.
 
     .venv/bin/python bench/marker_dictionaries.py [--frames 250] [--junk-frames 420] [--seed 7]
-        [--dictionaries DICT_5X5_250 DICT_6X6_250]
+        [--dictionaries DICT_5X5_250 DICT_6X6_250] [--realdata ../shared/realdata] [--smoke]
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+import _common
+
 CANDIDATES = ["DICT_5X5_250", "DICT_5X5_1000", "DICT_6X6_250", "DICT_6X6_1000"]
 USED = 230           # ids the registry needs in one game range (globals + ShipShape) with headroom
 FRAME = (720, 960)   # rows, cols: one scene holds a 3 x 4 grid of cells
 CELL = 240
 BANDS = [(14, 20), (20, 30), (30, 45), (45, 60)]
+SMOKE = {"frames": 1, "junk_frames": 1, "dictionaries": ["DICT_5X5_250", "DICT_6X6_1000"]}
 
 
 def parameter_sets() -> dict[str, cv2.aruco.DetectorParameters]:
@@ -141,7 +143,7 @@ def realdata(root: Path, dicts: dict, params: dict) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.parser(__doc__)
     ap.add_argument("--frames", type=int, default=250, help="marker frames per dictionary (12 markers each)")
     ap.add_argument("--junk-frames", type=int, default=420, help="junk frames per dictionary (12 grids each)")
     ap.add_argument("--seed", type=int, default=7)
@@ -151,7 +153,7 @@ def main() -> None:
                     choices=["default", "robust", "strict"], help="detector parameter sets")
     ap.add_argument("--realdata", type=Path, metavar="DIR",
                     help="also count false reads on real photos (../shared/realdata)")
-    args = ap.parse_args()
+    args = _common.parse(ap, SMOKE)
     cv2.setNumThreads(1)
     params = {name: p for name, p in parameter_sets().items() if name in args.params}
     dicts = {name: cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name)) for name in args.dictionaries}

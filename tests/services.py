@@ -110,7 +110,9 @@ class PostgresServer:
         return self
 
     def stop(self) -> None:
-        if self._started:
+        # A start cut short (Ctrl-C, a timeout) can leave the server running: it is in a session
+        # of its own, which the signal did not reach; its pid file says so.
+        if self._started or (self.data / "postmaster.pid").exists():
             # immediate: the cluster is thrown away, nothing to write back
             subprocess.run([*self._as, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
                             "immediate", "-w", "stop"], capture_output=True, timeout=60)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 import socketio
 
+from tableassist.agent.link import disconnect
 from tableassist.camera.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedVenue, serve_venue
@@ -99,13 +100,7 @@ class Client:
 
     def close(self) -> None:
         if self.sio.connected:
-            ws = getattr(self.sio.eio, "ws", None)
-            if ws is not None:
-                # websocket-client waits 3 s for a close echo that its own read thread has
-                # already consumed; the server has closed by then. Don't spend 3 s per client.
-                close = ws.close
-                ws.close = lambda *a, **k: close(timeout=0.05)
-            self.sio.disconnect()
+            disconnect(self.sio)   # without websocket-client's 3 s wait for a close echo
 
 
 @dataclass
