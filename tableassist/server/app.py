@@ -58,6 +58,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, request, send_from_directory
+from flask.typing import ResponseReturnValue
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 from werkzeug.serving import WSGIRequestHandler
 
@@ -283,11 +284,18 @@ class TableServer:
             return Response(pdf.getvalue(), mimetype="application/pdf", headers={
                 "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
         @app.get("/rules/<game_id>.json")
-        def rules(game_id: str):
-            # Public text shipped with the package: the page fetches it once per game, offline.
+        def rules(game_id: str) -> ResponseReturnValue:
+            # Public text shipped with the package: the page fetches it once per game and
+            # language, offline. What each rule says comes in the screen's language (?lang=), the
+            # rulebook's words in the rulebook's own (named, so the page can say so).
             if game_id not in catalog.ENGINES:
-                return jsonify({"error": f"no such game: {game_id}"}), 404
-            return jsonify(catalog.rule_texts(game_id))
+                return {"error": f"no such game: {game_id}"}, 404
+            lang = request.args.get("lang", i18n.DEFAULT)
+            if lang not in i18n.LANGUAGES:
+                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+            book = catalog.rulebook(game_id)
+            return jsonify({"rulebook": {"language": book["language"], "name": book["name"]},
+                            "rules": i18n.rule_texts(catalog.rule_texts(game_id), lang)})
 
         @app.get("/i18n/<lang>.json")
         def catalogue(lang: str):

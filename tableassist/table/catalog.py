@@ -25,9 +25,9 @@ from typing import Any, Protocol, TypedDict
 
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 
-__all__ = ["ENGINES", "engine_class", "game_ids", "load_box_form", "load_components", "new_game",
-           "parsed", "restore", "rule_texts", "RuleText", "Rulebook", "rulebook", "shipped_components",
-           "unverified_values"]
+__all__ = ["ENGINES", "RuleText", "Rulebook", "engine_class", "game_ids", "load_box_form",
+           "load_components", "new_game", "parsed", "restore", "rule_texts", "rulebook",
+           "shipped_components", "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
