@@ -23,7 +23,12 @@ COUNTS = range(0, 1001)
 
 @pytest.fixture(scope="module")
 def english() -> dict[str, str]:
+    """The templates of the code and the page (the rules' texts are checked on their own)."""
     return {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+
+
+def _rule_texts() -> dict[str, str]:
+    return {site.id: site.template for site in extract.rule_sites()}
 
 
 def test_the_committed_template_is_what_the_code_gives():
@@ -63,10 +68,31 @@ def test_every_message_id_is_translated_with_its_parameters_and_plurals(lang, en
         if selects != english_selects:
             problems.append(f"{id_}: {lang} selects {selects}, English {english_selects}: the "
                             "cases are the engine's values, never translated")
-    stale = sorted(set(catalogue) - set(english))
+    stale = sorted(set(catalogue) - set(english) - set(_rule_texts()))
     assert not problems, "\n".join(problems)
     assert not stale, f"{lang}.po translates ids the code no longer has: {stale}"
     assert len(english) > 300
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_rules_text_is_translated(lang):
+    """Each rule's statement, question and tag (``rule.<id>.<field>``, plain text: the rulebook's
+    quote stays in its own language) has a translation that is not the English one, and
+    :func:`i18n.rule_texts` gives it."""
+    catalogue = i18n.catalogue(lang)
+    texts = _rule_texts()
+    lacking = [id_ for id_ in texts if not catalogue.get(id_)]
+    assert not lacking, f"{lang} lacks {len(lacking)} rule texts, {lacking[:5]}…: translate them"
+    words = [id_ for id_, english in texts.items()
+             if catalogue[id_] == english and re.search(r"[a-z]{4,} [a-z]{4,}", english)]
+    assert not words, f"{lang} keeps the English of {words}"
+    assert len({i for i in texts if i.endswith(".statement")}) > 150
+    from tableassist.table import catalog
+    shown = i18n.rule_texts(catalog.rule_texts("schmuggler"), lang)
+    assert shown["R-SB-05"]["statement"] == catalogue["rule.R-SB-05.statement"]
+    assert shown["R-SB-05"]["source"] == catalog.rule_texts("schmuggler")["R-SB-05"]["source"]
+    assert i18n.rule_texts(catalog.rule_texts("schmuggler"), "en") == \
+        catalog.rule_texts("schmuggler")
 
 
 def test_the_check_catches_a_missing_parameter_and_a_missing_plural():
@@ -112,7 +138,8 @@ def test_the_catalogues_ship_in_the_package():
         po = read_po(io.BytesIO((extract.HERE / f"{lang}.po").read_bytes()), locale=lang)
         assert str(po.locale) == lang
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
-    english = {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+    english = {site.id: site.template
+               for site in [*extract.sites(), *extract.page_sites(), *extract.rule_sites()]}
     assert i18n.english() == english     # long templates too (the .pot wraps its comments)
 
 

@@ -87,11 +87,14 @@ class Suspicion:
 @dataclass(frozen=True)
 class Settlement:
     """What a finished search costs and moves: the chips each player owes the kitty, and the card
-    handed from ``finder`` to ``recipient`` (both ``None`` when it does not change hands)."""
+    handed from ``finder`` to ``recipient`` (both ``None`` when it does not change hands);
+    ``rule`` is the rule that sets what is owed (R-SB-05/06 after a self-suspicion, R-SB-12 after
+    a guessing round)."""
 
     owed: Mapping[str, int]
     finder: str | None = None
     recipient: str | None = None
+    rule: str = "R-SB-12"
 
 
 # -- the guessing round, as pure functions of the spoken chain (R-SB-09 to R-SB-12) ------------
@@ -129,8 +132,9 @@ def settle_self_suspicion(roller: str, objectors: Sequence[str], found: bool,
     """R-SB-05/06: found, each objector pays; not found, the roller pays for each objector. The
     card stays where it is either way."""
     if found:
-        return Settlement({p: per_objection for p in objectors})
-    return Settlement({roller: per_objection * len(objectors)} if objectors else {})
+        return Settlement({p: per_objection for p in objectors}, rule="R-SB-05")
+    return Settlement({roller: per_objection * len(objectors)} if objectors else {},
+                      rule="R-SB-06")
 
 
 # -- words used in several messages ----------------------------------------------------------
@@ -662,21 +666,24 @@ class Schmuggler(Game[Phase, Components]):
                 st["holdings"][finder].remove(good)
                 st["holdings"][settlement.recipient].append(good)
         owed = dict(settlement.owed)
+        why = {player: settlement.rule for player in owed}
         for look in rnd["looked"]:
             if look["looked_at_all"]:
+                why.setdefault(look["player"], "R-SB-13")   # owes the show-at-once chip only
                 owed[look["player"]] = owed.get(look["player"], 0) + \
                     self.components.show_at_once
                 notes.append(Note(Message("schmuggler.note.looked_at_all",
                                           "{player} looked at all their cards before showing "
                                           "it: one chip more", player=look["player"]), "R-SB-13"))
-        return notes + self._settle(Settlement(owed, settlement.finder, settlement.recipient))
+        return notes + self._settle(Settlement(owed, settlement.finder, settlement.recipient),
+                                    why)
 
     # -- S9 settle and check the end (G-SB-06, G-SB-07, R-SB-14) --------------------------------
 
-    def _settle(self, settlement: Settlement) -> list[Note]:
+    def _settle(self, settlement: Settlement, why: Mapping[str, str] | None = None) -> list[Note]:
         """Collect what is owed, clockwise from the roller; a player short of chips pays all they
-        have. Then the game ends if a player has no chips or enough cards, else the next player
-        rolls."""
+        have. Each payment cites ``why[player]`` (else ``settlement.rule``). Then the game ends if a
+        player has no chips or enough cards, else the next player rolls."""
         st = self.state
         chips = st["chips"]
         roller = st["turn"]
@@ -704,7 +711,8 @@ class Schmuggler(Game[Phase, Components]):
                                           paid=_chips(pay)), "G-SB-06"))
             else:
                 notes.append(Note(Message("schmuggler.note.pays", "{player} pays {paid} into the "
-                                          "kitty", player=player, paid=_chips(pay)), "R-SB-12"))
+                                          "kitty", player=player, paid=_chips(pay)),
+                                  (why or {}).get(player, settlement.rule)))
         if st["round"] is not None:
             st["last_settlement"] = {
                 "owed": {p: settlement.owed[p] for p in order if p in settlement.owed},

@@ -6,7 +6,9 @@ gettext ``.po`` file beside this module (``de.po``, ``es.po``): the msgid is the
 msgstr that language's template in the same ICU subset (``{name}``, ``{n, plural, …}``,
 ``{k, select, …}``), and the English template is the entry's ``#.`` comment, so a translator sees
 it. ``messages.pot`` lists every id of the code (``scripts/i18n`` extracts it and brings the
-``.po`` files up to it; see :mod:`tableassist.i18n.extract`).
+``.po`` files up to it; see :mod:`tableassist.i18n.extract`). The rules the engines cite are
+there too, as plain texts (``rule.R-SW-04.statement``, :func:`rule_texts`): what a rule says is
+shown in the screen's language, the rulebook's quote in the rulebook's.
 
 Everything a template leaves open is the language's: the plural category of a number by CLDR
 (``babel.Locale(lang).plural_form``), numbers as the language writes them (``12.345``), lists
@@ -30,9 +32,8 @@ from babel.numbers import format_decimal
 
 from tableassist.games.messages import ENGLISH, Message, Voice, fill
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "best_language", "catalogue", "localize", "page_catalogue",
-           "render",
-           "render_json", "voice"]
+__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "RULE_FIELDS", "best_language", "catalogue", "localize",
+           "page_catalogue", "render", "render_json", "rule_message_id", "rule_texts", "voice"]
 
 #: The languages a screen may speak, the code's own first.
 LANGUAGES = ("en", "de", "es")
@@ -84,6 +85,26 @@ def page_catalogue(lang: str) -> dict[str, str]:
     own = catalogue(lang)
     return {id: own.get(id) or template for id, template in sorted(english().items())
             if id.startswith("page.")}
+
+
+#: The fields of a rule's text a screen shows in its language (the rulebook's quote, ``source``,
+#: stays in the rulebook's own).
+RULE_FIELDS = ("statement", "question", "tag")
+
+
+def rule_message_id(rule: str, field: str) -> str:
+    """The catalogues' id of one field of a rule's text: ``rule.R-SW-04.statement``."""
+    return f"rule.{rule}.{field}"
+
+
+def rule_texts(texts: Mapping[str, Mapping[str, Any]], lang: str) -> dict[str, dict[str, Any]]:
+    """A game's rule texts (:func:`tableassist.table.catalog.rule_texts`) with each rule's
+    statement, question and tag in ``lang``, English where its catalogue lacks one; everything
+    else (the rulebook's quote first) as it is. Plain text: no parameters to fill."""
+    own = catalogue(lang)
+    return {rule: {**text, **{field: own.get(rule_message_id(rule, field)) or text[field]
+                              for field in RULE_FIELDS if text.get(field)}}
+            for rule, text in texts.items()}
 
 
 @cache

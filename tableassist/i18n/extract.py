@@ -3,7 +3,9 @@ running it (``scripts/i18n`` writes it; ``tests/games/test_messages.py`` checks 
 
 A message is made at one call site, ``Message(id, template, …)`` or ``Template(id, template)``
 with two string literals; this module walks the syntax tree of every module of ``tableassist/``
-and lists them. ``messages.pot`` is the list as a gettext template (msgid: the id; the English
+and lists them, with the page's words (``t(id, template)`` in ``webui/*.js``) and the texts of the
+rules the engines cite (``rule.<id>.statement`` … from ``games/rules/<game>.toml``: plain text,
+no parameters). ``messages.pot`` is the list as a gettext template (msgid: the id; the English
 template as the translator's comment), and each language's ``.po`` is brought up to it (new ids
 added untranslated, gone ones kept as obsolete, never matched fuzzily: an id is the key).
 """
@@ -15,6 +17,7 @@ import io
 from datetime import datetime, timezone
 import json
 import re
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +25,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from tableassist.i18n import RULE_FIELDS, rule_message_id
 from tableassist.shipped import folder
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -103,10 +107,30 @@ def page_sites() -> list[Site]:
     return out
 
 
+#: The rules the engines cite (``tableassist/games/rules/<game>.toml``): each one's statement, and a
+#: gap's question and tag, are plain text (no parameters) a screen shows in its language.
+RULES = PACKAGE / "games" / "rules"
+
+
+def rule_sites() -> list[Site]:
+    """Every rule's statement (and a gap's question and tag), as ``rule.<id>.<field>``
+    (:func:`tableassist.i18n.rule_message_id`); the rulebook's quote stays in its language."""
+    out = []
+    for path in sorted(RULES.glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        for rule, entry in tomllib.loads(text).items():
+            if rule == "rulebook":
+                continue
+            line = text.count("\n", 0, text.index(f'["{rule}"]')) + 1
+            out += [Site(path, line, "rule", rule_message_id(rule, field), entry[field])
+                    for field in RULE_FIELDS if entry.get(field)]
+    return out
+
+
 def template_catalog() -> Catalog:
     """The ``.pot``: one entry per id, its English template as the translator's comment."""
     cat = Catalog(project="tableassist", version="", fuzzy=False)
-    for site in [*sites(), *page_sites()]:
+    for site in [*sites(), *page_sites(), *rule_sites()]:
         if site.id in cat:
             continue   # the test reports an id made twice; the first site is the entry
         cat.add(site.id, "", auto_comments=[site.template],

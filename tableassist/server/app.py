@@ -208,10 +208,17 @@ class TableServer:
                 "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
         @app.get("/rules/<game_id>.json")
         def rules(game_id: str) -> ResponseReturnValue:
-            # Public text shipped with the package: the page fetches it once per game, offline.
+            # Public text shipped with the package: the page fetches it once per game and
+            # language, offline. What each rule says comes in the screen's language (?lang=), the
+            # rulebook's words in the rulebook's own (named, so the page can say so).
             if game_id not in catalog.ENGINES:
-                return jsonify({"error": f"no such game: {game_id}"}), 404
-            return jsonify(catalog.rule_texts(game_id))
+                return {"error": f"no such game: {game_id}"}, 404
+            lang = request.args.get("lang", i18n.DEFAULT)
+            if lang not in i18n.LANGUAGES:
+                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+            book = catalog.rulebook(game_id)
+            return jsonify({"rulebook": {"language": book["language"], "name": book["name"]},
+                            "rules": i18n.rule_texts(catalog.rule_texts(game_id), lang)})
 
         @app.get("/i18n/<lang>.json")
         def catalogue(lang: str) -> ResponseReturnValue:

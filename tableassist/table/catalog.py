@@ -21,12 +21,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 
-__all__ = ["ENGINES", "engine_class", "game_ids", "load_box_form", "load_components", "new_game",
-           "parsed", "restore", "rule_texts", "shipped_components", "unverified_values"]
+__all__ = ["ENGINES", "RuleText", "Rulebook", "engine_class", "game_ids", "load_box_form",
+           "load_components", "new_game", "parsed", "restore", "rule_texts", "rulebook",
+           "shipped_components", "unverified_values"]
 
 #: game id -> "module:Class" of its engine. A game is listed here once its engine is complete.
 ENGINES: dict[str, str] = {
@@ -73,16 +74,47 @@ def _load_components(game_id: str) -> dict[str, Any]:
         game=game_id, detail=detail))
 
 
+class RuleText(TypedDict, total=False):
+    """One rule the engines can cite (``tableassist/games/rules/<game>.toml``): ``statement``
+    (what the engine enforces, SPEC's words), ``kind`` ("rule", or "gap" with the ``question`` the
+    rulebook leaves open and the ``tag`` of the default chosen), SPEC's ``section``, and
+    ``source``: the rulebook's own words for it, one or more verbatim passages, chosen by reading
+    the rulebook; none when the rulebook does not say it in words (SPEC's reading)."""
+
+    kind: str
+    statement: str
+    question: str
+    tag: str
+    section: str
+    source: list[str]
+
+
+class Rulebook(TypedDict):
+    """The rulebook a game's rules file quotes: its ``file`` in the project's rules folder, its
+    ``language`` (``"en"``, ``"es"``) and that language's ``name`` in itself."""
+
+    file: str
+    language: str
+    name: str
+
+
 @cache
-def rule_texts(game_id: str) -> dict[str, dict[str, str]]:
-    """Rule id -> its text (``tableassist/games/rules/<game>.toml``, built from SPEC.md and the
-    rulebook by ``scripts/rules-from-spec``): ``statement`` (what the engine enforces), ``source``
-    (the rulebook's sentence), ``kind`` ("rule", or "gap" with the ``question`` the rulebook leaves
-    open and the ``tag`` of the default). Shared: read it, do not change it."""
+def _rules_file(game_id: str) -> dict[str, Any]:
     engine_class(game_id)
     text = resources.files("tableassist.games").joinpath("rules", f"{game_id}.toml").read_text(
         encoding="utf-8")
     return tomllib.loads(text)
+
+
+def rule_texts(game_id: str) -> dict[str, RuleText]:
+    """Rule id -> its :class:`RuleText`, in SPEC's order. Shared: read it, do not change it."""
+    return {rule: text for rule, text in _rules_file(game_id).items() if rule != "rulebook"}
+
+
+def rulebook(game_id: str) -> Rulebook:
+    """The rulebook ``game_id``'s rules quote (:class:`Rulebook`). Shared: read it only."""
+    book: Rulebook = _rules_file(game_id)["rulebook"]
+    return book
 
 
 class BoxLike(Protocol):

@@ -161,6 +161,27 @@ def test_T_SB_02b_self_objected_not_found_roller_pays_per_objector():
     assert holders(game, "gold") == ["D"]
 
 
+def test_each_payment_cites_the_rule_that_sets_it():
+    """After a self-suspicion the objectors pay by R-SB-05 and the roller by R-SB-06 (R-SB-12 is
+    the guessing round's); a chip for looking at all the cards first is R-SB-13's."""
+    def pays(notes):
+        return {n.text.split()[0]: n.rule for n in notes if " into the kitty" in n.text}
+    game = start(draft={"A": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "BC")
+    assert pays(look(game, "A*")) == {"A": "R-SB-13", "B": "R-SB-05", "C": "R-SB-05"}
+    game = start(draft={"D": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>A")
+    object_(game, "BC")
+    assert pays(look(game, "A-")) == {"A": "R-SB-06"}
+    game = start(draft={"C": "gold coffee"})
+    land_on(game, "gold")
+    say(game, "A>B B>B")
+    assert pays(look(game, "B-")) == {"A": "R-SB-12", "B": "R-SB-12"}
+
+
 @pytest.mark.parametrize("holder", ["A", "D"])
 def test_T_SB_03_self_without_objection_changes_nothing(holder):
     game = start(draft={holder: "gold coffee"})

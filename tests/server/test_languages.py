@@ -5,8 +5,11 @@ Real server, real python-socketio clients, every converted engine."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -150,3 +153,29 @@ def test_a_payload_is_written_once_per_language_not_once_per_screen(server, monk
     server.client(server.tokens.table, "es")
     both = renders()
     assert both.count("de") == len(one) and both.count("es") == len(one)
+
+
+def test_the_rules_come_in_the_screens_language_and_the_rulebook_in_its_own(server):
+    """``/rules/<game>.json?lang=``: each rule's statement, question and tag in the screen's
+    language; the rulebook's quote as the rulebook has it, with the rulebook's language named."""
+    def rules(game: str, lang: str) -> dict:
+        with urllib.request.urlopen(f"{server.url}rules/{game}.json?lang={lang}") as answer:
+            return json.load(answer)
+    german = rules("schmuggler", "de")
+    assert german["rulebook"] == {"language": "en", "name": "English"}
+    rule = german["rules"]["R-SB-05"]
+    assert rule["statement"] == i18n.catalogue("de")["rule.R-SB-05.statement"]
+    assert "Einspruch" in rule["statement"]
+    assert rule["source"] == catalog.rule_texts("schmuggler")["R-SB-05"]["source"]
+    gap = german["rules"]["G-SB-04"]
+    assert gap["question"] == "Der Würfel." and "source" not in gap
+    spanish = rules("shipshape", "es")
+    assert spanish["rulebook"] == {"language": "es", "name": "español"}
+    assert "bodega" in spanish["rules"]["R-SS-17"]["statement"]
+    english = rules("shipshape", "en")["rules"]["R-SS-17"]
+    assert english == catalog.rule_texts("shipshape")["R-SS-17"]
+    assert english["source"] == spanish["rules"]["R-SS-17"]["source"]   # the original, in Spanish
+    for wrong in ("shipshape.json?lang=fr", "nothing.json"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}rules/{wrong}")
+        assert refused.value.code == 404

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tableassist import i18n
 from tests.server.conftest import RunningServer
 from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401
 
@@ -33,6 +34,15 @@ def test_a_german_browser_reads_german_and_the_menu_choice_stays_with_the_link(
         assert page.locator(".history summary h2").inner_text().startswith("Historial")
         tablet.press("table", "choose_first_player", "Ann empieza")
         assert "Ann empieza y tiene el mazo" in page.locator(".history .notes").first.text_content()
+        # the rule of that line: its reading in Spanish, the rulebook's words in English, marked
+        page.locator('.history button.rule[data-rule="G-SW-03"]').first.click()
+        dialog = page.locator("dialog[open] [data-rule-text='G-SW-03']")
+        dialog.wait_for()
+        shown = " ".join(dialog.inner_text().split())
+        assert i18n.catalogue("es")["rule.G-SW-03.statement"] in shown
+        assert "El reglamento deja esto abierto:" in shown and "Original (English)" in shown
+        assert "the player chosen to go first" in shown        # the quote, as the rulebook has it
+        page.locator("dialog[open] button", has_text="Cerrar").click()
         tablet.open()                                           # a reload keeps the link's choice
         assert page.locator("select.language").input_value() == "es"
         assert tablet.prompt().startswith("Ann:")
