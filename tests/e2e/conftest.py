@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tableassist.demo.play import ScriptedSource, play
-from tableassist.markers.registry import load_registry
 from tableassist.readers.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.store import Store
-from tableassist.vision.synthetic import Renderer
-
-
-@pytest.fixture(scope="session")
-def registry():
-    return load_registry()
-
-
-@pytest.fixture(scope="session")
-def renderer(registry):
-    return Renderer(registry.dictionary)
 
 
 def read_video(scripted, renderer, registry, tmp_path, *, cards=False, **video):

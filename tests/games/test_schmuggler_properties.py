@@ -24,6 +24,7 @@ from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler
 from tests.games.random_play import all_legal_actions, random_actions
+from tests.plugins.tiers import sweep
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 COMPONENTS = catalog.load_components("schmuggler")
@@ -68,13 +69,13 @@ def check_conservation(game: Schmuggler) -> None:
 
 # -- T-SB-15, replay and the views over ≥ 1,000 random games --------------------------------------
 
-@pytest.mark.slow  # 1,000 random games
-def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
+@pytest.mark.slow  # 1,000 random games with --long, 100 by default
+def test_T_SB_15_random_games_conserve_chips_and_goods_replay_and_hide_holdings():
     """Every step: chips + kitty and the 30 goods are conserved, no note names a good. At a few
     random steps per game and the last one before the end: no view ties a good to a player.
     After the end: replaying the log gives the same state, and the holdings are shown."""
     ends = {"no_chips": 0, "enough_cards": 0}
-    for seed in range(1000):
+    for seed in range(sweep(1000)):
         game = new(seed)
         rng = random.Random(seed)
         checked_at = set(rng.sample(range(150), 3))

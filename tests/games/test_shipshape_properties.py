@@ -14,6 +14,7 @@ from tableassist.games.shipshape import (FACES, ROTATIONS, Crate, Layer, Phase, 
                                          orient, visible_grid)
 from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions, random_actions
+from tests.plugins.tiers import sweep
 
 TOKENS = [".", ".", ".", "#", "-", "G1", "G3", "K2", "X1", "X4", "R1", "R2"]
 HOLD_TOKENS = [".", ".", "G2", "K1", "X3", "R1"]
@@ -123,8 +124,8 @@ def check_crew_cards(game):
 
 @pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
-    played = 0
-    for seed in range(1000):
+    played, games = 0, sweep(1000)
+    for seed in range(games):
         humans = [3, 2, 4, 5, 6, 3, 2, 5][seed % 8]
         options = dict(VARIANTS[seed % len(VARIANTS)])
         if humans == 5 and seed % 16 < 8:
@@ -157,7 +158,7 @@ def test_random_legal_games_keep_the_invariants():
             replayed.apply(action)
         assert replayed.state == game.state
         played += 1
-    assert played == 1000
+    assert played == games
 
 
 def hidden_twin(game, rng):

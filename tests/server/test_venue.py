@@ -25,7 +25,6 @@ from tableassist.table.sqlite_store import table_file
 from tableassist.table.store import Store, StoreError, is_postgres, open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
 from tests.server.conftest import Client, wait_until
-from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
 
 
 @pytest.fixture

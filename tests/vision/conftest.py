@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 
-from tableassist.markers.registry import load_registry
 from tableassist.vision import synthetic as S
-
-
-@pytest.fixture(scope="session")
-def registry():
-    return load_registry()
-
-
-@pytest.fixture(scope="session")
-def renderer(registry):
-    return S.Renderer(registry.dictionary)
 
 
 def table(registry, game, cards, *, seats=True):
