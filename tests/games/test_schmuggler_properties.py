@@ -156,7 +156,7 @@ def candidate_actions(game: Schmuggler, rng: random.Random) -> list[dict]:
 
 @pytest.mark.slow  # long random games
 def test_nothing_shown_and_no_step_of_the_flow_depends_on_the_holdings():
-    for seed in range(12):
+    for seed in range(sweep(12, least=3)):
         game = new(seed)
         rng = random.Random(seed)
         while not game.is_over:
@@ -217,7 +217,7 @@ def tied(node, players: set[str]) -> list:
 
 @pytest.mark.slow  # long random games
 def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
-    for seed in range(30):
+    for seed in range(sweep(30, least=3)):
         game = new(seed)
         rng = random.Random(seed)
         names = player_names(game)
@@ -248,7 +248,7 @@ def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
 
 
 def test_assist_mode_shows_each_player_their_own_goods_only():
-    for seed in range(20):
+    for seed in range(sweep(20, least=3)):
         plain, assisted = new(seed), new(seed, assist_mode=True)
         rng = random.Random(seed)
         while not plain.is_over:

@@ -125,7 +125,7 @@ def test_random_legal_games_conserve_cards_and_money_and_replay():
     {"two_player_double_bankruptcy": "ranking", "show_seen_counts": True},
 ])
 def test_random_games_under_other_options_conserve_cards_and_replay(options):
-    for seed in range(60):
+    for seed in range(sweep(60, least=3)):
         players = NAMES[:2 + seed % 5]
         game = catalog.new_game("wreckers", players, seed=seed, options=options)
         rng = random.Random(seed)
@@ -244,7 +244,7 @@ def test_physical_games_never_show_a_card_in_a_hand():
         leaked = [c for c in secrets if f'"{c}"' in text or f" {c} (" in text]
         assert not leaked, leaked
 
-    for seed in range(200):
+    for seed in range(sweep(200)):
         players = NAMES[:2 + seed % 5]
         table = play_physical(players, seed, check=check if seed % 2 == 0 else None)
         game = table.game
@@ -257,7 +257,7 @@ def test_physical_games_never_show_a_card_in_a_hand():
 def test_refusals_name_no_card_in_a_hand():
     """A wrong report (a non-Search card as the discard) is refused, and its message names no
     other card that is in a hand."""
-    for seed in range(40):
+    for seed in range(sweep(40, least=3)):
         game = catalog.new_game("wreckers", NAMES[:4], seed=seed)
         table = PhysicalTable(game, random.Random(seed))
         while not game.is_over and not (game.phase is Phase.SEARCH and game.step is Step.TURN):

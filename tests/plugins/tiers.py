@@ -20,16 +20,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           f"without it they run at 1/{DEFAULT_SHARE} of their size")
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "sweep: a long sweep, sized by tests.plugins.tiers.sweep")
-
-
 _LONG = False
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
+def pytest_configure(config: pytest.Config) -> None:
+    # Before collection: a module may size its sweep when it is imported (hypothesis settings).
     global _LONG
-    _LONG = bool(session.config.getoption("--long"))
+    _LONG = bool(config.getoption("--long"))
 
 
 def is_long() -> bool:
@@ -39,5 +36,5 @@ def is_long() -> bool:
 
 def sweep(full: int, *, least: int = 1) -> int:
     """How many games (seeds, examples) a sweep of ``full`` runs in this tier: all of them with
-    ``--long``, else a tenth (at least ``least``)."""
+    ``--long``, else a tenth, and at least ``least`` (a sweep of 3 games plays 1)."""
     return full if _LONG else max(least, full // DEFAULT_SHARE)
