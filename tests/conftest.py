@@ -7,6 +7,11 @@ import os
 import pytest
 from hypothesis import settings
 
+# Fixtures every folder may use (the browser, the real server, the marker registry), and the
+# suite's tiers: loaded here so that no test module imports another's fixtures.
+pytest_plugins = ["tests.plugins.browser", "tests.plugins.servers", "tests.plugins.tiers",
+                  "tests.plugins.vision"]
+
 # CI runs the same hypothesis examples every time (derandomized: a red build is reproducible,
 # and a green one is not luck); a developer's run explores new ones and keeps failures in
 # .hypothesis/. HYPOTHESIS_PROFILE=ci gives CI's run anywhere.

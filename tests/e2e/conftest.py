@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tableassist.demo.play import ScriptedSource, play
-from tableassist.markers.registry import load_registry
 from tableassist.camera.live import Camera
 from tableassist.server.camera import pipeline_for
 from tableassist.table.session import TableSession
 from tableassist.table.stores import open_store
-from tableassist.vision.synthetic.render import Renderer
-
-
-@pytest.fixture(scope="session")
-def registry():
-    return load_registry()
-
-
-@pytest.fixture(scope="session")
-def renderer(registry):
-    return Renderer(registry.dictionary)
 
 
 def read_video(scripted, renderer, registry, tmp_path, *, cards=False, **video):

@@ -14,8 +14,7 @@ from tableassist.demo.scripts import (DEMO_COLOURS, DEMO_PLAYERS, SW_BOARD, SW_L
                                       ScriptedGame)
 from tableassist.vision.synthetic.scene import Viewpoint
 from tests.e2e.conftest import read_video
-from tests.server.conftest import server  # noqa: F401 - the real server fixture
-from tests.server.test_browser import TABLET, chromium  # noqa: F401 - the browser fixture
+from tests.plugins.browser import TABLET
 
 #: Where the cards are held up: over an empty part of the table, so they hide nothing that counts.
 AWAY = {"x": 250.0, "y": 430.0}

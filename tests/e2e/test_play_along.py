@@ -8,7 +8,6 @@ from tableassist.demo.play import TabletScript
 from tableassist.demo.scripts import wreckers
 from tableassist.server.camera import READ_FPS
 from tableassist.server.served import serve_venue
-from tests.server.conftest import server  # noqa: F401 - the real server fixture
 
 pytestmark = pytest.mark.slow  # end to end: rendered video through the whole pipeline
 

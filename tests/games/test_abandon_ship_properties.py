@@ -21,8 +21,9 @@ from tableassist.table import catalog
 from tableassist.games.abandon_ship import BOX, NEUTRAL, POOL, SPENT, AbandonShip, Rat
 from tableassist.games.protocol import IllegalAction
 from tests.games.random_play import all_legal_actions
+from tests.plugins.tiers import sweep
 
-GAMES = 1000
+GAMES = 1000   # with --long; the default tier plays a tenth (tests/plugins/tiers.py)
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 
@@ -202,7 +203,7 @@ def finish(game, tiles) -> dict:
 @pytest.mark.slow  # long random games
 def test_random_games_keep_the_rules_and_the_secrets():
     ends = Counter()
-    for seed in range(GAMES):
+    for seed in range(sweep(GAMES)):
         game, twin, tiles, log, players, options = play(seed, deep=seed % 40 == 0)
         ends[game.end] += 1
         # replay equals live state, through JSON as the log stores it

@@ -24,6 +24,7 @@ from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.schmuggler import Schmuggler
 from tests.games.random_play import all_legal_actions, random_actions
+from tests.plugins.tiers import sweep
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"]
 COMPONENTS = catalog.load_components("schmuggler")
@@ -68,13 +69,13 @@ def check_conservation(game: Schmuggler) -> None:
 
 # -- T-SB-15, replay and the views over ≥ 1,000 random games --------------------------------------
 
-@pytest.mark.slow  # 1,000 random games
-def test_T_SB_15_1000_games_conserve_chips_and_goods_replay_and_hide_holdings():
+@pytest.mark.slow  # 1,000 random games with --long, 100 by default
+def test_T_SB_15_random_games_conserve_chips_and_goods_replay_and_hide_holdings():
     """Every step: chips + kitty and the 30 goods are conserved, no note names a good. At a few
     random steps per game and the last one before the end: no view ties a good to a player.
     After the end: replaying the log gives the same state, and the holdings are shown."""
     ends = {"no_chips": 0, "enough_cards": 0}
-    for seed in range(1000):
+    for seed in range(sweep(1000)):
         game = new(seed)
         rng = random.Random(seed)
         checked_at = set(rng.sample(range(150), 3))
@@ -155,7 +156,7 @@ def candidate_actions(game: Schmuggler, rng: random.Random) -> list[dict]:
 
 @pytest.mark.slow  # long random games
 def test_nothing_shown_and_no_step_of_the_flow_depends_on_the_holdings():
-    for seed in range(12):
+    for seed in range(sweep(12, least=3)):
         game = new(seed)
         rng = random.Random(seed)
         while not game.is_over:
@@ -216,7 +217,7 @@ def tied(node, players: set[str]) -> list:
 
 @pytest.mark.slow  # long random games
 def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
-    for seed in range(30):
+    for seed in range(sweep(30, least=3)):
         game = new(seed)
         rng = random.Random(seed)
         names = player_names(game)
@@ -247,7 +248,7 @@ def test_no_view_note_prompt_label_or_error_names_a_good_with_a_player():
 
 
 def test_assist_mode_shows_each_player_their_own_goods_only():
-    for seed in range(20):
+    for seed in range(sweep(20, least=3)):
         plain, assisted = new(seed), new(seed, assist_mode=True)
         rng = random.Random(seed)
         while not plain.is_over:

@@ -24,6 +24,7 @@ from tableassist.table import catalog
 from tableassist.games.protocol import IllegalAction
 from tableassist.games.shipwrecked import BID_TYPES, FACE_DOWN, STOP, Phase, Shipwrecked
 from tests.games.random_play import random_actions
+from tests.plugins.tiers import sweep
 
 NAMES = ["Ann", "Bea", "Cy", "Dee"]
 COMPONENTS = catalog.load_components("shipwrecked")
@@ -137,7 +138,7 @@ def check_shared_views(game: Shipwrecked) -> None:
 
 @pytest.mark.slow  # long random games
 def test_random_legal_games_keep_the_invariants():
-    rng_games = 1000
+    rng_games = sweep(1000)
     lengths = []
     outcomes = Counter()
     for seed in range(rng_games):
@@ -286,7 +287,7 @@ def check_messages_hold_no_secret(table: TrueTable) -> None:
 
 @pytest.mark.slow  # long random games
 def test_true_tables_never_show_a_secret():
-    for seed in range(150):
+    for seed in range(sweep(150)):
         n = 2 + seed % 3
         rng = random.Random(10_000 + seed)
         game = new(n, seed, OPTION_SETS[seed % len(OPTION_SETS)])

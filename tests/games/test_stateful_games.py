@@ -29,12 +29,13 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 from tableassist.games.protocol import Game, IllegalAction
 from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions
+from tests.plugins.tiers import sweep
 
 NAMES = ("Ann", "Bea", "Cy", "Dee", "Eve", "Fay")
 COMPONENTS = {game_id: catalog.load_components(game_id) for game_id in catalog.game_ids()}
 #: Enough steps to end a short game now and then (Shipwrecked, Schmuggler: 50-200 actions) and
 #: to reach the middle of a long one (Wreckers: ~400); the engines' property tests play to the end.
-SETTINGS = settings(max_examples=10, stateful_step_count=200, deadline=None,
+SETTINGS = settings(max_examples=sweep(10, least=3), stateful_step_count=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

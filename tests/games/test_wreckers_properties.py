@@ -18,6 +18,7 @@ from tableassist.games.protocol import IllegalAction
 from tableassist.games.wreckers import Phase, Step
 from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions
+from tests.plugins.tiers import sweep
 
 NAMES = ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 COMPONENTS = catalog.load_components("wreckers")
@@ -79,11 +80,11 @@ def expected_money(before: dict[str, Any], action: dict[str, Any], after: dict[s
 
 @pytest.mark.slow  # long random games
 def test_random_legal_games_conserve_cards_and_money_and_replay():
-    """1,000 random legal games, 2–8 players (mostly 2–5): after every action each card is in exactly one
+    """1,000 random legal games (--long; 100 by default), 2–8 players (mostly 2–5): after every action each card is in exactly one
     place, each company's money is what the table's effects say, and its ledger adds up; the
     replayed log gives the same state."""
-    games = 0
-    for seed in range(1000):
+    games, full = 0, sweep(1000)
+    for seed in range(full):
         n = 2 + seed % 4 if seed % 10 else 6 + seed % 3
         players = NAMES[:n]
         game = catalog.new_game("wreckers", players, seed=seed)
@@ -114,7 +115,7 @@ def test_random_legal_games_conserve_cards_and_money_and_replay():
         result = game.result()
         assert result["winners"] or all(r["status"] != "active" for r in result["ranking"]) \
             or result["reason"] == "bankruptcy"
-    assert games == 1000
+    assert games == full
 
 
 @pytest.mark.slow  # long random games
@@ -124,7 +125,7 @@ def test_random_legal_games_conserve_cards_and_money_and_replay():
     {"two_player_double_bankruptcy": "ranking", "show_seen_counts": True},
 ])
 def test_random_games_under_other_options_conserve_cards_and_replay(options):
-    for seed in range(60):
+    for seed in range(sweep(60, least=3)):
         players = NAMES[:2 + seed % 5]
         game = catalog.new_game("wreckers", players, seed=seed, options=options)
         rng = random.Random(seed)
@@ -243,7 +244,7 @@ def test_physical_games_never_show_a_card_in_a_hand():
         leaked = [c for c in secrets if f'"{c}"' in text or f" {c} (" in text]
         assert not leaked, leaked
 
-    for seed in range(200):
+    for seed in range(sweep(200)):
         players = NAMES[:2 + seed % 5]
         table = play_physical(players, seed, check=check if seed % 2 == 0 else None)
         game = table.game
@@ -256,7 +257,7 @@ def test_physical_games_never_show_a_card_in_a_hand():
 def test_refusals_name_no_card_in_a_hand():
     """A wrong report (a non-Search card as the discard) is refused, and its message names no
     other card that is in a hand."""
-    for seed in range(40):
+    for seed in range(sweep(40, least=3)):
         game = catalog.new_game("wreckers", NAMES[:4], seed=seed)
         table = PhysicalTable(game, random.Random(seed))
         while not game.is_over and not (game.phase is Phase.SEARCH and game.step is Step.TURN):

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 import socketio
 
 from tableassist.agent.link import disconnect
@@ -137,27 +136,6 @@ def serving(db: Path | Store, *, box: Box | None = None) -> Iterator[RunningServ
         for c in running.clients:
             c.close()
         served.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The server on a fresh SQLite database."""
-    with serving(tmp_path / "table.sqlite3") as running:
-        yield running
-
-
-@pytest.fixture
-def box_server(tmp_path: Path) -> Iterator[RunningServer]:
-    """The server as ``server`` is, with a box folder of its own (``table.box``)."""
-    with serving(tmp_path / "table.sqlite3", box=Box(tmp_path / "box")) as running:
-        yield running
-
-
-@pytest.fixture
-def any_server(store_factory) -> Iterator[RunningServer]:
-    """The same, once on each store (``store_factory``: SQLite, PostgreSQL)."""
-    with serving(store_factory()) as running:
-        yield running
 
 
 class ServerProcess:

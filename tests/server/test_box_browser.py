@@ -22,7 +22,7 @@ from tests.box_photos import crate_piece
 from tests.games import shipshape_reference as ref
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import RunningServer, wait_until
-from tests.server.test_browser import TABLET, chromium  # noqa: F401 - the browser fixture
+from tests.plugins.browser import TABLET
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
@@ -116,7 +116,7 @@ def play_first_voyage(session, last_crate: str, crates: int) -> None:
         session.submit(pick, source="tablet", author="test")
 
 
-def test_a_crate_transcribed_from_its_photo_scores_in_the_next_game(chromium,  # noqa: F811
+def test_a_crate_transcribed_from_its_photo_scores_in_the_next_game(chromium,
                                                                     box_server: RunningServer):
     table = box_server.table
     camera = box_server.camera
@@ -208,7 +208,7 @@ def test_a_crate_transcribed_from_its_photo_scores_in_the_next_game(chromium,  #
         camera.stop()
 
 
-def test_a_die_is_tapped_face_by_face(chromium, box_server: RunningServer):  # noqa: F811
+def test_a_die_is_tapped_face_by_face(chromium, box_server: RunningServer):
     page = chromium.new_page(viewport=TABLET)
     page.goto(f"{box_server.url}#t={box_server.tokens.table}")
     page.wait_for_function("() => window.tableassist && window.tableassist.state")

@@ -6,7 +6,6 @@ Chromium, as the "Camera check" card: a verdict per kind of sticker, what to do,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +14,7 @@ from tableassist.server.served import serve_venue
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import Scene, Viewpoint, registry_piece
+from tests.plugins.browser import TABLET
 from tests.server.conftest import Client, wait_until
 from tests.vision.mjpeg_server import MJPEGCamera
 
@@ -102,50 +102,37 @@ def test_no_camera_no_check(tmp_path):
         table.close()
 
 
-CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
-
-
 @pytest.mark.browser
 @pytest.mark.slow
-def test_the_host_screen_shows_the_mode_and_the_camera_check(served):
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (scripts/setup --test installs it)")
-    from playwright.sync_api import sync_playwright
-
-    from tests.server.test_browser import FLAGS
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{served.url}#t={served.tokens.host}")
-            mode = page.locator("#camera-card .camera-mode .mode")
-            mode.wait_for(timeout=15000)
-            page.wait_for_function("() => /fps/.test(document.querySelector('#camera-card .mode')"
-                                   "?.textContent || '')", timeout=15000)
-            assert mode.inner_text().startswith(" · 1280×720")
-            page.wait_for_function("() => { const i = document.getElementById('camera-img');"
-                                   " return i && !i.hidden && i.naturalWidth > 0; }", timeout=15000)
-            page.select_option('[data-field="check-game"]', GAME)
-            page.locator('[data-do="camera-check"]').click()
-            page.wait_for_selector(".check-report", timeout=20000)
-            verdict = page.locator(".check-report .verdict").inner_text()
-            assert verdict.startswith("Not ready:") and "kinds of sticker cannot be read everywhere" in verdict
-            dice = page.locator('.kind-check[data-component="die_face"]')
-            assert dice.get_attribute("data-verdict") == "unreadable"
-            assert dice.locator(".word").inner_text() == "Unreadable"
-            assert "needs 20" in dice.locator(".px").inner_text()
-            tile = page.locator('.kind-check[data-component="tile"]')
-            assert tile.locator(".word").inner_text() == "Reads"
-            advice = page.locator(".check-report .advice li").all_inner_texts()
-            assert advice[0] == "This camera sends 1280x720: choose 1080p (1920x1080) or more in its app."
-            assert any("die face and rat stickers (12 mm)" in a for a in advice)
-            page.wait_for_function("() => { const i = document.getElementById('check-img');"
-                                   " return i && i.naturalWidth === 960; }", timeout=15000)
-            page.locator('[data-do="camera-check"]').click()           # stop checking
-            page.wait_for_function("() => !document.querySelector('.check-report')")
-            assert page.locator('[data-do="camera-check"]').inner_text() == "Check the camera"
-            assert errors == []
-        finally:
-            browser.close()
+def test_the_host_screen_shows_the_mode_and_the_camera_check(served, chromium):
+    page = chromium.new_page(viewport=TABLET)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{served.url}#t={served.tokens.host}")
+    mode = page.locator("#camera-card .camera-mode .mode")
+    mode.wait_for(timeout=15000)
+    page.wait_for_function("() => /fps/.test(document.querySelector('#camera-card .mode')"
+                           "?.textContent || '')", timeout=15000)
+    assert mode.inner_text().startswith(" · 1280×720")
+    page.wait_for_function("() => { const i = document.getElementById('camera-img');"
+                           " return i && !i.hidden && i.naturalWidth > 0; }", timeout=15000)
+    page.select_option('[data-field="check-game"]', GAME)
+    page.locator('[data-do="camera-check"]').click()
+    page.wait_for_selector(".check-report", timeout=20000)
+    verdict = page.locator(".check-report .verdict").inner_text()
+    assert verdict.startswith("Not ready:") and "kinds of sticker cannot be read everywhere" in verdict
+    dice = page.locator('.kind-check[data-component="die_face"]')
+    assert dice.get_attribute("data-verdict") == "unreadable"
+    assert dice.locator(".word").inner_text() == "Unreadable"
+    assert "needs 20" in dice.locator(".px").inner_text()
+    tile = page.locator('.kind-check[data-component="tile"]')
+    assert tile.locator(".word").inner_text() == "Reads"
+    advice = page.locator(".check-report .advice li").all_inner_texts()
+    assert advice[0] == "This camera sends 1280x720: choose 1080p (1920x1080) or more in its app."
+    assert any("die face and rat stickers (12 mm)" in a for a in advice)
+    page.wait_for_function("() => { const i = document.getElementById('check-img');"
+                           " return i && i.naturalWidth === 960; }", timeout=15000)
+    page.locator('[data-do="camera-check"]').click()           # stop checking
+    page.wait_for_function("() => !document.querySelector('.check-report')")
+    assert page.locator('[data-do="camera-check"]').inner_text() == "Check the camera"
+    assert errors == []

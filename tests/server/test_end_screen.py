@@ -13,7 +13,8 @@ from tableassist.table import catalog
 from tableassist.table.ending import game_end
 from tests.games.random_play import random_actions
 from tests.server.conftest import RunningServer
-from tests.server.test_browser import TABLET, Tablet, chromium  # noqa: F401 - the fixture
+from tests.plugins.browser import TABLET
+from tests.server.tablet import Tablet
 
 pytestmark = [pytest.mark.browser]
 
@@ -59,7 +60,7 @@ def test_the_end_is_explained_replayed_and_charted_from_public_data(server: Runn
 
 @pytest.mark.parametrize("game_id", ["abandon_ship", "schmuggler", "shipshape", "shipwrecked",
                                      "wreckers"])
-def test_the_end_screen_of_every_game(chromium, server: RunningServer, game_id):  # noqa: F811
+def test_the_end_screen_of_every_game(chromium, server: RunningServer, game_id):
     session = play_to_end(server, game_id)
     result, end = session.game.result(), game_end(session)
     page = chromium.new_page(viewport=TABLET)
@@ -91,7 +92,7 @@ def test_the_end_screen_of_every_game(chromium, server: RunningServer, game_id):
     page.close()
 
 
-def test_rule_chips_open_the_rule_text_and_play_again_keeps_the_table(chromium,  # noqa: F811
+def test_rule_chips_open_the_rule_text_and_play_again_keeps_the_table(chromium,
                                                                       server: RunningServer):
     session = play_to_end(server, "wreckers")
     page = chromium.new_page(viewport=TABLET)

@@ -8,7 +8,8 @@ import pytest
 
 from tableassist import i18n
 from tests.server.conftest import RunningServer
-from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401
+from tests.plugins.browser import TABLET
+from tests.server.tablet import Tablet, start_game
 
 # The history's lines are `content-visibility: auto` (a long history costs nothing off screen): their
 # text is read as text, not as laid out.
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 
 def test_a_german_browser_reads_german_and_the_menu_choice_stays_with_the_link(
-        chromium, server: RunningServer):  # noqa: F811
+        chromium, server: RunningServer):
     context = chromium.new_context(locale="de-DE", viewport=TABLET)
     try:
         page = context.new_page()

@@ -15,7 +15,8 @@ import pytest
 
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import RunningServer
-from tests.server.test_browser import TABLET, Tablet, bid, chromium, start_game  # noqa: F401
+from tests.plugins.browser import TABLET
+from tests.server.tablet import Tablet, bid, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
@@ -82,7 +83,7 @@ class Table:
 
 
 @pytest.fixture
-def table(chromium, server):  # noqa: F811 - the browser fixture
+def table(chromium, server):
     tables: list[Table] = []
 
     def make(game_id: str, players: list[str], seed: int, phone: bool = False) -> Table:
@@ -343,7 +344,7 @@ def test_wreckers_the_money_chart_round_track_hands_and_discovery(table):
 
 # -- a number that changes ---------------------------------------------------------------------------
 
-def test_a_changed_number_flashes_and_says_why_on_a_tap(chromium, server):  # noqa: F811
+def test_a_changed_number_flashes_and_says_why_on_a_tap(chromium, server):
     page = chromium.new_page(viewport=TABLET)
     tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
     start_game(tablet, "shipwrecked")

@@ -10,14 +10,15 @@ import pytest
 from tableassist.camera.status import Option, Proposal
 from tableassist.table import catalog
 from tests.server.conftest import RunningServer
-from tests.server.test_browser import TABLET, Tablet, chromium, start_game  # noqa: F401
+from tests.plugins.browser import TABLET
+from tests.server.tablet import Tablet, start_game
 
 pytestmark = [pytest.mark.browser]
 
 GAMES = ["abandon_ship", "schmuggler", "shipshape", "shipwrecked", "wreckers"]
 
 
-def test_the_lobby_speaks_plain_words_and_start_is_in_view(chromium, server):  # noqa: F811
+def test_the_lobby_speaks_plain_words_and_start_is_in_view(chromium, server):
     page = chromium.new_page(viewport=TABLET)
     tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
     for game_id in GAMES:
@@ -47,7 +48,7 @@ def test_the_lobby_speaks_plain_words_and_start_is_in_view(chromium, server):  #
     page.close()
 
 
-def test_after_start_the_prompt_is_in_view_and_touch_sizes_hold(chromium, server):  # noqa: F811
+def test_after_start_the_prompt_is_in_view_and_touch_sizes_hold(chromium, server):
     page = chromium.new_page(viewport=TABLET)
     tablet = Tablet(page, f"{server.url}#t={server.tokens.table}")
     page.locator('button[data-game="shipwrecked"]').click()
@@ -71,7 +72,7 @@ def test_after_start_the_prompt_is_in_view_and_touch_sizes_hold(chromium, server
 
 
 def test_history_says_where_an_entry_came_from_once_and_fix_marks_the_current_entry(
-        chromium, server: RunningServer):  # noqa: F811
+        chromium, server: RunningServer):
     page = chromium.new_page(viewport=TABLET)
     tablet = Tablet(page, f"{server.url}#t={server.tokens.host}")
     start_game(tablet, "shipwrecked")
@@ -101,7 +102,7 @@ def test_the_camera_rows_carry_no_internal_prefix():
 
 
 def test_a_schmuggler_phone_has_no_empty_private_card_and_abandon_ship_no_seat_colours(
-        chromium, server: RunningServer):  # noqa: F811
+        chromium, server: RunningServer):
     session = server.table.start("schmuggler", ["Ann", "Bea", "Cy"], options=None)
     ann = server.tokens.players(session.saved.id, ["Ann"])["Ann"]
     page = chromium.new_page(viewport={"width": 390, "height": 844})
@@ -121,7 +122,7 @@ def test_a_schmuggler_phone_has_no_empty_private_card_and_abandon_ship_no_seat_c
     page.close()
 
 
-def test_an_action_adds_one_history_line_and_rebuilds_none(chromium, server):  # noqa: F811
+def test_an_action_adds_one_history_line_and_rebuilds_none(chromium, server):
     """The redraw cost must not grow with the history (bench/bench_redraw.py measures it): an
     action adds one line element to the history and leaves every other one in place."""
     page = chromium.new_page(viewport=TABLET)

@@ -51,6 +51,7 @@ from tests.games.test_schmuggler_properties import candidate_actions, mostly_hon
 from tests.games.test_shipwrecked_properties import OPTION_SETS, TrueTable
 from tests.games.test_wreckers_properties import CARDS, PhysicalTable
 from tests.readers.table import Table as Events
+from tests.plugins.tiers import sweep
 from tests.server.conftest import wait_until
 
 pytestmark = pytest.mark.slow  # random games of every engine, twice each, through the real Table
@@ -246,7 +247,7 @@ def schmuggler_plan(seed: int) -> tuple[list[str], list[dict], list[dict]]:
 
 def test_schmuggler_every_channel_is_the_same_whoever_drew_which_card(tmp_path):
     accepted = camera_reads = taps = 0
-    for seed in range(3):
+    for seed in range(sweep(3, least=2)):
         players, log, twin = schmuggler_plan(seed)
         a, b = twins(tmp_path / str(seed), "schmuggler", players, seed=seed)
         rng = random.Random(seed)
@@ -349,7 +350,7 @@ def round_on_table(game, changed: set) -> bool:
 
 def test_shipshape_every_channel_is_the_same_whatever_the_hands_hold(tmp_path):
     compared = readings = accepted = 0
-    for seed in range(3):
+    for seed in range(sweep(3, least=2)):
         players, options, log, twin, changed = shipshape_plan(seed)
         twin_changed = [x for x, y in zip(log, twin) if x != y]
         colours = dict(zip(players, COLOURS))
@@ -461,7 +462,7 @@ def abandon_plan(seed: int):
 
 def test_abandon_ship_every_channel_is_the_same_whatever_tile_was_entered(tmp_path):
     accepted = 0
-    for seed in range(2):
+    for seed in range(sweep(2)):
         players, entering, log_a, log_b, tiles_a, tiles_b = abandon_plan(seed)
         a, b = twins(tmp_path / str(seed), "abandon_ship", players, seed=seed)
         rng = random.Random(seed)
@@ -525,7 +526,7 @@ def test_shipwrecked_face_down_cards_stay_with_the_table_in_every_channel(tmp_pa
     face could get in: twin cameras see different faces turned up out of turn (a STOP, a PASS),
     and every screen gets the same, with no type named and nothing read."""
     faced = 0
-    for seed in range(3):
+    for seed in range(sweep(3, least=2)):
         players = NAMES[:2 + seed % 3]
         options = OPTION_SETS[seed % len(OPTION_SETS)]
         a, b = twins(tmp_path / str(seed), "shipwrecked", players, seed=seed, options=options,
@@ -586,7 +587,7 @@ def test_wreckers_no_card_in_a_hand_is_in_any_channel(tmp_path):
     hand holds, and the lists of possible cards (the table's buttons, a pick's Fix list) offer
     every card that may be in any fan, never just the fan of the player picked from."""
     scanned = picks = 0
-    for seed in range(2):
+    for seed in range(sweep(2)):
         players = NAMES[:3 + seed]
         screens = Screens(tmp_path / str(seed), "wreckers", players, seed=seed)
         game = catalog.new_game("wreckers", players, seed=seed)

@@ -26,7 +26,6 @@ from tableassist.table.store import StoreError, is_postgres
 from tableassist.table.stores import open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
 from tests.server.conftest import Client, wait_until
-from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
 
 
 @pytest.fixture

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 
-from tableassist.markers.registry import load_registry
-from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import Scene, corner_pieces, registry_piece, seat_pieces
-
-
-@pytest.fixture(scope="session")
-def registry():
-    return load_registry()
-
-
-@pytest.fixture(scope="session")
-def renderer(registry):
-    return Renderer(registry.dictionary)
 
 
 def table(registry, game, cards, *, seats=True):

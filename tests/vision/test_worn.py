@@ -17,8 +17,6 @@ from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import (
     Damage, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
-from tests.server.conftest import server  # noqa: F401 - the real server fixture
-from tests.server.test_browser import chromium  # noqa: F401 - the browser fixture
 from tests.vision.conftest import table
 
 CARDS = [(20, 250, 300, 0), (21, 400, 300, 0), (22, 550, 300, 0), (23, 400, 450, 0)]
@@ -143,7 +141,7 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
 def test_the_table_page_names_the_sticker_and_links_its_reprint(server, chromium, registry, renderer):
     """Abandon Ship: the ship's stern sticker (marker 21, no secret) read, then scratched where it
     lies; the table's page (headless Chromium) names it and its link serves the PDF."""
-    from tests.server.test_browser import TABLET
+    from tests.plugins.browser import TABLET
 
     server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None, seed=1)
     page = chromium.new_page(viewport=TABLET)

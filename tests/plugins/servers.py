@@ -1,0 +1,34 @@
+"""The real table server as a fixture for any test folder: ``server`` (a fresh SQLite database),
+``box_server`` (with a box folder of its own) and ``any_server`` (once on each store). The
+helpers they build on (``serving``, ``Client``, ``wait_until``) are in tests/server/conftest.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tableassist.table.box import Box
+from tests.server.conftest import RunningServer, serving
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server on a fresh SQLite database."""
+    with serving(tmp_path / "table.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture
+def box_server(tmp_path: Path) -> Iterator[RunningServer]:
+    """The server as ``server`` is, with a box folder of its own (``table.box``)."""
+    with serving(tmp_path / "table.sqlite3", box=Box(tmp_path / "box")) as running:
+        yield running
+
+
+@pytest.fixture
+def any_server(store_factory) -> Iterator[RunningServer]:
+    """The same, once on each store (``store_factory``: SQLite, PostgreSQL)."""
+    with serving(store_factory()) as running:
+        yield running
