@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tableassist.games.protocol import Game
 from tableassist.table import catalog
 from tableassist.table.postgres_store import PostgresStore
 from tableassist.table.session import TableSession

@@ -131,7 +131,7 @@ def text(report: Any, camera: str, title: str | None) -> str:
              f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"]
     corners = report.corners_seen
     lines.append("Table corners seen: " + (" ".join(corners) if corners else "none")
-                 + ("" if len(corners) == 4 else f" (of NW NE SE SW)"))
+                 + ("" if len(corners) == 4 else " (of NW NE SE SW)"))
     if report.near_px_per_mm is not None:
         lines.append(f"Scale: {report.near_px_per_mm:.2f} px/mm near ({report.near_edge}), "
                      f"{report.far_px_per_mm:.2f} px/mm far ({report.far_edge}); tilt "

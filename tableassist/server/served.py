@@ -28,7 +28,7 @@ the home database; PostgreSQL: the table's rows in the venue's database), its ke
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

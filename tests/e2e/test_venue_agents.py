@@ -8,7 +8,6 @@ python-socketio clients of each table."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess

@@ -22,7 +22,7 @@ from tableassist.games.messages import Message, MessageError, Template, placehol
 from tableassist.games.protocol import IllegalAction
 from tableassist.i18n import extract
 from tableassist.table import catalog
-from tests.games.random_play import all_legal_actions, random_actions
+from tests.games.random_play import all_legal_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 

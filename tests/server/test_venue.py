@@ -12,17 +12,16 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 import socketio
 
 from tableassist.markers.sighting import Sighting, TableEvent
-from tableassist.server.served import OpenError, serve_venue
-from tableassist.server.tokens import Tokens, links_file
+from tableassist.server.served import serve_venue
+from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
 from tableassist.table.sqlite_store import table_file
-from tableassist.table.store import StoreError, is_postgres
+from tableassist.table.store import is_postgres
 from tableassist.table.stores import open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
 from tests.server.conftest import Client, wait_until
