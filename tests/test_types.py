@@ -1,6 +1,5 @@
-"""mypy keeps the package's annotations true: strict for the engines and the readers, mypy's defaults
-for the rest (``[tool.mypy]`` in ``pyproject.toml``, where the modules not yet strict are listed, to be
-emptied)."""
+"""mypy keeps the package's annotations true: ``--strict`` over the whole package (``[tool.mypy]`` in
+``pyproject.toml``: no module left out, no error ignored)."""
 
 from __future__ import annotations
 
