@@ -44,10 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from tableassist.markers.registry import RegistryError, load_registry
-    from tableassist.vision import MarkerDetector, SourceError, open_source, write_image
+    from tableassist.vision import (MarkerDetector, SourceError, can_write_image, open_source,
+                                    write_image)
     from tableassist.vision.check import check_camera, draw_check
     from tableassist.vision.geometry import Layout, LayoutError, TableGeometry
 
@@ -55,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableassist camera-check: {message}", file=sys.stderr)
         return 2
 
-    if args.annotate is not None and not cv2.haveImageWriter(str(args.annotate)):
+    if args.annotate is not None and not can_write_image(args.annotate):
         # said before the camera is read; OpenCV itself would raise at the end
         return fail(f"--annotate {args.annotate}: give a picture's file name, such as "
                     "check.png or check.jpg")

@@ -41,7 +41,7 @@ from tableassist.server.agent import AgentLink
 from tableassist.server.app import QuietHandler, TableServer, create_app
 from tableassist.server.camera import (READ_FPS, BoxLook, CameraCheck, Preview, camera_name,
                                        open_camera, pipeline_for)
-from tableassist.server.table import Table
+from tableassist.server.table import Clock, Table
 from tableassist.server.tokens import Tokens
 from tableassist.server.venue import Paths, VenueServer, page
 from tableassist.table.box import Box
@@ -115,11 +115,13 @@ class ServedTable:
 
 def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *,
                   source: FrameSource | None = None, source_name: str = "camera",
-                  status: CameraStatus | None = None, box: Box | None = None) -> ServedTable:
+                  status: CameraStatus | None = None, box: Box | None = None,
+                  clock: Clock | None = None) -> ServedTable:
     """Put one table together on its store and tokens (see the module docstring). ``source`` is
     a camera of the server's own (then no agent is taken), ``status`` the camera's first, ``box``
-    the players' box (``--box``; None: the shipped data alone)."""
-    table = Table(store, tokens, box=box)
+    the players' box (``--box``; None: the shipped data alone), ``clock`` the stop window's
+    time and alarms (None: the system's)."""
+    table = Table(store, tokens, box=box, clock=clock)
     eye = Camera(pipeline_for=pipeline_for(registry), play_again=table.play_again,
                  status=status or CameraStatus(state="off", notice=NO_AGENT_YET))
     # before the server subscribes to the table: a table nobody has looked at yet sends
@@ -152,12 +154,13 @@ class ServedVenue:
     are served."""
 
     def __init__(self, db: str | Path, venue: Venue, registry: Registry, whose: str,
-                 box: Box | None = None) -> None:
+                 box: Box | None = None, clock: Clock | None = None) -> None:
         self.db = db
         self.venue = venue
         self.registry = registry
         self.whose = whose
         self.box = box
+        self.clock = clock
         self.tables: dict[str, ServedTable] = {}
         self.problems: dict[str, str] = {}
         self.venue_server = VenueServer(self, venue.staff)
@@ -243,7 +246,8 @@ class ServedVenue:
             store.close()
             self.problems[entry.name] = str(exc)
             return None
-        return self._add(compose_table(entry.name, store, tokens, self.registry, box=self.box))
+        return self._add(compose_table(entry.name, store, tokens, self.registry, box=self.box,
+                                       clock=self.clock))
 
     def _add(self, served: ServedTable) -> ServedTable:
         served.url = self.table_url(served.name) if self.url else ""
@@ -406,7 +410,8 @@ def table_tokens(store: Store, whose: str = "the table's") -> Tokens:
 def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 camera: str | FrameSource = "none", camera_size: tuple[int, int] | None = None,
                 camera_says: str | None = None, public_host: str | None = None,
-                whose: str = "the table's", box: Box | None = None) -> ServedVenue:
+                whose: str = "the table's", box: Box | None = None,
+                clock: Clock | None = None) -> ServedVenue:
     """Open the venue whose home database is ``db``: the home table's store (its writer lock
     first: a second server stops here; a path is an SQLite file, a ``postgresql://`` URL a
     venue's database, a :class:`Store` the home table's already open), the venue's list of
@@ -418,7 +423,8 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     ``camera_says`` is then how the screens call it). ``box`` is the players' box (``--box``:
     their own component values, merged over the shipped data for every new game; None: the
     shipped data alone), the same for every table. ``public_host`` is the address the links
-    print (default ``host``). Raises :class:`OpenError` with one line naming what failed
+    print (default ``host``). ``clock`` gives every table's stop-window clock its time and
+    alarms (None: the system's; a test's moves on by hand). Raises :class:`OpenError` with one line naming what failed
     (``whose`` database or links)."""
     from tableassist.markers.registry import load_registry
 
@@ -450,9 +456,9 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
             source, name = camera, camera_says or "camera"
             status = CameraStatus(state="starting", notice=f"{name}: starting")
         registry = load_registry()
-        served = ServedVenue(home, venue, registry, whose, box)
+        served = ServedVenue(home, venue, registry, whose, box, clock)
         served._add(compose_table(MAIN, store, tokens, registry, source=source, source_name=name,
-                                  status=status, box=box))
+                                  status=status, box=box, clock=clock))
         for entry in venue.tables():
             if entry.name != MAIN and not entry.closed:
                 served.open(entry)

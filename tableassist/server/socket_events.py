@@ -111,7 +111,7 @@ def checked(name: str, structs: dict[str, type[messages.Message]],
         except Exception:  # noqa: BLE001 - a bug must not take the table down
             # Only the kind of error is logged: the message could hold a secret action field.
             log.exception("internal error in %r", name)
-            message = i18n.render(Message("app.refuse.internal", "the server could not do "
+            message = i18n.render(Message("socket_events.refuse.internal", "the server could not do "
                                           "that (an internal error; see its console)"), lang())
         emit("error", {"event": name, "message": message})
         return {"ok": False, "error": message}

@@ -74,6 +74,32 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
     return out
 
 
+class Clock(Protocol):
+    """Where the table's clock reads the time and sets its alarms: the system's
+    (:class:`SystemClock`), or one a test moves on by hand."""
+
+    def now(self) -> float:
+        """Seconds on a clock that never goes back."""
+        ...
+
+    def call_later(self, seconds: float, alarm: Callable[[], None]) -> Callable[[], None]:
+        """Call ``alarm`` after ``seconds`` (on another thread); returns what cancels it."""
+        ...
+
+
+class SystemClock:
+    """Monotonic time, and an alarm as a daemon timer thread."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def call_later(self, seconds: float, alarm: Callable[[], None]) -> Callable[[], None]:
+        timer = threading.Timer(seconds, alarm)
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+
+
 class StopClock:
     """The table's clock: while the game has a :attr:`~tableassist.games.protocol.Game.timer`,
     it submits the timer's action with source ``"clock"`` after its seconds unless the game moved
@@ -84,12 +110,13 @@ class StopClock:
     different one, or none, cancels it.
     """
 
-    def __init__(self, fire: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, fire: Callable[[dict[str, Any]], None], clock: Clock | None = None) -> None:
         self._fire = fire
+        self._clock = clock or SystemClock()
         self._lock = threading.Lock()
         self._key: str | None = None
         self._deadline = 0.0
-        self._thread: threading.Timer | None = None
+        self._cancel: Callable[[], None] | None = None
 
     def update(self, timer: Timer | None) -> None:
         """Arm, keep or cancel the clock for the game's ``timer``."""
@@ -98,23 +125,22 @@ class StopClock:
             key = None if spec is None else json.dumps(spec, sort_keys=True)
             if key == self._key:
                 return
-            if self._thread is not None:
-                self._thread.cancel()
-                self._thread = None
+            if self._cancel is not None:
+                self._cancel()
+                self._cancel = None
             self._key = key
-            if spec is None:
+            if spec is None or key is None:
                 return
             seconds, action = spec
-            self._deadline = time.monotonic() + seconds
-            self._thread = threading.Timer(seconds, self._expire, args=(key, action))
-            self._thread.daemon = True
-            self._thread.start()
+            armed = key
+            self._deadline = self._clock.now() + seconds
+            self._cancel = self._clock.call_later(seconds, lambda: self._expire(armed, action))
 
     def remaining(self) -> float | None:
         with self._lock:
             if self._key is None:
                 return None
-            return max(0.0, self._deadline - time.monotonic())
+            return max(0.0, self._deadline - self._clock.now())
 
     def cancel(self) -> None:
         self.update(None)
@@ -123,7 +149,7 @@ class StopClock:
         with self._lock:
             if key != self._key:
                 return
-            self._key, self._thread = None, None
+            self._key, self._cancel = None, None
         self._fire(action)
 
 
@@ -204,7 +230,8 @@ class Table:
     """
 
     def __init__(self, store: Store, tokens: Tokens, *,
-                 on_change: Callable[[], None] = lambda: None, box: Box | None = None) -> None:
+                 on_change: Callable[[], None] = lambda: None, box: Box | None = None,
+                 clock: Clock | None = None) -> None:
         self.store = store
         self.tokens = tokens
         #: The players' box (their own component values, merged over the shipped data for every
@@ -217,7 +244,8 @@ class Table:
         self.camera_status = CameraStatus()
         #: Where the screens' taps on the camera's proposals go, when a camera reads the table.
         self.camera: CameraTaps | None = None
-        self.clock = StopClock(self._clock_fired)
+        #: The stop window's clock (``clock``: its time and alarms; the system's by default).
+        self.clock = StopClock(self._clock_fired, clock)
         self._lock = threading.RLock()
         self._unsubscribe: Callable[[], None] | None = None
         self._followers: list[SessionFollower] = []

@@ -154,7 +154,7 @@ class Form:
 def _form_error(detail: str) -> SetupError:
     """A box form in the package that does not fit its game's data file: a mistake of whoever
     edited the package, said with where it is."""
-    return SetupError(Message("box.form.unusable", "a box form cannot be used: {detail}",
+    return SetupError(Message("box_form.unusable", "a box form cannot be used: {detail}",
                               detail=detail))
 
 

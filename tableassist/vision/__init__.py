@@ -14,7 +14,7 @@ The stable public API (used by the table server's camera panel and the camera re
   (detections, sightings, events, warnings). One record, `Sighting`, goes from geometry through the
   tracker (inside each `TableEvent`) to the readers (it lives in `tableassist.markers.sighting`, which
   needs no cv2).
-- `read_image`, `write_image`, `encode_jpeg(frame, quality=70, width=None) -> bytes` (camera panel).
+- `read_image`, `write_image`, `can_write_image(path)` (a name OpenCV writes a picture to), `encode_jpeg(frame, quality=70, width=None) -> bytes` (camera panel).
 """
 
 from .annotate import annotate
@@ -24,12 +24,13 @@ from tableassist.markers.sighting import CardShown, Sighting, TableEvent
 from .geometry import Layout, LayoutError, TableGeometry
 from .pipeline import CommandCards, FrameResult, TablePipeline
 from .regions import ChangeMap, RegionTracker
-from .sources import FrameSource, SourceError, encode_jpeg, open_source, read_image, write_image
+from .sources import (FrameSource, SourceError, can_write_image, encode_jpeg, open_source,
+                      read_image, write_image)
 from .tracker import Tracker
 
 __all__ = [
     "CardShown", "ChangeMap", "CommandCards", "Detections", "FrameResult", "FrameSource", "Layout", "LayoutError",
     "MarkerDetector", "QRCode", "QRScanner", "QRUnavailable", "RegionTracker", "Sighting", "SourceError",
     "TableEvent", "TableGeometry", "TablePipeline", "Tracker", "annotate", "encode_jpeg", "open_source",
-    "read_image", "write_image",
+    "read_image", "write_image", "can_write_image",
 ]

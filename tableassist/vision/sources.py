@@ -503,6 +503,12 @@ def read_image(path: str | Path) -> np.ndarray | None:
     return None if frame is None or frame.size == 0 else frame
 
 
+def can_write_image(path: str | Path) -> bool:
+    """Whether ``path``'s name is one OpenCV writes a picture to (``.png``, ``.jpg`` …), so a
+    command can refuse a wrong name before it does its work rather than fail at the end."""
+    return bool(cv2.haveImageWriter(str(path)))
+
+
 def write_image(path: str | Path, frame: np.ndarray) -> None:
     if not cv2.imwrite(str(path), frame):
         raise SourceError(f"{path}: cannot write an image there")

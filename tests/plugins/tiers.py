@@ -38,3 +38,12 @@ def sweep(full: int, *, least: int = 1) -> int:
     """How many games (seeds, examples) a sweep of ``full`` runs in this tier: all of them with
     ``--long``, else a tenth, and at least ``least`` (a sweep of 3 games plays 1)."""
     return full if _LONG else max(least, full // DEFAULT_SHARE)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that opens the browser is a browser test, and slow, whether or not its module says
+    so: ``--fast`` (``-m "not slow"``) never starts Chromium."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)

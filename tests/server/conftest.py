@@ -22,6 +22,7 @@ from tableassist.agent.link import disconnect
 from tableassist.camera.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedVenue, serve_venue
+from tableassist.server.table import Clock
 from tableassist.table.box import Box
 from tableassist.table.store import Store
 
@@ -124,10 +125,12 @@ class RunningServer:
 
 
 @contextmanager
-def serving(db: Path | Store, *, box: Box | None = None) -> Iterator[RunningServer]:
+def serving(db: Path | Store, *, box: Box | None = None,
+            clock: Clock | None = None) -> Iterator[RunningServer]:
     """The table ``tableassist serve --camera none`` serves (the same composition) on ``db``, in
-    a thread of this process (with ``box``: the players' box, as ``--box`` gives it)."""
-    served = serve_venue(db, host="127.0.0.1", port=0, box=box)
+    a thread of this process (with ``box``: the players' box, as ``--box`` gives it; ``clock``:
+    the stop window's time and alarms, e.g. a test's ManualClock)."""
+    served = serve_venue(db, host="127.0.0.1", port=0, box=box, clock=clock)
     served.serve_in_thread()
     running = RunningServer(served.url, served.table, served.tokens, served.server, served)
     try:

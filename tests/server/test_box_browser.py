@@ -8,7 +8,6 @@ With ``TABLEASSIST_SCREENSHOTS=DIR`` the test also saves the screenshots of docs
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,11 @@ from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import Scene, Viewpoint
 from tests.box_photos import crate_piece
+from tests.camera_sources import Still
 from tests.games import shipshape_reference as ref
 from tests.games.random_play import all_legal_actions
-from tests.server.conftest import RunningServer, wait_until
 from tests.plugins.browser import TABLET
+from tests.server.conftest import RunningServer, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
@@ -43,23 +43,6 @@ def screenshot(page, name: str, *, full: bool = False) -> None:
     image = Image.open(path).convert("RGB")
     image = image.resize((image.width * 3 // 4, image.height * 3 // 4), Image.Resampling.LANCZOS)
     image.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
-
-
-class Still:
-    """A camera looking at one table that does not move: the same rendered frame, again and
-    again, at a webcam's pace."""
-
-    def __init__(self, frame) -> None:
-        self.frame = frame
-        self.closed = threading.Event()
-
-    def read(self):
-        if self.closed.wait(0.05):
-            return None
-        return self.frame.copy()
-
-    def close(self) -> None:
-        self.closed.set()
 
 
 def crate_under_the_camera():

@@ -204,21 +204,18 @@ def test_a_secret_card_is_neither_named_nor_photographed_while_a_game_is_on(box_
 def test_a_camera_at_the_lobby_does_not_redraw_the_screens_every_frame(box_server):
     """The box screen is tapped while the camera reads the table: a state per frame would
     redraw the page under the finger (the camera said "on" at every frame before). Counted."""
-    import time
-
-    from tableassist.server.camera import READ_FPS
-    from tests.server.test_box_browser import Still
+    from tests.camera_sources import Still
 
     table = box_server.client(box_server.tokens.table)
     seen = listening(table)
     assert table.call("box", {"game": "shipshape"})["ok"]   # the camera looks for the box too
     camera = box_server.camera
-    camera.start(Still(crate_frame(C17)), name="synthetic", fps=READ_FPS)
+    camera.start(Still(crate_frame(C17)), name="synthetic", fps=20)
     try:
         # the camera said "on" (a broadcast) before it handed the first frame to the box screen
         wait_until(lambda: seen, what="box_seen")
-        before = len(table.states)
-        time.sleep(2.0)                      # about 16 frames
+        before, frames = len(table.states), camera.frames
+        wait_until(lambda: camera.frames >= frames + 8, timeout=20, what="8 more frames read")
         assert len(table.states) - before <= 1   # "camera on", once
     finally:
         camera.stop()

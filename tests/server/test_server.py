@@ -259,25 +259,51 @@ def test_the_catalog_is_built_once_not_per_broadcast(server, monkeypatch):
     assert sorted(loaded) == sorted([*catalog.game_ids(), "shipwrecked"])
 
 
-def test_clock_closes_the_stop_window(server):
+def test_clock_closes_the_stop_window(clocked_server, clock):
+    server = clocked_server
     table = server.client(server.tokens.table)
     start(table, stop_window_s=5)
     for action in first_lot()[:5]:
         assert table.act(action)["ok"]
     window = table.wait_state(lambda s: s["view"]["phase"] == "stop_window")
     assert window["timer"]["seconds"] == 5 and window["timer"]["label"] == "Time's up: next row"
-    after = table.wait_state(lambda s: s["view"]["phase"] == "lay", "the clock", timeout=9)
+    assert window["timer"]["remaining"] == 5 and clock.pending == 1
+    clock.advance(4.9)                       # not yet: the window stays open
+    assert server.table.clock.remaining() == pytest.approx(0.1)
+    assert table.states[-1]["view"]["phase"] == "stop_window"
+    clock.advance(0.1)
+    after = table.wait_state(lambda s: s["view"]["phase"] == "lay", "the clock")
     assert after["history"][-1]["source"] == "clock"
     assert after["view"]["bid"]["round"] == 2 and after["timer"] is None
 
 
-def test_stop_before_the_deadline_cancels_the_clock(server):
+def test_stop_before_the_deadline_cancels_the_clock(clocked_server, clock):
+    server = clocked_server
     table = server.client(server.tokens.table)
     start(table, stop_window_s=5)
     for action in first_lot()[:6]:
         assert table.act(action)["ok"]
     state = table.wait_state(lambda s: s["view"]["phase"] == "reveal")
     assert state["timer"] is None and server.table.clock.remaining() is None
+    assert clock.pending == 0                # the alarm went with the window
+    clock.advance(10)
+    assert len(server.table.session.steps) == 6
+
+
+def test_the_system_clock_fires_after_its_seconds_on_its_own_thread():
+    """The real clock behind the stop window, on its own: a timer thread, cancellable."""
+    import threading
+
+    from tableassist.server.table import SystemClock
+    fired: list[str] = []
+    done = threading.Event()
+    clock = SystemClock()
+    t0 = clock.now()
+    clock.call_later(0.05, lambda: (fired.append(threading.current_thread().name), done.set()))
+    cancel = clock.call_later(0.05, lambda: fired.append("cancelled"))
+    cancel()
+    assert done.wait(5) and clock.now() - t0 >= 0.05
+    assert fired and fired[0] != threading.current_thread().name and "cancelled" not in fired
 
 
 def test_undo_redo_and_correction_replay_the_game(server):
