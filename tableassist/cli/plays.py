@@ -1,4 +1,4 @@
-"""The play log: every saved game (finished, abandoned, paused) with its winners and scores, and each player's record."""
+"""The play log: every saved game as a play, its winners and scores, and each player's record."""
 
 from __future__ import annotations
 
