@@ -85,7 +85,7 @@ function logTables(log) {
       h("th", {}, t("page.plays.length_heading", "Length")), h("th", {}, t("page.plays.players", "Players")),
       h("th", {}, t("page.plays.state_heading", "State")), h("th", {}, t("page.plays.result_heading", "Result")))),
     h("tbody", {}, log.plays.map((p) => h("tr", {dataset: {row: p.row, state: p.state}},
-      h("td", {class: "words"}, when(p.created)), h("td", {class: "words"}, `#${p.row} ${p.title}`),
+      h("td", {class: "words when"}, when(p.created)), h("td", {class: "words"}, `#${p.row} ${p.title}`),
       h("td", {class: "words"}, length(p.duration)), h("td", {class: "words"}, p.players.join(", ")),
       h("td", {class: "words"}, stateWords(p.state)),
       h("td", {class: "words"}, p.state === "finished" ? resultWords(p) : p.note || ""))))));
