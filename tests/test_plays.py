@@ -76,7 +76,7 @@ def test_finished_abandoned_and_paused_games_with_winners_scores_and_records(sto
     store = store_factory()
     evening(store)
     plays = PlayLog(store).plays()
-    assert [(p.row, p.game, p.state) for p in plays] == [
+    assert [(p.row, p.game, p.status) for p in plays] == [
         (6, "shipwrecked", FINISHED), (5, "schmuggler", ABANDONED), (4, "shipwrecked", PAUSED),
         (3, "schmuggler", FINISHED), (2, "schmuggler", FINISHED), (1, "shipwrecked", FINISHED)]
     by_row = {p.row: p for p in plays}
@@ -145,7 +145,7 @@ def test_a_game_is_replayed_once_per_change_of_its_log(store_factory, monkeypatc
 
     monkeypatch.setattr(plays_module, "TableSession", counted)
     log = PlayLog(store)
-    assert [p.state for p in log.plays()] == [FINISHED, PAUSED, FINISHED]
+    assert [p.status for p in log.plays()] == [FINISHED, PAUSED, FINISHED]
     assert sorted(replays) == [1, 2, 3]
     log.plays()
     log.plays(game="shipwrecked", player="Ann")
@@ -154,7 +154,7 @@ def test_a_game_is_replayed_once_per_change_of_its_log(store_factory, monkeypatc
     paused.submit(paused.game.chance_action() or action if action["player"] is None else action)
     assert log.plays()[1].entries == 3 and sorted(replays) == [1, 2, 2, 3]
     paused.end()
-    assert log.plays()[1].state == ABANDONED and sorted(replays) == [1, 2, 2, 2, 3]
+    assert log.plays()[1].status == ABANDONED and sorted(replays) == [1, 2, 2, 2, 3]
 
 
 def test_a_damaged_row_an_unknown_game_and_a_broken_log_are_listed_not_raised(store_factory):
@@ -168,7 +168,7 @@ def test_a_damaged_row_an_unknown_game_and_a_broken_log_are_listed_not_raised(st
     store_factory.raw("UPDATE entries SET action = '{' WHERE game_id = 4 AND seq = 10")
     plays = PlayLog(store).plays()
     by_row = {p.row: p for p in plays}
-    assert [p.state for p in plays] == [PAUSED, UNKNOWN, DAMAGED, FINISHED]
+    assert [p.status for p in plays] == [PAUSED, UNKNOWN, DAMAGED, FINISHED]
     assert by_row[2].note == "its players are damaged (not a JSON list of names)"
     assert by_row[3].note == "this installation cannot play 'chess'" and by_row[3].title == "chess"
     # The log replays as far as it can (to entry 9), as the table would resume it.
@@ -179,7 +179,7 @@ def test_a_damaged_row_an_unknown_game_and_a_broken_log_are_listed_not_raised(st
     assert player_stats(plays, "Ann") == [
         PlayerStats("Ann", "shipwrecked", "Shipwrecked", 1, 1, best=50, average=50.0)]
     lines = csv_text(plays).splitlines()
-    assert lines[0] == "row,game,title,created,duration,state,player,seat,score,rank,won,note"
+    assert lines[0] == "row,game,title,created,duration,status,player,seat,score,rank,won,note"
     assert [line.split(",")[5] for line in lines[1:]] == \
         ["paused"] * 3 + ["unknown"] * 3 + ["damaged", "finished", "finished", "finished"]
     damaged = lines[7].split(",")
@@ -236,7 +236,7 @@ def test_tableassist_plays_as_csv(imported, capsys):
     assert main(["plays", "--db", db, "--format", "csv"]) == 0
     ended, waited = (finished - 1) * 10, (paused - 1) * 10
     assert capsys.readouterr().out == (
-        "row,game,title,created,duration,state,player,seat,score,rank,won,note\n"
+        "row,game,title,created,duration,status,player,seat,score,rank,won,note\n"
         f"2,schmuggler,Schmuggler an Bord,{CREATED[1]},{waited},paused,Ann,1,,,,\n"
         f"2,schmuggler,Schmuggler an Bord,{CREATED[1]},{waited},paused,Bea,2,,,,\n"
         f"2,schmuggler,Schmuggler an Bord,{CREATED[1]},{waited},paused,Cy,3,,,,\n"
@@ -254,7 +254,7 @@ def test_tableassist_plays_as_json_filtered(imported, capsys):
     assert first == "2025-03-01T18:01:00.000+00:00"
     assert json.loads(capsys.readouterr().out) == {
         "plays": [{"row": 1, "game": "shipwrecked", "title": "Shipwrecked",
-                   "players": ["Ann", "Bea", "Cy"], "state": "finished", "created": CREATED[0],
+                   "players": ["Ann", "Bea", "Cy"], "status": "finished", "created": CREATED[0],
                    "first": first, "last": last, "duration": (finished - 1) * 10,
                    "entries": finished, "winners": ["Ann"],
                    "scores": [{"player": "Ann", "score": 50, "rank": 1},
@@ -275,7 +275,7 @@ def test_tableassist_plays_as_a_readable_table(imported, capsys, monkeypatch):
         time.tzset()
     assert capsys.readouterr().out == (
         "2 plays\n"
-        "row  date              game                length  state     players       result\n"
+        "row  date              game                length  status    players       result\n"
         "#2   2025-03-02 19:30  Schmuggler an Bord  0 min   paused    Ann, Bea, Cy\n"
         "#1   2025-03-01 18:00  Shipwrecked         9 min   finished  Ann, Bea, Cy  "
         "Ann won: Ann 50, Bea 0, Cy 0\n"

@@ -3,7 +3,7 @@
 import {h, titleCase} from "./dom.js";
 import {cameraCard} from "./camera.js";
 import {length, t, when} from "./i18n.js";
-import {openPlayLog, resultWords, stateWords} from "./plays.js";
+import {openPlayLog, resultWords, statusWords} from "./plays.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 
@@ -175,15 +175,15 @@ function option(game, name, value) {
 function savedGames(app, saved, error) {
   const titles = Object.fromEntries(app.state.lobby.games.map((g) => [g.id, g.title]));
   const rows = saved.map((s) => {
-    const finished = s.state === "finished";
+    const finished = s.status === "finished";
     // The game being played has no count (`entries` null): its log grows with every action.
     const line = s.current && !finished
       ? [t("page.lobby.saved_current", "{players} · being played", {players: s.players})]
-      : s.current ? [s.players.join(", "), when(s.created), stateWords(s.state)]
+      : s.current ? [s.players.join(", "), when(s.created), statusWords(s.status)]
       : [s.players.join(", "), when(s.created), s.duration === null ? null : length(s.duration),
         t("page.lobby.entries", "{entries, plural, one {# log entry} other {# log entries}}", {entries: s.entries}),
-        stateWords(s.state)];
-    return h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id, state: s.state}},
+        statusWords(s.status)];
+    return h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id, status: s.status}},
       h("div", {},
         h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
         h("div", {class: "quiet", dataset: {line: s.id}}, line.filter(Boolean).join(" · ")),

@@ -10,9 +10,9 @@ import {language, length, t, when} from "./i18n.js";
 const filters = {game: "", player: ""};
 
 // How a play stands, in a word.
-export function stateWords(state) {
-  return t("page.plays.state", "{state, select, finished {finished} abandoned {abandoned} damaged {damaged} unknown {a game this installation cannot play} other {paused}}",
-    {state});
+export function statusWords(status) {
+  return t("page.plays.status", "{status, select, finished {finished} abandoned {abandoned} damaged {damaged} unknown {a game this installation cannot play} other {paused}}",
+    {status});
 }
 
 // A finished play's result: "Winner: Ann · Ann 18, Bea 12, Cy 9".
@@ -83,12 +83,12 @@ function logTables(log) {
     h("thead", {}, h("tr", {},
       h("th", {}, t("page.plays.date", "Date")), h("th", {}, t("page.plays.game", "Game")),
       h("th", {}, t("page.plays.length_heading", "Length")), h("th", {}, t("page.plays.players", "Players")),
-      h("th", {}, t("page.plays.state_heading", "State")), h("th", {}, t("page.plays.result_heading", "Result")))),
-    h("tbody", {}, log.plays.map((p) => h("tr", {dataset: {row: p.row, state: p.state}},
+      h("th", {}, t("page.plays.status_heading", "State")), h("th", {}, t("page.plays.result_heading", "Result")))),
+    h("tbody", {}, log.plays.map((p) => h("tr", {dataset: {row: p.row, status: p.status}},
       h("td", {class: "words when"}, when(p.created)), h("td", {class: "words"}, `#${p.row} ${p.title}`),
       h("td", {class: "words"}, length(p.duration)), h("td", {class: "words"}, p.players.join(", ")),
-      h("td", {class: "words"}, stateWords(p.state)),
-      h("td", {class: "words"}, p.state === "finished" ? resultWords(p) : p.note || ""))))));
+      h("td", {class: "words"}, statusWords(p.status)),
+      h("td", {class: "words"}, p.status === "finished" ? resultWords(p) : p.note || ""))))));
   const records = log.players.length ? h("div", {class: "table-scroll"},
     h("h3", {}, t("page.plays.records", "Each player's record")),
     h("table", {class: "breakdown-table records-table"},

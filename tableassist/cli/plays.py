@@ -65,10 +65,10 @@ def readable(plays: Sequence[Play], stats: Sequence[PlayerStats]) -> str:
     """The plays and the records as two aligned tables, for a terminal (dates in local time)."""
     if not plays:
         return "no plays"
-    rows = [(f"#{p.row}", when(p.created), p.title, length(p.duration), p.state,
+    rows = [(f"#{p.row}", when(p.created), p.title, length(p.duration), p.status,
              ", ".join(p.players), outcome(p)) for p in plays]
     out = [f"{len(plays)} play{'s' if len(plays) != 1 else ''}",
-           *columns(("row", "date", "game", "length", "state", "players", "result"), rows)]
+           *columns(("row", "date", "game", "length", "status", "players", "result"), rows)]
     if stats:
         out += ["", "players", *columns(
             ("player", "game", "plays", "wins", "best", "average"),
@@ -80,10 +80,10 @@ def readable(plays: Sequence[Play], stats: Sequence[PlayerStats]) -> str:
 
 def outcome(play: Play) -> str:
     """"Ann won: Ann 19, Bea 14, Cy 12", or what is known of a play without a result."""
-    if play.note and play.state in ("damaged", "unknown"):
+    if play.note and play.status in ("damaged", "unknown"):
         return play.note
     if not play.scores:
-        return "not scored yet" if play.state == "finished" else ""
+        return "not scored yet" if play.status == "finished" else ""
     scores = ", ".join(f"{s.player} {s.score}" for s in play.scores)
     won = " and ".join(play.winners) + " won" if play.winners else "nobody won"
     return f"{won}: {scores}"

@@ -346,12 +346,12 @@ class Table:
         """The games screen: the catalog, the seat colours and the 50 newest saved games (a
         damaged one listed with ``"damaged": reason`` and not playable; if the list cannot be
         read at all, ``"saved_error"`` says why), each with how it stands as a play
-        (:mod:`tableassist.table.plays`: ``state``, ``winners``, ``scores``, ``duration``).
+        (:mod:`tableassist.table.plays`: ``status``, ``winners``, ``scores``, ``duration``).
 
         It changes only when a game is started, resumed, closed or ended, so broadcasts can leave
         it out while a game is played. For that, the game being played has ``"entries": null``
         and no ``duration`` (its log grows with every action; the page says "being played"); its
-        state is read from the session as it stands (it becomes ``finished`` when the rules end
+        status is read from the session as it stands (it becomes ``finished`` when the rules end
         it), the others' from the play log, which replays a game once per change of its log."""
         with self._lock:
             session = self.session
@@ -569,4 +569,4 @@ def _as_listed(play: Play) -> dict[str, Any]:
     """What the lobby's list shows of a play besides the game's row: how it stands, its winners
     and scores (public at the table: the end screen shows them to everyone), its length."""
     whole = play.to_json()
-    return {k: whole[k] for k in ("state", "winners", "scores", "duration", "last", "note")}
+    return {k: whole[k] for k in ("status", "winners", "scores", "duration", "last", "note")}

@@ -41,8 +41,8 @@ from tableassist.table.store import MAX_INTEGER, GameSummary, Store, StoreError
 
 FINISHED, ABANDONED, PAUSED, DAMAGED, UNKNOWN = \
     "finished", "abandoned", "paused", "damaged", "unknown"
-#: Every state a play can be in.
-STATES = (FINISHED, ABANDONED, PAUSED, DAMAGED, UNKNOWN)
+#: How a play can stand.
+STATUSES = (FINISHED, ABANDONED, PAUSED, DAMAGED, UNKNOWN)
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Play:
     game: str                     # the game's id (``abandon_ship``)
     title: str                    # its name ("Abandon Ship"); the id for an unknown game
     players: tuple[str, ...]      # in seat order
-    state: str                    # one of STATES
+    status: str                   # one of STATUSES
     created: str                  # when it was set up (UTC, ISO 8601): the play's date
     first: str | None             # when its log's first and last entries were written
     last: str | None
@@ -87,7 +87,7 @@ class Play:
     @property
     def scored(self) -> bool:
         """Finished with a result: the plays that count in :func:`player_stats`."""
-        return self.state == FINISHED and bool(self.scores)
+        return self.status == FINISHED and bool(self.scores)
 
     def seated(self, player: str) -> bool:
         """Whether ``player`` (any capitals) sat at this game."""
@@ -95,7 +95,7 @@ class Play:
 
     def to_json(self) -> dict[str, Any]:
         return {"row": self.row, "game": self.game, "title": self.title,
-                "players": list(self.players), "state": self.state, "created": self.created,
+                "players": list(self.players), "status": self.status, "created": self.created,
                 "first": self.first, "last": self.last, "duration": self.duration,
                 "entries": self.entries, "winners": list(self.winners),
                 "scores": [{"player": s.player, "score": s.score, "rank": s.rank}
@@ -125,12 +125,12 @@ def play_of(session: TableSession) -> Play:
     """The play a session (live, or just replayed from its log) is now."""
     saved, game = session.saved, session.game
     result = game.result() if game.is_over else None
-    state = FINISHED if game.is_over else ABANDONED if saved.ended else PAUSED
+    status = FINISHED if game.is_over else ABANDONED if saved.ended else PAUSED
     first, last = session.times or (None, None)
     scores = tuple(Score(str(r["player"]), r["score"], int(r["rank"]))
                    for r in (result or {}).get("ranking") or ())
     return Play(row=saved.id, game=saved.game, title=_title(saved.game),
-                players=tuple(saved.players), state=state, created=saved.created, first=first,
+                players=tuple(saved.players), status=status, created=saved.created, first=first,
                 last=last, entries=session.entries,
                 winners=tuple((result or {}).get("winners") or ()), scores=scores,
                 note=session.warning)
@@ -175,12 +175,12 @@ class PlayLog:
 
     def _replayed(self, summary: GameSummary) -> Play:
         unread = Play(row=summary.id, game=summary.game, title=_title(summary.game),
-                      players=summary.players, state=DAMAGED, created=summary.created,
+                      players=summary.players, status=DAMAGED, created=summary.created,
                       first=None, last=None, entries=summary.entries, note=summary.damaged)
         if summary.damaged is not None:
             return unread
         if summary.game not in catalog.ENGINES:
-            return replace(unread, state=UNKNOWN,
+            return replace(unread, status=UNKNOWN,
                            note=f"this installation cannot play {summary.game!r}")
         try:
             return play_of(TableSession(self.store, self.store.game(summary.id)))
@@ -224,7 +224,7 @@ def player_stats(plays: Iterable[Play], player: str | None = None) -> list[Playe
 #: The columns of :func:`csv_text`: one line per player of each play (a spreadsheet's pivot
 #: table counts plays, wins and scores from it); a play nobody's name can be read from (a
 #: damaged row) has one line without a player.
-CSV_COLUMNS = ("row", "game", "title", "created", "duration", "state", "player", "seat",
+CSV_COLUMNS = ("row", "game", "title", "created", "duration", "status", "player", "seat",
                "score", "rank", "won", "note")
 
 
@@ -237,7 +237,7 @@ def csv_text(plays: Sequence[Play]) -> str:
     for play in plays:
         scores = {_person(s.player): s for s in play.scores}
         common = [play.row, play.game, play.title, play.created,
-                  "" if play.duration is None else play.duration, play.state]
+                  "" if play.duration is None else play.duration, play.status]
         for seat, name in enumerate(play.players, 1):
             score = scores.get(_person(name))
             out.writerow([*common, name, seat, "" if score is None else score.score,

@@ -44,7 +44,7 @@ def test_the_lobby_says_finished_abandoned_or_paused_with_winner_and_scores(serv
     play_to_end(server)                                      # #1: Ann 50, Bea 0, Cy 0
     current = table.wait_state(lambda s: s["game"] and s.get("end"))["lobby"]["saved"][0]
     # The game just finished is still the table's: it says so at once, from the session.
-    assert current["current"] and current["state"] == "finished"
+    assert current["current"] and current["status"] == "finished"
     assert current["winners"] == ["Ann"] and current["scores"][0] == \
         {"player": "Ann", "score": 50, "rank": 1}
     assert table.call("start", {"game": "schmuggler",
@@ -56,7 +56,7 @@ def test_the_lobby_says_finished_abandoned_or_paused_with_winner_and_scores(serv
                       "first_player": "Bea"})["ok"]
     assert table.call("close")["ok"]                         # paused
     saved = {s["id"]: s for s in table.wait_state(lambda s: s["game"] is None)["lobby"]["saved"]}
-    assert {row: s["state"] for row, s in saved.items()} == \
+    assert {row: s["status"] for row, s in saved.items()} == \
         {1: "finished", 2: "abandoned", 3: "paused"}
     assert saved[1]["winners"] == ["Ann"] and saved[1]["scores"] == [
         {"player": "Ann", "score": 50, "rank": 1}, {"player": "Bea", "score": 0, "rank": 2},
@@ -82,7 +82,7 @@ def test_a_finished_game_opens_read_only_on_its_end_screen(server):
     # Back to the lobby: the table closes it, and it is listed as finished.
     assert table.call("close")["ok"]
     lobby = table.wait_state(lambda s: s["game"] is None)["lobby"]
-    assert lobby["saved"][0]["state"] == "finished" and not lobby["saved"][0]["current"]
+    assert lobby["saved"][0]["status"] == "finished" and not lobby["saved"][0]["current"]
 
 
 def test_the_play_log_files_are_the_table_screens_only(server):

@@ -58,7 +58,7 @@ def test_two_games_played_to_the_end_then_the_lobby_and_the_play_log(  # noqa: F
     page.locator("#to-lobby").click()
     page.wait_for_selector('li.saved[data-row="1"]')
     first, second = page.locator('li.saved[data-row="1"]'), page.locator('li.saved[data-row="2"]')
-    assert first.get_attribute("data-state") == second.get_attribute("data-state") == "finished"
+    assert first.get_attribute("data-status") == second.get_attribute("data-status") == "finished"
     assert first.locator(".result-line").inner_text() == "Winner: Ann · Ann 50, Bea 0, Cy 0"
     assert second.locator(".result-line").inner_text() == "Winner: Bea · Bea 18, Ann 16, Cy 15"
     line = first.locator('[data-line="1"]').inner_text()
