@@ -186,6 +186,8 @@ class PlayLog:
             return play_of(TableSession(self.store, self.store.game(summary.id)))
         except StoreError as exc:  # damaged since it was listed, or it cannot be set up any more
             return replace(unread, note=str(exc))
+        except Exception as exc:  # noqa: BLE001 - an engine's bug must not close the whole log
+            return replace(unread, note=f"the engine failed on its result ({type(exc).__name__})")
 
 
 def player_stats(plays: Iterable[Play], player: str | None = None) -> list[PlayerStats]:
