@@ -5,6 +5,7 @@ import {h, chip} from "./dom.js";
 import {renderValue} from "./panels/index.js";
 import {lineChart} from "./chart.js";
 import {ruleChip, ruleStatement} from "./rules.js";
+import {t} from "./i18n.js";
 
 export function endScreen(app, s, res, ctx) {
   const end = s.end || {};
@@ -32,8 +33,12 @@ export function endScreen(app, s, res, ctx) {
       h("button", {type: "button", class: "primary big", dataset: {do: "play-again"},
         onclick: async (e) => { e.currentTarget.disabled = true; await app.ask("play_again"); }},
         "Play again"),
-      h("button", {type: "button", class: "big", dataset: {do: "new-game"},
-        onclick: () => { app.lobbyOpen = true; app.redraw(); }}, "New game")) : null);
+      // A finished game opened from the saved games goes back to them (the table closes it);
+      // one just finished stays the table's game while the next is set up.
+      s.game.read_only ? h("button", {type: "button", class: "big", dataset: {do: "back-to-games"},
+        onclick: () => app.ask("close")}, t("page.ending.back_to_games", "Back to the games"))
+        : h("button", {type: "button", class: "big", dataset: {do: "new-game"},
+          onclick: () => { app.lobbyOpen = true; app.redraw(); }}, "New game")) : null);
 }
 
 // The breakdown: the engine's sheet (labels in words) as rows, one column per player.

@@ -48,6 +48,22 @@ export function t(id, english, params = {}) {
   return fill(parse(templates[id] || english), params);
 }
 
+// A stored time (UTC, ISO 8601) as this screen's language writes a date and a time, in the
+// tablet's own time zone: "3 May 2024, 19:04".
+export function when(stored) {
+  const date = new Date(stored);
+  return Number.isNaN(date.getTime()) ? String(stored || "")
+    : date.toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"});
+}
+
+// How long a game was played, from whole seconds: "12 min", "1 h 5 min" ("–": not known).
+export function length(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const minutes = Math.round(seconds / 60);
+  return t("page.plays.length", "{hours, plural, =0 {{minutes} min} one {# h {minutes} min} other {# h {minutes} min}}",
+    {hours: Math.floor(minutes / 60), minutes: minutes % 60});
+}
+
 // The language menu: English / Deutsch / Español; `choose(code)` is called with the new choice.
 export function languageMenu(choose) {
   return h("select", {class: "language", "aria-label": t("page.bar.language", "Language"),

@@ -2,7 +2,8 @@
 // resume / end a saved one. The form lives in `setup` so a payload arriving mid-typing keeps it.
 import {h, titleCase} from "./dom.js";
 import {cameraCard} from "./camera.js";
-import {t} from "./i18n.js";
+import {length, t, when} from "./i18n.js";
+import {openPlayLog, resultWords, statusWords} from "./plays.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 
@@ -168,31 +169,50 @@ function option(game, name, value) {
     words.explain ? h("span", {class: "explain quiet"}, words.explain) : null);
 }
 
+// Each saved game as a play: finished (the rules ended it: its winners and scores; it opens on
+// its end screen, read-only), abandoned (the table ended it first) or paused (Resume), with its
+// date and length.
 function savedGames(app, saved, error) {
   const titles = Object.fromEntries(app.state.lobby.games.map((g) => [g.id, g.title]));
-  const rows = saved.map((s) => h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id}},
-    h("div", {},
-      h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
-      // The game being played has no count (`entries` null): its log grows with every action.
-      h("div", {class: "quiet"}, s.current
-        ? t("page.lobby.saved_current", "{players} · being played", {players: s.players})
-        : t("page.lobby.saved_row", "{players} · {entries, plural, one {# log entry} other {# log entries}} · {state, select, ended {ended} other {paused}}",
-          {players: s.players, entries: s.entries, state: s.ended ? "ended" : "paused"})),
-      // A row the database no longer holds intact: listed, not playable, and why.
-      s.damaged ? h("div", {class: "warn-text", dataset: {damaged: s.id}},
-        t("page.lobby.damaged", "Damaged, cannot be resumed: {reason}", {reason: s.damaged})) : null),
-    h("div", {class: "row-buttons"},
-      !s.ended && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
-        onclick: async () => { const a = await app.ask("resume", {row: s.id}); if (a.ok) { app.lobbyOpen = false; app.redraw(); } }},
-        t("page.lobby.resume", "Resume")) : null,
-      s.current ? h("button", {type: "button", onclick: () => { app.lobbyOpen = false; app.redraw(); }},
-        t("page.lobby.back_to_it", "Back to it")) : null,
-      !s.ended ? h("button", {type: "button", class: "danger", dataset: {do: "end"},
-        onclick: () => confirmEnd(app, s)}, t("page.lobby.end", "End")) : null)));
+  const rows = saved.map((s) => {
+    const finished = s.status === "finished";
+    // The game being played has no count (`entries` null): its log grows with every action.
+    const line = s.current && !finished
+      ? [t("page.lobby.saved_current", "{players} · being played", {players: s.players})]
+      : s.current ? [s.players.join(", "), when(s.created), statusWords(s.status)]
+      : [s.players.join(", "), when(s.created), s.duration === null ? null : length(s.duration),
+        t("page.lobby.entries", "{entries, plural, one {# log entry} other {# log entries}}", {entries: s.entries}),
+        statusWords(s.status)];
+    return h("li", {class: "saved" + (s.current ? " current" : ""), dataset: {row: s.id, status: s.status}},
+      h("div", {},
+        h("strong", {}, `#${s.id} ${titles[s.game] || s.game}`),
+        h("div", {class: "quiet", dataset: {line: s.id}}, line.filter(Boolean).join(" · ")),
+        finished ? h("div", {class: "result-line", dataset: {result: s.id}}, resultWords(s)) : null,
+        // A row the database no longer holds intact: listed, not playable, and why.
+        s.damaged ? h("div", {class: "warn-text", dataset: {damaged: s.id}},
+          t("page.lobby.damaged", "Damaged, cannot be resumed: {reason}", {reason: s.damaged})) : null),
+      h("div", {class: "row-buttons"},
+        !s.ended && !finished && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "resume"},
+          onclick: () => open(app, s)}, t("page.lobby.resume", "Resume")) : null,
+        finished && s.playable && !s.current ? h("button", {type: "button", dataset: {do: "see-end"},
+          onclick: () => open(app, s)}, t("page.lobby.see_end", "See the end")) : null,
+        s.current ? h("button", {type: "button", onclick: () => { app.lobbyOpen = false; app.redraw(); }},
+          t("page.lobby.back_to_it", "Back to it")) : null,
+        !s.ended && !finished ? h("button", {type: "button", class: "danger", dataset: {do: "end"},
+          onclick: () => confirmEnd(app, s)}, t("page.lobby.end", "End")) : null));
+  });
   return h("section", {class: "card saved-games"}, h("h2", {}, t("page.lobby.saved_games", "Saved games")),
     error ? h("p", {class: "warn-text", dataset: {notice: "saved-error"}},
       t("page.lobby.saved_error", "The saved games cannot be listed: {error}", {error})) : null,
-    rows.length ? h("ul", {class: "plain"}, rows) : error ? null : h("p", {class: "quiet"}, t("page.lobby.none_yet", "None yet.")));
+    rows.length ? h("ul", {class: "plain"}, rows) : error ? null : h("p", {class: "quiet"}, t("page.lobby.none_yet", "None yet.")),
+    h("div", {class: "row-buttons"}, h("button", {type: "button", dataset: {do: "play-log"},
+      onclick: () => openPlayLog(app)}, t("page.lobby.play_log", "Play log"))));
+}
+
+// Resume a paused game, or open a finished one on its end screen (the server opens it read-only).
+async function open(app, s) {
+  const answer = await app.ask("resume", {row: s.id});
+  if (answer.ok) { app.lobbyOpen = false; app.redraw(); }
 }
 
 function confirmEnd(app, s) {

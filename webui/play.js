@@ -21,6 +21,9 @@ export function renderPlay(app, main) {
   const over = view.over || s.game.ended;
   const left = [
     s.game.ended ? h("div", {class: "notice"}, t("page.play.ended", "This game was ended; it is shown read-only.")) : null,
+    // A finished game opened from the saved games: its end, to look at (the server refuses undo).
+    s.game.read_only && !s.game.ended ? h("div", {class: "notice", dataset: {notice: "finished"}},
+      t("page.play.finished", "This game is finished; it is shown read-only.")) : null,
     prompts(s),
     cameraReadings(app, s),
     over ? endScreen(app, s, view.result, ctx) : null,
@@ -112,7 +115,7 @@ function startTimer(s) {
 function actions(app, s, ctx) {
   if (s.role === "spectator") return h("section", {class: "card"},
     h("p", {class: "quiet"}, t("page.play.watching", "You are watching. Scan the table's QR code to take part.")));
-  if (s.game.ended || !(s.actions || []).length && !s.can_undo && !s.can_redo) return null;
+  if (s.game.ended || s.game.read_only || !(s.actions || []).length && !s.can_undo && !s.can_redo) return null;
   const groups = new Map();
   for (const a of s.actions) {
     const key = a.player === null ? "" : a.player;
@@ -198,7 +201,7 @@ const history = {
 
   update(app, s) {
     const lines = s.history || [];
-    const canFix = (s.role === "host" || s.role === "table") && !s.game.ended;
+    const canFix = (s.role === "host" || s.role === "table") && !s.game.ended && !s.game.read_only;
     const key = `${s.game.row}/${canFix}/${language()}`;  // a new language: lines made again
     if (key !== this.key) { this.made = new WeakMap(); this.key = key; }
     const wanted = [];

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "camera-check": "tableassist.cli.camera_check",
     "export": "tableassist.cli.export",
     "import": "tableassist.cli.import_",
+    "plays": "tableassist.cli.plays",
     "box": "tableassist.cli.box",
 }
 

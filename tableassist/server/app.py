@@ -51,6 +51,7 @@ are two servers' rooms and can never mix.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -74,6 +75,8 @@ from tableassist.server.table import Table
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
 from tableassist.table import catalog
+from tableassist.table.plays import csv_text, json_value
+from tableassist.table.store import StoreError
 
 log = logging.getLogger("tableassist.server")
 
@@ -100,6 +103,13 @@ class QuietHandler(WSGIRequestHandler):
         if "Bad request" in message or "Bad HTTP" in message:
             return
         super().log_error(format, *args)
+
+
+def bearer(header: str | None) -> str | None:
+    """The key of an ``Authorization: Bearer KEY`` header (how the page asks for a file only the
+    table's screens may have)."""
+    scheme, _, key = (header or "").partition(" ")
+    return (key.strip() or None) if scheme.lower() == "bearer" else None
 
 
 def room_of(grant: Grant) -> str:
@@ -226,6 +236,27 @@ class TableServer:
             if lang not in i18n.LANGUAGES:
                 return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
             return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+
+        @app.get("/plays.csv", defaults={"kind": "csv"})
+        @app.get("/plays.json", defaults={"kind": "json"})
+        def play_log(kind: str) -> Response:
+            # The play log names every game saved at this table, of every group that played at
+            # it (a café's table too): the table's own screens only, as the lobby's saved games
+            # are. The page sends its key in a header: a key never goes in a URL.
+            if not self._grant_for(bearer(request.headers.get("Authorization"))).runs_table:
+                return Response("only the table's own screens may read the play log; ask the "
+                                "host for the table link\n", 403, mimetype="text/plain")
+            player = request.args.get("player") or None
+            try:
+                plays = self.table.play_log(game=request.args.get("game") or None, player=player)
+            except StoreError as exc:
+                return Response(f"the play log cannot be read: {exc}\n", 503,
+                                mimetype="text/plain")
+            body, mimetype = (csv_text(plays), "text/csv") if kind == "csv" else \
+                (json.dumps(json_value(plays, player), ensure_ascii=False), "application/json")
+            return Response(body, mimetype=mimetype, headers={
+                "Cache-Control": "no-store", "Content-Disposition":
+                    f'attachment; filename="plays-{self.table.store.table}.{kind}"'})
 
         @app.get("/<path:name>")
         def webui(name: str) -> Response:

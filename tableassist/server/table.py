@@ -27,6 +27,7 @@ from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
 from tableassist.table.box import Box, games_progress
 from tableassist.table.chronicle import Chronicle
 from tableassist.table.ending import game_end
+from tableassist.table.plays import Play, PlayLog, play_of
 from tableassist.table.session import TableSession
 from tableassist.table.store import MAX_INTEGER, Store, StoreError
 
@@ -260,6 +261,9 @@ class Table:
         # The saved games as the lobby lists them, read from the store once per change of the
         # games table (start, resume, close, end), not once per action and screen.
         self._saved_games: list[dict[str, Any]] | None = None
+        #: Every saved game as a play (finished, abandoned, paused; winners and scores), each
+        #: replayed once per change of its log, not once per broadcast.
+        self.plays = PlayLog(store)
         self._saved_error: str | None = None
         # The current game's public numbers as it went (the charts' series), kept across payloads.
         self._chronicle: tuple[TableSession, Chronicle] | None = None
@@ -291,12 +295,15 @@ class Table:
         return session
 
     def resume(self, game_row: int) -> TableSession:
+        """Open a saved game to play on. One the rules have ended opens read-only, on its end
+        screen: there is nothing left to play, and an undo would unmake its result."""
         saved = self.store.game(game_row)
         if saved.game not in catalog.ENGINES:
             raise SetupError(Message("table.refuse.unknown_game",
                                      "saved game #{row} is a {game} game, which this version of "
                                      "tableassist cannot play", row=game_row, game=repr(saved.game)))
         session = TableSession(self.store, saved)
+        session.read_only = session.game.is_over
         self._use(session)
         return session
 
@@ -382,7 +389,7 @@ class Table:
         with self._lock:
             self.version += 1
             session = self.session
-            timer = None if session is None or session.saved.ended else session.game.timer
+            timer = None if session is None or session.closed else session.game.timer
         self.clock.update(timer)
         self.on_change()
 
@@ -413,12 +420,16 @@ class Table:
     def lobby(self) -> dict[str, Any]:
         """The games screen: the catalog, the seat colours and the 50 newest saved games (a
         damaged one listed with ``"damaged": reason`` and not playable; if the list cannot be
-        read at all, ``"saved_error"`` says why).
+        read at all, ``"saved_error"`` says why), each with how it stands as a play
+        (:mod:`tableassist.table.plays`: ``status``, ``winners``, ``scores``, ``duration``).
 
         It changes only when a game is started, resumed, closed or ended, so broadcasts can leave
         it out while a game is played. For that, the game being played has ``"entries": null``
-        (its log grows with every action; the page says "being played")."""
+        and no ``duration`` (its log grows with every action; the page says "being played"); its
+        status is read from the session as it stands (it becomes ``finished`` when the rules end
+        it), the others' from the play log, which replays a game once per change of its log."""
         with self._lock:
+            session = self.session
             row = self.game_row
             if self._saved_games is None:
                 try:
@@ -431,10 +442,13 @@ class Table:
                         {"id": s.id, "game": s.game, "players": list(s.players),
                          "created": s.created, "ended": s.ended, "entries": s.entries,
                          "playable": s.damaged is None and s.game in catalog.ENGINES,
-                         "damaged": s.damaged}
+                         "damaged": s.damaged,
+                         **(_as_listed(self.plays.play(s)) if s.id != row else {})}
                         for s in listing]
-            saved = [{**s, "current": s["id"] == row,
-                      "entries": None if s["id"] == row else s["entries"]}
+            saved = [{**s, "current": True, "entries": None,
+                      **_as_listed(play_of(session)), "duration": None,
+                      "last": None}
+                     if session is not None and s["id"] == row else {**s, "current": False}
                      for s in self._saved_games]
             out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS),
                    "box": None if self.box is None else games_progress(self.box, catalog.ENGINES)}
@@ -442,13 +456,19 @@ class Table:
                 out["saved_error"] = self._saved_error
         return out
 
+    def play_log(self, *, game: str | None = None, player: str | None = None) -> list[Play]:
+        """Every saved game as a play, newest first (only ``game``'s, only those ``player`` sat
+        at); the game being played as it stands. Each other game is replayed once per change of
+        its log (:class:`~tableassist.table.plays.PlayLog`)."""
+        return self.plays.plays(game=game, player=player, session=self.session)
+
     def actions_for(self, grant: Grant) -> list[dict[str, Any]]:
         """The buttons ``grant`` gets: every legal action it may submit, with its label.
 
         The table's own inputs come first, then each player's, in seat order (see
         :meth:`Sight.actors`)."""
         session = self.session
-        if session is None or session.saved.ended:
+        if session is None or session.closed:
             return []
         game = session.game
         return [{"action": action, "label": game.label(action), "player": actor}
@@ -495,7 +515,9 @@ class Table:
                 "players": list(saved.players), "options": dict(session.game.options),
                 "colours": self.tokens.colours(saved.id),
                 # False: the screens draw players without them (they would name a secret).
-                "seat_colours_shown": shown, "ended": saved.ended, "created": saved.created}
+                "seat_colours_shown": shown, "ended": saved.ended, "created": saved.created,
+                # A finished game opened from the list: its end, to look at (no undo).
+                "read_only": session.read_only}
 
     def payload(self, grant: Grant, *, links: dict[str, Any] | None = None,
                 history_update: dict[str, Any] | None = None,
@@ -563,7 +585,7 @@ class Table:
               memo: dict[Any, Any]) -> dict[str, Any]:
         """The game being played as ``sight`` may see it, but for its timer (see
         :meth:`payload`): ``view`` is the viewer's view, ``memo`` what rooms share."""
-        game, saved = session.game, session.saved
+        game = session.game
         out: dict[str, Any] = {}
         if sight.runs_table and session.warning:
             out["warning"] = session.warning  # the log's broken tail: see TableSession
@@ -577,8 +599,8 @@ class Table:
         series = _once(memo, "series", lambda: self.series(session))
         if series is not None:
             out["series"] = series
-        out["can_undo"] = bool(session.steps) and sight.runs_table and not saved.ended
-        out["can_redo"] = session.can_redo and sight.runs_table and not saved.ended
+        out["can_undo"] = bool(session.steps) and sight.runs_table and not session.closed
+        out["can_redo"] = session.can_redo and sight.runs_table and not session.closed
         if camera.reading:  # built from readings only: no unrevealed secret
             out["camera_reader"] = camera.reading_json(runs_table=sight.runs_table)
         return out
@@ -618,3 +640,10 @@ class Table:
         return [{"action": action, "label": game.label(action), "player": action.get("player"),
                  "current": action == steps[i].action}
                 for action in game.correction_choices([s.action for s in steps], i)]
+
+
+def _as_listed(play: Play) -> dict[str, Any]:
+    """What the lobby's list shows of a play besides the game's row: how it stands, its winners
+    and scores (public at the table: the end screen shows them to everyone), its length."""
+    whole = play.to_json()
+    return {k: whole[k] for k in ("status", "winners", "scores", "duration", "last", "note")}

@@ -91,14 +91,20 @@ class TableSession:
     """A saved game, live. Thread-safe: the server's threads and the camera share one session.
 
     ``warning`` is set when the log no longer replays to its end (see the module's docstring):
-    what was set aside, in words for the table's screens."""
+    what was set aside, in words for the table's screens. ``read_only`` refuses every change (the
+    table opened a game the rules have ended, to look at its end); an ended game refuses them
+    anyway (:attr:`closed`)."""
 
-    def __init__(self, store: Store, saved: SavedGame) -> None:
+    def __init__(self, store: Store, saved: SavedGame, *, read_only: bool = False) -> None:
         self.store = store
         self.saved = saved
+        self.read_only = read_only
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.warning: str | None = None
+        #: When the log's first and last entries were written (as stored: UTC, ISO 8601), or
+        #: ``None`` while it has none: how long the game has been played.
+        self.times: tuple[str, str] | None = None
         self._resume_at: int | None = None  # a marker to write before the next entry
         self._load()
 
@@ -142,6 +148,8 @@ class TableSession:
         shrinks, so it ends (at worst at the start of the game)."""
         entries = self.store.entries(self.saved.id)
         self._log_end = entries[-1].seq if entries else 0
+        written = [e.at for e in entries if e.damaged is None]
+        self.times = (written[0], written[-1]) if written else None
         upto: int | None = None  # None: the whole log
         first: ReplayBroken | None = None
         while True:
@@ -270,6 +278,7 @@ class TableSession:
             self.warning = self.warning or warning
             raise NotSaved(f"{exc}: the {what} was not saved and not applied") from None
         self._log_end = entry.seq
+        self.times = (self.times[0] if self.times else entry.at, entry.at)
         return entry
 
     @contextmanager
@@ -369,10 +378,24 @@ class TableSession:
             self.saved = self.store.game(self.saved.id)
         self._changed(Change(self, "end", source, author))
 
+    @property
+    def entries(self) -> int:
+        """The number of the log's last entry (0: none yet), as the store's listing counts."""
+        return self._log_end
+
+    @property
+    def closed(self) -> bool:
+        """Whether every change is refused: the game was ended, or opened read-only."""
+        return bool(self.saved.ended) or self.read_only
+
     def _check_open(self) -> None:
         if self.saved.ended:
             raise IllegalAction(Message("session.refuse.ended",
                                          "this game was ended; start or resume another"))
+        if self.read_only:
+            raise IllegalAction(Message("session.refuse.finished",
+                                         "this game is finished and shown read-only; start "
+                                         "another"))
 
     def _reload(self) -> None:
         self._load()
