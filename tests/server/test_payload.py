@@ -61,7 +61,7 @@ def game_meta(session: TableSession, table: Table) -> dict[str, Any]:
             "players": list(saved.players), "options": dict(session.game.options),
             "colours": table.tokens.colours(saved.id),
             "seat_colours_shown": bool(saved.components.get("seat_colours_shown", True)),
-            "ended": saved.ended, "created": saved.created}
+            "ended": saved.ended, "created": saved.created, "read_only": session.read_only}
 
 
 def check(table: Table, grant: Grant, payload: dict[str, Any],
