@@ -391,6 +391,15 @@ class TableServer:
         with self._lock:
             return self._host_watching()
 
+    def emit_to_host(self, event: str, payload: dict[str, Any]) -> None:
+        """Send ``event`` to the host screens, its messages written in each one's language
+        (:func:`tableassist.i18n.localize`; the camera check's report)."""
+        with self._lock:
+            rooms = {lang: speech_room(grant, lang) for _token, grant, lang in self._conns.values()
+                     if grant.role == HOST}
+        for lang, room in sorted(rooms.items()):
+            self.socketio.emit(event, i18n.localize(payload, lang), to=room)
+
     def _tell_agents_host_watching(self, watching: bool) -> None:
         if self.agents is not None:
             self.agents.host_watching(watching)
