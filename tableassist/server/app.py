@@ -40,8 +40,8 @@ is written in it (:func:`tableassist.i18n.localize`): a room's payload is built 
 once per language its screens speak (a room per grant and language, ``host@de``).
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
-``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
-``host`` room only.
+``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``, its advice in
+each screen's language: :meth:`TableServer.emit_to_host`), to the host screens only.
 
 A table's Socket.IO server is its own: a venue runs one per table, each at the table's path
 (``/t/<name>/socket.io/``; the home table also at ``/socket.io/``), so the rooms of two tables

@@ -2,7 +2,11 @@
 at 1080 rows, at a known distance and tilt) renders the Abandon Ship table; the report's scale, tilt,
 verdicts and advice are checked against what that geometry gives exactly (px/mm = focal / distance
 straight down; the true homography's scale at the edges when tilted). And `tableassist camera-check`:
-its text, its JSON and its exit codes."""
+its text, its JSON and its exit codes.
+
+Issue 24: the frames are read with the pipeline's own detector (`check_detector`), blur is named
+when it keeps the corners from reading, and the verdicts are graded (a marginal size, counted in the
+frame: "23 of 24 read") on a table of 24 dice whose reads the test counts itself."""
 
 from __future__ import annotations
 
