@@ -139,7 +139,8 @@ def text(report: Any, camera: str, title: str | None) -> str:
     """The report as a person reads it in a terminal."""
     w, h = report.frame_size
     lines = [f"Camera check: {camera} ({report.mode or f'{w}x{h}'}), "
-             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"]
+             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"
+             + (f", read as a game is (the {report.preset} detector)" if report.preset else "")]
     corners = report.corners_seen
     lines.append("Table corners seen: " + (" ".join(corners) if corners else "none")
                  + ("" if len(corners) == 4 else " (of NW NE SE SW)"))

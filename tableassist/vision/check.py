@@ -20,6 +20,7 @@ the host screen's Camera check card (`tableassist.server.camera.CameraCheck`).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -37,11 +38,11 @@ from .detect import Detections, MarkerDetector
 from .geometry import Layout, TableGeometry
 from .pipeline import PRESET, table_detector
 
-#: Edge blur (px, see `edge_blur`) -> the least marker side that reads at it: the accuracy grid of
+#: Edge blur (px, see `edge_blur`) -> the least marker side that reads every time at it: the accuracy grid of
 #: docs/vision.md (recall >= 97 % at tilt <= 25 deg). Measured on rendered frames, a Gaussian blur of
 #: sigma 1, 2 and 3 px gives edges of 1.3, 2.15 and 3.1 px (a sharp picture: 0.8, the pixels themselves).
 BLUR_STEPS: tuple[tuple[float, float], ...] = ((1.3, SHARP_PX), (2.15, RELIABLE_PX), (3.1, 45.0))
-#: the least side that reads in a picture blurred beyond the last step
+#: ... in a picture blurred beyond the last step
 BLURRED_PX = 60.0
 #: Below this share of the side that reads every time (`needed_px`), next to none read: the same grid
 #: gives 15 % at 12 of 20 px when sharp (sigma 1), 14.5 % at 20 of 30 px at sigma 2, 10.7 % at 30 of
@@ -100,8 +101,9 @@ def check_detector(registry: Registry, game: str | None) -> MarkerDetector:
     the table's ids), so what the check says reads is what a game reads.
 
     Every id is marked as one that may need the sharpened second look (`MarkerDetector.sharp_ids`):
-    the pipeline's full scan of a game (over 64 ids) always takes it when a marker is missing, and
-    the check of the corners and seats alone (12 ids) must read as that scan does."""
+    the pipeline's full scan of a game (over 64 ids) always takes it, and the check of the corners
+    and seats alone (12 ids, which a detector re-finds without it until one needed it) must read as
+    that scan does."""
     detector = table_detector(registry, game)
     if detector.ids is not None:
         detector.sharp_ids.update(int(i) for i in detector.ids)
@@ -117,12 +119,11 @@ def look(detector: MarkerDetector, frame: np.ndarray) -> Look:
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     outlines = distinct([q for q in detector.rejected if inked(gray, q)])
     if outlines and detector.ids is not None:
-        whole = _whole_dictionary(detector.dictionary_name)
-        h, w = gray.shape[:2]
         boxes = [(int(q[:, 0].min() - outline_side(q)), int(q[:, 1].min() - outline_side(q)),
                   int(q[:, 0].max() + outline_side(q)) + 1, int(q[:, 1].max() + outline_side(q)) + 1)
                  for q in outlines]
-        others = whole.detect_regions(gray, boxes)
+        with _WHOLE_LOCK:            # one detector for every table's check: one at a time
+            others = _whole_dictionary(detector.dictionary_name).detect_regions(gray, boxes)
         # a crop reads smaller markers than the full scan: those of the table's own ids stay unread
         centres = others.centers()[~np.isin(others.ids, detector.ids)]
         outlines = [q for q in outlines
@@ -132,6 +133,7 @@ def look(detector: MarkerDetector, frame: np.ndarray) -> Look:
 
 
 _WHOLE: dict[str, MarkerDetector] = {}
+_WHOLE_LOCK = threading.Lock()
 
 
 def _whole_dictionary(dictionary: str) -> MarkerDetector:
@@ -597,7 +599,8 @@ def outline_share(size_mm: float, component_mm: Sequence[float], dictionary: str
     return share
 
 
-#: What the check margin round the play area takes for the table: the corner stickers' outer halves.
+#: How far beyond the play area an outline still lies on the table (mm): the corner stickers' outer
+#: halves lie there.
 _RIM_MM = 40.0
 
 
