@@ -1,7 +1,10 @@
 // The host screen's camera: the preview with the mode the camera granted (size, codec, measured
 // frame rate) and its stream's state, and the live camera check — can this camera, where it stands,
 // read this game's stickers, and what to do if not. Only the host screen gets the pictures.
+// The check's sentences come from the server in this screen's language (the report's advice);
+// the card's own words are the page's catalogue's (t).
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 let previewUrl = null;
 let previewNote = "";
@@ -10,23 +13,30 @@ let previewMissing = 0;  // how many fixed markers the last preview frame missed
 // last report and its picture.
 const check = {on: false, game: undefined, report: null, url: null, error: null, app: null};
 
-const VERDICT = {"reliable": "Reads", "near only": "Near edge only", "unreadable": "Unreadable",
-  "unknown": "Not measured"};
+// A kind of sticker's verdict (vision/check.py `grade`), graded: reads everywhere, near the camera
+// only, marginal (part of them read), unreadable.
+const VERDICT = {
+  "reliable": () => t("page.camera.verdict.reliable", "Reads"),
+  "near only": () => t("page.camera.verdict.near_only", "Near edge only"),
+  "marginal": () => t("page.camera.verdict.marginal", "Marginal"),
+  "unreadable": () => t("page.camera.verdict.unreadable", "Unreadable"),
+  "unknown": () => t("page.camera.verdict.unknown", "Not measured"),
+};
 
 export function cameraCard(app, s) {
   check.app = app;
   const cam = s.camera || {};
   const live = cam.state === "on";
   return h("section", {class: "card host camera-card", id: "camera-card"},
-    h("h2", {}, "Camera"),
+    h("h2", {}, t("page.camera.title", "Camera")),
     h("div", {class: "camera"},
       h("p", {class: "camera-mode", dataset: {state: cam.state || "off"}},
-        h("span", {class: "state"}, cam.notice || "no camera"),
+        h("span", {class: "state"}, cam.notice || t("page.camera.none", "no camera")),
         modeWords(cam) ? h("span", {class: "mode", dataset: {mode: cam.mode || ""}}, " · " + modeWords(cam)) : null),
-      h("img", {id: "camera-img", alt: "camera preview", src: previewUrl || "", hidden: !previewUrl,
+      h("img", {id: "camera-img", alt: t("page.camera.preview", "camera preview"), src: previewUrl || "", hidden: !previewUrl,
         class: live ? "" : "stale"}),
       h("p", {class: "quiet", id: "camera-note", dataset: {missing: live ? previewMissing : 0}},
-        live ? previewNote : previewUrl ? "The picture above is old: the camera gives none now." : "")),
+        live ? previewNote : previewUrl ? t("page.camera.old", "The picture above is old: the camera gives none now.") : "")),
     checkPart(s));
 }
 
@@ -43,20 +53,19 @@ function modeWords(cam) {
 function checkPart(s) {
   const games = (s.lobby?.games || []).filter((g) => !g.broken);
   if (check.game === undefined) check.game = s.game?.id || null;
-  const choose = h("select", {"aria-label": "Which game's stickers", dataset: {field: "check-game"},
+  const choose = h("select", {"aria-label": t("page.camera.which_game", "Which game's stickers"), dataset: {field: "check-game"},
     onchange: (e) => { check.game = e.target.value || null; if (check.on) ask(true); }},
-    h("option", {value: "", selected: !check.game}, "Table corners and seats"),
+    h("option", {value: "", selected: !check.game}, t("page.camera.corners_and_seats", "Table corners and seats")),
     games.map((g) => h("option", {value: g.id, selected: g.id === check.game}, g.title)));
   const button = h("button", {type: "button", class: check.on ? "" : "primary",
     dataset: {do: "camera-check"}, onclick: () => ask(!check.on)},
-    check.on ? "Stop checking" : "Check the camera");
+    check.on ? t("page.camera.stop_checking", "Stop checking") : t("page.camera.check", "Check the camera"));
   return h("div", {class: "camera-check", id: "camera-check", dataset: {on: check.on ? "1" : ""}},
-    h("h3", {}, "Camera check"),
-    h("p", {class: "quiet"}, "Can the camera, where it stands, read every sticker of the game? ",
-      "It measures the picture every few seconds while you move the camera."),
+    h("h3", {}, t("page.camera.check_title", "Camera check")),
+    h("p", {class: "quiet"}, t("page.camera.check_intro", "Can the camera, where it stands, read every sticker of the game? It measures the picture every few seconds while you move the camera, and counts the stickers it reads.")),
     h("div", {class: "row-buttons"}, choose, button),
     check.error ? h("p", {class: "notice warn"}, check.error) : null,
-    check.on && !check.report && !check.error ? h("p", {class: "quiet"}, "Waiting for a picture…") : null,
+    check.on && !check.report && !check.error ? h("p", {class: "quiet"}, t("page.camera.waiting", "Waiting for a picture…")) : null,
     check.report ? report(check.report) : null);
 }
 
@@ -70,29 +79,42 @@ async function ask(on) {
 
 function report(r) {
   const short = r.kinds.filter((k) => k.verdict !== "reliable");
-  const verdict = r.ok ? "Ready: every sticker reads from here."
-    : r.corners_seen.length < 4 ? "Not ready: the camera must see the 4 table corners."
-    : short.length ? `Not ready: ${short.length} kind${short.length > 1 ? "s" : ""} of sticker cannot be read everywhere.`
-    : "Nearly: see what to do below.";
+  const failing = short.filter((k) => k.verdict !== "marginal");
+  const verdict = r.ok ? t("page.camera.ready", "Ready: every sticker reads from here.")
+    : r.corners_seen.length < 4 ? t("page.camera.need_corners", "Not ready: the camera must see the 4 table corners.")
+    : failing.length ? t("page.camera.not_ready", "Not ready: {count, plural, one {# kind} other {# kinds}} of sticker cannot be read everywhere.", {count: short.length})
+    : short.length ? t("page.camera.marginal", "Marginal: {count, plural, one {# kind} other {# kinds}} of sticker read only in part.", {count: short.length})
+    : t("page.camera.nearly", "Nearly: see what to do below.");
   const ppm = r.px_per_mm;
   const facts = [
-    ppm.near !== null ? `${ppm.near.toFixed(2)} px/mm near (${ppm.near_edge}), ${ppm.far.toFixed(2)} far (${ppm.far_edge})` : null,
-    r.tilt_deg !== null ? `tilt ${Math.round(r.tilt_deg)}°` : null,
-    r.blur_px !== null ? `edges ${r.blur_px.toFixed(1)} px` : null,
-    r.light ? `brightness ${Math.round(r.light.mean)}` : null,
-    `glare ${(r.glare * 100).toFixed(1)} %`,
+    ppm.near !== null ? t("page.camera.scale", "{near} px/mm near ({near_edge}), {far} far ({far_edge})",
+      {near: ppm.near.toFixed(2), near_edge: ppm.near_edge, far: ppm.far.toFixed(2), far_edge: ppm.far_edge}) : null,
+    r.tilt_deg !== null ? t("page.camera.tilt", "tilt {tilt}°", {tilt: Math.round(r.tilt_deg)}) : null,
+    r.blur_px !== null ? t("page.camera.edges", "edges {blur} px", {blur: r.blur_px.toFixed(1)}) : null,
+    r.light ? t("page.camera.brightness", "brightness {mean}", {mean: Math.round(r.light.mean)}) : null,
+    t("page.camera.glare", "glare {share} %", {share: (r.glare * 100).toFixed(1)}),
   ].filter(Boolean);
   return h("div", {class: "check-report", dataset: {ok: r.ok ? "1" : "0"}},
-    h("p", {class: "verdict big " + (r.ok ? "ok" : "bad")}, verdict),
+    h("p", {class: "verdict big " + (r.ok ? "ok" : failing.length || r.corners_seen.length < 4 ? "bad" : "warn")}, verdict),
     h("p", {class: "quiet facts"}, `${r.frame_size[0]}×${r.frame_size[1]} · ` + facts.join(" · ")),
     h("ul", {class: "plain kinds"}, r.kinds.map((k) => h("li", {class: "kind-check",
         dataset: {component: k.component, verdict: k.verdict}},
       h("span", {class: "name"}, `${cap(k.name)} · ${k.size_mm} mm`),
-      h("span", {class: "px"}, k.far_px === null ? "" : `${Math.floor(k.far_px)}–${Math.floor(k.near_px)} px, needs ${Math.round(k.needed_px)}`),
-      h("span", {class: "word"}, VERDICT[k.verdict])))),
-    r.advice.length ? h("div", {class: "advice"}, h("h3", {}, "What to do"),
+      h("span", {class: "px"}, pxWords(k)),
+      h("span", {class: "word"}, VERDICT[k.verdict]()),
+      // how many of this kind the picture showed, and read: the measured read-rate
+      k.seen ? h("span", {class: "rate"}, t("page.camera.read_rate", "{read} of {seen} read", {read: k.read, seen: k.seen})) : null))),
+    r.advice.length ? h("div", {class: "advice"}, h("h3", {}, t("page.camera.what_to_do", "What to do")),
       h("ol", {}, r.advice.map((a) => h("li", {dataset: {advice: a.key}}, a.text)))) : null,
-    check.url ? h("img", {id: "check-img", src: check.url, alt: "the camera's picture with the table's zones and seats drawn"}) : null);
+    check.url ? h("img", {id: "check-img", src: check.url, alt: t("page.camera.check_picture", "the camera's picture with the table's zones and seats drawn, and the stickers not read outlined in red")}) : null);
+}
+
+// "13–19 px, needs 20" from the far to the near edge ("13 px, needs 20" where they are one).
+function pxWords(k) {
+  if (k.far_px === null) return "";
+  const far = Math.floor(k.far_px), near = Math.floor(k.near_px), needed = Math.round(k.needed_px);
+  return far === near ? t("page.camera.kind_px_one", "{px} px, needs {needed}", {px: far, needed})
+    : t("page.camera.kind_px", "{far}–{near} px, needs {needed}", {far, near, needed});
 }
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -109,8 +131,9 @@ export function onCamera(app, frame) {
   previewUrl = url;
   // Which fixed marker is out of view, not only how many were seen.
   const missing = frame.missing || [];
-  previewNote = `${frame.markers} marker${frame.markers === 1 ? "" : "s"} seen · `
-    + (missing.length ? `not seen: ${missing.join(", ")}` : "every corner and seat sticker in view");
+  previewNote = t("page.camera.markers_seen", "{count, plural, one {# marker} other {# markers}} seen", {count: frame.markers}) + " · "
+    + (missing.length ? t("page.camera.not_seen", "not seen: {names}", {names: missing})
+      : t("page.camera.all_in_view", "every corner and seat sticker in view"));
   previewMissing = missing.length;
   const img = document.getElementById("camera-img");
   if (img) { img.src = url; img.hidden = false; img.classList.remove("stale"); }

@@ -5,11 +5,14 @@
     tableassist camera-check --camera 0 --camera-size 1920x1080 --json
     tableassist camera-check --camera table.jpg --game wreckers --annotate check.jpg
 
-From the table-corner stickers in a few frames: the scale at the near and far edge of the table
-(px/mm), the tilt, the blur, the light and the glare; for each kind of sticker of the game its size in
-pixels here against the least that reads, which ones are unreadable from here, and what to do
-(docs/vision.md, "The camera check"). Exit code 0 when every sticker reads everywhere and nothing needs
-doing, 1 when something does, 2 when the camera or the arguments cannot be used.
+From the table-corner stickers in a few frames, read as the pipeline reads a game (its own
+detector settings): the scale at the near and far edge of the table (px/mm), the tilt, the blur, the
+light and the glare; for each kind of sticker of the game its size in pixels here against the least
+that reads every time, how many of those in the last frame were read, its verdict (reads, near edge
+only, marginal, unreadable), and what to do (docs/vision.md, "The camera check"). `--json` prints
+`CameraReport.to_json()` (its fields in docs/vision.md). Exit code 0 when every sticker reads
+everywhere and nothing needs doing, 1 when something does, 2 when the camera or the arguments cannot
+be used.
 """
 
 from __future__ import annotations
@@ -45,9 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tableassist.markers.registry import RegistryError, load_registry
-    from tableassist.vision import (MarkerDetector, SourceError, can_write_image, open_source,
-                                    write_image)
-    from tableassist.vision.check import check_camera, draw_check
+    from tableassist.vision import SourceError, can_write_image, open_source, write_image
+    from tableassist.vision.check import check_camera, check_detector, draw_check
     from tableassist.vision.geometry import Layout, LayoutError, TableGeometry
 
     def fail(message: str) -> int:
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         source = open_source(args.camera, args.camera_size)
     except SourceError as exc:
         return fail(str(exc))
-    detector = MarkerDetector(registry.dictionary, ids=[m.id for m in registry.markers(args.game)])
+    detector = check_detector(registry, args.game)
     try:
         samples = _read(source, detector, args.frames)
         mode = getattr(source, "mode", None)
@@ -84,12 +86,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.camera} gave no picture{why}")
     geometry = TableGeometry(layout, registry, args.game)
     report = check_camera(samples, layout=layout, registry=registry, game=args.game,
-                          mode=mode, geometry=geometry,
-                          min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
+                          mode=mode, geometry=geometry, detector=detector)
     if args.annotate:
         try:
-            write_image(args.annotate, draw_check(samples[-1][0], report, samples[-1][1], geometry,
-                                                  registry=registry))
+            write_image(args.annotate, draw_check(samples[-1].frame, report, samples[-1].found,
+                                                  geometry, registry=registry))
         except SourceError as exc:
             return fail(str(exc))
     if args.json:
@@ -99,10 +100,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _read(source: Any, detector: Any, frames: int) -> list[tuple[Any, Any]]:
-    """Up to `frames` frames and their markers. A live camera is read until it gave them and its
-    frame rate is measured (or WAIT_FOR_FRAMES passed); a file or folder until its end."""
-    samples: list[tuple[Any, Any]] = []
+def _read(source: Any, detector: Any, frames: int) -> list[Any]:
+    """Up to `frames` frames as the check reads them (`check.look`). A live camera is read until it
+    gave them and its frame rate is measured (or WAIT_FOR_FRAMES passed); a file or folder until its
+    end."""
+    from tableassist.vision.check import look
+    samples: list[Any] = []
     live = hasattr(source, "link")
     deadline = time.monotonic() + WAIT_FOR_FRAMES
     while time.monotonic() < deadline:
@@ -115,19 +118,29 @@ def _read(source: Any, detector: Any, frames: int) -> list[tuple[Any, Any]]:
                 break
             continue
         if len(samples) < frames:
-            samples.append((frame, detector.detect(frame)))
+            samples.append(look(detector, frame))
     return samples
 
 
-VERDICTS = {"reliable": "reads", "near only": "NEAR EDGE ONLY", "unreadable": "UNREADABLE",
-            "unknown": "?"}
+VERDICTS = {"reliable": "reads", "near only": "NEAR EDGE ONLY", "marginal": "MARGINAL",
+            "unreadable": "UNREADABLE", "unknown": "?"}
+
+
+def verdict_words(kind: Any) -> str:
+    """A kind's verdict in the terminal, with the count of the last frame where it has one:
+    "MARGINAL: 21 of 24 read"."""
+    words = VERDICTS[kind.verdict]
+    if kind.seen:
+        words += f": {kind.read} of {kind.seen} read"
+    return words
 
 
 def text(report: Any, camera: str, title: str | None) -> str:
     """The report as a person reads it in a terminal."""
     w, h = report.frame_size
     lines = [f"Camera check: {camera} ({report.mode or f'{w}x{h}'}), "
-             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"]
+             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"
+             + (f", read as a game is (the {report.preset} detector)" if report.preset else "")]
     corners = report.corners_seen
     lines.append("Table corners seen: " + (" ".join(corners) if corners else "none")
                  + ("" if len(corners) == 4 else " (of NW NE SE SW)"))
@@ -137,19 +150,21 @@ def text(report: Any, camera: str, title: str | None) -> str:
                      f"{report.tilt_deg:.0f}°; the table fills {report.fill:.0%} of the picture")
     picture = []
     if report.blur_px is not None:
-        picture.append(f"edges {report.blur_px:.1f} px wide (markers of {report.needed_px:.0f} px read)")
+        picture.append(f"edges {report.blur_px:.1f} px wide (markers of {report.needed_px:.0f} px read "
+                       f"every time, under {report.least_px:.0f} px next to none)")
     if report.light is not None:
         picture.append(f"brightness {report.light.mean:.0f} (5–95 %: {report.light.p5:.0f}–"
                        f"{report.light.p95:.0f})")
     picture.append(f"glare {report.glare:.1%}")
     lines.append("Picture: " + "; ".join(picture))
     lines.append("")
-    lines.append(f"  {'sticker':<18} {'marker':>7} {'near':>6} {'far':>6} {'needed':>7}  verdict")
+    lines.append(f"  {'sticker':<18} {'marker':>7} {'near':>6} {'far':>6} {'needed':>7}  verdict "
+                 "(in the last frame)")
     for k in report.kinds:
         near = "–" if k.near_px is None else f"{k.near_px:.1f}"
         far = "–" if k.far_px is None else f"{k.far_px:.1f}"
         lines.append(f"  {k.name:<18} {k.size_mm:>4g} mm {near:>6} {far:>6} {k.needed_px:>7.0f}  "
-                     f"{VERDICTS[k.verdict]}")
+                     f"{verdict_words(k)}")
     lines.append("")
     if report.advice:
         lines.append("What to do:")

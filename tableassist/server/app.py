@@ -40,8 +40,8 @@ is written in it (:func:`tableassist.i18n.localize`): a room's payload is built 
 once per language its screens speak (a room per grant and language, ``host@de``).
 
 Server events besides ``state``: ``camera`` (the preview: ``{"jpeg", "markers", "size"}``) and
-``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``), to the
-``host`` room only.
+``camera_check`` (the check's report and its picture: ``{"report", "jpeg", "size"}``, its advice in
+each screen's language: :meth:`TableServer.emit_to_host`), to the host screens only.
 
 A table's Socket.IO server is its own: a venue runs one per table, each at the table's path
 (``/t/<name>/socket.io/``; the home table also at ``/socket.io/``), so the rooms of two tables
@@ -390,6 +390,15 @@ class TableServer:
         """Is a host screen connected (the only one that gets the camera preview)?"""
         with self._lock:
             return self._host_watching()
+
+    def emit_to_host(self, event: str, payload: dict[str, Any]) -> None:
+        """Send ``event`` to the host screens, its messages written in each one's language
+        (:func:`tableassist.i18n.localize`; the camera check's report)."""
+        with self._lock:
+            rooms = {lang: speech_room(grant, lang) for _token, grant, lang in self._conns.values()
+                     if grant.role == HOST}
+        for lang, room in sorted(rooms.items()):
+            self.socketio.emit(event, i18n.localize(payload, lang), to=room)
 
     def _tell_agents_host_watching(self, watching: bool) -> None:
         if self.agents is not None:

@@ -9,8 +9,9 @@ is open (:class:`BoxLook`). Frames are read at ``READ_FPS``
 whether or not a host screen watches; the preview reuses what the pipeline found.
 
 The camera check (:class:`CameraCheck`) runs while the host screen asks for it: every few seconds
-the newest frame is measured (``tableassist.vision.check``) in a thread of its own, so the camera
-reads on meanwhile, and the report with its picture goes to the host room.
+the newest frame is measured (``tableassist.vision.check``, read with the pipeline's own detector)
+in a thread of its own, so the camera reads on meanwhile, and the report with its picture goes to
+the host screens, each in its language.
 
 Without the vision package, or without a camera, the server runs on and the host screen says
 why there is no picture.
@@ -229,8 +230,10 @@ class CameraCheck:
     """The host screen's live camera check: told every frame the camera reads (a
     ``camera.live.FrameListener``), it measures the newest one every :data:`CHECK_EVERY` seconds
     while the host screen asks for it (:meth:`want`) and is connected, in a thread of its own,
-    and sends the report (``CameraReport.to_json``) with its picture (zones, seats and scale
-    drawn) to the host room as a ``camera_check`` event."""
+    and sends the report (``CameraReport.to_json``, its advice in each host screen's language)
+    with its picture (zones, seats, scale and the stickers not read drawn) to the host screens as
+    a ``camera_check`` event. The frame is read as the pipeline reads a game
+    (``check.check_detector``)."""
 
     def __init__(self, server: TableServer, registry: Registry, source: FrameSource | None = None
                  ) -> None:
@@ -268,9 +271,9 @@ class CameraCheck:
             from tableassist.vision import encode_jpeg
             jpeg = encode_jpeg(picture, quality=75)
             self.reports += 1
-            self.server.socketio.emit("camera_check", {
+            self.server.emit_to_host("camera_check", {
                 "report": report.to_json(), "jpeg": jpeg,
-                "size": [int(picture.shape[1]), int(picture.shape[0])]}, to="host")
+                "size": [int(picture.shape[1]), int(picture.shape[0])]})
         except Exception:  # noqa: BLE001 - a bug must not stop the camera
             log.exception("the camera check failed")
             self.server.socketio.emit("camera_check", {"error": "the camera check failed (an internal "
@@ -281,20 +284,17 @@ class CameraCheck:
 
     def measure(self, frame: np.ndarray, game: str | None) -> tuple[CameraReport, np.ndarray]:
         """The report and its picture for one frame (``game``: whose stickers)."""
-        from tableassist.vision import MarkerDetector
-        from tableassist.vision.check import check_camera, draw_check
+        from tableassist.vision.check import check_camera, check_detector, draw_check, look
         from tableassist.vision.geometry import Layout, TableGeometry
 
         detector = self._detectors.get(game)
         if detector is None:
-            detector = self._detectors[game] = MarkerDetector(
-                self.registry.dictionary, ids=[m.id for m in self.registry.markers(game)])
+            detector = self._detectors[game] = check_detector(self.registry, game)
         layout = Layout.for_game(game)
         geometry = TableGeometry(layout, self.registry, game)
-        found = detector.detect(frame)
+        seen = look(detector, frame)
         mode = getattr(self.source, "mode", None)
-        report = check_camera([(frame, found)], layout=layout, registry=self.registry, game=game,
-                              mode=mode, geometry=geometry,
-                              min_perimeter_rate=float(detector.params.minMarkerPerimeterRate))
-        return report, draw_check(frame, report, found, geometry, registry=self.registry,
+        report = check_camera([seen], layout=layout, registry=self.registry, game=game,
+                              mode=mode, geometry=geometry, detector=detector)
+        return report, draw_check(frame, report, seen.found, geometry, registry=self.registry,
                                   width=CHECK_WIDTH)

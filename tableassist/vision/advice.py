@@ -1,74 +1,231 @@
 """What the camera check tells a person to do: every sentence it can say, in one place.
 
 `check.py` measures and decides which of these apply (with the numbers); this module only words them.
-Each entry is a `str.format` template; `say(key, **numbers)` fills one in. The remedies end a sticker
-sentence ("…: they need a 4K or phone camera, or print them at 14 mm").
+Each sentence is a message as the server's are (an id, its English template at the call site, its
+parameters; `tableassist.games.messages`), so the host screen reads it in its own language: the
+server writes `Advice.to_json()` (`{"key", "text", "id", "params"}`) through the catalogues
+(`tableassist/i18n/*.po`, `i18n.localize`), and `scripts/i18n` finds every id here.
+
+The vision may not import the games' messages (docs/architecture.md), so its `Template` keeps to
+the plainest part of their syntax: `{name}` placeholders only, filled with numbers and words
+already written ("2.4", "13–19"), a list (joined "a and b"), or a nested sentence (a remedy). No
+plural and no select: where English needs two forms, there are two sentences. The remedies end a
+sticker sentence ("…: they need a 4K or phone camera, or print them at 14 mm").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias, Union
 
-WORDS: dict[str, str] = {
+Param: TypeAlias = Union[str, int, "Words", tuple[str, ...]]
+"""What a sentence's parameter may be: a number or a word already written, a nested sentence, or a
+list of words (written "a, b and c")."""
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class Words:
+    """One sentence (or a phrase of one) with its parameters: `text` is its English, `to_json()` how
+    it travels (`{"id", "params"}`, a nested one the same way), for a screen to write it in its
+    language."""
+
+    id: str
+    template: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return _PLACEHOLDER.sub(lambda m: _english(self.params[m.group(1)]), self.template)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "params": {k: _json(v) for k, v in self.params.items()}}
+
+
+def _english(value: Param) -> str:
+    if isinstance(value, Words):
+        return value.text
+    if isinstance(value, tuple):
+        return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " and " + value[-1]
+    return str(value)
+
+
+def _json(value: Param) -> Any:
+    if isinstance(value, Words):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Template:
+    """A sentence of the check kept for later: `Template(id, text)(**params)` is its `Words`. The
+    text's placeholders are `{name}` only (see the module's docstring), checked when it is made."""
+
+    id: str
+    text: str
+
+    def __post_init__(self) -> None:
+        if re.sub(_PLACEHOLDER, "", self.text).count("{") or "}" in re.sub(_PLACEHOLDER, "", self.text):
+            raise ValueError(f"{self.id}: the check's sentences take {{name}} placeholders only")
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(_PLACEHOLDER.findall(self.text))
+
+    def __call__(self, **params: Param) -> Words:
+        if set(params) != self.names:
+            raise ValueError(f"{self.id} takes {sorted(self.names)}, not {sorted(params)}")
+        return Words(self.id, self.text, params)
+
+
+WORDS: dict[str, Template] = {
     # where the camera is
-    "no_corners": "The camera sees none of the 4 table-corner stickers: tape them to the corners of the "
-                  "play area (NW top-left as the camera sees it) and aim the camera at the table.",
-    "corners_missing": "The camera does not see the table corner{s} {names}: raise the camera{by} or aim "
-                       "it at the table's centre.",
-    "too_far": "The table fills only {fill:.0%} of the picture: lower the camera about {cm:.0f} cm (or "
-               "zoom in) for {gain:.1f}x the pixels on every sticker.",
-    "tilted": "The camera looks {tilt:.0f}° away from straight down: the far edge gets {ratio:.0%} of the "
-              "near edge's pixels. Put it above the table's centre, looking down.",
+    "no_corners": Template(
+        "advice.no_corners",
+        "The camera sees none of the 4 table-corner stickers: tape them to the corners of the play "
+        "area (NW top-left as the camera sees it) and aim the camera at the table."),
+    "corner_missing": Template(
+        "advice.corner_missing",
+        "The camera does not see the table corner {names}: raise the camera or aim it at the "
+        "table's centre."),
+    "corners_missing": Template(
+        "advice.corners_missing",
+        "The camera does not see the table corners {names}: raise the camera or aim it at the "
+        "table's centre."),
+    "corner_missing_by": Template(
+        "advice.corner_missing_by",
+        "The camera does not see the table corner {names}: raise the camera about {cm} cm or aim "
+        "it at the table's centre."),
+    "corners_missing_by": Template(
+        "advice.corners_missing_by",
+        "The camera does not see the table corners {names}: raise the camera about {cm} cm or aim "
+        "it at the table's centre."),
+    "corner_blurred": Template(
+        "advice.corner_blurred",
+        "The picture is too blurred to read the table corner {names} (edges {blur} px wide; a "
+        "sharp one measures under 1.3): focus the camera, keep it still, and add light so it "
+        "exposes shorter."),
+    "corners_blurred": Template(
+        "advice.corners_blurred",
+        "The picture is too blurred to read the table corners {names} (edges {blur} px wide; a "
+        "sharp one measures under 1.3): focus the camera, keep it still, and add light so it "
+        "exposes shorter."),
+    "too_far": Template(
+        "advice.too_far",
+        "The table fills only {fill}% of the picture: lower the camera about {cm} cm (or zoom in) "
+        "for {gain}x the pixels on every sticker."),
+    "tilted": Template(
+        "advice.tilted",
+        "The camera looks {tilt}° away from straight down: the far edge gets {ratio}% of the near "
+        "edge's pixels. Put it above the table's centre, looking down."),
     # what the camera gives
-    "low_mode_asked": "This camera gives {size}: ask for 1080p (--camera-size 1920x1080).",
-    "low_mode_best": "This camera gives at most {size}: the small stickers need a 1080p camera or better.",
-    "low_mode_app": "This camera sends {size}: choose 1080p (1920x1080) or more in its app.",
-    "low_mode_file": "This picture is {size}: take it at 1080p (1920x1080) or more.",
-    "slow": "The camera gives {fps:.0f} fps at {size}{codec}: ask for a smaller size (--camera-size "
-            "1280x720), or use a camera that sends MJPG.",
+    "low_mode_asked": Template("advice.low_mode_asked",
+                               "This camera gives {size}: ask for 1080p (--camera-size 1920x1080)."),
+    "low_mode_best": Template("advice.low_mode_best",
+                              "This camera gives at most {size}: the small stickers need a 1080p "
+                              "camera or better."),
+    "low_mode_app": Template("advice.low_mode_app",
+                             "This camera sends {size}: choose 1080p (1920x1080) or more in its app."),
+    "low_mode_file": Template("advice.low_mode_file",
+                              "This picture is {size}: take it at 1080p (1920x1080) or more."),
+    "slow": Template("advice.slow",
+                     "The camera gives {fps} fps at {size}: ask for a smaller size (--camera-size "
+                     "1280x720), or use a camera that sends MJPG."),
+    "slow_codec": Template("advice.slow_codec",
+                           "The camera gives {fps} fps at {size} over {codec}: ask for a smaller size "
+                           "(--camera-size 1280x720), or use a camera that sends MJPG."),
     # the picture
-    "blurred": "The picture is blurred (edges {blur:.1f} px wide; a sharp one measures under 1.3): focus "
-               "the camera, keep it still, and add light so it exposes shorter.",
-    "dark": "The table is too dark (its brightest parts are {p95:.0f} of 255): add light over the table.",
-    "bright": "The picture is over-exposed (brightness {mean:.0f} of 255): less light, or lower the "
-              "camera's exposure.",
-    "glare": "Too much glare: {share:.1%} of the table is white-out{on}: move the lamp, or turn the "
-             "camera away from its reflection.",
+    "blurred": Template(
+        "advice.blurred",
+        "The picture is blurred (edges {blur} px wide; a sharp one measures under 1.3): focus the "
+        "camera, keep it still, and add light so it exposes shorter."),
+    "dark": Template("advice.dark",
+                     "The table is too dark (its brightest parts are {p95} of 255): add light over "
+                     "the table."),
+    "bright": Template("advice.bright",
+                       "The picture is over-exposed (brightness {mean} of 255): less light, or lower "
+                       "the camera's exposure."),
+    "glare": Template("advice.glare",
+                      "Too much glare: {share}% of the table is white-out: move the lamp, or turn "
+                      "the camera away from its reflection."),
+    "glare_on_one": Template("advice.glare_on_one",
+                             "Too much glare: {share}% of the table is white-out, over marker "
+                             "{markers}: move the lamp, or turn the camera away from its reflection."),
+    "glare_on": Template("advice.glare_on",
+                         "Too much glare: {share}% of the table is white-out, over markers "
+                         "{markers}: move the lamp, or turn the camera away from its reflection."),
     # each kind of sticker
-    "kind_unreadable": "The {kind} stickers ({size:g} mm) are {px} px here and need {needed:.0f}: "
-                       "{remedy}.",
-    "kind_far": "The {kind} stickers ({size:g} mm) read near the camera ({near:.0f} px) but not at the "
-                "far edge ({far:.0f} px, {needed:.0f} needed): {remedy}.",
+    "kind_unreadable": Template("advice.kind_unreadable",
+                                "The {kinds} stickers ({size} mm) are {px} px here and need {needed}: "
+                                "{remedy}."),
+    "kind_unread": Template("advice.kind_unread",
+                            "The {kinds} stickers ({size} mm) are {px} px here and need {needed}: "
+                            "none of the {seen} in this picture read; {remedy}."),
+    "kind_marginal": Template("advice.kind_marginal",
+                              "The {kinds} stickers ({size} mm) are {px} px here: part of them will "
+                              "read, not all ({needed} px read every time): {remedy}."),
+    "kind_marginal_counted": Template("advice.kind_marginal_counted",
+                                      "The {kinds} stickers ({size} mm) are {px} px here: {read} of "
+                                      "{seen} read in this picture ({needed} px read every time): "
+                                      "{remedy}."),
+    "kind_far": Template("advice.kind_far",
+                         "The {kinds} stickers ({size} mm) read near the camera ({near} px) but not "
+                         "at the far edge ({far} px, {needed} needed): {remedy}."),
     # remedies
-    "need_mode": "they need a {mode} or phone camera",
-    "print_larger": "print them at {mm:g} mm",
-    "look_down": "look straight down",
-    "closer": "lower the camera over them (it then sees less of the table)",
-    "lower_enough": "lowering the camera is enough",
+    "need_mode": Template("advice.need_mode", "they need a {mode} or phone camera"),
+    "print_larger": Template("advice.print_larger", "print them at {mm} mm"),
+    "look_down": Template("advice.look_down", "look straight down"),
+    "closer": Template("advice.closer", "lower the camera over them (it then sees less of the table)"),
+    "lower_enough": Template("advice.lower_enough", "lowering the camera is enough"),
+    "either_two": Template("advice.either_two", "{first}, or {second}"),
+    "either_three": Template("advice.either_three", "{first}, {second}, or {third}"),
 }
 
 
 @dataclass(frozen=True)
 class Advice:
-    """One thing to do: `key` (which sentence of WORDS) and `text` (filled in)."""
+    """One thing to do: `key` (which sentence: a stable name, the same for the forms of one) and
+    its `words` (filled in); `text` is its English."""
 
     key: str
-    text: str
+    words: Words
 
-    def to_json(self) -> dict[str, str]:
-        return {"key": self.key, "text": self.text}
+    @property
+    def text(self) -> str:
+        return self.words.text
 
-
-def say(key: str, **numbers: object) -> Advice:
-    return Advice(key, WORDS[key].format(**numbers))
-
-
-def words(key: str, **numbers: object) -> str:
-    return WORDS[key].format(**numbers)
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "text": self.text, **self.words.to_json()}
 
 
-def either(remedies: list[str]) -> str:
-    """"a, b, or c" from remedies already worded."""
-    if len(remedies) <= 1:
-        return "".join(remedies)
-    return ", ".join(remedies[:-1]) + ", or " + remedies[-1]
+def say(key: str, **params: Param) -> Advice:
+    """The advice `key` in its own sentence (`WORDS[key]`)."""
+    return Advice(key, WORDS[key](**params))
+
+
+def say_as(key: str, form: str, **params: Param) -> Advice:
+    """The advice `key` in another of its sentences (`WORDS[form]`: "corners_missing" for one
+    corner is "corner_missing")."""
+    return Advice(key, WORDS[form](**params))
+
+
+def words(key: str, **params: Param) -> Words:
+    return WORDS[key](**params)
+
+
+def either(remedies: list[Words]) -> Words:
+    """"a, b, or c" from remedies already worded (one to three)."""
+    if len(remedies) == 1:
+        return remedies[0]
+    if len(remedies) == 2:
+        return words("either_two", first=remedies[0], second=remedies[1])
+    first, second, *rest = remedies
+    return words("either_three", first=first, second=second, third=either(rest))

@@ -4,19 +4,25 @@ From the 4 table-corner markers of one or more frames it measures the scale (pix
 homography's, at the near and the far edge of the table), how far the camera tilts from straight down,
 how blurred the picture is (how wide the markers' edges are), how bright the table is and how much of it
 is white-out glare. Then, for each kind of sticker of the game (its marker size from the registry), how
-many pixels it spans at the near and the far edge against the least that reads at this blur: readable
-from here, only near the camera, or not at all; and what to do (the sentences are in `advice.py`).
+many pixels it spans at the near and the far edge against the least that reads every time at this blur
+and the least that reads at all, and how many of the stickers of its size in the last frame were read
+(the outlines the detector saw but could not decode count as the stickers not read): readable from
+here, only near the camera, marginal (part of them read), or not at all; and what to do (the sentences
+are in `advice.py`).
 
-Pure: frames and their detections in, a `CameraReport` out. `draw_check` draws the report over the
-picture with the game's zones and the seats (`annotate.draw_layout`). Used by `tableassist camera-check`
-and the host screen's Camera check card (`tableassist.server.camera.CameraCheck`).
+The frames are read as the pipeline reads a game (`check_detector`: the pipeline's own detector,
+`pipeline.table_detector`), so what the check says reads is what a game reads. Pure: frames and what
+was found in each (`Look`) in, a `CameraReport` out. `draw_check` draws the report over the picture
+with the game's zones and the seats (`annotate.draw_layout`). Used by `tableassist camera-check` and
+the host screen's Camera check card (`tableassist.server.camera.CameraCheck`).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import cv2
@@ -27,16 +33,31 @@ from tableassist.markers.registry import (DICTIONARY_CELLS, MODES, RELIABLE_PX, 
                                           px_per_mm)
 
 from . import advice
-from .advice import Advice
-from .detect import Detections
+from .advice import Advice, Words
+from .detect import Detections, MarkerDetector
 from .geometry import Layout, TableGeometry
+from .pipeline import PRESET, table_detector
 
-#: Edge blur (px, see `edge_blur`) -> the least marker side that reads at it: the accuracy grid of
+#: Edge blur (px, see `edge_blur`) -> the least marker side that reads every time at it: the accuracy grid of
 #: docs/vision.md (recall >= 97 % at tilt <= 25 deg). Measured on rendered frames, a Gaussian blur of
 #: sigma 1, 2 and 3 px gives edges of 1.3, 2.15 and 3.1 px (a sharp picture: 0.8, the pixels themselves).
 BLUR_STEPS: tuple[tuple[float, float], ...] = ((1.3, SHARP_PX), (2.15, RELIABLE_PX), (3.1, 45.0))
-#: the least side that reads in a picture blurred beyond the last step
+#: ... in a picture blurred beyond the last step
 BLURRED_PX = 60.0
+#: Below this share of the side that reads every time (`needed_px`), next to none read: the same grid
+#: gives 15 % at 12 of 20 px when sharp (sigma 1), 14.5 % at 20 of 30 px at sigma 2, 10.7 % at 30 of
+#: 45 px at sigma 3. Between the two a sticker is marginal: some read, some not, frame by frame.
+MARGINAL_SHARE = 2 / 3
+#: The stickers of one size the last frame must show (read or not) for its count to overrule what
+#: their size says: none of them read is "unreadable" even where the size says marginal.
+COUNTED = 3
+#: An outline that does not decode is a sticker not read when its side is, where it lies, between
+#: these shares of the marker's own side and of its largest outline (its quiet zone, or its component
+#: when that is square: a 12 mm die face on a 16 mm die); blur and the detector's corners widen both.
+OUTLINE_BAND = (0.75, 1.35)
+#: ... and when its middle holds ink: the grey levels of its inner half spread this much (10th to 90th
+#: percentile; a marker's black and white: 50-200, an empty square of table or wood: under 30)
+INK_SPREAD = 40.0
 
 #: the table is too dark when its brightest parts (95th percentile) are darker than this (of 255)
 DARK_P95 = 100.0
@@ -53,7 +74,7 @@ FILL_GOAL = 0.95
 #: a camera that gives fewer frames a second than this makes every reading late
 SLOW_FPS = 10.0
 
-Verdict = Literal["reliable", "near only", "unreadable", "unknown"]
+Verdict = Literal["reliable", "near only", "marginal", "unreadable", "unknown"]
 
 #: the points of the play area where the scale is measured (fractions of its width and height): a
 #: homography's scale is extreme at the corners; the edges' middles name the near and far edge
@@ -62,6 +83,65 @@ POINTS: dict[str, tuple[float, float]] = {
     "SE corner": (1, 1), "bottom edge": (0.5, 1), "SW corner": (0, 1), "left edge": (0, 0.5),
     "centre": (0.5, 0.5),
 }
+
+
+@dataclass(frozen=True)
+class Look:
+    """One frame as the check read it: the markers `found`, and the outlines of stickers it saw but
+    could not read (`unread`, 4 x 2 px each: see `look`). A (frame, detections) pair is a look
+    without outlines."""
+
+    frame: np.ndarray
+    found: Detections
+    unread: tuple[np.ndarray, ...] = ()
+
+
+def check_detector(registry: Registry, game: str | None) -> MarkerDetector:
+    """The detector the check reads with: the pipeline's own (`pipeline.table_detector`: its preset,
+    the table's ids), so what the check says reads is what a game reads.
+
+    Every id is marked as one that may need the sharpened second look (`MarkerDetector.sharp_ids`):
+    the pipeline's full scan of a game (over 64 ids) always takes it, and the check of the corners
+    and seats alone (12 ids, which a detector re-finds without it until one needed it) must read as
+    that scan does."""
+    detector = table_detector(registry, game)
+    if detector.ids is not None:
+        detector.sharp_ids.update(int(i) for i in detector.ids)
+    return detector
+
+
+def look(detector: MarkerDetector, frame: np.ndarray) -> Look:
+    """`frame` read by `detector` (`check_detector`), with the outlines it could not decode (its
+    `rejected` quads) that may be stickers: inked (`inked`), one per place (`distinct`), and not a
+    marker of an id the table does not hold (which the whole dictionary reads there: another game's
+    sticker, or a game's lying on the table while the corners and seats alone are checked)."""
+    found = detector.detect(frame)
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    outlines = distinct([q for q in detector.rejected if inked(gray, q)])
+    if outlines and detector.ids is not None:
+        boxes = [(int(q[:, 0].min() - outline_side(q)), int(q[:, 1].min() - outline_side(q)),
+                  int(q[:, 0].max() + outline_side(q)) + 1, int(q[:, 1].max() + outline_side(q)) + 1)
+                 for q in outlines]
+        with _WHOLE_LOCK:            # one detector for every table's check: one at a time
+            others = _whole_dictionary(detector.dictionary_name).detect_regions(gray, boxes)
+        # a crop reads smaller markers than the full scan: those of the table's own ids stay unread
+        centres = others.centers()[~np.isin(others.ids, detector.ids)]
+        outlines = [q for q in outlines
+                    if not len(centres) or np.linalg.norm(centres - q.mean(axis=0), axis=1).min()
+                    >= 0.5 * outline_side(q)]
+    return Look(frame, found, tuple(outlines))
+
+
+_WHOLE: dict[str, MarkerDetector] = {}
+_WHOLE_LOCK = threading.Lock()
+
+
+def _whole_dictionary(dictionary: str) -> MarkerDetector:
+    """A detector of every id of `dictionary`, with the pipeline's preset (one per process)."""
+    detector = _WHOLE.get(dictionary)
+    if detector is None:
+        detector = _WHOLE[dictionary] = MarkerDetector(dictionary, preset=PRESET)
+    return detector
 
 
 @dataclass(frozen=True)
@@ -79,7 +159,9 @@ class Light:
 @dataclass(frozen=True)
 class KindCheck:
     """One kind of sticker of the game, where the camera stands: its marker side at the near and
-    the far edge of the table (px), the least that reads at this blur, and the verdict."""
+    the far edge of the table (px), the least that reads every time at this blur (`needed_px`) and
+    the least that reads at all (`least_px`), how many stickers of its size the last frame showed
+    and how many of them were read, and the verdict (`grade`)."""
 
     component: str
     size_mm: float
@@ -90,17 +172,28 @@ class KindCheck:
     verdict: Verdict
     #: the largest marker this component takes with its quiet zone (mm)
     largest_mm: float
+    least_px: float = 0.0
+    #: stickers of this kind in the last frame: read, and read or seen as an outline that does not
+    #: decode (`check._count`: an outline shows a size, not a kind); None when the table is not located
+    read: int | None = None
+    seen: int | None = None
 
     @property
     def name(self) -> str:
         return self.component.replace("_", " ")
+
+    @property
+    def rate(self) -> float | None:
+        """The share of the stickers of this kind seen in the last frame that were read."""
+        return None if not self.seen or self.read is None else self.read / self.seen
 
     def to_json(self) -> dict[str, Any]:
         return {"component": self.component, "name": self.name, "size_mm": self.size_mm,
                 "markers": self.markers,
                 "near_px": None if self.near_px is None else round(self.near_px, 1),
                 "far_px": None if self.far_px is None else round(self.far_px, 1),
-                "needed_px": round(self.needed_px, 1), "verdict": self.verdict,
+                "needed_px": round(self.needed_px, 1), "least_px": round(self.least_px, 1),
+                "verdict": self.verdict, "read": self.read, "seen": self.seen,
                 "largest_mm": round(self.largest_mm, 1)}
 
 
@@ -124,11 +217,17 @@ class CameraReport:
     light: Light | None = None
     glare: float = 0.0
     glare_markers: tuple[int, ...] = ()
-    #: the least marker side that reads at this blur, and the detector's own floor for a full scan
+    #: the least marker side that reads every time at this blur, the least that reads at all, and
+    #: the detector's own floor for a full scan
     needed_px: float = RELIABLE_PX
     floor_px: float = 0.0
+    least_px: float = 0.0
     kinds: tuple[KindCheck, ...] = ()
     advice: tuple[Advice, ...] = ()
+    #: the detector preset the frames were read with (`pipeline.PRESET`), when known
+    preset: str | None = None
+    #: the outlines of the last frame counted as stickers not read (image px, 4 x 2 each)
+    unread: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -151,6 +250,7 @@ class CameraReport:
             "light": None if self.light is None else self.light.to_json(),
             "glare": round(self.glare, 4), "glare_markers": list(self.glare_markers),
             "needed_px": round(self.needed_px, 1), "floor_px": round(self.floor_px, 1),
+            "least_px": round(self.least_px, 1), "preset": self.preset,
             "kinds": [k.to_json() for k in self.kinds],
             "advice": [a.to_json() for a in self.advice],
         }
@@ -159,11 +259,17 @@ class CameraReport:
 # ---- measurements ---------------------------------------------------------------------------------
 
 def needed_px(blur_px: float | None) -> float:
-    """The least marker side (px) that reads at this edge blur (`BLUR_STEPS`); unknown blur: the
-    sheets' reliable size."""
+    """The least marker side (px) that reads every time at this edge blur (`BLUR_STEPS`); unknown
+    blur: the sheets' reliable size."""
     if blur_px is None:
         return RELIABLE_PX
     return next((px for limit, px in BLUR_STEPS if blur_px <= limit), BLURRED_PX)
+
+
+def least_px(blur_px: float | None) -> float:
+    """The marker side (px) below which next to none read at this edge blur (`MARGINAL_SHARE` of
+    `needed_px`)."""
+    return needed_px(blur_px) * MARGINAL_SHARE
 
 
 def edge_blur(gray: np.ndarray, detections: Detections) -> float | None:
@@ -177,14 +283,21 @@ def edge_blur(gray: np.ndarray, detections: Detections) -> float | None:
     The largest markers found are used (35 px and more when there are 3 such; else 24, 16 px); None
     without any.
     """
-    if not len(detections):
+    return quad_blur(gray, detections.corners)
+
+
+def quad_blur(gray: np.ndarray, quads: np.ndarray) -> float | None:
+    """`edge_blur` of any dark squares (N x 4 x 2 image px): markers read, or the outlines of
+    stickers not read, where a picture too blurred to read any marker still shows them."""
+    if not len(quads):
         return None
-    sides = detections.side_px()
+    quads = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).mean(axis=1)
     # the largest markers say it best: small ones blur into grey and under-report
     keep = sides >= next((px for px in (35.0, 24.0, 16.0) if (sides >= px).sum() >= 3), 16.0)
     h, w = gray.shape[:2]
     found = []
-    for quad, side in zip(detections.corners[keep], sides[keep]):
+    for quad, side in zip(quads[keep], sides[keep]):
         margin = int(side / 7) + 2
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
         x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin + 1, (w, h))
@@ -198,6 +311,40 @@ def edge_blur(gray: np.ndarray, detections: Detections) -> float | None:
         if slope > 0 and hi - lo > 40:
             found.append(float(hi - lo) / (math.sqrt(2 * math.pi) * slope))
     return float(np.median(found)) if found else None
+
+
+def outline_side(quad: np.ndarray) -> float:
+    """The mean side (px) of a quad (4 x 2), as `Detections.side_px` measures a marker's."""
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+
+
+def inked(gray: np.ndarray, quad: np.ndarray) -> bool:
+    """Does the outline hold a sticker: is its middle (the inner half, about its centre) black and
+    white (`INK_SPREAD`), and is it a square seen in perspective, not a sliver? An empty square of
+    table or wood, which the detector also finds, is neither."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 0.5 * sides.max():
+        return False
+    centre = quad.mean(axis=0)
+    inner = np.round(centre + (quad - centre) * 0.5).astype(np.int32)
+    mask = np.zeros(gray.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, inner, 255)
+    values = gray[mask > 0]
+    if values.size < 4:
+        return False
+    p10, p90 = np.percentile(values, (10, 90))
+    return float(p90 - p10) >= INK_SPREAD
+
+
+def distinct(quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """One outline per place: the detector may see a sticker's marker, its quiet zone and its
+    component, one inside the other; the smallest is kept."""
+    kept: list[np.ndarray] = []
+    for q in sorted(quads, key=outline_side):
+        c = q.mean(axis=0)
+        if all(np.linalg.norm(c - k.mean(axis=0)) >= 0.5 * outline_side(k) for k in kept):
+            kept.append(q)
+    return kept
 
 
 def side_at(to_image: np.ndarray, point_mm: Sequence[float], size_mm: float) -> float:
@@ -305,48 +452,58 @@ class _Scene:
     """What the samples showed, before the verdicts."""
     geometry: TableGeometry
     corners: set[str] = field(default_factory=set)
+    #: px per mm of each table-corner marker read
     corner_sides: list[float] = field(default_factory=list)
     blur: list[float] = field(default_factory=list)
     light: list[Light] = field(default_factory=list)
     glare: list[float] = field(default_factory=list)
     glare_markers: set[int] = field(default_factory=set)
+    #: the outlines of stickers not read in the last frame (`Look.unread`)
+    outlines: list[np.ndarray] = field(default_factory=list)
 
 
-def check_camera(samples: Sequence[tuple[np.ndarray, Detections]], *, layout: Layout, registry: Registry,
-                 game: str | None, mode: Any = None, min_perimeter_rate: float | None = None,
+def check_camera(samples: Sequence[Look | tuple[np.ndarray, Detections]], *, layout: Layout,
+                 registry: Registry, game: str | None, mode: Any = None,
+                 detector: MarkerDetector | None = None, min_perimeter_rate: float | None = None,
                  geometry: TableGeometry | None = None) -> CameraReport:
-    """The report for `samples` (frames and the markers found in each, in time order) of `game`'s
-    table (None: the table corners and seats only). `mode` is the source's `mode` (a `CaptureMode`;
-    None or anything else: unknown, as for a file or folder). `min_perimeter_rate` is the
-    detector's (OpenCV's default 0.03): a full-frame scan finds no marker whose perimeter is under
-    that share of the frame's longer side.
+    """The report for `samples` (each frame as `look` read it, in time order) of `game`'s table
+    (None: the table corners and seats only). `mode` is the source's `mode` (a `CaptureMode`; None
+    or anything else: unknown, as for a file or folder). `detector` is the one that read them
+    (`check_detector`): its preset goes into the report, and its `minMarkerPerimeterRate` is the
+    floor of a full-frame scan, which finds no marker whose perimeter is under that share of the
+    frame's longer side (`min_perimeter_rate` says it without a detector; OpenCV's default 0.03).
     `geometry` (a fresh one by default) is updated with every sample, so the caller can draw it."""
     if not samples:
         raise ValueError("the camera check needs at least one frame")
+    looks = [s if isinstance(s, Look) else Look(*s) for s in samples]
     if not hasattr(mode, "width"):
         mode = None             # a source that says its mode in words only, or nothing
     if min_perimeter_rate is None:
-        min_perimeter_rate = float(cv2.aruco.DetectorParameters().minMarkerPerimeterRate)
+        params = detector.params if detector is not None else cv2.aruco.DetectorParameters()
+        min_perimeter_rate = float(params.minMarkerPerimeterRate)
     geometry = geometry or TableGeometry(layout, registry, game)
     seen = _Scene(geometry)
-    for frame, found in samples:
-        _measure(seen, frame, found, registry, game, layout)
-    frame = samples[-1][0]
-    h, w = frame.shape[:2]
-    report: dict[str, Any] = {"game": game, "frame_size": (int(w), int(h)), "frames": len(samples),
+    for sample in looks:
+        _measure(seen, sample, registry, game, layout)
+    last = looks[-1]
+    h, w = last.frame.shape[:2]
+    report: dict[str, Any] = {"game": game, "frame_size": (int(w), int(h)), "frames": len(looks),
                               "mode": mode, "corners_seen": tuple(c for c in ("NW", "NE", "SE", "SW")
-                                                                   if c in seen.corners)}
+                                                                   if c in seen.corners),
+                              "preset": None if detector is None else detector.preset}
     blur = float(np.median(seen.blur)) if seen.blur else None
     need = needed_px(blur)
     floor = min_perimeter_rate * max(w, h) / 4
-    report.update(blur_px=blur, needed_px=max(need, floor), floor_px=floor,
+    needed, least = max(need, floor), max(least_px(blur), floor)
+    report.update(blur_px=blur, needed_px=needed, floor_px=floor, least_px=least,
                   glare=float(np.median(seen.glare)) if seen.glare else 0.0,
                   glare_markers=tuple(sorted(seen.glare_markers)))
     if seen.light:
         report["light"] = Light(*(float(np.median([getattr(x, k) for x in seen.light]))
                                   for k in ("mean", "p5", "p95")))
-    near = far = None
+    kinds = _kinds(registry, game)
     focal = None
+    centre = None
     if geometry.table_h is not None and len(seen.corners) == 4:
         to_image = np.linalg.inv(geometry.table_h)
         scales = {name: side_at(to_image, p, 10.0) / 10.0 for name, p in table_points(layout).items()}
@@ -362,21 +519,33 @@ def check_camera(samples: Sequence[tuple[np.ndarray, Detections]], *, layout: La
                       near_edge=near, far_edge=far,
                       tilt_deg=tilt, fill=float(max(span[0] / w, span[1] / h)))
         points = table_points(layout)
+        sides = {size: (side_at(to_image, points[nearest], size), side_at(to_image, points[farthest], size))
+                 for _, size in kinds}
+        counts, unread = _count(last, seen.outlines, geometry.table_h, layout, registry, game, kinds,
+                                {size for size, (_, far_px) in sides.items() if far_px >= needed})
+        # the count decides a size's verdict (an outline shows a size, not a kind); each kind
+        # shows its own
+        by_size: dict[float, tuple[int, int]] = {}
+        for (_, size), (n_read, n_seen) in counts.items():
+            r0, s0 = by_size.get(size, (0, 0))
+            by_size[size] = (r0 + n_read, s0 + n_seen)
         report["kinds"] = tuple(
-            _kind(component, size, count, comp, registry, max(need, floor),
-                  side_at(to_image, points[nearest], size), side_at(to_image, points[farthest], size))
-            for (component, size), (count, comp) in _kinds(registry, game).items())
-        report["_centre"] = scales["centre"]
+            replace(_kind(component, size, count, comp, registry, needed, least, *sides[size],
+                          *by_size[size]), read=counts[(component, size)][0],
+                    seen=counts[(component, size)][1])
+            for (component, size), (count, comp) in kinds.items())
+        report["unread"] = tuple(unread)
+        centre = scales["centre"]
     else:
-        report["kinds"] = tuple(_kind(component, size, count, comp, registry, max(need, floor), None, None)
-                                for (component, size), (count, comp) in _kinds(registry, game).items())
-    report["advice"] = tuple(_advise(report, seen, focal, registry, layout))
-    report.pop("_centre", None)
+        report["kinds"] = tuple(_kind(component, size, count, comp, registry, needed, least,
+                                      None, None, None, None)
+                                for (component, size), (count, comp) in kinds.items())
+    report["advice"] = tuple(_advise(report, seen, focal, centre, registry))
     return CameraReport(**report)
 
 
-def _measure(seen: _Scene, frame: np.ndarray, found: Detections, registry: Registry, game: str | None,
-             layout: Layout) -> None:
+def _measure(seen: _Scene, sample: Look, registry: Registry, game: str | None, layout: Layout) -> None:
+    frame, found = sample.frame, sample.found
     seen.geometry.update(found)
     seen.geometry.locate(found)       # the seats, for the picture
     for mid, side in zip(found.ids, found.side_px()):
@@ -385,7 +554,9 @@ def _measure(seen: _Scene, frame: np.ndarray, found: Detections, registry: Regis
             seen.corners.add(m.item)
             seen.corner_sides.append(float(side) / m.size_mm)
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    blur = edge_blur(gray, found)
+    seen.outlines = list(sample.unread)
+    # a picture too blurred to read any marker still shows the stickers' outlines
+    blur = edge_blur(gray, found) if len(found) else quad_blur(gray, np.array(seen.outlines))
     if blur is not None:
         seen.blur.append(blur)
     h, w = gray.shape[:2]
@@ -405,47 +576,158 @@ def _view_quad(to_image: np.ndarray, layout: Layout) -> np.ndarray:
     return cv2.perspectiveTransform(quad.reshape(-1, 1, 2), to_image).reshape(-1, 2)
 
 
-def _kinds(registry: Registry, game: str | None) -> dict[tuple[str, float], tuple[int, tuple[float, float]]]:
+_Kinds = dict[tuple[str, float], tuple[int, tuple[float, float]]]
+
+
+def _kinds(registry: Registry, game: str | None) -> _Kinds:
     """The game's kinds of sticker (component and marker size), the global ones first: how many
     markers each, and the component's size."""
-    kinds: dict[tuple[str, float], tuple[int, tuple[float, float]]] = {}
+    kinds: _Kinds = {}
     for m in sorted(registry.markers(game), key=lambda m: (m.game is not None, m.id)):
         n, _ = kinds.get((m.component, m.size_mm), (0, m.component_size_mm))
         kinds[(m.component, m.size_mm)] = (n + 1, m.component_size_mm)
     return kinds
 
 
-def _kind(component: str, size: float, count: int, comp: tuple[float, float], registry: Registry,
-          needed: float, near: float | None, far: float | None) -> KindCheck:
-    if near is None or far is None:
-        verdict: Verdict = "unknown"
-    elif far >= needed:
+def outline_share(size_mm: float, component_mm: Sequence[float], dictionary: str) -> float:
+    """The largest outline a sticker of this marker size makes, in marker sides: its quiet zone (a
+    cell all round), or its component when that is square (a die, a token) and larger."""
+    cells = DICTIONARY_CELLS[dictionary]
+    share = (cells + 2) / cells
+    if max(component_mm) <= 1.1 * min(component_mm):
+        share = max(share, min(component_mm) / size_mm)
+    return share
+
+
+#: How far beyond the play area an outline still lies on the table (mm): the corner stickers' outer
+#: halves lie there.
+_RIM_MM = 40.0
+
+
+def _count(last: Look, outlines: Sequence[np.ndarray], table_h: np.ndarray, layout: Layout,
+           registry: Registry, game: str | None, kinds: _Kinds, everywhere: set[float]
+           ) -> tuple[dict[tuple[str, float], tuple[int, int]], list[np.ndarray]]:
+    """Per kind of sticker, those the last frame showed: (read, read or seen), and the outlines
+    counted as stickers not read.
+
+    An outline (`Look.unread`) is a sticker not read when it lies on the table and its side fits a
+    marker size there (`OUTLINE_BAND`, from the marker's own side to its largest outline,
+    `outline_share`); one that fits several sizes counts against the smallest that does not read
+    everywhere (those are the ones that fail), else the smallest. An outline shows a size, not a
+    kind: it counts for the kind of that size read most in the frame (when none is, the one with
+    the most markers)."""
+    read = dict.fromkeys(kinds, 0)
+    for mid in last.found.ids:
+        m = registry.lookup(int(mid), game)
+        if m is not None and (m.component, m.size_mm) in read:
+            read[(m.component, m.size_mm)] += 1
+    largest: dict[float, float] = {}
+    for (_, size), (_, comp) in kinds.items():
+        largest[size] = max(largest.get(size, 0.0), outline_share(size, comp, registry.dictionary))
+    to_image = np.linalg.inv(table_h)
+    unread = dict.fromkeys(largest, 0)
+    counted = []
+    for quad in outlines:
+        x, y = cv2.perspectiveTransform(quad.mean(axis=0).reshape(1, 1, 2).astype(np.float64),
+                                        table_h).reshape(2)
+        if not (-_RIM_MM <= x <= layout.width_mm + _RIM_MM and -_RIM_MM <= y <= layout.height_mm + _RIM_MM):
+            continue
+        side = outline_side(quad)
+        at = (float(x), float(y))
+        fits = [size for size in largest
+                if OUTLINE_BAND[0] <= side / side_at(to_image, at, size) <= OUTLINE_BAND[1] * largest[size]]
+        if fits:
+            unread[min(fits, key=lambda size: (size in everywhere, size))] += 1
+            counted.append(quad)
+    counts = {kind: (n, n) for kind, n in read.items()}
+    for size, n in unread.items():
+        if n:
+            kind = max((k for k in kinds if k[1] == size), key=lambda k: (read[k], kinds[k][0]))
+            counts[kind] = (read[kind], read[kind] + n)
+    return counts, counted
+
+
+def grade(near_px: float | None, far_px: float | None, needed_px: float, least_px: float,
+          read: int | None = None, seen: int | None = None) -> Verdict:
+    """A kind of sticker's verdict: by its side at the near and the far edge against the side that
+    reads every time (`needed_px`) and the least that reads at all (`least_px`), then by the count of
+    the last frame (`read` of `seen` stickers of its size): "reliable" everywhere; "near only"
+    (reliable near the camera, not at the far edge); "marginal" (some read, some not); "unreadable";
+    "unknown" without the table's scale. The count decides where the size says marginal or
+    unreadable: a sticker read is marginal at least; none of `COUNTED` or more read is unreadable."""
+    if near_px is None or far_px is None:
+        return "unknown"
+    verdict: Verdict
+    if far_px >= needed_px:
         verdict = "reliable"
-    elif near >= needed:
+    elif near_px >= needed_px:
         verdict = "near only"
+    elif near_px >= least_px:
+        verdict = "marginal"
     else:
         verdict = "unreadable"
-    return KindCheck(component, size, count, near, far, needed, verdict,
-                     largest_marker_mm(comp, registry.dictionary))
+    if read is not None and seen is not None:
+        if verdict == "unreadable" and read > 0:
+            verdict = "marginal"
+        elif verdict == "marginal" and read == 0 and seen >= COUNTED:
+            verdict = "unreadable"
+    return verdict
+
+
+def _kind(component: str, size: float, count: int, comp: tuple[float, float], registry: Registry,
+          needed: float, least: float, near: float | None, far: float | None, read: int | None,
+          seen: int | None) -> KindCheck:
+    return KindCheck(component, size, count, near, far, needed, grade(near, far, needed, least, read, seen),
+                     largest_marker_mm(comp, registry.dictionary), least, read, seen)
 
 
 def _mode_name(rows: int) -> str:
     return "4K" if rows >= 2160 else f"{rows}p"
 
 
-def _advise(r: dict[str, Any], seen: _Scene, focal: float | None, registry: Registry,
-            layout: Layout) -> list[Advice]:
+def _corner_outlines(seen: _Scene, registry: Registry) -> int:
+    """How many outlines of the last frame may be table corners that the blur keeps from reading:
+    of a corner sticker's side at the scale of the corners read, when those are too small to read
+    every time at this blur (none when they are large enough: then blur is not why the others are
+    missing); without a corner read, the outlines too small to read at this blur."""
+    corner = next(m for m in registry.markers(None) if m.component == "table_corner")
+    needed = needed_px(float(np.median(seen.blur)) if seen.blur else None)
+    if not seen.corner_sides:
+        return sum(outline_side(q) < needed for q in seen.outlines)
+    expected = float(np.median(seen.corner_sides)) * corner.size_mm
+    if expected >= needed:
+        return 0
+    largest = outline_share(corner.size_mm, corner.component_size_mm, registry.dictionary)
+    return sum(OUTLINE_BAND[0] <= outline_side(q) / expected <= OUTLINE_BAND[1] * largest
+               for q in seen.outlines)
+
+
+def _advise(r: dict[str, Any], seen: _Scene, focal: float | None, centre: float | None,
+            registry: Registry) -> list[Advice]:
     w, h = r["frame_size"]
     out: list[Advice] = []
     corners = r["corners_seen"]
     kinds: tuple[KindCheck, ...] = r["kinds"]
-    short = [k for k in kinds if k.verdict in ("near only", "unreadable")]
-    if not corners:
+    short = [k for k in kinds if k.verdict in ("near only", "marginal", "unreadable")]
+    blur = r.get("blur_px")
+    # blur is why corners are missing when the picture is not sharp, the corners read are too small
+    # for this blur, and the frame shows outlines it cannot read
+    blurred_corners = 0
+    if len(corners) < 4 and blur is not None and blur > BLUR_STEPS[0][0]:
+        blurred_corners = _corner_outlines(seen, registry)
+    missing = tuple(c for c in ("NW", "NE", "SE", "SW") if c not in corners)
+    if blurred_corners:
+        out.append(advice.say_as("corners_blurred", "corner_blurred" if len(missing) == 1
+                                 else "corners_blurred", names=missing, blur=f"{blur:.1f}"))
+    if not corners and not blurred_corners:
         out.append(advice.say("no_corners"))
-    elif len(corners) < 4:
-        missing = [c for c in ("NW", "NE", "SE", "SW") if c not in corners]
-        out.append(advice.say("corners_missing", s="s" if len(missing) > 1 else "",
-                              names=" ".join(missing), by=_raise_by(seen, w, h)))
+    elif missing and corners and blurred_corners < len(missing):
+        by = _raise_by(seen, w, h)
+        form = ("corner_missing" if len(missing) == 1 else "corners_missing") + ("_by" if by else "")
+        params: dict[str, advice.Param] = {"names": missing}
+        if by:
+            params["cm"] = by
+        out.append(advice.say_as("corners_missing", form, **params))
     mode = r["mode"]
     size = f"{w}x{h}"
     if h < 1080 and (short or r.get("near_px_per_mm") is None):
@@ -461,61 +743,81 @@ def _advise(r: dict[str, Any], seen: _Scene, focal: float | None, registry: Regi
     fps = getattr(mode, "fps", None)
     if fps is not None and fps < SLOW_FPS:
         codec = getattr(mode, "codec", None)
-        out.append(advice.say("slow", fps=fps, size=size, codec=f" over {codec}" if codec else ""))
+        if codec:
+            out.append(advice.say_as("slow", "slow_codec", fps=round(fps), size=size, codec=codec))
+        else:
+            out.append(advice.say("slow", fps=round(fps), size=size))
     fill = r.get("fill")
-    centre = r.get("_centre")
     gain = 1.0
     if fill is not None and fill < FILL_MIN and short and centre:
         gain = FILL_GOAL / fill
         distance_mm = (focal or reference_focal_px(h)) / centre
-        out.append(advice.say("too_far", fill=fill, gain=FILL_GOAL / fill,
-                              cm=distance_mm * (1 - fill / FILL_GOAL) / 10))
+        out.append(advice.say("too_far", fill=round(fill * 100), gain=f"{FILL_GOAL / fill:.1f}",
+                              cm=round(distance_mm * (1 - fill / FILL_GOAL) / 10)))
     near, far = r.get("near_px_per_mm"), r.get("far_px_per_mm")
     tilt = r.get("tilt_deg")
     if near and far and short and far / near < 0.75 and tilt is not None and tilt > 15:
-        out.append(advice.say("tilted", tilt=tilt, ratio=far / near))
-    blur = r.get("blur_px")
-    if blur is not None and (blur > BLUR_STEPS[-1][0] or (blur > BLUR_STEPS[0][0] and short)):
-        out.append(advice.say("blurred", blur=blur))
+        out.append(advice.say("tilted", tilt=round(tilt), ratio=round(far / near * 100)))
+    if blur is not None and not blurred_corners and (
+            blur > BLUR_STEPS[-1][0] or (blur > BLUR_STEPS[0][0] and (short or len(corners) < 4))):
+        out.append(advice.say("blurred", blur=f"{blur:.1f}"))
     shade: Light | None = r.get("light")
     if shade is not None and shade.p95 < DARK_P95:
-        out.append(advice.say("dark", p95=shade.p95))
+        out.append(advice.say("dark", p95=round(shade.p95)))
     elif shade is not None and shade.mean > BRIGHT_MEAN:
-        out.append(advice.say("bright", mean=shade.mean))
+        out.append(advice.say("bright", mean=round(shade.mean)))
     if r["glare"] >= GLARE_SHARE or r["glare_markers"]:
-        ids = r["glare_markers"]
-        on = "" if not ids else f", over marker{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}"
-        out.append(advice.say("glare", share=r["glare"], on=on))
+        ids = tuple(str(i) for i in r["glare_markers"])
+        share = f"{r['glare'] * 100:.1f}"
+        if ids:
+            out.append(advice.say_as("glare", "glare_on_one" if len(ids) == 1 else "glare_on",
+                                  share=share, markers=ids))
+        else:
+            out.append(advice.say("glare", share=share))
     # one sentence for the kinds of one size that lack the same (dice faces and rats: 12 mm)
-    said: dict[tuple[str, float, str], list[KindCheck]] = {}
+    said: dict[tuple[str, float, str], tuple[list[KindCheck], Words]] = {}
     for k in short:
-        said.setdefault((k.verdict, k.size_mm, _remedy(k, h, tilt, gain)), []).append(k)
-    for (verdict, _, remedy), group in said.items():
-        k = group[0]
-        assert k.near_px is not None and k.far_px is not None
-        lo, hi = math.floor(k.far_px), math.floor(k.near_px)   # never "20 px, 20 needed" for 19.7
-        names = advice.either([g.name for g in group]).replace(", or ", " and ").replace(" or ", " and ")
-        out.append(advice.say("kind_far" if verdict == "near only" else "kind_unreadable",
-                              kind=names, size=k.size_mm, near=k.near_px, far=k.far_px,
-                              px=f"{lo}" if lo == hi else f"{lo}–{hi}", needed=k.needed_px,
-                              remedy=remedy))
+        remedy = _remedy(k, h, tilt, gain)
+        said.setdefault((k.verdict, k.size_mm, remedy.text), ([], remedy))[0].append(k)
+    for (verdict, _, _), (group, remedy) in said.items():
+        out.append(_kind_advice(verdict, group, remedy))
     return out
 
 
-def _raise_by(seen: _Scene, w: int, h: int) -> str:
-    """" about 10 cm" when the corners seen say how much more the camera must see; "" otherwise."""
+def _kind_advice(verdict: str, group: list[KindCheck], remedy: Words) -> Advice:
+    """The sentence for the kinds of one size with one verdict and one remedy."""
+    k = group[0]
+    assert k.near_px is not None and k.far_px is not None
+    lo, hi = math.floor(k.far_px), math.floor(k.near_px)   # never "20 px, 20 needed" for 19.7
+    common: dict[str, advice.Param] = {"kinds": tuple(g.name for g in group), "size": f"{k.size_mm:g}",
+                                       "needed": round(k.needed_px), "remedy": remedy}
+    px = f"{lo}" if lo == hi else f"{lo}–{hi}"
+    if verdict == "near only":
+        return advice.say("kind_far", near=round(k.near_px), far=lo, **common)
+    if verdict == "marginal":
+        if k.seen:
+            return advice.say_as("kind_marginal", "kind_marginal_counted", px=px, read=k.read or 0,
+                              seen=k.seen, **common)
+        return advice.say("kind_marginal", px=px, **common)
+    if k.seen is not None and k.seen >= COUNTED and not k.read:
+        return advice.say_as("kind_unreadable", "kind_unread", px=px, seen=k.seen, **common)
+    return advice.say("kind_unreadable", px=px, **common)
+
+
+def _raise_by(seen: _Scene, w: int, h: int) -> int | None:
+    """How much higher (cm) the camera must go to see the whole table, when the corners seen say it;
+    None otherwise."""
     if not seen.corner_sides:
-        return ""
+        return None
     scale = float(np.median(seen.corner_sides))           # px per mm where the corners are
     need = max(VIEW_MM[0] / FILL_GOAL / (w / scale), VIEW_MM[1] / FILL_GOAL / (h / scale))
     if need <= 1.02:
-        return ""
+        return None
     distance_mm = reference_focal_px(h) / scale
-    cm = 5 * math.ceil(distance_mm * (need - 1) / 50)
-    return f" about {cm} cm"
+    return 5 * math.ceil(distance_mm * (need - 1) / 50)
 
 
-def _remedy(k: KindCheck, rows: int, tilt: float | None, gain: float) -> str:
+def _remedy(k: KindCheck, rows: int, tilt: float | None, gain: float) -> Words:
     """What makes a kind of sticker readable at the far edge: lowering the camera as far as the table
     allows (`gain`), a camera of more pixels (the smallest common mode whose scale over the whole
     table, times the far edge's share of it here, is enough), or a larger print (when the component
@@ -533,7 +835,7 @@ def _remedy(k: KindCheck, rows: int, tilt: float | None, gain: float) -> str:
             remedies.append(advice.words("need_mode", mode=_mode_name(better)))
         larger = math.ceil(k.needed_px / (far / k.size_mm) * 2) / 2
         if larger <= k.largest_mm:
-            remedies.append(advice.words("print_larger", mm=larger))
+            remedies.append(advice.words("print_larger", mm=f"{larger:g}"))
     if k.verdict == "near only" and tilt is not None and tilt > 15:
         remedies.append(advice.words("look_down"))
     if not remedies:
@@ -546,9 +848,9 @@ def _remedy(k: KindCheck, rows: int, tilt: float | None, gain: float) -> str:
 def draw_check(frame: np.ndarray, report: CameraReport, detections: Detections, geometry: TableGeometry, *,
                registry: Registry | None = None, width: int | None = 960) -> np.ndarray:
     """The picture of the check, `width` px wide (None: the frame's own size), so its words read
-    once shown: the markers found (`annotate`), the game's zones and the seats (`draw_layout`), and
-    the scale at the near and far edge."""
-    from .annotate import YELLOW, annotate, draw_layout, label
+    once shown: the markers found (`annotate`), the stickers seen but not read (their outlines, red),
+    the game's zones and the seats (`draw_layout`), and the scale at the near and far edge."""
+    from .annotate import RED, YELLOW, annotate, draw_layout, label
     h, w = frame.shape[:2]
     scale = 1.0 if not width or w <= width else width / w
     if scale != 1.0:
@@ -556,6 +858,8 @@ def draw_check(frame: np.ndarray, report: CameraReport, detections: Detections, 
         detections = Detections(detections.ids, detections.corners * scale,
                                 (frame.shape[1], frame.shape[0]))
     out = annotate(frame, detections, registry=registry, game=report.game)
+    for quad in report.unread:
+        cv2.polylines(out, [np.round(quad * scale).astype(np.int32)], True, RED, 2, cv2.LINE_AA)
     draw_layout(out, geometry, scale=scale)
     if geometry.table_h is not None and report.near_edge and report.far_edge:
         to_image = np.diag([scale, scale, 1.0]) @ np.linalg.inv(geometry.table_h)

@@ -20,6 +20,19 @@ from .regions import RegionTracker
 from .tracker import Tracker
 from .worn import Outlines, WornReader
 
+#: The detector preset a table is read with (`detect.PRESETS`): the pipeline's, and the camera
+#: check's (`table_detector`), so what the check says reads is what a game reads.
+PRESET = "second-look"
+
+
+def table_detector(registry: Registry, game: str | None, *, dictionary: str | None = None,
+                   preset: str = PRESET) -> MarkerDetector:
+    """The detector that reads `game`'s table: the pipeline's preset and only the ids the table can
+    hold (`game`'s markers and the global ones; None: the table corners and seats). The one place
+    that says how the pipeline detects, read by the camera check (`check.check_detector`)."""
+    return MarkerDetector(dictionary or registry.dictionary, preset=preset,
+                          ids=[m.id for m in registry.markers(game)])
+
 
 @dataclass(frozen=True)
 class FrameResult:
@@ -74,7 +87,7 @@ class TablePipeline:
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
-                 preset: str = "second-look", full_every: int = 50, qr_every: float | None = 1.0,
+                 preset: str = PRESET, full_every: int = 50, qr_every: float | None = 1.0,
                  tracker: Tracker | None = None, failing_after: float = 4.0) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
@@ -99,7 +112,7 @@ class TablePipeline:
             return m.size_mm if m is not None else 20.0
 
         if game:
-            detector = MarkerDetector(self.dictionary, preset=preset, ids=list(markers))
+            detector = table_detector(registry, game, dictionary=self.dictionary, preset=preset)
             self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
                                          worn=WornReader(self.dictionary, markers))
         if layout is None:
