@@ -9,9 +9,8 @@ line it puts on every screen. While it records, every screen's payload says so
 unless the host chose to keep it; a recording whose game was ended while the server was not
 running goes at the next start (:meth:`Recordings.forget_ended`).
 
-The format, one folder per game (``<DIR>/<table>-game-<row>-<date>-<time>/``, the game's
-table, row and creation; mode 0700, its files 0600: they
-are what a camera saw):
+The format, one folder per game (``<DIR>/<table>-game-<row>-<date>-<time>/``: the game's table,
+row and creation; mode 0700, its files 0600: they are what a camera saw):
 
 * ``recording.json``: the game it belongs to (the table, the SQLite file of its log, the row, the
   game, players, seed, seat colours and the row's creation time, so a replay can check the log is
@@ -21,18 +20,18 @@ are what a camera saw):
 * ``index.jsonl``: one line per frame written, ``{"part", "n", "t", "at", "seq", "file"}`` (``t``
   the frame's time as the pipeline got it, ``at`` the wall clock when it was read, as the log
   writes times, ``seq`` the log's last entry once the camera had read it), and a line where each
-  part of the recording begins (``{"part", "seq", "at"}``, the host turned it on or the game was
-  opened) and ends (``{"stop", "seq", "at", "frames", "dropped"}``). A frame's number ``n`` counts
-  the frames offered, so a gap says where frames were dropped.
+  part of the recording begins (``{"part", "seq", "at"}``: the host turned it on, or the game was
+  opened) and ends (``{"stop", "seq", "at", "frames", "dropped", "offered"}``). A frame's number
+  ``n`` counts the frames offered, so a gap says where frames were dropped.
 
 JPEG files and a line each rather than a video (an MJPEG AVI through ``cv2.VideoWriter``, the same
 JPEG bytes in a container): a video has one frame rate, but the camera reads at the pace its work
 allows and the tracker's rules are timed, so each frame's time is needed anyway; a video's index
 is written when it is closed, so a server killed mid-game (the evening one wants to replay) would
 leave a file OpenCV may not read, where every frame whose line is in the index is whole. PNG would
-be lossless and 15 times larger. Measured at 1920x1080, 8 frames a second (the server's read
-rate), JPEG quality 85: 183 KB a frame on the synthetic table, 221 KB with a webcam's sensor noise
-(sigma 3): 86-104 MB a minute, about 6 GB an hour; 1280x720 is under half that. A recording stops
+be lossless and 15 times larger. Measured through the writer at 1920x1080, 8 frames a second
+(the server's read rate), JPEG quality 85: 193 KB a frame on the synthetic table, 230 KB with a
+webcam's sensor noise (sigma 3): 90-108 MB a minute, about 6 GB an hour. A recording stops
 by itself at ``limit_mb`` (:data:`LIMIT_MB` by default, about 40 minutes at 1080p) or when the
 disk has less than :data:`MIN_FREE_MB` left, and the host screen says why.
 
@@ -170,6 +169,7 @@ class FrameWriter:
         self._closing = False
         self._thread: threading.Thread | None = None
         self._told_at = -1e9
+        self._told_dropped = 0
         (folder / "frames").mkdir(mode=0o700, parents=True, exist_ok=True)
         self._line({"part": part, "seq": seq, "at": now()})
 
@@ -208,7 +208,7 @@ class FrameWriter:
         else:
             self._drain()
         self._line({"stop": self.part, "seq": seq, "at": now(), "frames": self.counts.frames,
-                    "dropped": self.counts.dropped})
+                    "dropped": self.counts.dropped, "offered": self._offered})
 
     def _run(self) -> None:
         self._drain()
@@ -225,8 +225,9 @@ class FrameWriter:
             if self.stopped is None:
                 self._write(n, t, at, seq, frame)
             now_ = time.monotonic()
-            if now_ - self._told_at >= COUNTS_EVERY or self.stopped is not None:
-                self._told_at = now_
+            if now_ - self._told_at >= COUNTS_EVERY or self.stopped is not None \
+                    or self.counts.dropped != self._told_dropped:
+                self._told_at, self._told_dropped = now_, self.counts.dropped
                 self.told()
 
     def _write(self, n: int, t: float, at: str, seq: int, frame: Frame) -> None:
@@ -392,6 +393,7 @@ class Recorder:
         self._part: _Part | None = None
         self.status = RecordingStatus(available=True, folder=str(recordings.folder))
         recordings.forget_ended()
+        publish(self.status)      # the host screen shows the switch from the start
 
     # -- the host's choices --------------------------------------------------------------------
 
@@ -589,7 +591,7 @@ class Recording:
         folder = Path(folder)
         if not folder.is_dir():
             raise RecordingError(f"{folder} is not a folder (name a game's recording, such as "
-                                 f"recordings/main-game-3)")
+                                 f"recordings/main-game-3-20260101-201500)")
         try:
             header = read_json(folder / RECORDING_FILE)
         except (OSError, ValueError):
@@ -612,7 +614,7 @@ class Recording:
         except (OSError, UnicodeDecodeError) as exc:
             raise RecordingError(f"{folder / INDEX_FILE} cannot be read "
                                  f"({getattr(exc, 'strerror', None) or exc})") from None
-        parts, damaged = _index(folder, lines)
+        parts, damaged = read_parts(folder, lines)
         if not any(p.frames for p in parts):
             raise RecordingError(f"{folder} holds no frame to replay")
         return cls(folder, header, tuple(parts), tuple(damaged))
@@ -630,17 +632,19 @@ def _header_problems(header: Any) -> str:
         if wrong else ""
 
 
-def _index(folder: Path, lines: list[str]) -> tuple[list[Part], list[str]]:
+def read_parts(folder: Path, lines: list[str]) -> tuple[list[Part], list[str]]:
+    """The parts of a recording from its index's ``lines`` (``folder``: where its frames are),
+    and what could not be read of them, in words."""
     parts: list[Part] = []
     frames: list[RecordedFrame] = []
     damaged: list[str] = []
     current: Part | None = None
 
-    def close(end: int | None) -> None:
+    def close(end: int | None, offered: int = 0) -> None:
         nonlocal current, frames
         if current is not None:
             numbers = {f.n for f in frames}
-            last = max(numbers, default=0)
+            last = max(max(numbers, default=0), offered)
             missing = tuple(n for n in range(1, last + 1) if n not in numbers)
             parts.append(replace(current, frames=tuple(frames), end=end, missing=missing))
         current, frames = None, []
@@ -651,7 +655,7 @@ def _index(folder: Path, lines: list[str]) -> tuple[list[Part], list[str]]:
             if not isinstance(entry, dict):
                 raise ValueError
             if "stop" in entry:
-                close(int(entry["seq"]))
+                close(int(entry["seq"]), int(entry.get("offered", 0)))
             elif "n" in entry:
                 if current is None or int(entry["part"]) != current.number:
                     raise ValueError

@@ -57,7 +57,8 @@ class Logged:
     """A camera reading as the log has it: entry ``seq`` written at ``at`` (UTC, as stored), its
     ``kind`` (``read``, ``tap``, ``undo``, ``redo``), ``author`` (who tapped), the action as the
     log has it now (``None``: struck by a correction, or an undo or redo) and, when a correction
-    changed it, what the camera had read (``was``). ``label``: the action in words."""
+    changed it, what the camera had read (``was``). ``label`` and ``was_label``: both in
+    words."""
 
     seq: int
     at: str
@@ -67,11 +68,12 @@ class Logged:
     was: dict[str, Any] | None = None
     struck: bool = False
     label: str = ""
+    was_label: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "at": self.at, "kind": self.kind, "action": self.action,
                 "label": self.label, "author": self.author, "was": self.was,
-                "struck": self.struck}
+                "was_label": self.was_label, "struck": self.struck}
 
 
 @dataclass(frozen=True)
@@ -315,7 +317,8 @@ class _Run:
         was = e.action if e.kind == "action" and action != e.action else None
         struck = e.kind == "action" and action is None
         return Logged(e.seq, e.at, kind, action, e.author, was, struck,
-                      self._label(action if action is not None else e.action, e.kind))
+                      self._label(action if action is not None else e.action, e.kind),
+                      self._label(was, "action") if was is not None else "")
 
     def _play(self, e: Entry) -> None:
         """Play one of the log's entries on the replay's game, as it was made."""

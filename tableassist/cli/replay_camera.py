@@ -144,7 +144,9 @@ def _logged(logged: Logged) -> str:
     if logged.kind == "tap":
         words = f"a tap on the camera's proposal {words} (by {logged.author})"
     if logged.was is not None:
-        words += f" (corrected on the tablet; the camera had read {json.dumps(logged.was)})"
+        words += f" (corrected on the tablet; the camera had read “{logged.was_label}”)"
+    elif logged.struck:
+        words += " (struck on the tablet)"
     return words
 
 
