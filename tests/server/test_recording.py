@@ -94,7 +94,7 @@ def test_a_server_without_record_writes_nothing_and_refuses_the_switch(tmp_path,
     try:
         start(host)
         frames(served, 3)
-        assert "recording" not in host.state
+        assert "recording" not in host.states[-1]
         answer = host.call("record", {"on": True})
         assert not answer["ok"] and "--record" in answer["error"]
         assert not any("rec" in p.name for p in tmp_path.iterdir())
@@ -114,17 +114,17 @@ def test_every_screen_says_the_camera_is_recorded_while_it_is(served, tmp_path):
                    "spectator": Client(served.url, None, lang="es")}
         for screen in screens.values():
             clients.append(screen.connect())
-        assert all("recording" not in s.state for s in screens.values())
+        assert all("recording" not in s.states[-1] for s in screens.values())
         assert host.call("record", {"on": True}) == {"ok": True}
         frames(served, 4)
         for name, screen in screens.items():
             line = screen.wait_state(lambda s: (s.get("recording") or {}).get("on"),
                                      f"the {name}'s recording line")["recording"]
             assert set(line) == {"on", "text"}      # the line, not the host's panel
-        assert screens["table"].state["recording"]["text"] == str(RECORDING_LINE)
-        assert screens["player"].state["recording"]["text"].startswith(
+        assert screens["table"].states[-1]["recording"]["text"] == str(RECORDING_LINE)
+        assert screens["player"].states[-1]["recording"]["text"].startswith(
             "Die Kamera wird aufgezeichnet")
-        assert screens["spectator"].state["recording"]["text"].startswith("Grabando la cámara")
+        assert screens["spectator"].states[-1]["recording"]["text"].startswith("Grabando la cámara")
         panel = host.wait_state(lambda s: s["recording"]["on"])["recording"]
         assert panel["switch"] and panel["game"] == served.table.game_row
         folder = only_folder(tmp_path / "rec")
