@@ -246,3 +246,27 @@ def test_the_host_turns_it_on_and_every_page_shows_the_line(served, chromium, tm
     host_page.page.locator('#camera-recording [data-do="record"]', has_text="Stop recording").click()
     phone.page.locator(line).wait_for(state="detached")
     assert not host_page.errors and not phone.errors
+
+
+def test_a_recording_stops_by_itself_at_its_limit_and_says_why(tmp_path):
+    from tableassist.camera.recording import Recorder
+    from tableassist.table.session import TableSession
+
+    noise = np.random.default_rng(0).integers(0, 256, (480, 640, 3), np.uint8)  # ~ 400 KB each
+    with open_store(tmp_path / "t.sqlite3") as store:
+        session = TableSession.create(store, "wreckers", ["Ann", "Bea"], seed=1)
+        told = []
+        recorder = Recorder(Recordings(tmp_path / "rec", store, limit_mb=1), publish=told.append)
+        recorder.follow(session, {})
+        recorder.turn(True)
+        for k in range(8):
+            recorder(k / 8, noise, None)
+        wait_until(lambda: not recorder.status.switch, what="the recording to stop")
+        status = recorder.status
+        assert not status.on and status.stopped == \
+            "the recording stopped: it reached its limit of 1 MB"
+        assert told[-1] == status                     # the host's panel is told
+        frames_kept = sum(f.stat().st_size for f in
+                          (recorder.recordings.of(session.saved) / "frames").iterdir())
+        assert 2**20 <= frames_kept < 2**20 + 2 * noise.nbytes
+        recorder.close()
