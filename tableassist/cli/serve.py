@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from tableassist.server.served import ServedVenue
 
 DEFAULT_PORT = 8765
-#: ``--record`` without a folder (argparse gives a ``const`` as it is, not as a ``Path``): beside
-#: the database.
-BESIDE = ""
+#: ``--record`` without a folder: beside the database (not a text: argparse would make a text
+#: ``const`` a ``Path`` too, and ``Path("")`` is ``--record .``).
+BESIDE = True
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     from tableassist.server.served import OpenError, serve_venue
 
     db = args.db or default_db()
-    record: Path | None = args.record
-    if args.record == BESIDE:
+    record: Path | None = None if args.record is BESIDE else args.record
+    if args.record is BESIDE:
         if is_postgres(db):
             print("--record needs a folder with a PostgreSQL database: --record DIR",
                   file=sys.stderr)

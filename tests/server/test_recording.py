@@ -270,3 +270,17 @@ def test_a_recording_stops_by_itself_at_its_limit_and_says_why(tmp_path):
                           (recorder.recordings.of(session.saved) / "frames").iterdir())
         assert 2**20 <= frames_kept < 2**20 + 2 * noise.nbytes
         recorder.close()
+
+
+def test_serve_record_refuses_what_cannot_hold_recordings(tmp_path, capsys):
+    from tableassist import cli
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    base = ["serve", "--camera", "none", "--port", "0", "--db", str(tmp_path / "t.sqlite3")]
+    assert cli.main([*base, "--record", str(a_file)]) == 2
+    assert capsys.readouterr().err == f"--record {a_file}: not a folder\n"
+    assert cli.main(["serve", "--camera", "none", "--db", "postgresql://u@h/db", "--record"]) == 2
+    assert capsys.readouterr().err == \
+        "--record needs a folder with a PostgreSQL database: --record DIR\n"
+    assert not (tmp_path / "t.sqlite3").exists()       # refused before anything was opened
