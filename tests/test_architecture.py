@@ -177,3 +177,80 @@ def test_the_walk_sees_imports_inside_functions_and_relative_ones(tmp_path):
     found = imports_of("tableassist.readers.probe", path)
     assert {(i.target, i.line) for i in found} == {("readers", 2), ("cv2", 4), ("vision", 5)}
     assert [broken(i) for i in found] == [False, True, True]  # readers may import neither
+
+
+# -- no circles -------------------------------------------------------------------------------
+
+def module_graph() -> dict[str, set[str]]:
+    """Module → the modules of tableassist/ it imports (anywhere in it: at module level, in a
+    function, under TYPE_CHECKING). ``from a import b`` names the module ``a.b`` when there is one.
+    A package's ``__init__`` (its face) is left out: it re-exports its own modules."""
+    found = modules()
+    faces = {m for m, p in found.items() if p.name == "__init__.py"}
+    graph: dict[str, set[str]] = {}
+    for module, path in found.items():
+        if module in faces:
+            continue
+        package = module.rpartition(".")[0]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in found else base
+                           for a in node.names]
+            else:
+                continue
+            edges |= {t for t in targets if t in found and t not in faces and t != module}
+        graph[module] = edges
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def test_no_two_modules_import_each_other_round_a_circle():
+    """A circle of imports (the store contract and its stores, the app and its box events, the
+    frame sources and the synthetic table once) means two modules that cannot be understood, or
+    changed, apart: the one they share belongs below both."""
+    assert circles(module_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

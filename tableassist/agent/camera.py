@@ -23,7 +23,8 @@ from tableassist.server.camera import Every, PreviewPicture, pipeline_for
 
 if TYPE_CHECKING:
     from tableassist.vision import TablePipeline
-    from tableassist.vision.sources import Frame, FrameSource
+    from tableassist.vision.frame import Frame
+    from tableassist.vision.sources import FrameSource
 
 #: How often the agent sends the preview picture while the host screen shows it.
 AGENT_PREVIEW_FPS = 2

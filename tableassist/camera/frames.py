@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     # Only the types: a source is read through its two methods, so the server runs without
     # loading OpenCV when it has no camera.
-    from tableassist.vision.sources import CaptureMode, Frame, FrameSource, Link
+    from tableassist.vision.frame import Frame
+    from tableassist.vision.sources import CaptureMode, FrameSource, Link
 
 #: Frames in a row without a picture before the camera counts as lost.
 LOST_AFTER_MISSES = 20

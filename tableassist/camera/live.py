@@ -55,7 +55,8 @@ from tableassist.readers.base import expected_text
 if TYPE_CHECKING:
     from tableassist.table.session import Change, TableSession
     from tableassist.vision.pipeline import FrameResult, TablePipeline
-    from tableassist.vision.sources import Frame, FrameSource
+    from tableassist.vision.frame import Frame
+    from tableassist.vision.sources import FrameSource
 
 log = logging.getLogger("tableassist.camera")
 

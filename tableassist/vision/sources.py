@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol
 
 # FFmpeg (OpenCV's backend for network streams) would print a line on stderr for every refused
 # reconnection attempt; the source says what happened in its `link` instead.
@@ -27,9 +27,9 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 import cv2  # noqa: E402  (after the log level: OpenCV reads it when it first uses FFmpeg)
 import numpy as np  # noqa: E402
-from numpy.typing import NDArray  # noqa: E402
 
 from tableassist.markers.registry import MODES  # noqa: E402
+from tableassist.vision.frame import Frame  # noqa: E402
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 #: URL schemes read as network cameras (OpenCV's FFmpeg backend): MJPEG over HTTP, as phone camera
@@ -47,10 +47,6 @@ class SourceError(RuntimeError):
     def __init__(self, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason or message
-
-
-#: A picture from a camera: height x width x 3, 8-bit BGR, as OpenCV gives it.
-Frame: TypeAlias = NDArray[np.uint8]
 
 
 class FrameSource(Protocol):

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..geometry import map_points
-from ..sources import Frame
+from ..frame import Frame
 
 
 @dataclass(frozen=True)

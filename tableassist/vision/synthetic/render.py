@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ..detect import get_dictionary
 from ..geometry import map_points
-from ..sources import Frame
+from ..frame import Frame
 from .effects import Effects, draw_glare, draw_hand, photograph
 from .scene import Damage, GroundTruth, HeldCard, Scene, Viewpoint, in_view
 

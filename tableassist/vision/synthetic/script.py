@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..sources import Frame
+from ..frame import Frame
 from .effects import Effects, Glare, Hand
 from .render import Renderer
 from .scene import GroundTruth, Piece, Scene, Viewpoint, corner_pieces, seat_pieces
