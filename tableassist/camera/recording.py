@@ -61,7 +61,7 @@ from tableassist.table.store import SavedGame, Store, StoreError, is_postgres, n
 if TYPE_CHECKING:
     from tableassist.table.session import TableSession
     from tableassist.vision.pipeline import FrameResult
-    from tableassist.vision.sources import Frame
+    from tableassist.vision.frame import Frame
 
 log = logging.getLogger("tableassist.camera")
 

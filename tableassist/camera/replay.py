@@ -46,7 +46,7 @@ from tableassist.table.stores import open_store
 
 if TYPE_CHECKING:
     from tableassist.vision.pipeline import TablePipeline
-    from tableassist.vision.sources import Frame
+    from tableassist.vision.frame import Frame
 
 #: The kinds of a camera reading: an action read, a proposal tapped, an undo or a redo by card.
 READ, TAP = "read", "tap"
