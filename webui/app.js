@@ -109,6 +109,10 @@ function redraw() {
 function drawNotices(s) {
   const box = document.getElementById("notices");
   const items = [];
+  if (s.recording?.on) {  // every screen, players' phones too, says the camera is recorded
+    items.push(h("div", {class: "notice recording", dataset: {notice: "recording"}, role: "status"},
+      s.recording.text));
+  }
   const unverified = s.view?.unverified || [];
   if (unverified.length && !boxOpen()) {
     // The game's own components (saved with it); "Your box" checks them for the next games.

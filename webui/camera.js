@@ -37,7 +37,36 @@ export function cameraCard(app, s) {
         class: live ? "" : "stale"}),
       h("p", {class: "quiet", id: "camera-note", dataset: {missing: live ? previewMissing : 0}},
         live ? previewNote : previewUrl ? t("page.camera.old", "The picture above is old: the camera gives none now.") : "")),
+    recordingPart(app, s),
     checkPart(s));
+}
+
+// The camera's recording (serve --record): the host's switch, what it keeps, and the keep choice.
+function recordingPart(app, s) {
+  const r = s.recording;
+  if (!r?.available) return null;
+  const state = r.on
+    ? t("page.recording.counts", "Recording game #{game}: {frames} frames, {mb} MB so far.",
+      {game: r.game, frames: r.frames, mb: r.megabytes})
+    : r.switch ? t("page.recording.waiting", "The camera will be recorded when a game is played.")
+    : r.stopped || "";
+  return h("div", {class: "camera-recording", id: "camera-recording", dataset: {on: r.on ? "1" : ""}},
+    h("h3", {}, t("page.recording.title", "Recording")),
+    h("p", {class: "quiet"}, t("page.recording.explain",
+      "Keeps the camera's pictures of each game, to replay a misread with tableassist replay-camera. Every screen says so while it records. A game's recording is deleted when the game is ended, unless you keep it.")),
+    h("div", {class: "row-buttons"},
+      h("button", {type: "button", class: r.switch ? "" : "primary", dataset: {do: "record"},
+        onclick: () => app.ask("record", {on: !r.switch})},
+        r.switch ? t("page.recording.stop", "Stop recording") : t("page.recording.start", "Record the camera"))),
+    state ? h("p", {class: "recording-state"}, state) : null,
+    r.dropped ? h("p", {class: "notice warn"}, t("page.recording.dropped",
+      "{dropped, plural, one {# frame was} other {# frames were}} not kept: the disk could not keep up.",
+      {dropped: r.dropped})) : null,
+    r.game !== null ? h("label", {class: "keep"},
+      h("input", {type: "checkbox", checked: r.keep, dataset: {field: "keep-recording"},
+        onchange: (e) => app.ask("keep_recording", {keep: e.target.checked})}),
+      " " + t("page.recording.keep", "Keep this game's recording when the game is ended")) : null,
+    h("p", {class: "quiet"}, t("page.recording.folder", "Kept in {folder}", {folder: r.folder})));
 }
 
 // "1920×1080 · MJPG · 30 fps": what the camera granted, not what was asked.

@@ -6,7 +6,11 @@ for the screens.
 - ``status.py``: what the screens are shown of it (:class:`~tableassist.camera.status.CameraStatus`,
   its out-of-sync notice and one-tap rows);
 - ``frames.py``: the one loop that reads a frame source, for the camera at the server and a camera
-  agent alike.
+  agent alike;
+- ``recording.py``: a game's frames kept beside its log while the host asks
+  (:class:`~tableassist.camera.recording.Recorder`, a frame listener), and read back;
+- ``replay.py``: a recording replayed through the camera again and compared with the log
+  (``tableassist replay-camera``).
 
 It composes the vision (its types only: the server runs without OpenCV when it has no camera), the
 readers and the table's session; the server is told through the listeners it gives.

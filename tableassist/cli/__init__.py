@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "camera": "tableassist.cli.camera",
     "demo": "tableassist.cli.demo",
     "replay": "tableassist.cli.replay",
+    "replay-camera": "tableassist.cli.replay_camera",
     "markers": "tableassist.cli.markers",
     "print": "tableassist.cli.print",
     "detect": "tableassist.cli.detect",

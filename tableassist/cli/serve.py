@@ -12,13 +12,17 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from tableassist.camera.recording import LIMIT_MB, beside
 from tableassist.table.box import Box, default_box_dir
-from tableassist.table.store import default_db
+from tableassist.table.store import default_db, is_postgres
 
 if TYPE_CHECKING:
     from tableassist.server.served import ServedVenue
 
 DEFAULT_PORT = 8765
+#: ``--record`` without a folder: beside the database (not a text: argparse would make a text
+#: ``const`` a ``Path`` too, and ``Path("")`` is ``--record .``).
+BESIDE = True
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +45,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: camera 0 if there is one, else none)")
     parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
                         help=cli.CAMERA_SIZE_HELP)
+    parser.add_argument("--record", nargs="?", type=Path, const=BESIDE, default=None,
+                        metavar="DIR",
+                        help="let the host record the camera, to replay a misread with "
+                             "tableassist replay-camera: the host screen gets the switch (off "
+                             "until the host turns it on; every screen says when it records). "
+                             "Each game's frames go in a folder of DIR (default: recordings/ "
+                             "beside the database), about 100 MB a minute at 1920x1080, and are "
+                             "deleted with the game unless the host keeps them")
+    parser.add_argument("--record-limit", type=cli.whole_number("a recording's limit in MB", 100,
+                                                                1_000_000),
+                        default=None, metavar="MB",
+                        help=f"a game's recording stops at this size (default {LIMIT_MB} MB, "
+                             "about 40 minutes at 1920x1080)")
 
 
 def lan_address() -> str:
@@ -81,25 +98,36 @@ def run(args: argparse.Namespace) -> int:
     from tableassist.server.served import OpenError, serve_venue
 
     db = args.db or default_db()
+    record: Path | None = None if args.record is BESIDE else args.record
+    if args.record is BESIDE:
+        if is_postgres(db):
+            print("--record needs a folder with a PostgreSQL database: --record DIR",
+                  file=sys.stderr)
+            return 2
+        record = beside(db)
+    if record is not None and record.exists() and not record.is_dir():
+        print(f"--record {record}: not a folder", file=sys.stderr)
+        return 2
     old_handlers = stop_on_signals()
     try:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         try:
             served = serve_venue(db, host=args.host, port=args.port, camera=args.camera,
                                  camera_size=args.camera_size, public_host=shown_host,
-                                 box=Box(args.box or default_box_dir()))
+                                 box=Box(args.box or default_box_dir()), record=record,
+                                 record_limit=args.record_limit)
         except OpenError as exc:
             print(exc, file=sys.stderr)
             return 2
         try:
-            return _serve(served)
+            return _serve(served, record_asked=record is not None)
         finally:
             served.close()
     finally:
         restore_signals(old_handlers)
 
 
-def _serve(served: ServedVenue) -> int:
+def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
     if served.venue.warning:
         print(f"warning: {served.venue.warning}", file=sys.stderr)
     for name, said in served.resume().items():
@@ -115,6 +143,13 @@ def _serve(served: ServedVenue) -> int:
     print(f"your box: {box.folder if box is not None else 'none'}")
     mode = getattr(served.source, "mode", None)
     print(f"camera: {served.camera.status.notice}" + (f" ({mode})" if mode else ""))
+    recorder = served.main.recorder
+    if recorder is not None:
+        print(f"recording: available on the host screen (off until the host turns it on); "
+              f"kept in {recorder.recordings.folder}")
+    elif record_asked:
+        print("warning: --record: this table has no camera of its own (a camera agent's frames "
+              "stay on its computer); nothing is recorded", file=sys.stderr)
     if served.main.source is None:
         print(f"a camera agent next to the webcam (keep it to yourself too):\n  "
               f"{served.main.agent_command(served.url)}")

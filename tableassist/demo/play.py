@@ -133,13 +133,14 @@ class Demo:
 
     Made, the table is open (``url``, ``host_link``); ``start()`` serves it and starts the
     scripted game; ``play()`` runs the video through the camera (in real time by default);
-    ``close()`` stops everything. Everything between frame and page is the real thing; opening
+    ``close()`` stops everything. ``record`` is ``serve --record``'s folder (the host turns the
+    recording on). Everything between frame and page is the real thing; opening
     raises ``server.served.OpenError`` with one line when the database or the port cannot be
     had."""
 
     def __init__(self, game: str, *, host: str = "127.0.0.1", port: int = 0,
                  db: Path | None = None, hands: bool = True, flicker: float = 0.02,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, record: Path | None = None) -> None:
         from tableassist.markers.registry import load_registry
         from tableassist.server.served import serve_venue
         from tableassist.vision.synthetic.render import Renderer
@@ -154,7 +155,8 @@ class Demo:
                                                          hands=hands, flicker=flicker, size=size))
         try:
             self.served = serve_venue(db, host=host, port=port, camera=self.source,
-                                      camera_says="synthetic table", whose="the demo's")
+                                      camera_says="synthetic table", whose="the demo's",
+                                      record=record)
         except BaseException:
             if self._tmp is not None:
                 self._tmp.cleanup()

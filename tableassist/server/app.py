@@ -27,6 +27,8 @@ event              data                                                       wh
 ``close``          ``{}`` (back to the lobby; the game stays saved)           host, table
 ``confirm``        ``{"action": {…}}``: tap one of the camera's proposals     host, table
 ``camera_check``   ``{"on": bool, "game": id | null}``: the live camera check  host
+``record``         ``{"on": bool}``: record the camera (``serve --record``)     host
+``keep_recording`` ``{"keep": bool}``: keep this game's recording after it     host
 ``language``       ``{"lang": "en" | "de" | "es"}``: this screen's language    any screen
 ``sync``           ``{}`` (send my payload again)                             any screen
 ``box`` …          the "Your box" screen's events (:mod:`tableassist.server.box`)  host, table
@@ -161,6 +163,15 @@ class CameraAgents(Protocol):
     def fresh(self, msg: messages.CameraReading) -> dict[str, Any]: ...
 
 
+class RecordingSwitch(Protocol):
+    """The host's choices about the camera's recording (``camera.recording.Recorder``)."""
+
+    def turn(self, on: bool) -> None: ...
+
+    def keep(self, keep: bool) -> None:
+        """Raises ``ValueError`` (why not) when the game has no recording to keep."""
+
+
 def speech_room(grant: Grant, lang: str) -> str:
     """The room of ``grant``'s screens that speak ``lang`` (each screen is in both rooms)."""
     return f"{room_of(grant)}@{lang}"
@@ -189,6 +200,9 @@ class TableServer:
         #: The live camera check's switch (``server.camera.CameraCheck.want``), when a camera is
         #: composed with the table.
         self.camera_check: Callable[[bool, str | None], None] | None = None
+        #: The table's camera recording (``camera.recording.Recorder``), when the server was
+        #: started with ``--record`` and has a camera of its own.
+        self.recording: RecordingSwitch | None = None
         table.on_change = self.broadcast
         self._routes()
         self._events()
@@ -324,6 +338,8 @@ class TableServer:
         self.on("play_again", self._play_again)
         self.on("confirm", self._confirm)
         self.on("camera_check", self._camera_check)
+        self.on("record", self._record)
+        self.on("keep_recording", self._keep_recording)
         self.on("language", self._language, table_only=False)
         #: The camera's help on the "Your box" screens (server/box.py), whose events these are.
         self.box_camera = box_events.register(self)
@@ -532,6 +548,23 @@ class TableServer:
         if self.camera_check is None or (msg.on and status.state == "off"):
             raise Refused(f"no camera to check: {status.notice}")
         self.camera_check(msg.on, msg.game)
+
+    def _recorder(self, grant: Grant) -> RecordingSwitch:
+        if grant.role != HOST:
+            raise Refused("only the host screen records the camera")
+        if self.recording is None:
+            raise Refused("this table does not record its camera (start the server with "
+                          "--record, on the computer the camera is plugged into)")
+        return self.recording
+
+    def _record(self, grant: Grant, msg: messages.Record) -> None:
+        self._recorder(grant).turn(msg.on)
+
+    def _keep_recording(self, grant: Grant, msg: messages.KeepRecording) -> None:
+        try:
+            self._recorder(grant).keep(msg.keep)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
 
     @staticmethod
     def _author(grant: Grant) -> str:

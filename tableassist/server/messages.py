@@ -126,6 +126,18 @@ class CameraCheck(Message):
     game: Annotated[str | None, Says("\"game\" is a game's id (such as \"shipshape\"), or null")] = None
 
 
+class Record(Message):
+    """The host's switch: record the camera (``on``) from now on, or stop."""
+
+    on: Annotated[bool, Says("'record' needs \"on\": true or false")]
+
+
+class KeepRecording(Message):
+    """Keep the current game's camera recording after the game is ended (``keep``), or not."""
+
+    keep: Annotated[bool, Says("'keep_recording' needs \"keep\": true or false")]
+
+
 _SEQ = Says("say which history entry with \"seq\": a whole number",
             "entry {value} is not part of the game's history")
 
@@ -434,6 +446,8 @@ MESSAGES: dict[str, type[Message]] = {
     "play_again": PlayAgain,
     "confirm": Confirm,
     "camera_check": CameraCheck,
+    "record": Record,
+    "keep_recording": KeepRecording,
     "box": BoxOpen,
     "box_close": BoxClose,
     "box_save": BoxSave,

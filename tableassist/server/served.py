@@ -18,7 +18,10 @@ The pieces of a table are wired here and nowhere else (:func:`compose_table`):
   camera proposal goes back to it (``Table.camera``);
 * the host's preview and its camera check listen to the camera's frames (a camera of the
   server's own), and so do the "Your box" screens (the camera picks the entry under it and cuts
-  the component out); an agent's preview pictures come through the link.
+  the component out); an agent's preview pictures come through the link;
+* with ``--record``, the camera's recording (``camera.recording.Recorder``) listens to its frames
+  too, follows the table's games, is ended with them (``Table.on_end``), and publishes its status
+  to the table (``Table.show_recording``); the host's switch reaches it through the server.
 
 Every table's store is ``table.stores.open_store(db, name)`` (SQLite: the table's own file beside
 the home database; PostgreSQL: the table's rows in the venue's database), its keys
@@ -35,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from tableassist.camera.live import Camera
+from tableassist.camera.recording import Recorder, Recordings
 from tableassist.camera.status import CameraStatus
 from tableassist.markers.registry import Registry
 from tableassist.server.agent import AgentLink
@@ -81,6 +85,8 @@ class ServedTable:
     source: FrameSource | None
     source_name: str
     url: str = ""
+    #: The camera's recording (``--record``, with a camera of the server's own), or None.
+    recorder: Recorder | None = None
 
     @property
     def host_link(self) -> str:
@@ -107,6 +113,8 @@ class ServedTable:
         if tell is not None:
             self.server.let_go(tell)
         self.camera.stop()
+        if self.recorder is not None:
+            self.recorder.close()
         if self.source is not None:
             self.source.close()
         self.table.clock.cancel()
@@ -116,11 +124,12 @@ class ServedTable:
 def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *,
                   source: FrameSource | None = None, source_name: str = "camera",
                   status: CameraStatus | None = None, box: Box | None = None,
-                  clock: Clock | None = None) -> ServedTable:
+                  clock: Clock | None = None, record: Recordings | None = None) -> ServedTable:
     """Put one table together on its store and tokens (see the module docstring). ``source`` is
     a camera of the server's own (then no agent is taken), ``status`` the camera's first, ``box``
     the players' box (``--box``; None: the shipped data alone), ``clock`` the stop window's
-    time and alarms (None: the system's)."""
+    time and alarms (None: the system's), ``record`` where the camera's recordings go
+    (``--record``; only with a ``source``: an agent's frames stay on its computer)."""
     table = Table(store, tokens, box=box, clock=clock)
     eye = Camera(pipeline_for=pipeline_for(registry), play_again=table.play_again,
                  status=status or CameraStatus(state="off", notice=NO_AGENT_YET))
@@ -138,8 +147,15 @@ def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *
     eye.on_frame(check)
     server.camera_check = check.want
     eye.on_frame(BoxLook(server, registry))
+    recorder = None
+    if record is not None and source is not None:
+        recorder = Recorder(record, publish=table.show_recording)
+        table.follow(recorder.follow)
+        table.on_end(recorder.ended)
+        eye.on_frame(recorder)
+        server.recording = recorder
     return ServedTable(name, store, tokens, table, server, eye, preview, check, agents, source,
-                       source_name)
+                       source_name, recorder=recorder)
 
 
 class ServedVenue:
@@ -411,7 +427,8 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 camera: str | FrameSource = "none", camera_size: tuple[int, int] | None = None,
                 camera_says: str | None = None, public_host: str | None = None,
                 whose: str = "the table's", box: Box | None = None,
-                clock: Clock | None = None) -> ServedVenue:
+                clock: Clock | None = None, record: Path | None = None,
+                record_limit: int | None = None) -> ServedVenue:
     """Open the venue whose home database is ``db``: the home table's store (its writer lock
     first: a second server stops here; a path is an SQLite file, a ``postgresql://`` URL a
     venue's database, a :class:`Store` the home table's already open), the venue's list of
@@ -424,7 +441,9 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     their own component values, merged over the shipped data for every new game; None: the
     shipped data alone), the same for every table. ``public_host`` is the address the links
     print (default ``host``). ``clock`` gives every table's stop-window clock its time and
-    alarms (None: the system's; a test's moves on by hand). Raises :class:`OpenError` with one line naming what failed
+    alarms (None: the system's; a test's moves on by hand). ``record`` is the folder the home
+    table's camera recordings go in (``--record``; None: never recorded), ``record_limit`` a
+    recording's largest size in MB. Raises :class:`OpenError` with one line naming what failed
     (``whose`` database or links)."""
     from tableassist.markers.registry import load_registry
 
@@ -457,8 +476,10 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
             status = CameraStatus(state="starting", notice=f"{name}: starting")
         registry = load_registry()
         served = ServedVenue(home, venue, registry, whose, box, clock)
+        recordings = None if record is None else Recordings(
+            record, store, **({} if record_limit is None else {"limit_mb": record_limit}))
         served._add(compose_table(MAIN, store, tokens, registry, source=source, source_name=name,
-                                  status=status, box=box, clock=clock))
+                                  status=status, box=box, clock=clock, record=recordings))
         for entry in venue.tables():
             if entry.name != MAIN and not entry.closed:
                 served.open(entry)

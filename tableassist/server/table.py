@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from tableassist.camera.recording import RecordingStatus
 from tableassist.camera.status import CameraStatus
 from tableassist.table import catalog
 from tableassist.games.messages import Message
@@ -29,7 +30,7 @@ from tableassist.table.chronicle import Chronicle
 from tableassist.table.ending import game_end
 from tableassist.table.plays import Play, PlayLog, play_of
 from tableassist.table.session import TableSession
-from tableassist.table.store import MAX_INTEGER, Store, StoreError
+from tableassist.table.store import MAX_INTEGER, SavedGame, Store, StoreError
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -245,6 +246,9 @@ class Table:
         self.camera_status = CameraStatus()
         #: Where the screens' taps on the camera's proposals go, when a camera reads the table.
         self.camera: CameraTaps | None = None
+        #: Whether the camera is recorded, as the recorder last published it (show_recording).
+        self.recording = RecordingStatus()
+        self._enders: list[Callable[[SavedGame], None]] = []
         #: The stop window's clock (``clock``: its time and alarms; the system's by default).
         self.clock = StopClock(self._clock_fired, clock)
         self._lock = threading.RLock()
@@ -316,11 +320,21 @@ class Table:
                 raise SetupError(Message("table.refuse.no_game", "no game is being played"))
             session.end()  # first, so the lobby sent next lists it as ended
             self._use(None)
+            saved = session.saved
         else:
             self.store.game(game_row)  # a clear error for an unknown row
             self.store.end_game(game_row)
             self._saved_games = None
             self._changed()
+            saved = self.store.game(game_row)
+        for ender in list(self._enders):
+            ender(saved)
+
+    def on_end(self, ender: Callable[[SavedGame], None]) -> Callable[[], None]:
+        """Tell ``ender`` each game the table ends (its row, as ended), after the screens were
+        told; returns the function that stops it (the camera's recording goes with its game)."""
+        self._enders.append(ender)
+        return lambda: self._enders.remove(ender)
 
     def close_game(self) -> None:
         """Back to the lobby; the game stays saved and can be resumed."""
@@ -377,6 +391,13 @@ class Table:
         """The camera's new status (the camera calls this; see ``camera.live.StatusListener``)."""
         self.camera_status = status
         if not self._switching:  # a change of game is broadcast once, when the camera follows
+            self.on_change()
+
+    def show_recording(self, status: RecordingStatus) -> None:
+        """The camera recording's new status (the recorder calls this): every screen says
+        whether the camera is recorded."""
+        self.recording = status
+        if not self._switching:  # a change of game is broadcast once, after its followers
             self.on_change()
 
     def confirm_camera(self, action: Mapping[str, Any], author: str) -> None:
@@ -576,6 +597,11 @@ class Table:
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
             out["camera"] = camera.device_json()
+        recording = self.recording   # every screen says so while the camera is recorded
+        shown = recording.host_json() if sight.host and recording.available \
+            else recording.screen_json()
+        if shown is not None:
+            out["recording"] = shown
         if unchanged:
             out["unchanged"] = unchanged
         return out
