@@ -159,7 +159,7 @@ class ServerProcess:
         for line in self.proc.stdout:  # type: ignore[union-attr]
             self.lines.put(line)
 
-    def _wait_for_url(self, timeout: float = 20.0) -> str:
+    def _wait_for_url(self, timeout: float = 60.0) -> str:   # a deadline: a loaded machine starts slowly
         deadline = time.monotonic() + timeout
         seen = self.startup
         while time.monotonic() < deadline:
