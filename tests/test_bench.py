@@ -66,6 +66,7 @@ def left_out() -> dict[str, str]:
     return {name: need for name, need in NEEDS.items() if missing(need)}
 
 
+@pytest.mark.slow  # every benchmark at its smoke size: about 30 s of CPU
 def test_every_benchmark_runs_at_its_smoke_size():
     names = [name for name in runner.benchmarks() if name not in left_out()]
     done = subprocess.run([sys.executable, str(RUNNER), "--smoke", "--jobs", "3",

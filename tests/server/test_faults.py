@@ -76,6 +76,7 @@ def saved_db(path: Path | str, games: int = 3, actions: int = 6) -> Path | str:
 
 # -- one writer per database ------------------------------------------------------------------
 
+@pytest.mark.slow  # serve child processes, one killed with SIGKILL
 def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(store_factory,
                                                                            tmp_path):
     db = store_factory.db
@@ -123,6 +124,7 @@ def test_a_second_server_is_refused_and_a_kill_9_does_not_block_a_restart(store_
 
 # -- stopping ---------------------------------------------------------------------------------
 
+@pytest.mark.slow  # a serve child process stopped by a signal
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_stop_signal_leaves_the_database_complete_on_its_own(store_factory, tmp_path, sig):
     db = store_factory.db
@@ -461,6 +463,7 @@ def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
 
 # -- damaged games and broken logs, as the screens see them ----------------------------------
 
+@pytest.mark.slow  # serve child processes, restarted
 def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(store_factory):
     db = saved_db(store_factory.db, games=3, actions=6)
     raw(db, "UPDATE games SET players = '[\"Ann\", \"Be' WHERE id = 2")
@@ -605,6 +608,7 @@ class RawSocket:
         self.ws.close()
 
 
+@pytest.mark.slow  # a serve child process flooded
 def test_a_message_the_server_cannot_read_is_told_in_one_line(tmp_path):
     """Each used to print Engine.IO's traceback (1.7 KB for 130 bytes): a flood of them, from a
     spectator, is one line on the console, and the connection and the table go on."""

@@ -358,6 +358,7 @@ def test_end_resume_and_old_private_links(server):
     assert not table.call("resume", {"row": 999})["ok"]
 
 
+@pytest.mark.slow  # a serve child process killed and started again
 def test_sigkill_mid_game_and_restart_resumes_the_same_state(tmp_path):
     db = tmp_path / "table.sqlite3"
     proc = ServerProcess(db)
