@@ -29,7 +29,14 @@ from tableassist.table.store import Store
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: Every deadline of a wait is this many times the one a test names: a deadline only fails a test
+#: that would otherwise hang, and the suite runs four workers on two shared cores, where a server
+#: answer can take several times what it takes alone. A green wait returns at once regardless.
+PATIENCE = 3.0
+
+
 def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+    timeout *= PATIENCE
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -88,7 +95,7 @@ class Client:
         return self.states[-1]
 
     def call(self, event: str, data: Any = None) -> dict[str, Any]:
-        return self.sio.call(event, data, timeout=5)
+        return self.sio.call(event, data, timeout=5 * PATIENCE)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         return self.call("act", {"action": action})
