@@ -107,13 +107,21 @@ class TablePipeline:
             w, h = m.component_size_mm
             return max(0.75, 0.5 * float(np.hypot(w, h)) / m.size_mm)
 
+        def footprint(marker_id: int) -> tuple[float, float]:
+            """The component's width and height in marker sides, centred on its sticker."""
+            m = markers.get(marker_id)
+            if m is None:
+                return 1.4, 1.4
+            w, h = m.component_size_mm
+            return max(1.0, w / m.size_mm), max(1.0, h / m.size_mm)
+
         def size_mm(marker_id: int) -> float:
             m = markers.get(marker_id)
             return m.size_mm if m is not None else 20.0
 
         if game:
             detector = table_detector(registry, game, dictionary=self.dictionary, preset=preset)
-            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
+            self.regions = RegionTracker(detector, full_every=full_every, footprint=footprint, sizes_mm=size_mm,
                                          worn=WornReader(self.dictionary, markers))
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
