@@ -161,6 +161,7 @@ class RegionTracker:
     worn_ids: frozenset[int] = frozenset()
     _worn_known: set[int] = field(default_factory=set, repr=False)
     _quick: MarkerDetector | None = field(default=None, repr=False)
+    _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -318,8 +319,11 @@ class RegionTracker:
         if self.sizes_mm is None or not self._known or self.detector.ids is None:
             return None
         rates = [k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values()]
-        sizes = [self.sizes_mm(int(i)) for i in self.detector.ids]
-        return max(self.detector.min_side_px, 0.6 * min(sizes) * min(rates)), 2.0 * max(sizes) * max(rates)
+        if self._printed is None:
+            sizes = [self.sizes_mm(int(i)) for i in self.detector.ids]
+            self._printed = min(sizes), max(sizes)
+        return (max(self.detector.min_side_px, 0.6 * self._printed[0] * min(rates)),
+                2.0 * self._printed[1] * max(rates))
 
     def _scan_scale(self) -> float:
         """How far the full scan may shrink the frame: the smallest sticker of the game, at the
@@ -327,7 +331,9 @@ class RegionTracker:
         if self.sizes_mm is None or not self._known or self.detector.ids is None:
             return 1.0
         px_per_mm = min(k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values())
-        smallest = min(self.sizes_mm(int(i)) for i in self.detector.ids) * px_per_mm
+        self._sides()
+        assert self._printed is not None
+        smallest = self._printed[0] * px_per_mm
         return float(min(1.0, max(0.25, self.full_scan_px / max(smallest, 1.0))))
 
     def _uncovered(self, moved: Detections, searched: list[Box]) -> list[Box]:
