@@ -94,17 +94,45 @@ def latency(registry, renderer, damage: Damage, *, laid: bool, fps: float, secon
     return None, "-"
 
 
+def damaged_later(registry, renderer, damage: Damage, *, fps: float, seconds: float) -> float | None:
+    """Seconds from the damage to the notice naming card 22: read for 1.5 s, then a hand over it
+    for 0.5 s (a pen, a fingernail), and it lies there damaged; from the hand leaving (None:
+    never within `seconds`)."""
+    clean = damaged_table(registry, None, laid=False)
+    worn = damaged_table(registry, damage, laid=False)
+    pipeline = TablePipeline("wreckers", registry, qr_every=None)
+    for k in range(int((2.0 + seconds) * fps)):
+        t = k / fps
+        hands = (Hand(560.0, 330.0, angle=60.0),) if 1.5 <= t < 2.0 else ()
+        frame, _ = renderer.render(worn if t >= 1.75 else clean, CAMERA,
+                                   Effects(blur=0.6, noise=2.0, hands=hands, seed=k))
+        pipeline.update(frame, t)
+        if t >= 2.0 and any(n.marker_id == DAMAGED for n in pipeline.last.failing):
+            return t - 2.0
+    return None
+
+
 def _centre(notice, pipeline) -> bool:
     """Whether an unnamed notice lies where the damaged card is (its zone: the discard)."""
     return notice.zone == "discard"
 
 
-def false_reports(pipeline: TablePipeline, frames) -> tuple[int, int, list[str]]:
-    """(frames, notices, what they said): every notice is a false report here."""
+def false_reports(pipeline: TablePipeline, frames, cpu: list[tuple[float, float]] | None = None
+                  ) -> tuple[int, int, list[str]]:
+    """(frames, notices, what they said): every notice is a false report here. With `cpu`, the
+    same frames also go through the pipeline without the worn watch (`worn_after=None`), in turn,
+    and each frame's CPU seconds (watched, not watched) are added to it."""
     n, said = 0, []
     seen: set[tuple[object, ...]] = set()
+    plain = TablePipeline(pipeline.game, pipeline.registry, qr_every=pipeline.qr_every, worn_after=None) \
+        if cpu is not None else None
     for t, frame in frames:
+        t0 = time.process_time()
         pipeline.update(frame, t)
+        if plain is not None and cpu is not None:
+            t1 = time.process_time()
+            plain.update(frame, t)
+            cpu.append((t1 - t0, time.process_time() - t1))
         n += 1
         for f in pipeline.last.failing:
             key = (f.marker_id, f.zone, f.why)
@@ -177,16 +205,29 @@ def main() -> None:
             s, named = latency(registry, renderer, KINDS[kind], laid=laid, fps=args.fps, seconds=args.seconds)
             cells.append("never" if s is None else f"{s:.2f} s ({named})")
         print(f"{kind:<14} {cells[0]:>24} {cells[1]:>24}", flush=True)
+    print(f"{'damaged where it lies':<14}", end=" ")
+    for kind in ("scratch", "pen mark", "torn corner"):
+        s = damaged_later(registry, renderer, KINDS[kind], fps=args.fps, seconds=args.seconds)
+        print(f"{kind}: {'never' if s is None else f'{s:.2f} s'}", end="; ")
+    print("(read for 1.5 s, a hand over it for 0.5 s, from the hand leaving)", flush=True)
     print("false reports (every notice here is one)")
+    cpu: list[tuple[float, float]] = []
     frames, notices, said = false_reports(TablePipeline("wreckers", registry, qr_every=None),
-                                          clean_video(registry, renderer, args.fps, args.clean_seconds))
+                                          clean_video(registry, renderer, args.fps, args.clean_seconds), cpu)
     print(f"  clean video (conditions): {notices} in {frames} frames" + "".join(f"\n    {s}" for s in said),
           flush=True)
     from tableassist.demo.scripts import SCRIPTS
     for game in SCRIPTS:
         frames, notices, said = false_reports(TablePipeline(game, registry),
-                                              demo_video(registry, renderer, game, args.demo_seconds))
+                                              demo_video(registry, renderer, game, args.demo_seconds), cpu)
         print(f"  demo {game}: {notices} in {frames} frames" + "".join(f"\n    {s}" for s in said), flush=True)
+    watched, plain = [c[0] for c in cpu], [c[1] for c in cpu]
+    print(f"  CPU per frame, pipeline as shipped against it without the worn watch (same frames, in turn): "
+          f"median {1000 * _common.pct(watched, 0.5):.1f} / {1000 * _common.pct(plain, 0.5):.1f} ms "
+          f"({_common.ratio(_common.pct(watched, 0.5), _common.pct(plain, 0.5))}), "
+          f"p90 {_common.ratio(_common.pct(watched, 0.9), _common.pct(plain, 0.9))}, "
+          f"total {_common.ratio(sum(watched), sum(plain))}, worst frame {1000 * max(watched, default=0):.0f} / "
+          f"{1000 * max(plain, default=0):.0f} ms", flush=True)
     still = board = 0
     shown = photos(args.photos)
     for path in shown:

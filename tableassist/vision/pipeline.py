@@ -83,14 +83,15 @@ class TablePipeline:
     view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:
     no marker detection at all. A sticker the camera keeps failing to read for `failing_after`
     seconds is in `last.failing`; a worn one (read only by guessing its damaged cells, or a
-    sticker's square seen where none is read) after `worn_after` seconds (`worn.Watch`).
+    sticker's square seen where none is read) after `worn_after` seconds (`worn.Watch`; None: no
+    watch, and a sticker read only by guessing its cells after `failing_after`).
     """
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
                  preset: str = PRESET, full_every: int = 50, qr_every: float | None = 1.0,
                  tracker: Tracker | None = None, failing_after: float = 4.0,
-                 worn_after: float = 1.0) -> None:
+                 worn_after: float | None = 1.0) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
             registry = load_registry()
@@ -119,7 +120,7 @@ class TablePipeline:
             reader = WornReader(self.dictionary, markers)
             self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
                                          worn=reader)
-            self.watch = Watch(reader)
+            self.watch = Watch(reader) if worn_after is not None else None
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
         self.geometry = TableGeometry(layout, registry, game)
@@ -168,11 +169,11 @@ class TablePipeline:
         """The stickers that keep failing: confirmed ones still there but not read for
         `failing_after` s; for `worn_after` s, ones read only with more error correction and the
         places where a sticker's square is seen but not read (`worn.Watch`)."""
-        assert self.regions is not None and self.game is not None and self.watch is not None
+        assert self.regions is not None and self.game is not None
+        worn_after = self.failing_after if self.worn_after is None else self.worn_after
         out: dict[int | tuple[int, int], FailingSticker] = {}
 
-        def named(marker_id: int, zone: str | None, why: str, since: float,
-                  s: Sighting | None = None) -> FailingSticker:
+        def named(marker_id: int, zone: str | None, why: str, since: float) -> FailingSticker:
             m = self.markers.get(marker_id)
             return FailingSticker(
                 game=self.game or "", marker_id=marker_id, component=m.component if m else None,
@@ -184,7 +185,7 @@ class TablePipeline:
         self._worn_since = {i: self._worn_since.get(i, t) for i in self.regions.worn_ids}
         for s in sightings:
             since = self._worn_since.get(s.marker_id)
-            if since is not None and t - since >= self.worn_after:
+            if since is not None and t - since >= worn_after:
                 out.setdefault(s.marker_id, named(s.marker_id, s.zone,
                                                   "it is read only by guessing its damaged cells", since))
         for quad, marker_id, since in self._watch(frame, found, t):
@@ -207,7 +208,9 @@ class TablePipeline:
         border leaves OpenCV no outline), and where a marker was last read that lies there unread.
         The size is the game's stickers' at the px/mm of the markers read: before any is read, a
         dark square says nothing (a board's art is full of them)."""
-        assert self.regions is not None and self.watch is not None
+        assert self.regions is not None
+        if self.watch is None or self.worn_after is None:
+            return []
         sides = found.side_px()
         for mid, corners in zip(found.ids.tolist(), found.corners):
             self._read_at[mid] = corners
