@@ -87,3 +87,40 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
             # frames are read at this pace whether or not anyone watches (a live source
             # gives the newest picture, whatever the pace)
             stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))
+
+
+class Latest:
+    """The newest frame waiting for the detection thread: the capture thread puts each frame it
+    reads, the detection thread takes the newest when it is free. A frame not taken before the
+    next one came is dropped and counted (``dropped``): a late frame is worth less than a fresh
+    one, and a queue would only add latency."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._item: tuple[Frame, float, float] | None = None
+        self._closed = False
+        #: Frames replaced by a newer one before the detection thread took them.
+        self.dropped = 0
+
+    def put(self, frame: Frame, t: float, started: float) -> None:
+        """Hand over ``frame`` (its time ``t``, and when it was read by the camera's clock)."""
+        with self._ready:
+            if self._item is not None:
+                self.dropped += 1
+            self._item = (frame, t, started)
+            self._ready.notify()
+
+    def take(self) -> tuple[Frame, float, float] | None:
+        """The newest frame not taken yet, waiting for one; None once :meth:`close` was called
+        (a frame put before is still taken first)."""
+        with self._ready:
+            while self._item is None and not self._closed:
+                self._ready.wait()
+            item, self._item = self._item, None
+            return item
+
+    def close(self) -> None:
+        """No more frames: :meth:`take` returns None once the last one is taken."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
