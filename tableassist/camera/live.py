@@ -35,7 +35,8 @@ Threads. :meth:`Camera.start` reads a capture source with three threads, so the 
 waits for the screens (docs/vision.md, "Threads"):
 
 * the capture thread reads the source (``frames.read_frames``) and hands each frame over
-  (``frames.Latest``: the newest wins, a frame not taken in time is dropped and counted);
+  (``frames.Latest``: from a live source the newest wins, a frame not taken in time is dropped
+  and counted; from a video file or a folder every frame is read);
 * the detection thread runs the vision pipeline on the newest frame (OpenCV lets go of the GIL,
   so it has the second core) and the frame listeners (the preview, the recording), hands the
   frame's events to the worker and goes on with the next frame;
@@ -610,8 +611,10 @@ class Camera:
 
     def _capturing(self, source: FrameSource, latest: Latest, **run: Any) -> None:
         """The capture thread: each frame read goes to the detection thread, newest first."""
+        live = getattr(source, "link", None) is not None   # a stream (FrameSource.link)
+
         def hand_over(frame: Frame, t: float) -> None:
-            latest.put(frame, t, self.clock())
+            latest.put(frame, t, self.clock(), wait=not live)
             self.stats.dropped = latest.dropped
         try:
             read_frames(source, hand_over, self._publish, stop=self._stop, clock=self.clock,
@@ -637,15 +640,27 @@ class Camera:
             except Exception:  # noqa: BLE001 - a bug must not stop the camera
                 self._failed()
 
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the source started with :meth:`start` gave its last frame (``until_end``)
+        and every reading handed over is applied (True), or ``timeout`` s passed (False)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in (self._thread, self._detection):
+            if thread is not None:
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if thread.is_alive():
+                    return False
+        return self.worker.drain(None if deadline is None
+                                 else max(0.0, deadline - time.monotonic()))
+
     def stop(self, notice: str = "the camera was stopped") -> None:
         """Stop reading, let the source go (the camera is free for other programs) and say so.
         The threads are joined, and every reading handed to the worker is applied first."""
         self._stop.set()
         if self._thread is None:
             return
+        self._latest.close()
         self._thread.join(timeout=3)
         self._thread = None
-        self._latest.close()
         if self._detection is not None:
             self._detection.join(timeout=30)
             self._detection = None
