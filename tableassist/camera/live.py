@@ -32,7 +32,7 @@ loading OpenCV. The server is told through :class:`StatusListener` and :class:`F
 which it fills.
 
 Threads. :meth:`Camera.start` reads a capture source with three threads, so the camera never
-waits for the screens (docs/vision.md, "Threads"):
+waits for the screens (docs/server.md, "The camera's threads"):
 
 * the capture thread reads the source (``frames.read_frames``) and hands each frame over
   (``frames.Latest``: from a live source the newest wins, a frame not taken in time is dropped

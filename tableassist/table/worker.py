@@ -1,9 +1,9 @@
 """A table's worker: the one thread that makes a table's changes, in the order they come.
 
 The camera hands its readings to it and goes on with the next frame: the reader, the engine, the
-log's append and every screen's broadcast run here, off the camera's threads (docs/vision.md,
-"Threads"). One thread for every change of a table keeps the log's one writer by construction,
-and keeps the order of submissions.
+log's append and every screen's broadcast run here, off the camera's threads (docs/server.md,
+"The camera's threads"). One thread for the camera's changes of a table keeps their order, and
+a reading is stored before its listeners are told.
 
 :meth:`TableWorker.call` runs a job and waits for its result (or its exception), so a caller that
 needs the change applied when it returns (a test, ``replay-camera``, a screen's tap waiting for
