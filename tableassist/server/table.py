@@ -22,6 +22,7 @@ from tableassist.camera.recording import RecordingStatus
 from tableassist.camera.status import CameraStatus
 from tableassist.table import catalog
 from tableassist.games.messages import Message
+from tableassist.games.data_words import worded
 from tableassist.games.protocol import IllegalAction, SetupError, Timer
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
@@ -65,7 +66,9 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
             "seat_colours_shown": bool(comps.get("seat_colours_shown", True)),
             "choices": comps.get("option_choices", {}),
             # {name: {label, explain, choices: {value: words}}}: what the games screen shows.
-            "option_labels": comps.get("option_labels", {}),
+            # (the data file's words as messages: each screen reads them in its language)
+            "option_labels": worded(game_id, {"option_labels": comps.get("option_labels", {})})[
+                "option_labels"],
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
