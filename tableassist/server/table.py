@@ -276,6 +276,9 @@ class Table:
         self._chronicle: tuple[TableSession, Chronicle] | None = None
         # The end screen's extras (ending.game_end: a replay of the game) for one list of steps.
         self._end: tuple[Any, dict[str, Any] | None] = (None, None)
+        #: The demo's plan when this table plays the demo (tableassist.demo.play.Demo): its game's
+        #: ``row``, ``title``, ``camera_moves`` and ``moves``; every screen of that game says so.
+        self.demo: dict[str, Any] | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -600,6 +603,9 @@ class Table:
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
             out["camera"] = camera.device_json()
+        demo = self.demo
+        if demo is not None and session is not None and session.saved.id == demo["row"]:
+            out["demo"] = {**demo, "step": len(session.steps)}
         recording = self.recording   # every screen says so while the camera is recorded
         shown = recording.host_json() if sight.host and recording.available \
             else recording.screen_json()
