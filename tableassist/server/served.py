@@ -50,8 +50,8 @@ from tableassist.server.tokens import Tokens
 from tableassist.server.venue import Paths, VenueServer, page
 from tableassist.table.box import Box
 from tableassist.table.store import MAIN, Store, StoreError
-from tableassist.table.stores import open_store
-from tableassist.table.venue import TableEntry, Venue, VenueError, open_venue, venue_file
+from tableassist.table.stores import open_store, open_venue
+from tableassist.table.venue import TableEntry, Venue, VenueError, venue_file
 
 if TYPE_CHECKING:
     from tableassist.vision.sources import FrameSource
