@@ -41,8 +41,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tableassist.table.store import (MAIN, Entry, GameSummary, SavedGame, StaleLog, Store,
-                                     StoreError, check_table_name, entry, imported_rows, now,
-                                     saved_game, summary)
+                                     StoreError, TableHeld, check_table_name, entry,
+                                     imported_rows, now, saved_game, summary)
 from tableassist.table.writer_lock import in_use, this_process
 
 try:
@@ -383,7 +383,7 @@ class _Link:
                 dict(zip(("pid", "host", "command", "since"), row))
             # A holder that died on this computer a moment ago: its connection is closing.
             if owner is None or not _gone(owner) or time.monotonic() > deadline:
-                raise StoreError(in_use(self.where, owner))
+                raise TableHeld(in_use(self.where, owner))
             time.sleep(0.05)
         me = this_process()
         conn.execute("UPDATE tables SET owner_pid = %s, owner_host = %s, owner_command = %s, "

@@ -21,14 +21,16 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import psycopg  # stores.open_venue checks first that it is installed
 
-from tableassist.table.postgres_store import (LOCK_SPACE, SCHEMA, connect_error, explain,
+from tableassist.table.postgres_store import (LOCK_SPACE, PROCESS_SPACE, SCHEMA, connect_error, explain,
                                               parameters, prepare_schema, shown)
 from tableassist.table.store import MAIN, StoreError, now
 from tableassist.table.venue import TableEntry, VenueError, check_name, check_title, slug
+from tableassist.table.writer_lock import this_process
 
 #: The channel every process of a venue listens on: the list of tables changed (``{"venue":
 #: …}``), a table's row on the venue page changed (``{"row": …}``), a process came or went.
@@ -227,3 +229,165 @@ class PostgresVenue:
 
     def release(self) -> None:
         self._db.close()
+
+
+# -- several processes serving one venue ------------------------------------------------------------
+
+_HELD = """EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.classid = {space} AND l.objid = {key} AND l.objsubid = 2)"""
+_SNAPSHOT_TABLES = f"""
+SELECT t.name, t.closed, t.owner_host, t.owner_pid,
+       {_HELD.format(space=LOCK_SPACE, key="t.id")}
+FROM tables t ORDER BY t.id"""
+_SNAPSHOT_PROCESSES = f"""
+SELECT p.id, p.host, p.pid, p.address FROM processes p
+WHERE {_HELD.format(space=PROCESS_SPACE, key="p.id")} ORDER BY p.id"""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Who serves what, as the database says at one moment: the live processes (``address`` by
+    id: a process is live while its advisory lock is held), each open table's owner (the live
+    process whose pid and host its owner row names, while the table's lock is held; None: no
+    live process holds it), and the tables held by something that is not a serving process
+    (``tableassist import``), which nobody may take."""
+
+    processes: dict[int, str]
+    owners: dict[str, int | None]
+    closed: frozenset[str]
+    held_elsewhere: frozenset[str]
+
+    def load(self, process: int) -> int:
+        return sum(1 for owner in self.owners.values() if owner == process)
+
+    def address(self, table: str) -> str | None:
+        owner = self.owners.get(table)
+        return None if owner is None else self.processes.get(owner)
+
+    def orphans(self) -> list[str]:
+        """The open tables nobody serves (their process died, or they are new)."""
+        return [name for name, owner in self.owners.items()
+                if owner is None and name not in self.held_elsewhere]
+
+    def shares(self) -> dict[str, int]:
+        """Which live process each orphan goes to: one by one, in the order they were created,
+        to the least loaded (the lowest id among equals). Every process computes the same from
+        the same snapshot, so each takes its own share without asking the others."""
+        loads = {pid: self.load(pid) for pid in self.processes}
+        given: dict[str, int] = {}
+        for name in self.orphans():
+            if not loads:
+                break
+            pick = min(loads, key=lambda p: (loads[p], p))
+            given[name] = pick
+            loads[pick] += 1
+        return given
+
+
+class Processes:
+    """This process as one of the venue's serving processes: its row in ``processes`` (where the
+    proxy reaches it: ``address``) and its advisory lock (``PROCESS_SPACE``, its id), held on a
+    connection of its own for as long as it serves, so that the others see it live; the server
+    drops the lock the moment the process dies. :meth:`snapshot` says who serves what;
+    :meth:`listen` hears the venue's notifications; :meth:`notify` sends some."""
+
+    def __init__(self, url: str, address: str) -> None:
+        self.url, self.address = str(url), address
+        self.id: int | None = None
+        self._db = _Connection(self.url, "tableassist process")
+        self._db.on_connect = self._register
+        self._db.run(lambda conn: None)
+        self._listening: Any = None
+        self._stop = threading.Event()
+
+    def _register(self, conn: Any) -> None:
+        me = this_process()
+        with conn.transaction():
+            # rows of processes long gone: nobody holds their lock
+            conn.execute(f"DELETE FROM processes p WHERE NOT "
+                         f"{_HELD.format(space=PROCESS_SPACE, key='p.id')}")
+            if self.id is None:
+                self.id = int(conn.execute(
+                    "INSERT INTO processes (host, pid, address, command, since) "
+                    "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                    (me["host"], me["pid"], self.address, me["command"], me["since"]))
+                    .fetchone()[0])
+            else:   # a lost connection made again: the same row, its lock taken again
+                conn.execute("INSERT INTO processes (id, host, pid, address, command, since) "
+                             "OVERRIDING SYSTEM VALUE VALUES (%s, %s, %s, %s, %s, %s) "
+                             "ON CONFLICT (id) DO NOTHING",
+                             (self.id, me["host"], me["pid"], self.address, me["command"],
+                              me["since"]))
+        conn.execute("SELECT pg_advisory_lock(%s::int, %s::int)", (PROCESS_SPACE, self.id))
+
+    def snapshot(self) -> Snapshot:
+        def read(conn: Any) -> Snapshot:
+            with conn.transaction():
+                rows = conn.execute(_SNAPSHOT_TABLES).fetchall()
+                procs = conn.execute(_SNAPSHOT_PROCESSES).fetchall()
+            by_owner = {(host, pid): pid_ for pid_, host, pid, _address in procs}
+            owners: dict[str, int | None] = {}
+            elsewhere = set()
+            closed = set()
+            for name, when, host, pid, held in rows:
+                if when is not None:
+                    closed.add(name)
+                    continue
+                owner = by_owner.get((host, pid)) if held else None
+                owners[name] = owner
+                if held and owner is None:
+                    elsewhere.add(name)
+            return Snapshot({p: a for p, _h, _pid, a in procs}, owners, frozenset(closed),
+                            frozenset(elsewhere))
+        return self._db.run(read)
+
+    def notify(self, payloads: list[dict[str, Any]]) -> None:
+        """Send each of ``payloads`` on :data:`CHANNEL`, all in one statement (one commit)."""
+        texts = [text for text in (json.dumps(p) for p in payloads) if len(text) <= MAX_PAYLOAD]
+        if texts:
+            self._db.run(lambda conn: conn.execute(
+                "SELECT pg_notify(%s, t) FROM unnest(%s::text[]) AS t", (CHANNEL, texts)))
+
+    def listen(self, heard: Callable[[dict[str, Any] | None], None], every: float) -> None:
+        """Call ``heard(payload)`` for each notification on :data:`CHANNEL`, and ``heard(None)``
+        every ``every`` seconds and after a lost connection was made again, until :meth:`close`
+        (run it in a thread of its own)."""
+        listener = _Connection(self.url, "tableassist listener")
+        listener.on_connect = lambda conn: conn.execute(f"LISTEN {CHANNEL}")
+        while not self._stop.is_set():
+            try:
+                conn = listener.run(lambda c: c)
+                self._listening = conn
+                heard(None)
+                for note in conn.notifies(timeout=every):
+                    try:
+                        payload = json.loads(note.payload)
+                    except ValueError:
+                        continue
+                    if isinstance(payload, dict):
+                        heard(payload)
+            except (StoreError, psycopg.Error):
+                listener.close()
+                self._stop.wait(1.0)
+        listener.close()
+
+    def close(self) -> None:
+        """Stop serving the venue: the row deleted, the lock let go."""
+        self._stop.set()
+        if self.id is not None:
+            try:
+                self._db.run(lambda conn: conn.execute("DELETE FROM processes WHERE id = %s",
+                                                       (self.id,)))
+            except StoreError:
+                pass   # closing the connection lets the lock go all the same
+        self._db.close()
+
+
+def live_addresses(url: str) -> list[str]:
+    """Where the proxy reaches each process serving the venue ``url`` now."""
+    db = _Connection(url, "tableassist proxy")
+    try:
+        return [row[3] for row in db.run(lambda c: c.execute(_SNAPSHOT_PROCESSES).fetchall())]
+    finally:
+        db.close()
