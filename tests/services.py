@@ -222,3 +222,53 @@ class RedisServer:
                 self.proc.wait()
             self.proc = None
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# -- nginx (the proxy in front of a venue's processes) ---------------------------------------------
+
+class NginxServer:
+    """A throwaway nginx on 127.0.0.1 and a free port, its pid, logs and temporary files in its
+    own folder, with the configuration ``tableassist proxy`` writes for ``servers``."""
+
+    def __init__(self, servers: list[str]) -> None:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(binary):
+            raise ServiceMissing("nginx is not installed (Debian's nginx-light package; "
+                                 "scripts/setup --test installs it)")
+        self.binary = binary
+        self.folder = Path(tempfile.mkdtemp(prefix="tableassist-nginx-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.servers = servers
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "NginxServer":
+        from tableassist.server.proxy import nginx_config
+        conf = self.folder / "nginx.conf"
+        conf.write_text(nginx_config(f"127.0.0.1:{self.port}", self.servers, self.folder,
+                                     workers="1"))
+        log = open(self.folder / "stdout.log", "wb")
+        self.proc = subprocess.Popen([self.binary, "-p", str(self.folder), "-c", str(conf),
+                                      "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        _wait(self._answers, "nginx to listen")
+        return self
+
+    def _answers(self) -> bool:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError("nginx stopped: " + (self.folder / "stdout.log").read_text(
+                errors="replace") + (self.folder / "error.log").read_text(errors="replace")
+                if (self.folder / "error.log").exists() else "")
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+        shutil.rmtree(self.folder, ignore_errors=True)
