@@ -13,10 +13,14 @@ resident memory and the machine's load.
 The baseline is the server code of an older revision (``--baseline-rev``, exported with ``git
 archive``), the candidate this work tree; with ``--green`` also this tree with gevent's monkey
 patching (every thread a greenlet: what Flask-SocketIO's gevent mode would cost in threads), when
-gevent is installed. Settings run interleaved, round by round, each in a fresh server.
+gevent is installed; with ``--switch S`` also this tree with the interpreter's thread switch
+interval set to S seconds (``sys.setswitchinterval``; 5 ms by default: how long a thread that
+wants the interpreter lock may wait for a busy one). Settings run interleaved, round by round,
+each in a fresh server.
 
     .venv/bin/python bench/bench_broadcast_tables.py [--tables 20,40] [--seconds 30]
-        [--rounds 1] [--baseline-rev 2ae8747|none] [--green] [--workers 2] [--smoke]
+        [--rounds 1] [--baseline-rev 2ae8747|none] [--green] [--switch 0.001] [--workers 2]
+        [--smoke]
 """
 
 from __future__ import annotations
@@ -53,22 +57,25 @@ SMOKE = {"tables": "2", "seconds": 2.0, "rounds": 1, "baseline_rev": "HEAD", "wo
 
 # -- the server, in a child process -----------------------------------------------------------
 
-def serve(tree: str, green: bool, argv: list[str]) -> int:
-    """``tableassist <argv>`` from ``tree``'s package (with ``green``: gevent's monkey patching
-    first, so every thread the server starts is a greenlet)."""
-    if green:
+def serve(tree: str, mode: str, argv: list[str]) -> int:
+    """``tableassist <argv>`` from ``tree``'s package. ``mode``: ``threads`` as it is; ``green``:
+    gevent's monkey patching first, so every thread the server starts is a greenlet;
+    ``switch=S``: the interpreter's thread switch interval set to S seconds (5 ms by default)."""
+    if mode == "green":
         from gevent import monkey
         monkey.patch_all()
+    elif mode.startswith("switch="):
+        sys.setswitchinterval(float(mode.partition("=")[2]))
     sys.path.insert(0, tree)
     from tableassist import cli
     return cli.main(argv)
 
 
 class Server:
-    def __init__(self, tree: Path, db: Path, green: bool) -> None:
+    def __init__(self, tree: Path, db: Path, mode: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(tree)}
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(tree), "green" if green else "threads",
+            [sys.executable, __file__, "--serve", str(tree), mode,
              "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--camera", "none"],
             cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = self.staff = ""
@@ -275,9 +282,9 @@ def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, 
     link.send("closed")
 
 
-def run(tree: Path, green: bool, n: int, args: Any, seed: int) -> dict[str, Any]:
+def run(tree: Path, mode: str, n: int, args: Any, seed: int) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-tables-"))
-    server = Server(tree, tmp / "table.sqlite3", green)
+    server = Server(tree, tmp / "table.sqlite3", mode)
     try:
         tables = set_up_tables(server, n)
         time.sleep(0.5)
@@ -325,7 +332,7 @@ def export(rev: str, into: Path) -> Path:
 
 def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
-        return serve(sys.argv[2], sys.argv[3] == "green", sys.argv[4:])
+        return serve(sys.argv[2], sys.argv[3], sys.argv[4:])
     ap = _common.parser(__doc__)
     ap.add_argument("--tables", default="20,40", help="numbers of tables, comma-separated")
     ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per setting")
@@ -334,32 +341,39 @@ def main() -> int:
     ap.add_argument("--baseline-rev", default=BASELINE, help="a git revision, or 'none'")
     ap.add_argument("--green", action="store_true",
                     help="also this tree under gevent's monkey patching (needs gevent)")
+    ap.add_argument("--switch", type=float, default=None, metavar="S",
+                    help="also this tree with the interpreter's thread switch interval S s")
     ap.add_argument("--workers", type=int, default=2, help="processes holding the screens")
     args = _common.parse(ap, SMOKE)
     holder = tempfile.TemporaryDirectory(prefix="bench-tables-trees-")
-    variants: list[tuple[str, Path, bool]] = []
+    variants: list[tuple[str, Path, str]] = []
     if args.baseline_rev != "none":
-        variants.append(("baseline", export(args.baseline_rev, Path(holder.name) / "base"), False))
-    variants.append(("candidate", ROOT, False))
+        variants.append(("baseline", export(args.baseline_rev, Path(holder.name) / "base"),
+                         "threads"))
+    variants.append(("candidate", ROOT, "threads"))
+    if args.switch is not None:
+        variants.append(("switch", ROOT, f"switch={args.switch}"))
     if args.green:
         try:
             import gevent  # noqa: F401
-            variants.append(("green", ROOT, True))
+            variants.append(("green", ROOT, "green"))
         except ImportError:
             print("--green: gevent is not installed here; left out")
     sizes = [int(x) for x in args.tables.split(",")]
     runs: dict[tuple[str, int], list[dict]] = {}
     for r in range(args.rounds):
         for n in sizes:
-            for name, tree, green in variants:
-                runs.setdefault((name, n), []).append(run(tree, green, n, args, seed=r))
+            for name, tree, mode in variants:
+                runs.setdefault((name, n), []).append(run(tree, mode, n, args, seed=r))
     print(f"input: one `tableassist serve` (--camera none, SQLite synchronous=FULL), N tables x "
           f"{len(SCREENS)} lean screens ({', '.join(SCREENS)}), each table playing Shipwrecked "
           f"(4 players) by random legal actions, 1 a second from its table screen; "
           f"{args.rounds} round(s) x {args.seconds:g} s measured per setting after "
           f"{args.warmup:g} s; settings interleaved; screens in {args.workers} worker processes; "
           f"baseline = {args.baseline_rev}, candidate = this work tree"
-          + ("; green = this tree under gevent's monkey patching" if args.green else ""))
+          + ("; green = this tree under gevent's monkey patching" if args.green else "")
+          + (f"; switch = this tree with a thread switch interval of {args.switch:g} s"
+             if args.switch is not None else ""))
     for n in sizes:
         for name, _tree, _green in variants:
             rs = runs[(name, n)]

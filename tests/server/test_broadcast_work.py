@@ -180,3 +180,23 @@ def test_a_broadcast_carries_the_new_lines_only(server, seven):
     assert all(len(d["lines"]) <= 2 for d in deltas)
     assert max(sizes) < 4 * max(1, min(s for s in sizes if s)) + 2000
     assert spectator.state["history"] == server.table.current().history()
+
+
+def test_a_broadcast_in_german_and_spanish_loads_no_locale_data(server, seven, monkeypatch):
+    """Babel parses a language code and loads its data at every call given the code: lists and
+    numbers are written with the locale parsed once per language and process."""
+    from babel import Locale
+    server.client(server.tokens.table, "de")
+    server.client(server.tokens.host, "es")
+    play(server, seven, 3)
+    real = Locale.parse.__func__
+    parsed: list[str] = []
+
+    def counted(cls, identifier, *args, **kwargs):
+        if isinstance(identifier, str):
+            parsed.append(identifier)
+        return real(cls, identifier, *args, **kwargs)
+
+    monkeypatch.setattr(Locale, "parse", classmethod(counted))
+    assert play(server, seven, 5, seed=3) == 5
+    assert parsed == []
