@@ -540,7 +540,7 @@ class Table:
         history (of the state numbered ``base``) and append ``lines``". A game's history only grows
         by a line or two per action, so a broadcast costs the same at action 5 as at action 500.
         ``"unchanged"`` names the parts that change only when a game is started, resumed, closed or
-        ended (``game``, ``lobby``) and are equal to what the last broadcast sent: a broadcast
+        ended (``game``, ``lobby``), or with the camera's status (the host's ``camera``) and are equal to what the last broadcast sent: a broadcast
         leaves them out, and a screen at ``base`` keeps its own. ``None`` when a different game is
         on: then everyone gets everything."""
         with self._lock:
@@ -549,7 +549,9 @@ class Table:
             history = [] if session is None else self.history_lines(session)
             last_row, last_version, last = self._sent_history
             self._sent_history = (row, self.version, history)
-            static = {"game": self._game_meta(session), "lobby": self.lobby()}
+            # the host's camera panel too: it changes with the camera's status, not per action
+            static = {"game": self._game_meta(session), "lobby": self.lobby(),
+                      "camera": self.camera_status}
             unchanged = [k for k, v in static.items() if k in self._sent_static
                          and (self._sent_static[k] is v or self._sent_static[k] == v)]
             self._sent_static = static
@@ -633,7 +635,11 @@ class Table:
                 out["links"] = links
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
-            out["camera"] = camera.device_json()
+            if change is not None and "camera" in change["unchanged"] \
+                    and change["static"]["camera"] is camera:
+                unchanged.append("camera")
+            else:
+                out["camera"] = camera.device_json()
         demo = self.demo
         if demo is not None and session is not None and session.saved.id == demo["row"]:
             out["demo"] = {**demo, "step": len(session.steps)}
