@@ -181,7 +181,7 @@ class Camera:
         self.pipeline: TablePipeline | None = None
         self.frames = 0
         #: Where the readings are applied: synchronous until :meth:`start`, a thread after.
-        self.worker = TableWorker("camera readings", threaded=False)
+        self.worker = TableWorker("camera readings")
         # Which reading the events belong to: every follow() counts one up, and events of a
         # pipeline made for an earlier one are not read (the detection thread runs ahead of it).
         self._generation = 0
@@ -601,7 +601,7 @@ class Camera:
         self._source = source
         self._stop.clear()
         self._latest = Latest()
-        self.worker = TableWorker("camera readings")
+        self.worker.start()
         self._detection = threading.Thread(target=self._detecting, args=(self._latest,),
                                            name="camera detection", daemon=True)
         self._thread = threading.Thread(target=self._capturing, args=(source, self._latest),
