@@ -38,11 +38,13 @@ waits for the screens (docs/server.md, "The camera's threads"):
   (``frames.Latest``: from a live source the newest wins, a frame not taken in time is dropped
   and counted; from a video file or a folder every frame is read);
 * the detection thread runs the vision pipeline on the newest frame (OpenCV lets go of the GIL,
-  so it has the second core) and the frame listeners (the preview, the recording), hands the
-  frame's events to the worker and goes on with the next frame;
+  so it has the second core), hands the frame's events to the worker and goes on with the next
+  frame;
 * the worker (``table.worker.TableWorker``) owns the reader and everything after it: the
-  reader, the engine, the log's append and the screens' broadcast, the status's listeners, one
-  job at a time in the order they came, so a reading is stored before anyone is told of it.
+  reader, the engine, the log's append and the screens' broadcast, the status's listeners, then
+  the frame listeners (the preview, the recording: told after the frame's reading, as
+  :meth:`process` tells them), one job at a time in the order they came, so a reading is stored
+  before anyone is told of it.
 
 Without :meth:`start` the worker is synchronous: :meth:`Camera.process`, :meth:`Camera.feed`
 and :meth:`Camera.run` apply each frame's reading before they return, in order (the tests,
@@ -351,9 +353,12 @@ class Camera:
         generation, events, seen = self._detect(frame, t)
         if events is not None:
             self.worker.call(lambda: self._take(events, t, started, generation))
+        self._tell_frame(t, frame, seen)
+        return seen
+
+    def _tell_frame(self, t: float, frame: Frame, seen: FrameResult | None) -> None:
         for listener in list(self._frame_listeners):
             listener(t, frame, seen)
-        return seen
 
     def _detect(self, frame: Frame, t: float
                 ) -> tuple[int, list[TableEvent | CardShown] | None, FrameResult | None]:
@@ -635,8 +640,9 @@ class Camera:
                 if events is not None:
                     self.worker.post(self._safely(partial(self._take, events, t, started,
                                                           generation)))
-                for listener in list(self._frame_listeners):
-                    listener(t, frame, seen)
+                # after the frame's reading, as with process(): the recording notes the log's
+                # last entry once the camera had read the frame (replay-camera relies on it)
+                self.worker.post(self._safely(partial(self._tell_frame, t, frame, seen)))
             except Exception:  # noqa: BLE001 - a bug must not stop the camera
                 self._failed()
 
