@@ -163,8 +163,7 @@ class Camera:
     the table's "a new game like this one" (the New game card). ``clock`` times the latency.
 
     The reader's side (reader, confirmations, notice, pause) is the worker's: it changes in the
-    worker's jobs only. The status is published under a small lock of its own, never held while
-    anyone is told."""
+    worker's jobs only, and so does the status it publishes."""
 
     def __init__(self, *, pipeline_for: Callable[[str | None], TablePipeline] | None = None,
                  reader_for: ReaderFor = reader_for,
@@ -192,9 +191,6 @@ class Camera:
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[StatusListener] = []
         self._frame_listeners: list[FrameListener] = []
-        self._status_lock = threading.RLock()
-        self._published = 0                 # statuses numbered as made, and the last one told
-        self._told = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None       # capture
         self._detection: threading.Thread | None = None
@@ -221,10 +217,10 @@ class Camera:
 
     def subscribe(self, listener: StatusListener) -> Callable[[], None]:
         """Tell ``listener`` the status now and each new one; returns the unsubscribe function."""
-        with self._status_lock:
+        def now() -> None:
             self._listeners.append(listener)
-            status = self.status
-        listener(status)
+            listener(self.status)
+        self.worker.call(now)
         return lambda: self._listeners.remove(listener)
 
     def on_frame(self, listener: FrameListener) -> Callable[[], None]:
@@ -236,28 +232,22 @@ class Camera:
         """Publish the status if what the screens show of the camera changed. ``device`` sets the
         source's fields (state, notice, mode, markers).
 
-        The listeners are told by the worker (in the worker's own jobs at once, so a broadcast
-        that follows sees it; from the capture and detection threads after what is queued), in
-        the order the statuses were made; one overtaken by a newer is not told."""
-        with self._status_lock:
-            game = self.session.game if self.session is not None else None
-            status = replace(
-                self.status, **device, reading=self.reader is not None, paused=self.paused,
-                out_of_sync=self.notice, report=self.report,
-                confirm=() if game is None else tuple(
-                    Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
-                    for r in self.confirmations))
-            if status == self.status:
-                return
-            self.status = status
-            self._published += 1
-            number = self._published
-        self.worker.post(lambda: self._tell(status, number))
+        The status is the worker's, as the reading it shows: made and told in a job of the
+        worker (at once in the worker's own jobs, so a broadcast that follows sees it; after
+        what is queued from the capture and detection threads)."""
+        self.worker.post(partial(self._status, device))
 
-    def _tell(self, status: CameraStatus, number: int) -> None:
-        if number <= self._told:
+    def _status(self, device: dict[str, Any]) -> None:
+        game = self.session.game if self.session is not None else None
+        status = replace(
+            self.status, **device, reading=self.reader is not None, paused=self.paused,
+            out_of_sync=self.notice, report=self.report,
+            confirm=() if game is None else tuple(
+                Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
+                for r in self.confirmations))
+        if status == self.status:
             return
-        self._told = number
+        self.status = status
         for listener in list(self._listeners):
             listener(status)
 
