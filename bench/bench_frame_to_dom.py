@@ -21,8 +21,8 @@ its frame was taken (the tracker's debounce is over by then) to the moment the p
 the first state that holds it (the page notes each version's redraw time,
 ``tableassist.drawn``), and to the moment the Socket.IO client received it; all clocks are this
 machine's wall clock. Printed per game and way: median and p95 over the camera's actions, the
-camera's own latency (``Camera.stats.latency``: from the frame to the session updated, the
-broadcast included) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
+camera's own latency (``Camera.stats.latency``: from the frame to the session updated; the
+sync way's includes each change's broadcast, the threaded way's broadcast comes after its job) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
 load <= 4; the load average is printed.
 
     .venv/bin/python bench/bench_frame_to_dom.py [--games abandon_ship,wreckers] [--seconds S]

@@ -50,8 +50,8 @@ Without :meth:`start` the worker is synchronous: :meth:`Camera.process`, :meth:`
 and :meth:`Camera.run` apply each frame's reading before they return, in order (the tests,
 ``replay-camera``); after :meth:`start` they wait for the worker to apply it. Each accepted
 camera action records its latency: from the frame's capture (or the start of its processing) to
-the end of the session's update (every listener, the server's broadcast included, has run by
-then).
+the end of the session's update (the action stored, the session's listeners told; the server
+broadcasts what a job of the worker changed once the job ends: ``TableWorker.after``).
 """
 
 from __future__ import annotations
