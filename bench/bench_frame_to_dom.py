@@ -9,7 +9,8 @@ interleaved game by game (their order swapped every round), on the same frames:
 
 * ``sync`` (the baseline: the camera before its threads): this thread calls ``Camera.process``
   for each frame, so detection, the reader, the engine, the log's append and the broadcast all
-  run on the camera's thread, and the next frame waits for them;
+  run on the camera's thread, and the next frame waits for them; and each change is broadcast
+  by itself (``Table.on_change`` is the server's broadcast), as before the worker;
 * ``threaded`` (what ``serve`` does): ``Camera.start`` reads the frames on its capture thread,
   detects on its detection thread (the newest frame wins) and hands the readings to its worker,
   which applies, stores and broadcasts them.
@@ -20,8 +21,8 @@ its frame was taken (the tracker's debounce is over by then) to the moment the p
 the first state that holds it (the page notes each version's redraw time,
 ``tableassist.drawn``), and to the moment the Socket.IO client received it; all clocks are this
 machine's wall clock. Printed per game and way: median and p95 over the camera's actions, the
-camera's own latency (``Camera.stats.latency``: from the frame to the session updated, the
-broadcast included) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
+camera's own latency (``Camera.stats.latency``: from the frame to the session updated; the
+sync way's includes each change's broadcast, the threaded way's broadcast comes after its job) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
 load <= 4; the load average is printed.
 
     .venv/bin/python bench/bench_frame_to_dom.py [--games abandon_ship,wreckers] [--seconds S]
@@ -128,6 +129,7 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
         tablet = TabletScript(scripted.tablet, camera)
         source = PacedSource(frames, speed)
         if mode == "sync":
+            table.on_change = served.server.broadcast   # a broadcast per change, at once
             done = threading.Event()
             taps = threading.Thread(target=_tap, args=(tablet, source, done), daemon=True)
             taps.start()
@@ -164,6 +166,7 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
             if got is not None:
                 to_client.append(got - wall)
         return {"dom": to_dom, "client": to_client, "camera": list(camera.stats.latency),
+                "drawn": len(drawn),
                 "dropped": camera.stats.dropped + source.skipped, "frames": len(frames)}
     finally:
         _common.disconnect(client)
@@ -218,7 +221,7 @@ def main() -> int:
                           f"a Socket.IO client: median {ms(got['client'])}, p95 "
                           f"{ms(got['client'], 0.95)} ms; the camera's own: median "
                           f"{ms(got['camera'])}, p95 {ms(got['camera'], 0.95)} ms; "
-                          f"{got['dropped']} of {got['frames']} frames not read; "
+                          f"{got['dropped']} of {got['frames']} frames not read; {got['drawn']} states drawn; "
                           f"load {_common.load()}", flush=True)
         browser.close()
     print("p95 per game, all rounds (goal: frame to DOM <= 100 ms at load <= 4):")

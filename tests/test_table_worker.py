@@ -40,7 +40,7 @@ def test_jobs_run_one_at_a_time_in_the_order_each_thread_gave_them(threaded):
 
 
 def test_call_answers_with_the_result_or_the_exception_on_the_worker_thread():
-    worker = TableWorker("test")
+    worker = TableWorker("test", threaded=True)
     assert worker.call(lambda: threading.current_thread().name) == "test"
     with pytest.raises(ValueError, match="refused"):
         worker.call(lambda: (_ for _ in ()).throw(ValueError("refused")))
@@ -51,7 +51,7 @@ def test_call_answers_with_the_result_or_the_exception_on_the_worker_thread():
 
 def test_a_posted_job_that_fails_is_told_and_the_next_one_runs():
     told: list[BaseException] = []
-    worker = TableWorker("test", on_error=told.append)
+    worker = TableWorker("test", threaded=True, on_error=told.append)
     ran = []
     worker.post(lambda: 1 / 0)
     worker.post(lambda: ran.append("next"))
@@ -62,7 +62,7 @@ def test_a_posted_job_that_fails_is_told_and_the_next_one_runs():
 
 
 def test_stopping_runs_what_was_queued_and_later_jobs_run_in_their_caller():
-    worker = TableWorker("test")
+    worker = TableWorker("test", threaded=True)
     gate = threading.Event()
     ran: list[int] = []
     worker.post(lambda: gate.wait(10 * PATIENCE))
@@ -74,3 +74,23 @@ def test_stopping_runs_what_was_queued_and_later_jobs_run_in_their_caller():
     assert not [t for t in threading.enumerate() if t.name == "test"]
     worker.post(lambda: ran.append(threading.current_thread() is threading.main_thread()))
     assert ran[-1] is True
+
+
+@pytest.mark.parametrize("threaded", [True, False])
+def test_what_a_job_asks_for_after_it_is_done_once_when_it_ends(threaded):
+    worker = TableWorker("test", threaded=threaded)
+    told: list[str] = []
+
+    def broadcast():
+        told.append("broadcast")
+
+    def readings():
+        for k in range(3):
+            told.append(f"reading {k}")
+            worker.after(broadcast)
+            worker.call(lambda: worker.after(broadcast))    # a nested job: the same job
+    worker.call(readings)
+    assert told == ["reading 0", "reading 1", "reading 2", "broadcast"]
+    worker.after(broadcast)                                 # outside a job: at once
+    assert told[-2:] == ["broadcast", "broadcast"]
+    worker.stop()

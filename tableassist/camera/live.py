@@ -38,18 +38,20 @@ waits for the screens (docs/server.md, "The camera's threads"):
   (``frames.Latest``: from a live source the newest wins, a frame not taken in time is dropped
   and counted; from a video file or a folder every frame is read);
 * the detection thread runs the vision pipeline on the newest frame (OpenCV lets go of the GIL,
-  so it has the second core) and the frame listeners (the preview, the recording), hands the
-  frame's events to the worker and goes on with the next frame;
+  so it has the second core), hands the frame's events to the worker and goes on with the next
+  frame;
 * the worker (``table.worker.TableWorker``) owns the reader and everything after it: the
-  reader, the engine, the log's append and the screens' broadcast, the status's listeners, one
-  job at a time in the order they came, so a reading is stored before anyone is told of it.
+  reader, the engine, the log's append and the screens' broadcast, the status's listeners, then
+  the frame listeners (the preview, the recording: told after the frame's reading, as
+  :meth:`process` tells them), one job at a time in the order they came, so a reading is stored
+  before anyone is told of it.
 
 Without :meth:`start` the worker is synchronous: :meth:`Camera.process`, :meth:`Camera.feed`
 and :meth:`Camera.run` apply each frame's reading before they return, in order (the tests,
 ``replay-camera``); after :meth:`start` they wait for the worker to apply it. Each accepted
 camera action records its latency: from the frame's capture (or the start of its processing) to
-the end of the session's update (every listener, the server's broadcast included, has run by
-then).
+the end of the session's update (the action stored, the session's listeners told; the server
+broadcasts what a job of the worker changed once the job ends: ``TableWorker.after``).
 """
 
 from __future__ import annotations
@@ -161,8 +163,7 @@ class Camera:
     the table's "a new game like this one" (the New game card). ``clock`` times the latency.
 
     The reader's side (reader, confirmations, notice, pause) is the worker's: it changes in the
-    worker's jobs only. The status is published under a small lock of its own, never held while
-    anyone is told."""
+    worker's jobs only, and so does the status it publishes."""
 
     def __init__(self, *, pipeline_for: Callable[[str | None], TablePipeline] | None = None,
                  reader_for: ReaderFor = reader_for,
@@ -181,7 +182,7 @@ class Camera:
         self.pipeline: TablePipeline | None = None
         self.frames = 0
         #: Where the readings are applied: synchronous until :meth:`start`, a thread after.
-        self.worker = TableWorker("camera readings", threaded=False)
+        self.worker = TableWorker("camera readings")
         # Which reading the events belong to: every follow() counts one up, and events of a
         # pipeline made for an earlier one are not read (the detection thread runs ahead of it).
         self._generation = 0
@@ -190,9 +191,6 @@ class Camera:
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[StatusListener] = []
         self._frame_listeners: list[FrameListener] = []
-        self._status_lock = threading.RLock()
-        self._published = 0                 # statuses numbered as made, and the last one told
-        self._told = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None       # capture
         self._detection: threading.Thread | None = None
@@ -219,10 +217,10 @@ class Camera:
 
     def subscribe(self, listener: StatusListener) -> Callable[[], None]:
         """Tell ``listener`` the status now and each new one; returns the unsubscribe function."""
-        with self._status_lock:
+        def now() -> None:
             self._listeners.append(listener)
-            status = self.status
-        listener(status)
+            listener(self.status)
+        self.worker.call(now)
         return lambda: self._listeners.remove(listener)
 
     def on_frame(self, listener: FrameListener) -> Callable[[], None]:
@@ -234,28 +232,22 @@ class Camera:
         """Publish the status if what the screens show of the camera changed. ``device`` sets the
         source's fields (state, notice, mode, markers).
 
-        The listeners are told by the worker (in the worker's own jobs at once, so a broadcast
-        that follows sees it; from the capture and detection threads after what is queued), in
-        the order the statuses were made; one overtaken by a newer is not told."""
-        with self._status_lock:
-            game = self.session.game if self.session is not None else None
-            status = replace(
-                self.status, **device, reading=self.reader is not None, paused=self.paused,
-                out_of_sync=self.notice, report=self.report,
-                confirm=() if game is None else tuple(
-                    Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
-                    for r in self.confirmations))
-            if status == self.status:
-                return
-            self.status = status
-            self._published += 1
-            number = self._published
-        self.worker.post(lambda: self._tell(status, number))
+        The status is the worker's, as the reading it shows: made and told in a job of the
+        worker (at once in the worker's own jobs, so a broadcast that follows sees it; after
+        what is queued from the capture and detection threads)."""
+        self.worker.post(partial(self._status, device))
 
-    def _tell(self, status: CameraStatus, number: int) -> None:
-        if number <= self._told:
+    def _status(self, device: dict[str, Any]) -> None:
+        game = self.session.game if self.session is not None else None
+        status = replace(
+            self.status, **device, reading=self.reader is not None, paused=self.paused,
+            out_of_sync=self.notice, report=self.report,
+            confirm=() if game is None else tuple(
+                Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
+                for r in self.confirmations))
+        if status == self.status:
             return
-        self._told = number
+        self.status = status
         for listener in list(self._listeners):
             listener(status)
 
@@ -351,9 +343,12 @@ class Camera:
         generation, events, seen = self._detect(frame, t)
         if events is not None:
             self.worker.call(lambda: self._take(events, t, started, generation))
+        self._tell_frame(t, frame, seen)
+        return seen
+
+    def _tell_frame(self, t: float, frame: Frame, seen: FrameResult | None) -> None:
         for listener in list(self._frame_listeners):
             listener(t, frame, seen)
-        return seen
 
     def _detect(self, frame: Frame, t: float
                 ) -> tuple[int, list[TableEvent | CardShown] | None, FrameResult | None]:
@@ -601,7 +596,7 @@ class Camera:
         self._source = source
         self._stop.clear()
         self._latest = Latest()
-        self.worker = TableWorker("camera readings")
+        self.worker.start()
         self._detection = threading.Thread(target=self._detecting, args=(self._latest,),
                                            name="camera detection", daemon=True)
         self._thread = threading.Thread(target=self._capturing, args=(source, self._latest),
@@ -635,8 +630,9 @@ class Camera:
                 if events is not None:
                     self.worker.post(self._safely(partial(self._take, events, t, started,
                                                           generation)))
-                for listener in list(self._frame_listeners):
-                    listener(t, frame, seen)
+                # after the frame's reading, as with process(): the recording notes the log's
+                # last entry once the camera had read the frame (replay-camera relies on it)
+                self.worker.post(self._safely(partial(self._tell_frame, t, frame, seen)))
             except Exception:  # noqa: BLE001 - a bug must not stop the camera
                 self._failed()
 

@@ -149,6 +149,10 @@ def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *
     table.camera = eye
     eye.subscribe(table.show_camera)
     server = create_app(table)
+    # What a job of the camera's worker changes (a frame's readings: a roll of eight dice is eight
+    # actions; a tap on a proposal and the status after it) is broadcast once, when it ends
+    broadcast = table.on_change
+    table.on_change = lambda: eye.worker.after(broadcast)
     agents = AgentLink(server, eye, own=source_name if source is not None else None)
     server.agents = agents
     table.follow(agents.follow)

@@ -34,22 +34,31 @@ STOP_WAIT = 30.0
 
 class TableWorker:
     """One table's changes, one at a time (see the module docstring). ``name`` names its thread;
-    ``on_error(exc)`` hears of a posted job that failed."""
+    ``on_error(exc)`` hears of a posted job that failed. It is synchronous until :meth:`start`,
+    and again after :meth:`stop`."""
 
-    def __init__(self, name: str = "table", *, threaded: bool = True,
+    def __init__(self, name: str = "table", *, threaded: bool = False,
                  on_error: Callable[[BaseException], None] | None = None) -> None:
         self.name = name
-        self.threaded = threaded
         self.on_error = on_error
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any] | None] | None] = \
             queue.SimpleQueue()
-        self._lock = threading.RLock()     # the synchronous worker's one-at-a-time
+        self._lock = threading.RLock()     # one job at a time, on the thread or inline
         self._start = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._stopped = False
+        self.threaded = False
+        self._local = threading.local()    # how deep in jobs this thread is
+        self._after: list[Callable[[], object]] = []
         #: Jobs done, and those that failed (for the host's log and the tests).
         self.done = 0
         self.failed = 0
+        if threaded:
+            self.start()
+
+    def start(self) -> None:
+        """From now on jobs run on the worker's thread (started at the first job)."""
+        with self._start:
+            self.threaded = True
 
     @property
     def on_worker(self) -> bool:
@@ -59,27 +68,33 @@ class TableWorker:
     def call(self, job: Callable[[], T]) -> T:
         """Run ``job`` on the worker after what is queued, wait, and return its result (or raise
         its exception)."""
-        if not self.threaded or self.on_worker:
-            with self._lock:
-                return job()
         done: Future[T] = Future()
-        self._put(job, done)
+        if not self._put(job, done):
+            with self._lock:
+                return self._inline(job)
         return done.result()
 
     def post(self, job: Callable[[], object]) -> None:
         """Queue ``job`` and return at once; a failure goes to ``on_error``."""
-        if not self.threaded:
+        if not self._put(job, None):
             with self._lock:
                 self._run(job, None)
+
+    def after(self, fn: Callable[[], object]) -> None:
+        """Call ``fn`` once the job this thread is in has ended, once however often it is asked
+        for in that job (the screens' broadcast: one for a frame's several readings); at once
+        outside a job."""
+        if getattr(self._local, "depth", 0):
+            if fn not in self._after:
+                self._after.append(fn)
             return
-        self._put(job, None)
+        fn()
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until every job posted before has run (True), or ``timeout`` s passed (False)."""
-        if not self.threaded or self.on_worker or self._thread is None:
-            return True
         done: Future[None] = Future()
-        self._put(lambda: None, done)
+        if self.on_worker or not self._put(lambda: None, done):
+            return True
         try:
             done.result(timeout)
         except TimeoutError:
@@ -88,45 +103,54 @@ class TableWorker:
 
     def stop(self, timeout: float = STOP_WAIT) -> None:
         """Run what is queued, then let the thread end (it is joined). Later jobs run in their
-        caller's thread, as the synchronous worker's do: nothing handed over is lost."""
+        caller's thread, as before :meth:`start`: nothing handed over is lost."""
         with self._start:
-            thread, self._stopped = self._thread, True
+            thread, self._thread, self.threaded = self._thread, None, False
             if thread is None:
-                self.threaded = False
                 return
             self._jobs.put(None)
-        if not self.on_worker:
+        if threading.current_thread() is not thread:
             thread.join(timeout)
-        self.threaded = False
 
     # -- the thread ----------------------------------------------------------------------------
 
-    def _put(self, job: Callable[[], Any], done: Future[Any] | None) -> None:
+    def _put(self, job: Callable[[], Any], done: Future[Any] | None) -> bool:
+        """Queue ``job`` for the thread (False: run it here, the worker is synchronous or this is
+        its thread)."""
         with self._start:
-            if self._stopped:       # stopped meanwhile: run it here, nothing is dropped
-                pass
-            else:
-                if self._thread is None:
-                    self._thread = threading.Thread(target=self._loop, name=self.name,
-                                                    daemon=True)
-                    self._thread.start()
-                self._jobs.put((job, done))
-                return
-        with self._lock:
-            self._run(job, done)
+            if not self.threaded or self.on_worker:
+                return False
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, args=(self._jobs,),
+                                                name=self.name, daemon=True)
+                self._thread.start()
+            self._jobs.put((job, done))
+            return True
 
-    def _loop(self) -> None:
-        while True:
-            item = self._jobs.get()
-            if item is None:
-                return
+    def _loop(self, jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any] | None] | None]
+              ) -> None:
+        while (item := jobs.get()) is not None:
             job, done = item
             with self._lock:
                 self._run(job, done)
 
+    def _inline(self, job: Callable[[], T]) -> T:
+        """``job`` here (under the lock), then what it asked to be done :meth:`after` it."""
+        depth = getattr(self._local, "depth", 0)
+        self._local.depth = depth + 1
+        try:
+            return job()
+        finally:
+            self._local.depth = depth
+            if depth == 0:
+                while self._after:
+                    later, self._after = self._after, []
+                    for fn in later:
+                        fn()
+
     def _run(self, job: Callable[[], Any], done: Future[Any] | None) -> None:
         try:
-            result = job()
+            result = self._inline(job)
         except BaseException as exc:  # noqa: BLE001 - told to the caller or to on_error
             if done is not None:
                 done.set_exception(exc)

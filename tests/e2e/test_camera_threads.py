@@ -137,3 +137,34 @@ def test_a_failure_on_the_worker_is_the_camera_report_and_it_reads_on(server, vi
     assert len(camera_log(session)) >= 3
     assert session.game.state == scripted.expected_game().state
     assert not [t.name for t in threading.enumerate() if t.name in THREADS]
+
+
+def test_stopping_the_camera_applies_every_reading_handed_over_and_joins_its_threads(server,
+                                                                                     video):
+    scripted, session, source = start_reading(server, video)
+    camera = server.camera
+    told: list[float] = []            # frame listeners: told on the worker after each reading
+    camera.on_frame(lambda t, _frame, _seen: told.append(t))
+    release, blocked = threading.Event(), threading.Event()
+    at_block: list[int] = []
+
+    def slow_screen(change):
+        if change.source == "camera" and not release.is_set():
+            at_block.append(camera.frames)
+            blocked.set()
+            release.wait(60 * PATIENCE)
+    session.subscribe(slow_screen)
+    camera.start(source, name="camera synthetic", frame_time=source.frame_time)
+    try:
+        wait_until(blocked.is_set, 60, "the first camera action")
+        wait_until(lambda: camera.frames >= at_block[0] + 5, 60, "readings queued meanwhile")
+        stopper = threading.Thread(target=camera.stop)
+        stopper.start()                 # while the worker is held, with readings queued
+    finally:
+        release.set()
+    stopper.join(60 * PATIENCE)
+    assert not stopper.is_alive()
+    assert len(told) == camera.frames and len(told) > at_block[0] + 5   # none was lost
+    assert camera.stats.latency and camera.status.state == "off"
+    assert not [t.name for t in threading.enumerate() if t.name in THREADS]
+    assert [seq for _t, seq in camera.stats.accepted] == camera_log(session)
