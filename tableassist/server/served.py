@@ -67,6 +67,9 @@ SCAN_EVERY = 1.0
 #: A table nobody serves is taken by the process its share names (the least loaded); after this
 #: long (s) without it, by any process (the one named may be stuck).
 GRACE = 3.0
+#: The route a proxy asks for a table nobody serves is looked up again when the last look is
+#: older than this (s): another process may have just taken it.
+FRESH = 0.05
 
 
 class OpenError(Exception):
@@ -200,6 +203,7 @@ class ServedVenue:
         #: snapshot of who serves what, the other processes' rows of the venue page.
         self.share = share
         self.snapshot: Snapshot | None = None
+        self._snapshot_at = 0.0
         self._remote: dict[str, dict[str, Any]] = {}
         self._orphaned: dict[str, float] = {}
         self._dirty: set[str] = set()
@@ -499,7 +503,7 @@ class ServedVenue:
                 snap = share.snapshot()
             except StoreError:
                 return   # the database is away: serve on what this process has, look again
-            self.snapshot = snap
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
             changed = False
             with self._lock:
                 here = dict(self.tables)
@@ -515,11 +519,19 @@ class ServedVenue:
             orphans = set(snap.orphans())
             self._orphaned = {n: self._orphaned.get(n, now) for n in orphans}
             shares = snap.shares()
+            taken = []
             for name in sorted(orphans):
                 if name in here:
                     continue
                 if shares.get(name) == share.id or now - self._orphaned[name] > GRACE:
-                    changed |= self._take(name, resume=resume)
+                    if self._take(name, resume=resume):
+                        taken.append(name)
+            if taken:   # the others' routes know at once
+                changed = True
+                try:
+                    share.notify([{"venue": "taken", "tables": taken}])
+                except StoreError:
+                    pass
             if self._hand_over(snap):
                 changed = True
             with self._lock:
@@ -624,6 +636,13 @@ class ServedVenue:
                 return share.address
         snap = self.snapshot
         found = snap.address(name) if snap is not None else None
+        if found is None and time.monotonic() - self._snapshot_at > FRESH:
+            try:   # a table just taken by another process: look again before saying "moving"
+                snap = share.snapshot()
+            except StoreError:
+                return share.address
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
+            found = snap.address(name)
         return found or share.address
 
     # -- serving -------------------------------------------------------------------------------
