@@ -83,12 +83,31 @@ def staff(proxy: NginxServer, key: str) -> Any:
     return sio, rows
 
 
-def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournament):
+class Nothing:
+    """A camera that sees nothing (the agent's link is what is tested)."""
+
+    def read(self):
+        return None
+
+    def close(self):
+        pass
+
+
+def camera_of(rows: list[list[dict[str, Any]]], table: str) -> str | None:
+    row = next((r for r in rows[-1] if r["name"] == table), None) if rows else None
+    return None if row is None or row.get("camera") is None else row["camera"]["state"]
+
+
+def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournament, tmp_path):
+    import threading
+
+    from tableassist.agent import Agent, Journal
     url, name, proxy, (a, b) = tournament
     with postgres.connect(name) as conn:
         key = conn.execute("SELECT value FROM meta WHERE key = 'staff'").fetchone()[0]
     sio, rows = staff(proxy, key)
     screens: list[Screen] = []
+    agents: list[Any] = []
     try:
         for title in ("Table 1", "Table 2", "Table 3"):
             answer = sio.call("create_table", {"title": title}, timeout=10 * PATIENCE)
@@ -124,6 +143,16 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
                 acked[table] += 1
         for table in tables:
             assert logged(postgres, name, table) == acked[table]
+        # table-1's camera agent, through the proxy
+        links = sio.call("table_links", {"name": "table-1"}, timeout=10 * PATIENCE)
+        camera_key = links["camera"].rsplit("--key ", 1)[1]
+        said: list[str] = []
+        agent = Agent(proxy.url.rstrip("/"), "table-1", camera_key, Nothing(), "nothing",
+                      Journal(tmp_path / "journal.json"), fps=5, say=said.append)
+        agents.append(agent)
+        threading.Thread(target=agent.run, daemon=True).start()
+        wait_until(lambda: camera_of(rows, "table-1") not in (None, "off"), 20,
+                   "table-1's agent on the venue page")
 
         # kill -9 the process that serves table-1; the other takes its tables over
         victim = a if owners(postgres, name)["table-1"] == a.proc.pid else b
@@ -150,7 +179,13 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
             assert logged(postgres, name, table) == acked[table]
         wait_until(lambda: rows and [r["state"] for r in rows[-1]] == ["playing"] * 4, 20,
                    "the venue page listing four games from the survivor")
+        # the agent reconnected to the survivor through the proxy by itself
+        wait_until(lambda: camera_of(rows, "table-1") not in (None, "off"), 20,
+                   "table-1's agent back")
+        assert sum("connected to table 'table-1'" in line for line in said) >= 2, said
     finally:
+        for agent in agents:
+            agent.close()
         for screen in screens:
             screen.close()
         if sio.connected:
