@@ -30,6 +30,7 @@ the home database; PostgreSQL: the table's rows in the venue's database), its ke
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -473,6 +474,12 @@ class ServedVenue:
         share.notify([{"hello": share.id}])   # the others publish their rows for this one
 
     def _heard(self, payload: dict[str, Any] | None) -> None:
+        try:
+            self._hear(payload)
+        except Exception:  # noqa: BLE001 - the venue's watch goes on whatever one look met
+            logging.getLogger(__name__).exception("the venue's watch met an error; it goes on")
+
+    def _hear(self, payload: dict[str, Any] | None) -> None:
         if self._stopping.is_set():
             return
         if payload is None or "venue" in payload:
