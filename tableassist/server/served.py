@@ -823,10 +823,18 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
     from tableassist.markers.registry import load_registry
     from tableassist.table.postgres_venue import Processes
 
+    try:   # the home table first, as on one process (its faults said in the same words)
+        store: Store | None = open_store(db)
+    except TableHeld:
+        store = None   # another process of the venue serves the home table
+    except StoreError as exc:
+        raise OpenError(f"cannot open the table's database: {exc}") from None
     try:
         venue = open_venue(db)
     except StoreError as exc:
-        raise OpenError(f"cannot open the venue's database: {exc}") from None
+        if store is not None:
+            store.close()
+        raise OpenError(f"cannot open the table's database: {exc}") from None
     served: ServedVenue | None = None
     source: FrameSource | None = None
     try:
@@ -847,12 +855,6 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
             served.share = Processes(db, address)
         except StoreError as exc:
             raise OpenError(f"cannot open the venue's database: {exc}") from None
-        try:
-            store: Store | None = open_store(db)
-        except TableHeld:
-            store = None   # another process of the venue serves the home table
-        except StoreError as exc:
-            raise OpenError(f"cannot open the table's database: {exc}") from None
         if store is not None:
             try:
                 tokens = table_tokens(store)
@@ -875,9 +877,12 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
             served._add(compose_table(MAIN, store, tokens, served.registry, source=source,
                                       source_name=name, status=status, box=box, clock=clock,
                                       record=recordings))
+        store = None   # the venue's now
         served.rescan(resume=False)
         served.start_sharing()
     except BaseException:
+        if store is not None and (served is None or MAIN not in served.tables):
+            store.close()
         if served is not None:
             served.close()
         else:
