@@ -26,6 +26,13 @@ The pieces of a table are wired here and nowhere else (:func:`compose_table`):
 Every table's store is ``table.stores.open_store(db, name)`` (SQLite: the table's own file beside
 the home database; PostgreSQL: the table's rows in the venue's database), its keys
 ``Tokens(store.links())``.
+
+A venue on PostgreSQL may be served by several processes (:func:`serve_shared`, what ``serve``
+does for a ``postgresql://`` database): each one serves the tables whose writer lock it holds,
+looks every :data:`SCAN_EVERY` s and at each notification at who serves what
+(``table.postgres_venue.Processes``), takes its share of the tables nobody serves (a new table, a
+dead process's), and answers the proxy which process serves a path (:meth:`ServedVenue.route`;
+``server/proxy.py``). docs/venue.md "Run a tournament".
 """
 
 from __future__ import annotations
