@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.services import NginxServer, PostgresServer, free_port  # noqa: E402
 
 PLAYERS = [{"name": n} for n in ("Ann", "Bea", "Cy")]
-SMOKE = {"tables": 2, "screens": 2, "curve": "1,2", "seconds": 3.0}
+SMOKE = {"tables": 2, "screens": 2, "curve": "2", "seconds": 2.0}
 
 
 class Lean:
