@@ -2,7 +2,8 @@
 configuration `tableassist proxy` writes), real Socket.IO clients through the proxy. The tables
 spread over the processes; a process killed with SIGKILL has its tables taken over by the other,
 whose screens reconnect through the proxy by themselves, and every acknowledged action is in the
-log."""
+log; the killed process started again gets its share handed over, and a process stopped with
+SIGTERM hands its tables over at once."""
 
 from __future__ import annotations
 
@@ -105,7 +106,8 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
     import threading
 
     from tableassist.agent import Agent, Journal
-    url, name, proxy, (a, b) = tournament
+    url, name, proxy, procs = tournament
+    a, b = procs
     with postgres.connect(name) as conn:
         key = conn.execute("SELECT value FROM meta WHERE key = 'staff'").fetchone()[0]
     sio, rows = staff(proxy, key)
@@ -186,6 +188,27 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
         wait_until(lambda: camera_of(rows, "table-1") not in (None, "off"), 20,
                    "table-1's agent back")
         assert sum("connected to table 'table-1'" in line for line in said) >= 2, said
+
+        # the killed process started again (on its address, which the proxy names): the
+        # survivor hands tables over until they are two and two; then the survivor is stopped
+        # (SIGTERM) and the restarted one takes every table at once
+        port = int(proxy.servers[procs.index(victim)].rsplit(":", 1)[1])
+        again = ServerProcess(url, port=port, more=("--public-url", proxy.url))
+        procs.append(again)
+        wait_until(lambda: sorted(list(owners(postgres, name).values()).count(p.proc.pid)
+                                  for p in (survivor, again)) == [2, 2], 30,
+                   "the tables spread again over the survivor and the restarted process")
+        survivor.stop()
+        wait_until(lambda: all(owners(postgres, name).get(t) == again.proc.pid
+                               for t in tables), TAKEOVER, "the restarted process serving all")
+        for table, screen in zip(tables, screens):
+            state = screen.wait_state(
+                lambda s: s.get("game") and len(s.get("history", [])) >= acked[table] and
+                screen.sio.connected, f"{table}'s screen back again", 20)
+            answer = screen.act(rng.choice([x["action"] for x in state["actions"]]))
+            assert answer["ok"], answer
+            acked[table] += 1
+            assert logged(postgres, name, table) == acked[table]
     finally:
         for agent in agents:
             agent.close()
