@@ -64,8 +64,11 @@ class PostgresServer:
     SUPERUSER, SUPERPASS = "postgres", "pg-admin-secret"
     USER, PASSWORD = "tableassist", "venue-secret"
 
-    def __init__(self) -> None:
+    def __init__(self, settings: dict[str, str] | None = None) -> None:
         self.bin = postgres_bin()
+        #: Server settings beyond the defaults (``max_connections``: a venue of many tables holds
+        #: one connection per table).
+        self.settings = dict(settings or {})
         self.folder = Path(tempfile.mkdtemp(prefix="tableassist-pg-"))
         self.data = self.folder / "data"
         self.port = free_port()
@@ -103,7 +106,8 @@ class PostgresServer:
         pwfile.unlink()
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
                   str(self.folder / "server.log"), "-w", "-t", "60", "-o",
-                  f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1", "start")
+                  f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1"
+                  + "".join(f" -c {k}={v}" for k, v in self.settings.items()), "start")
         self._started = True
         with self.admin() as conn:
             conn.execute(f"CREATE ROLE {self.USER} LOGIN PASSWORD '{self.PASSWORD}'")

@@ -43,14 +43,18 @@ NEEDS = {
     "bench_frame_to_dom": "chromium",
     "bench_redraw": "chromium",
     "bench_store": "postgresql",
+    "bench_tournament": "nginx",   # and PostgreSQL: scripts/setup --test installs both
     "bench_vision_realdata": "the real photos (/work/shared/realdata)",
 }
-INSTALLED = {"chromium", "postgresql"}
+INSTALLED = {"chromium", "postgresql", "nginx"}
 
 
 def missing(need: str) -> bool:
     if need == "chromium":
         return common.CHROMIUM is None
+    if need == "nginx":
+        import shutil
+        return shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists()
     if need == "postgresql":
         from tests.services import ServiceMissing, postgres_bin
         try:

@@ -120,10 +120,8 @@ def run(args: argparse.Namespace) -> int:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
         shared = is_postgres(db)
         advertise = args.advertise
-        if shared and advertise is None and args.port:
+        if shared and advertise is None and args.port:   # --port 0: the port it gets, on --host
             advertise = f"{shown_host}:{args.port}"
-        elif shared and advertise is None:
-            advertise = None   # --port 0: the port it gets, on --host (serve_shared)
         try:
             served = serve_venue(db, host=args.host, port=args.port, camera=args.camera,
                                  camera_size=args.camera_size, public_host=shown_host,

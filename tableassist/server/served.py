@@ -26,12 +26,21 @@ The pieces of a table are wired here and nowhere else (:func:`compose_table`):
 Every table's store is ``table.stores.open_store(db, name)`` (SQLite: the table's own file beside
 the home database; PostgreSQL: the table's rows in the venue's database), its keys
 ``Tokens(store.links())``.
+
+A venue on PostgreSQL may be served by several processes (:func:`serve_shared`, what ``serve``
+does for a ``postgresql://`` database): each one serves the tables whose writer lock it holds,
+looks every :data:`SCAN_EVERY` s and at each notification at who serves what
+(``table.postgres_venue.Processes``), takes its share of the tables nobody serves (a new table, a
+dead process's), and answers the proxy which process serves a path (:meth:`ServedVenue.route`;
+``server/proxy.py``). docs/venue.md "Run a tournament".
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +76,11 @@ SCAN_EVERY = 1.0
 #: A table nobody serves is taken by the process its share names (the least loaded); after this
 #: long (s) without it, by any process (the one named may be stuck).
 GRACE = 3.0
+#: The route a proxy asks for a table nobody serves is looked up again when the last look is
+#: older than this (s): another process may have just taken it.
+FRESH = 0.05
+#: How many tables a process opens at once when it takes several (a dead process's).
+TAKERS = 4
 
 
 class OpenError(Exception):
@@ -204,6 +218,7 @@ class ServedVenue:
         #: snapshot of who serves what, the other processes' rows of the venue page.
         self.share = share
         self.snapshot: Snapshot | None = None
+        self._snapshot_at = 0.0
         self._remote: dict[str, dict[str, Any]] = {}
         self._orphaned: dict[str, float] = {}
         self._dirty: set[str] = set()
@@ -473,6 +488,12 @@ class ServedVenue:
         share.notify([{"hello": share.id}])   # the others publish their rows for this one
 
     def _heard(self, payload: dict[str, Any] | None) -> None:
+        try:
+            self._hear(payload)
+        except Exception:  # noqa: BLE001 - the venue's watch goes on whatever one look met
+            logging.getLogger(__name__).exception("the venue's watch met an error; it goes on")
+
+    def _hear(self, payload: dict[str, Any] | None) -> None:
         if self._stopping.is_set():
             return
         if payload is None or "venue" in payload:
@@ -503,7 +524,7 @@ class ServedVenue:
                 snap = share.snapshot()
             except StoreError:
                 return   # the database is away: serve on what this process has, look again
-            self.snapshot = snap
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
             changed = False
             with self._lock:
                 here = dict(self.tables)
@@ -519,11 +540,19 @@ class ServedVenue:
             orphans = set(snap.orphans())
             self._orphaned = {n: self._orphaned.get(n, now) for n in orphans}
             shares = snap.shares()
-            for name in sorted(orphans):
-                if name in here:
-                    continue
-                if shares.get(name) == share.id or now - self._orphaned[name] > GRACE:
-                    changed |= self._take(name, resume=resume)
+            mine = [name for name in sorted(orphans) if name not in here and (
+                shares.get(name) == share.id or now - self._orphaned[name] > GRACE)]
+            # a few at once: opening a table is mostly waiting for the database (connect,
+            # lock, read its log), so a dead process's tables are back sooner
+            with ThreadPoolExecutor(max_workers=TAKERS, thread_name_prefix="take") as pool:
+                done = list(pool.map(lambda n: self._take(n, resume=resume), mine))
+            taken = [name for name, ok in zip(mine, done) if ok]
+            if taken:   # the others' routes know at once
+                changed = True
+                try:
+                    share.notify([{"venue": "taken", "tables": taken}])
+                except StoreError:
+                    pass
             if self._hand_over(snap):
                 changed = True
             with self._lock:
@@ -628,6 +657,13 @@ class ServedVenue:
                 return share.address
         snap = self.snapshot
         found = snap.address(name) if snap is not None else None
+        if found is None and time.monotonic() - self._snapshot_at > FRESH:
+            try:   # a table just taken by another process: look again before saying "moving"
+                snap = share.snapshot()
+            except StoreError:
+                return share.address
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
+            found = snap.address(name)
         return found or share.address
 
     # -- serving -------------------------------------------------------------------------------
@@ -801,10 +837,18 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
     from tableassist.markers.registry import load_registry
     from tableassist.table.postgres_venue import Processes
 
+    try:   # the home table first, as on one process (its faults said in the same words)
+        store: Store | None = open_store(db)
+    except TableHeld:
+        store = None   # another process of the venue serves the home table
+    except StoreError as exc:
+        raise OpenError(f"cannot open the table's database: {exc}") from None
     try:
         venue = open_venue(db)
     except StoreError as exc:
-        raise OpenError(f"cannot open the venue's database: {exc}") from None
+        if store is not None:
+            store.close()
+        raise OpenError(f"cannot open the table's database: {exc}") from None
     served: ServedVenue | None = None
     source: FrameSource | None = None
     try:
@@ -825,12 +869,6 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
             served.share = Processes(db, address)
         except StoreError as exc:
             raise OpenError(f"cannot open the venue's database: {exc}") from None
-        try:
-            store: Store | None = open_store(db)
-        except TableHeld:
-            store = None   # another process of the venue serves the home table
-        except StoreError as exc:
-            raise OpenError(f"cannot open the table's database: {exc}") from None
         if store is not None:
             try:
                 tokens = table_tokens(store)
@@ -853,9 +891,12 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
             served._add(compose_table(MAIN, store, tokens, served.registry, source=source,
                                       source_name=name, status=status, box=box, clock=clock,
                                       record=recordings))
+        store = None   # the venue's now
         served.rescan(resume=False)
         served.start_sharing()
     except BaseException:
+        if store is not None and (served is None or MAIN not in served.tables):
+            store.close()
         if served is not None:
             served.close()
         else:

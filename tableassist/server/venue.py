@@ -10,6 +10,8 @@ path                       answered by
                            ``/t/<name>/socket.io/`` (the page asks for it there)
 ``/venue/…``               the venue page for the staff, and its Socket.IO at
                            ``/venue/socket.io/``
+``/_tableassist/route``     a venue of several processes: the proxy's question, which
+                           process serves ``X-Original-URI`` (``server/proxy.py``)
 everything else            the home table ``main``, as before venues: its page at ``/``,
                            its Socket.IO at ``/socket.io/``, so every old link still works
 =========================  ==========================================================

@@ -465,6 +465,7 @@ def _said(doing: str | None, reason: str) -> str:
 # Every writing store of one table in this process shares one link (they are one writer).
 _writers: dict[tuple[Any, ...], _Link] = {}
 _writers_lock = threading.Lock()
+_opening: dict[tuple[Any, ...], threading.Lock] = {}   # per table: one opener at a time
 
 
 def _writer_key(params: Mapping[str, str], table: str) -> tuple[Any, ...]:
@@ -491,14 +492,20 @@ class PostgresStore(Store):
             self._link.count = 1
             return
         key = _writer_key(self._params, self.table)
+        self._key = key
         with _writers_lock:
-            link = _writers.get(key)
+            opening = _opening.setdefault(key, threading.Lock())
+        # One table's writer is made once (its lock taken on one connection); other tables of
+        # the process open meanwhile (a process taking over many tables opens several at once).
+        with opening:
+            with _writers_lock:
+                link = _writers.get(key)
             if link is None:
                 link = _Link(self.db, self._params, self.table, self.where, writer=True)
+            with _writers_lock:
                 _writers[key] = link
-            link.count += 1
-            self._link = link
-        self._key = key
+                link.count += 1
+                self._link = link
 
     def close(self) -> None:
         link, self._link = self._link, None
@@ -507,11 +514,14 @@ class PostgresStore(Store):
         if self.read_only:
             link.close()
             return
-        with _writers_lock:  # held while closing: a new store of this table waits, then locks
-            link.count -= 1
-            if link.count > 0:
-                return
-            _writers.pop(self._key, None)
+        with _writers_lock:
+            opening = _opening.setdefault(self._key, threading.Lock())
+        with opening:   # held while closing: a new store of this table waits, then locks
+            with _writers_lock:
+                link.count -= 1
+                if link.count > 0:
+                    return
+                _writers.pop(self._key, None)
             link.close()
 
     def _run(self, doing: str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:
