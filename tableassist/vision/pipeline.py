@@ -132,6 +132,9 @@ class TablePipeline:
         self._worn_since: dict[int, float] = {}
         self._read_at: dict[int, np.ndarray] = {}      # each id's outlines as last read (px)
         self._full_scans = 0
+        # the game's smallest and largest sticker (mm): the sizes a sticker's square may have
+        self._sizes = (min((m.size_mm for m in markers.values()), default=20.0),
+                       max((m.size_mm for m in markers.values()), default=20.0))
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: CommandScanner | None = None
@@ -218,12 +221,12 @@ class TablePipeline:
         self._full_scans = self.regions.full_scans
         if not len(found):
             return []
-        per_mm = float(np.median([side / self.markers[i].size_mm if i in self.markers else np.nan
-                                  for i, side in zip(found.ids.tolist(), sides)]))
-        if not np.isfinite(per_mm):
+        known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
+                 if i in self.markers]
+        if not known:
             return []
-        sizes = [m.size_mm for m in self.markers.values()]
-        least, most = 0.7 * min(sizes) * per_mm, 1.4 * max(sizes) * per_mm
+        per_mm = float(np.median([side / mm for side, mm in known]))
+        least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
         outlines: list[tuple[np.ndarray, int | None]] = [
             (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
         boxes = [None] if full or self.regions.changed is None else self.regions.changed

@@ -126,6 +126,25 @@ def test_each_kind_of_damage_is_reported_within_2_s_at_8_fps(registry, renderer,
     assert notice.to_json()["reprint"] is None
 
 
+@pytest.mark.parametrize("kind", ["a scratch", "a pen mark"])
+def test_at_1080p_a_scratch_and_a_pen_mark_are_named_too(registry, renderer, kind):
+    """At 1080p the cards' stickers are 40 px (26 at 720p): the cells a line runs through are read
+    as a scratch (dark under it) or a stroke (white under it) would leave them, enough to tell
+    card 22 from every other card."""
+    scene = table(registry, "wreckers", CARDS)
+    worn = replace(scene, pieces=tuple(replace(p, damage=KINDS[kind][0]) if p.marker_id == 22 else p
+                                       for p in scene.pieces))
+    pipeline = TablePipeline("wreckers", registry, qr_every=None)
+    for k in range(16):
+        frame, _ = renderer.render(worn, replace(CAMERA, width=1920, height=1080),
+                                   Effects(blur=0.6, noise=2.0, seed=k))
+        pipeline.update(frame, k / 8)
+        if pipeline.last.failing:
+            break
+    [notice] = pipeline.last.failing
+    assert (notice.marker_id, notice.component, notice.zone) == (22, "card", "discard")
+
+
 @pytest.mark.parametrize("kind", ["three flipped cells", "a torn corner"])
 def test_a_damaged_sticker_that_is_no_secret_is_named_with_its_reprint_link(registry, renderer, kind):
     """Abandon Ship's ship stern (marker 21), damaged from the first frame: named, with its link."""
