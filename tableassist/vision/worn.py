@@ -261,16 +261,20 @@ def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *,
             continue
         hull = cv2.convexHull(c)
         hull_area = cv2.contourArea(hull)
-        if hull_area < 0.3 * min_side ** 2 or cv2.contourArea(c) < 0.65 * hull_area:
+        if hull_area < 0.3 * min_side ** 2 or cv2.contourArea(c) < 0.5 * hull_area:
             continue
-        poly = cv2.approxPolyDP(c, 0.03 * perimeter, True).reshape(-1, 2).astype(np.float32)
-        if len(poly) < 4 or len(poly) > 12:
-            continue
-        q = _clockwise(poly) if len(poly) == 4 else _longest_sides(poly)
-        if q is not None:
-            q = _fitted(q, c.reshape(-1, 2).astype(np.float32))
-        if q is not None and min_side <= quad_side(q) <= max_side:
-            out.append(q + shift)
+        # the outline's own polygon, else its convex hull's (a torn corner that opens into white
+        # cells lets the outline run inside)
+        for shape in (c, hull):
+            poly = cv2.approxPolyDP(shape, 0.03 * perimeter, True).reshape(-1, 2).astype(np.float32)
+            if not 4 <= len(poly) <= 12:
+                continue
+            q = _clockwise(poly) if len(poly) == 4 else _longest_sides(poly)
+            if q is not None:
+                q = _fitted(q, c.reshape(-1, 2).astype(np.float32))
+            if q is not None and min_side <= quad_side(q) <= max_side:
+                out.append(q + shift)
+                break
     return out
 
 
