@@ -338,7 +338,7 @@ class _Place:
     first: float | None = None  # the first look that saw a worn sticker here
     looks: int = 0
     misses: int = 0
-    last: Look | None = None
+    named: int | None = None    # the id its cells told first
 
 
 class Watch:
@@ -349,9 +349,10 @@ class Watch:
     `square_outlines` found, the last outline of a marker that stopped being read where it lies.
     Every place is looked at (`WornReader.look`, a warp of a few hundred pixels: a still table
     costs no detection, and a sticker seen once is judged in every frame after) until a marker
-    is read there (`read`: the centres and sides read this frame) or it shows no sticker for
-    `misses` looks in a row (a hand over it, the card taken away). `failing(t, after)`: the places
-    that have shown a worn sticker for `after` seconds and `looks` looks or more, to this frame."""
+    is read there (`read`: the centres and sides read this frame) or it shows no worn sticker for
+    `misses` looks in a row (a hand over it, the card taken away; one look spoilt by noise keeps
+    it). `failing(t, after)`: the places that have shown a worn sticker for `after` seconds and
+    `looks` looks or more, named by the first id their cells told or the marker that lay there."""
 
     def __init__(self, reader: WornReader, *, looks: int = 4, misses: int = 3, most: int = 64) -> None:
         self.reader = reader
@@ -381,20 +382,20 @@ class Watch:
             look = self.reader.look(frame, p.quad)
             if look is None or not look.damaged:
                 p.misses += 1
-                p.first, p.looks = None, 0
                 if p.misses >= self.misses:
                     continue
             else:
                 p.misses = 0
                 p.looks += 1
                 p.first = t if p.first is None else p.first
-                p.last = look
+                # the first id its cells told stays its name (a notice that changes every frame
+                # would be sent to the screens every frame)
+                p.named = look.marker_id if p.named is None else p.named
             kept.append(p)
         self.places = kept
 
     def failing(self, t: float, after: float) -> list[tuple[np.ndarray, int | None, float]]:
         """(the outline, the id it is (read from its cells, or the marker's that lay there; None),
         since when) for each place that keeps showing a worn sticker."""
-        return [(p.quad, p.last.marker_id if p.last and p.last.marker_id is not None else p.known, p.first)
-                for p in self.places
-                if p.first is not None and p.misses == 0 and p.looks >= self.looks and t - p.first >= after]
+        return [(p.quad, p.named if p.named is not None else p.known, p.first) for p in self.places
+                if p.first is not None and p.looks >= self.looks and t - p.first >= after]

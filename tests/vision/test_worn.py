@@ -261,7 +261,9 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
     assert b"no marker 999" in client.get("/sticker/wreckers/999.pdf").data
 
 
-def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path):
+@pytest.mark.parametrize("damage", [Damage(cells=2, seed=3), Damage(corner=0.3, seed=1), Damage(scratch=2.0, seed=2)],
+                         ids=["two flipped cells", "a torn corner", "a scratch"])
+def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path, damage):
     from tableassist.camera.live import Camera
     from tableassist.server.camera import pipeline_for
     from tableassist.table.session import TableSession
@@ -272,10 +274,11 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
     camera.follow(session, {"Ann": "red", "Bea": "blue", "Cy": "green"})
     heard = []
     camera.subscribe(heard.append)
-    for t, frame in frames(registry, renderer, Damage(cells=2, seed=3)):
+    for t, frame in frames(registry, renderer, damage):
         camera.process(frame, t)
     [shown] = camera.status.reading_json(runs_table=True)["stickers"]
-    assert shown["text"].startswith("The camera cannot read a card face sticker")
+    assert shown["text"].startswith("The camera cannot read a ")
+    assert "22" not in shown["text"] and shown["reprint"] is None                    # a secret face
     assert camera.status.device_json()["stickers"] == [shown]               # the host's panel too
     assert camera.status.reading_json(runs_table=False)["stickers"] == []   # not on a player's phone
     assert sum(1 for s in heard if s.stickers) == 1                         # published once, not per frame
