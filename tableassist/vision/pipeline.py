@@ -16,7 +16,7 @@ from .detect import Detections, MarkerDetector, QRCode, QRUnavailable
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
 from .qr import CommandScanner
-from .regions import RegionTracker
+from .regions import Box, RegionTracker, boxes_overlap
 from .tracker import Tracker
 from .worn import Watch, WornReader, quad_side, square_outlines
 
@@ -140,6 +140,10 @@ class TablePipeline:
         self._worn_since: dict[int, float] = {}
         self._read_at: dict[int, np.ndarray] = {}      # each id's outlines as last read (px)
         self._full_scans = 0
+        self._changed_before: list[Box] = []
+        # the game's smallest and largest sticker (mm): the sizes a sticker's square may have
+        self._sizes = (min((m.size_mm for m in markers.values()), default=20.0),
+                       max((m.size_mm for m in markers.values()), default=20.0))
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: CommandScanner | None = None
@@ -212,8 +216,8 @@ class TablePipeline:
         """This frame's look at the places where a sticker is seen but not read (`worn.Watch`),
         and those that keep showing a worn one for `worn_after` s. The places: the outlines the
         scans rejected, the dark squares of a sticker's size in the whole frame when the scans
-        looked at all of it and in what changed otherwise (a torn corner or a scratch through the
-        border leaves OpenCV no outline), and where a marker was last read that lies there unread.
+        looked at all of it and otherwise where the picture changed and has settled (a torn corner
+        or a scratch through the border leaves OpenCV no outline), and where a marker was last read that lies there unread.
         The size is the game's stickers' at the px/mm of the markers read: before any is read, a
         dark square says nothing (a board's art is full of them)."""
         assert self.regions is not None
@@ -226,15 +230,20 @@ class TablePipeline:
         self._full_scans = self.regions.full_scans
         if not len(found):
             return []
-        per_mm = float(np.median([side / self.markers[i].size_mm if i in self.markers else np.nan
-                                  for i, side in zip(found.ids.tolist(), sides)]))
-        if not np.isfinite(per_mm):
+        known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
+                 if i in self.markers]
+        if not known:
             return []
-        sizes = [m.size_mm for m in self.markers.values()]
-        least, most = 0.7 * min(sizes) * per_mm, 1.4 * max(sizes) * per_mm
+        per_mm = float(np.median([side / mm for side, mm in known]))
+        least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
         outlines: list[tuple[np.ndarray, int | None]] = [
             (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
-        boxes = [None] if full or self.regions.changed is None else self.regions.changed
+        # the change of the frame before that has settled now: while a card or a hand moves, a
+        # square found there would be gone in the next frame (and the search costs every frame)
+        changed = self.regions.changed or []
+        settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
+        self._changed_before = changed
+        boxes: list[Box | None] = [None] if full or self.regions.changed is None else list(settled)
         for box in boxes:
             outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most)]
         for s, _ in self.tracker.failing(t, 0.0):

@@ -149,26 +149,41 @@ class WornReader:
         level = (bright + dark) / 2
         if (mean[ring] > level).mean() < 0.75 or (mean[border] < level).mean() < 0.7:
             return None
-        torn = border & (mean > level)
+        # white border cells: torn away (a scratch through the border leaves them of two colours)
+        torn = border & (mean > level) & (spread <= 0.25 * contrast)
         inner = mean[2:-2, 2:-2]
-        unsure = (np.abs(inner - level) < 0.2 * contrast) | (spread[2:-2, 2:-2] > 0.25 * contrast)
+        # a line through a cell (a scratch, a pen stroke) leaves it of two colours
+        mixed = spread[2:-2, 2:-2] > 0.25 * contrast
         # the cells beside a white part of the border: the torn part, whatever they show
         near = cv2.dilate(torn.astype(np.uint8), np.ones((3, 3), np.uint8))[2:-2, 2:-2] > 0
-        unsure |= near
+        unsure = (np.abs(inner - level) < 0.2 * contrast) | mixed | near
         bits = (inner > level).astype(np.uint8)
         if (bits[~unsure] == 1).sum() < 3 or (bits[~unsure] == 0).sum() < 3:
             return None                 # all one colour inside: a dark square, no code
         sure = ~unsure.reshape(-1)
         dist = ((self._bits != bits.reshape(-1)) & sure).sum(axis=2)          # (ids, 4)
+        marker_id = self._nearest(dist) if sure.sum() >= MIN_SURE else None
+        if marker_id is None and mixed.any():
+            # the cells of two colours were dark under a scratch (white paper shows through the
+            # ink), or white under a pen stroke: read them so, whichever fits an id best
+            told = (sure | (mixed & ~near).reshape(-1))
+            fits = [((self._bits != np.where(mixed, colour, bits).reshape(-1)) & told).sum(axis=2)
+                    for colour in (0, 1)]
+            marker_id = self._nearest(np.minimum(*fits))
+        first = self.ids.index(marker_id) if marker_id is not None else int(np.argmin(dist.min(axis=1)))
+        return Look(marker_id, int(np.argmin(dist[first])), int(dist[first].min()), int(unsure.sum()),
+                    int(torn.sum()))
+
+    def _nearest(self, dist: np.ndarray) -> int | None:
+        """The id whose cells (in its best turn) differ least, at most `name_bits`, when every
+        other id differs by `margin` more; else None."""
         best = dist.min(axis=1)
         order = np.argsort(best)
         first = int(order[0])
         second = int(best[order[1]]) if len(order) > 1 else 99
-        marker_id: int | None = None
-        if sure.sum() >= MIN_SURE and best[first] <= self.name_bits and second - best[first] >= self.margin:
-            marker_id = self.ids[first]
-        return Look(marker_id, int(np.argmin(dist[first])), int(best[first]), int(unsure.sum()),
-                    int(torn.sum()))
+        if best[first] <= self.name_bits and second - best[first] >= self.margin:
+            return self.ids[first]
+        return None
 
 
 #: the least difference (grey levels) between a sticker's white margin and its black border
@@ -194,7 +209,7 @@ class Look:
     @property
     def damaged(self) -> bool:
         """Whether it looks worn: not the clean sticker of an id (which OpenCV reads)."""
-        return self.marker_id is None or self.wrong + self.unsure >= 2 or self.torn > 0
+        return self.marker_id is None or self.wrong + self.unsure >= 1 or self.torn > 0
 
 
 def quad_side(q: np.ndarray) -> float:
@@ -237,7 +252,7 @@ def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *,
     dark = cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, window, 7)
     k = 3 if min_side < 16 else 5
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     out = []
     shift = np.array([x0, y0], np.float32)
     for c in contours:
@@ -246,15 +261,52 @@ def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *,
             continue
         hull = cv2.convexHull(c)
         hull_area = cv2.contourArea(hull)
-        if hull_area < 0.3 * min_side ** 2 or cv2.contourArea(c) < 0.65 * hull_area:
+        if hull_area < 0.3 * min_side ** 2 or cv2.contourArea(c) < 0.5 * hull_area:
             continue
-        poly = cv2.approxPolyDP(c, 0.03 * perimeter, True).reshape(-1, 2).astype(np.float32)
-        if len(poly) < 4 or len(poly) > 12:
-            continue
-        q = _clockwise(poly) if len(poly) == 4 else _longest_sides(poly)
-        if q is not None and min_side <= quad_side(q) <= max_side:
-            out.append(q + shift)
+        # the outline's own polygon, else its convex hull's (a torn corner that opens into white
+        # cells lets the outline run inside)
+        for shape in (c, hull):
+            poly = cv2.approxPolyDP(shape, 0.03 * perimeter, True).reshape(-1, 2).astype(np.float32)
+            if not 4 <= len(poly) <= 12:
+                continue
+            q = _clockwise(poly) if len(poly) == 4 else _longest_sides(poly)
+            if q is not None:
+                q = _fitted(q, c.reshape(-1, 2).astype(np.float32))
+            if q is not None and min_side <= quad_side(q) <= max_side:
+                out.append(q + shift)
+                break
     return out
+
+
+def _fitted(q: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+    """`q`'s sides fitted to the outline's own points near their middles (a polygon's corners
+    are rough; a cut corner or a stroke's end is no side), then meeting again."""
+    lines = []
+    side = quad_side(q)
+    for k in range(4):
+        a, b = q[k], q[(k + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1e-6:
+            return None
+        u = d / length
+        rel = points - a
+        along = rel @ u
+        off = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = points[(off < max(1.5, 0.08 * side)) & (along > 0.2 * length) & (along < 0.8 * length)]
+        if len(near) < 2:
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    corners = []
+    for (p, d1), (r, d2) in zip(lines[-1:] + lines[:-1], lines):
+        den = float(d1[0] * d2[1] - d1[1] * d2[0])
+        if abs(den) < 1e-6:
+            return None
+        t = float((r - p)[0] * d2[1] - (r - p)[1] * d2[0]) / den
+        corners.append(p + t * d1)
+    return _clockwise(np.array(corners, np.float32))
 
 
 def _longest_sides(poly: np.ndarray) -> np.ndarray | None:
@@ -286,7 +338,7 @@ class _Place:
     first: float | None = None  # the first look that saw a worn sticker here
     looks: int = 0
     misses: int = 0
-    last: Look | None = None
+    named: int | None = None    # the id its cells told first
 
 
 class Watch:
@@ -297,9 +349,10 @@ class Watch:
     `square_outlines` found, the last outline of a marker that stopped being read where it lies.
     Every place is looked at (`WornReader.look`, a warp of a few hundred pixels: a still table
     costs no detection, and a sticker seen once is judged in every frame after) until a marker
-    is read there (`read`: the centres and sides read this frame) or it shows no sticker for
-    `misses` looks in a row (a hand over it, the card taken away). `failing(t, after)`: the places
-    that have shown a worn sticker for `after` seconds and `looks` looks or more, to this frame."""
+    is read there (`read`: the centres and sides read this frame) or it shows no worn sticker for
+    `misses` looks in a row (a hand over it, the card taken away; one look spoilt by noise keeps
+    it). `failing(t, after)`: the places that have shown a worn sticker for `after` seconds and
+    `looks` looks or more, named by the first id their cells told or the marker that lay there."""
 
     def __init__(self, reader: WornReader, *, looks: int = 4, misses: int = 3, most: int = 64) -> None:
         self.reader = reader
@@ -329,20 +382,20 @@ class Watch:
             look = self.reader.look(frame, p.quad)
             if look is None or not look.damaged:
                 p.misses += 1
-                p.first, p.looks = None, 0
                 if p.misses >= self.misses:
                     continue
             else:
                 p.misses = 0
                 p.looks += 1
                 p.first = t if p.first is None else p.first
-                p.last = look
+                # the first id its cells told stays its name (a notice that changes every frame
+                # would be sent to the screens every frame)
+                p.named = look.marker_id if p.named is None else p.named
             kept.append(p)
         self.places = kept
 
     def failing(self, t: float, after: float) -> list[tuple[np.ndarray, int | None, float]]:
         """(the outline, the id it is (read from its cells, or the marker's that lay there; None),
         since when) for each place that keeps showing a worn sticker."""
-        return [(p.quad, p.last.marker_id if p.last and p.last.marker_id is not None else p.known, p.first)
-                for p in self.places
-                if p.first is not None and p.misses == 0 and p.looks >= self.looks and t - p.first >= after]
+        return [(p.quad, p.named if p.named is not None else p.known, p.first) for p in self.places
+                if p.first is not None and p.looks >= self.looks and t - p.first >= after]

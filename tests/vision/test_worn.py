@@ -105,7 +105,8 @@ KINDS = {"two flipped cells": (Damage(cells=2, seed=3), True), "three flipped ce
 def test_each_kind_of_damage_is_reported_within_2_s_at_8_fps(registry, renderer, kind):
     """The damaged card there from the first frame of a still table at 8 fps: its notice within 16
     frames, naming the card where its cells tell it is card 22 (a secret face: by its kind only,
-    no id, no link) and its place otherwise; no other notice."""
+    no id, no link) and its place otherwise (a scratch or a pen stroke through cells of 3.7 px may
+    leave too few cells to tell); no other notice."""
     damage, named = KINDS[kind]
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
     for t, frame in frames(registry, renderer, damage, seconds=2.0, fps=8):
@@ -116,14 +117,32 @@ def test_each_kind_of_damage_is_reported_within_2_s_at_8_fps(registry, renderer,
     assert pipeline.last.t < 2.0
     assert notice.zone == "discard"
     text = notice.to_json()["text"]
-    if named:
+    if named or notice.marker_id is not None:       # a line through 26 px may leave too few cells
         assert (notice.marker_id, notice.component, notice.secret) == (22, "card", True)
         assert text.startswith("The camera cannot read a card face sticker in the discard")
     else:
-        assert notice.marker_id is None
         assert text.startswith("The camera cannot read a sticker in the discard")
     assert "22" not in text and registry.lookup(22, "wreckers").item not in text
     assert notice.to_json()["reprint"] is None
+
+
+@pytest.mark.parametrize("kind", ["a scratch", "a pen mark"])
+def test_at_1080p_a_scratch_and_a_pen_mark_are_named_too(registry, renderer, kind):
+    """At 1080p the cards' stickers are 40 px (26 at 720p): the cells a line runs through are read
+    as a scratch (dark under it) or a stroke (white under it) would leave them, enough to tell
+    card 22 from every other card."""
+    scene = table(registry, "wreckers", CARDS)
+    worn = replace(scene, pieces=tuple(replace(p, damage=KINDS[kind][0]) if p.marker_id == 22 else p
+                                       for p in scene.pieces))
+    pipeline = TablePipeline("wreckers", registry, qr_every=None)
+    for k in range(16):
+        frame, _ = renderer.render(worn, replace(CAMERA, width=1920, height=1080),
+                                   Effects(blur=0.6, noise=2.0, seed=k))
+        pipeline.update(frame, k / 8)
+        if pipeline.last.failing:
+            break
+    [notice] = pipeline.last.failing
+    assert (notice.marker_id, notice.component, notice.zone) == (22, "card", "discard")
 
 
 @pytest.mark.parametrize("kind", ["three flipped cells", "a torn corner"])
@@ -242,7 +261,9 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
     assert b"no marker 999" in client.get("/sticker/wreckers/999.pdf").data
 
 
-def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path):
+@pytest.mark.parametrize("damage", [Damage(cells=2, seed=3), Damage(corner=0.3, seed=1), Damage(scratch=2.0, seed=2)],
+                         ids=["two flipped cells", "a torn corner", "a scratch"])
+def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry, renderer, tmp_path, damage):
     from tableassist.camera.live import Camera
     from tableassist.server.camera import pipeline_for
     from tableassist.table.session import TableSession
@@ -253,10 +274,11 @@ def test_the_notice_reaches_the_table_screens_through_the_camera_status(registry
     camera.follow(session, {"Ann": "red", "Bea": "blue", "Cy": "green"})
     heard = []
     camera.subscribe(heard.append)
-    for t, frame in frames(registry, renderer, Damage(cells=2, seed=3)):
+    for t, frame in frames(registry, renderer, damage):
         camera.process(frame, t)
     [shown] = camera.status.reading_json(runs_table=True)["stickers"]
-    assert shown["text"].startswith("The camera cannot read a card face sticker")
+    assert shown["text"].startswith("The camera cannot read a ")
+    assert "22" not in shown["text"] and shown["reprint"] is None                    # a secret face
     assert camera.status.device_json()["stickers"] == [shown]               # the host's panel too
     assert camera.status.reading_json(runs_table=False)["stickers"] == []   # not on a player's phone
     assert sum(1 for s in heard if s.stickers) == 1                         # published once, not per frame
