@@ -456,8 +456,7 @@ def test_a_postgres_start_up_fault_gives_one_plain_line_and_exit_2(postgres, cap
     assert code == 2
     line = plain_refusal(capsys.readouterr().err)
     other = url.split("@127.0.0.1:")[1].split("/")[0]
-    # a PostgreSQL database holds the whole venue (its tables, their logs, the processes serving them)
-    assert line == "cannot open the venue's database: " + message.format(
+    assert line == "cannot open the table's database: " + message.format(
         port=postgres.port, other=other, db=db)
     assert postgres.PASSWORD not in line and "not-the-password" not in line
 
