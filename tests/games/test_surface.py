@@ -40,6 +40,7 @@ NOT_AN_ENGINE: dict[str, set[str]] = {
     "tests/server/test_venue.py": {"host", "stranger"},
     "tests/server/test_languages.py": {"en", "screen"},
     "tests/e2e/test_demo.py": {"screen"},
+    "tests/e2e/test_camera_threads.py": {"status"},   # camera.status: the camera's status
     # the camera's status (on, lost, off …) and a network camera's link, not an engine's
     "tableassist/camera/status.py": {"self"},
     "tableassist/camera/frames.py": {"link"},

@@ -216,7 +216,7 @@ def test_broadcasts_leave_out_what_only_changes_with_the_game(server):
     raw = {"table": json.loads(table.raw[-1]), "host": json.loads(host.raw[-1]),
            "spectator": json.loads(spectator.raw[-1])}
     assert sorted(raw["table"]["unchanged"]) == ["game", "lobby"]
-    assert sorted(raw["host"]["unchanged"]) == ["game", "links", "lobby"]
+    assert sorted(raw["host"]["unchanged"]) == ["camera", "game", "links", "lobby"]
     assert raw["spectator"]["unchanged"] == ["game"]
     for payload in raw.values():
         assert not {"game", "lobby", "links"} & payload.keys()
