@@ -440,22 +440,22 @@ def _left_behind(was: np.ndarray, now: np.ndarray, reach: float) -> list[Box]:
     each edge it left behind, from where the edge is now to `reach` px beyond where it was, and
     `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the component
     now, and partly inside where it was)."""
-    out: list[Box] = []
-    poly = now.reshape(-1, 1, 2).astype(np.float32)
+    nxt = [1, 2, 3, 0]
+    along = now[nxt] - now
+    along /= np.maximum(1e-6, np.hypot(along[:, 0], along[:, 1]))[:, None]
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)          # each edge's outward normal
     centre = now.mean(axis=0)
+    normal *= np.where(((now - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    # how far each old corner lies outside the component now: its largest distance past an edge
+    past = (((was[:, None, :] - now[None, :, :]) * normal[None, :, :]).sum(axis=2)).max(axis=1)
+    out: list[Box] = []
     for i in range(4):
-        j = (i + 1) % 4
-        if max(cv2.pointPolygonTest(poly, (float(was[i][0]), float(was[i][1])), True),
-               cv2.pointPolygonTest(poly, (float(was[j][0]), float(was[j][1])), True)) > -1.0:
+        j = nxt[i]
+        if max(past[i], past[j]) < 1.0:
             continue        # the edge is not left behind: it is inside (or on) the component now
-        along = now[j] - now[i]
-        along = along / max(1e-6, float(np.hypot(*along)))
-        out_dir = np.array([along[1], -along[0]], np.float32)
-        if float(np.dot(out_dir, now[i] - centre)) < 0:
-            out_dir = -out_dir
         pts = np.array([now[i], now[j], was[i], was[j],
-                        was[i] + reach * out_dir, was[j] + reach * out_dir,
-                        now[i] - reach * along, now[j] + reach * along], np.float32)
+                        was[i] + reach * normal[i], was[j] + reach * normal[i],
+                        now[i] - reach * along[i], now[j] + reach * along[i]], np.float32)
         x0, y0 = pts.min(axis=0)
         x1, y1 = pts.max(axis=0)
         out.append((int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5))
@@ -466,22 +466,19 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
     """`boxes` with those that overlap joined into their bounding box while that costs fewer
     pixels than the two apart: a mosaic then looks at no pixel twice there."""
     out = list(boxes)
-    joined = True
-    while joined:
-        joined = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
-                    continue
+    i = 0
+    while i < len(out):
+        a = out[i]
+        for j in range(i + 1, len(out)):
+            b = out[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
                 u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                 if _area(u) <= _area(a) + _area(b):
                     out[i] = u
                     del out[j]
-                    joined = True
                     break
-            if joined:
-                break
+        else:
+            i += 1
     return out
 
 
