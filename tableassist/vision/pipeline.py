@@ -76,8 +76,8 @@ class TablePipeline:
     """Detection + geometry + tracker for one game's table, and the QR command cards.
 
     `update(frame, t)` returns the table events confirmed in this frame and the command cards shown.
-    Detection reuses the previous frame's markers (`RegionTracker`) and scans the whole frame every
-    `full_every` frames. QR command cards are read only where a QR-like pattern appeared in the
+    Detection reuses the previous frame's markers (`RegionTracker`), reads in each frame what came into
+    view, and sweeps the whole frame every `full_every` frames, a band at a time. QR command cards are read only where a QR-like pattern appeared in the
     picture's change (`qr.CommandScanner`: zbar costs milliseconds per frame even when nothing is
     there); `qr_every` None reads none, otherwise a card is "shown" once until it has been out of
     view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:

@@ -3,20 +3,28 @@
 A table is still most of the time, and when it moves, it moves in a few places. `ChangeMap` says
 where the picture changed since the last frame (every 8th pixel of every 8th row: enough to see a
 hand or a card arrive, and ~100x cheaper than converting and shrinking the whole frame).
-`RegionTracker.detect(frame)` then reads, in at most two OpenCV calls on small mosaics of crops:
+`RegionTracker.detect(frame)` then reads, in a few OpenCV calls on small mosaics of crops:
 
 * known markers: a marker read in the last frame whose box did not change is reused as it was;
-  one that changed, moved or was missed lately is looked for in its box moved by its last motion
-  and grown by `margin` marker sides, for its own id, with one threshold window fitted to its size;
-* new markers: the change that no known marker's component explains (a card put down, a hand
-  lifted off what it covered) is looked at for every id of the game, with one window;
-* the whole frame every `full_every` frames, shrunk as far as the game's smallest sticker allows
-  (`sizes_mm`: a 28 mm card marker 95 px wide at 2160p is read at a third of the size), for what
-  the change map could not see (a marker uncovered by the light, one the quick look missed).
+  one that changed or moved is looked for in its box moved by its last motion and grown by
+  `margin` marker sides, for its own id, with one threshold window fitted to its size; one missed
+  lately, only when its box changed, for every id;
+* what came into view: what changed in this frame or the one before that no component read in
+  this frame covers (where it is now or where it was: its motion is its own business), and beside
+  each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
+  for every id (a card slid off a sticker, a hand lifted, a card put down, a card that jumped out
+  of its box): so a marker is read in the very frame it can be read, as by a plain full pass;
+* the whole frame, one of `bands` horizontal bands every `full_every / bands` frames, shrunk as
+  far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
+  stickers' sizes, for what the change map could not see (the light); a first frame whole, with
+  one plain look (three windows, as dear as a plain pass).
 
+Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
+ArUco 3 approach): OpenCV then neither decodes a card's outline nor the specks of its art.
 So the cost per frame follows what moves, not the frame's size: at 2160p a still table costs the
-change map and nothing else. The candidates OpenCV found but could not decode in the scans are
-read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
+change map and a band now and then, and no frame costs a whole second-look scan.
+
+The candidates OpenCV found but could not decode in the scans are read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
 game's ids); what it cannot read either is kept (`rejected`, full-frame pixels).
 """
 
