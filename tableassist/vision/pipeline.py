@@ -186,8 +186,12 @@ class TablePipeline:
                 out.setdefault(s.marker_id, named(s, "it is read only by guessing its damaged cells", since))
         self.outlines.update(self.regions.rejected, t)
         self.outlines.drop_near(found.centers(), 0.5 * float(found.side_px().max()) if len(found) else 0.0)
+        # the outline of a sticker already named (unread where it lies) is that sticker, not another
+        named_boxes = [s.box_px for s, _ in self.tracker.failing(t, after) if s.box_px is not None]
         for quad, since in self.outlines.failing(t, after):
             c = quad.mean(axis=0)
+            if any(x0 <= c[0] <= x1 and y0 <= c[1] <= y1 for x0, y0, x1, y1 in named_boxes):
+                continue
             out[(int(c[0]), int(c[1]))] = FailingSticker(
                 game=self.game, marker_id=None, zone=self.geometry.zone_at(quad), since=round(since, 1),
                 why="its black square is seen, but it does not decode")
