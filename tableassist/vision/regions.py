@@ -282,8 +282,10 @@ class RegionTracker:
     def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
         """One of the `bands` horizontal bands of the frame (grown by the largest sticker, so that
         one lying across a band's edge is whole in one), shrunk as far as the smallest sticker of
-        the game allows, with the detector's every threshold window and second look: a whole
-        sweep takes `full_every` frames, and no frame costs a whole scan."""
+        the game allows, with the threshold windows of the stickers' sizes and the second look: a
+        whole sweep takes `full_every` frames, and no frame costs a whole scan. Where the game's
+        stickers differ much in size (12 mm dice, 30 mm table corners), the large ones are read
+        on a copy of half the size and their corners refined on the band itself."""
         h, w = frame.shape[:2]
         known = [k.side for k in self._known.values()]
         overlap = int(1.5 * max(known)) + 16 if known else h // (2 * self.bands)
@@ -292,28 +294,44 @@ class RegionTracker:
         scale = self._scan_scale()
         self.full_scale = scale
         gray = _gray(frame[y0:y1])
-        shift = np.array([0, y0], np.float32)
         sides = self._sides()
-        # the threshold windows fitted to the stickers known (their cells), not all of them
-        windows = None if not known else (_window(scale * min(known)), _window(scale * max(known)))
-        if scale < 1.0:
-            bh, bw = gray.shape[:2]
-            small = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
-            sx, sy = bw / small.shape[1], bh / small.shape[0]
-            self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(small.shape[:2]),
-                                windows)
-            found = self.detector._detect_gray(small, (w, h))
-            found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), (w, h))
-            rejected = [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
-            if len(found):
-                found = _refine(gray, found)
+        rejected: list[np.ndarray] = []
+        # the large stickers on a copy half as large, where they still show `full_scan_px`
+        split = max(2.0 * sides[0], 2.0 * self.full_scan_px / scale) if sides else 0.0
+        if sides is None or not known:
+            found = self._scan_at(gray, scale, None, None, rejected)
+        elif max(known) <= split:
+            found = self._scan_at(gray, scale, sides, (min(known), max(known)), rejected)
         else:
-            self.detector.bound(sides, max(gray.shape[:2]), windows)
-            found = self.detector._detect_gray(gray, (w, h))
-            rejected = self.detector.rejected
-        self.detector.bound(None, 0)
+            small = self._scan_at(gray, scale, (sides[0], split * 1.1), (min(known), split), rejected)
+            large = self._scan_at(gray, 0.5 * scale, (split * 0.9, sides[1]), (split, max(known)), rejected)
+            found = _dedupe(_merge([small, large], (w, h)))
+        shift = np.array([0, y0], np.float32)
         self.rejected += [q + shift for q in rejected]
         return Detections(found.ids, found.corners + shift, (w, h))
+
+    def _scan_at(self, gray: np.ndarray, scale: float, sides: tuple[float, float] | None,
+                 known: tuple[float, float] | None, rejected: list[np.ndarray]) -> Detections:
+        """The detector (every id, second look) on `gray` shrunk by `scale`, for markers of
+        `sides` px (at full size; None: any) with the threshold windows of markers `known` px
+        wide; corners refined at full size. What it could not decode goes to `rejected`."""
+        bh, bw = gray.shape[:2]
+        image = gray
+        if scale < 1.0:
+            image = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
+        sx, sy = bw / image.shape[1], bh / image.shape[0]
+        windows = None if known is None else (_window(known[0] / sx), _window(known[1] / sx))
+        self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(image.shape[:2]), windows)
+        try:
+            found = self.detector._detect_gray(image, (bw, bh))
+        finally:
+            self.detector.bound(None, 0)
+        if image is gray:
+            rejected += self.detector.rejected
+            return found
+        rejected += [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
+        found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), found.frame_size)
+        return _refine(gray, found) if len(found) else found
 
     def _regions(self, frame: np.ndarray, boxes: list[Box], only: list[BoxIds]) -> Detections:
         found = self.detector.detect_regions(frame, boxes, only, sides=self._sides())
