@@ -208,5 +208,7 @@ class TablePipeline:
                 self._qr_error = str(exc)
         if self._qr is None:
             return []
-        changed = None if self.regions is None else self.regions.changed
-        return self.cards.update(self._qr.scan(frame, changed, own_changes=self.regions is None), self._t)
+        if self.regions is None:
+            return self.cards.update(self._qr.scan(frame, None, own_changes=True), self._t)
+        # finder patterns only where something came, not on the cards moving under their stickers
+        return self.cards.update(self._qr.scan(frame, self.regions.changed, arrived=self.regions.arrived), self._t)

@@ -59,6 +59,11 @@ class ChangeMap:
         self._raw: list[np.ndarray] = []
 
     @property
+    def raw(self) -> np.ndarray | None:
+        """This frame's change, not dilated (None before a second frame)."""
+        return self._raw[0] if self._raw else None
+
+    @property
     def shape(self) -> tuple[int, int] | None:
         return None if self._prev is None else self._prev.shape[:2]
 
@@ -159,6 +164,9 @@ class RegionTracker:
     reused: int = 0
     #: this frame's change (boxes, full-frame px); None on a first frame
     changed: list[Box] | None = field(default=None, repr=False)
+    #: this frame's change that no component read in it explains by its motion (boxes, full-frame
+    #: px; None on a first frame): where something new came (a hand, a command card held up)
+    arrived: list[Box] | None = field(default=None, repr=False)
     #: quads OpenCV found in this frame's scans but could not decode (full-frame px)
     rejected: list[np.ndarray] = field(default_factory=list, repr=False)
     #: the scale of the last full scan
@@ -179,7 +187,7 @@ class RegionTracker:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
         fresh = self.changes.update(frame)
-        self.changed = fresh
+        self.changed = self.arrived = fresh
         self.rejected = []
         first = fresh is None
         step = max(1, self.full_every // self.bands)
@@ -372,6 +380,7 @@ class RegionTracker:
           side beyond it (what changed there may be only a sticker's last uncovered edge).
         """
         recent = self.changes.recent
+        self.arrived = self.changed or []
         if recent is None or not recent.any():
             return []
         s = ChangeMap.SCALE
@@ -389,6 +398,8 @@ class RegionTracker:
             cv2.fillConvexPoly(explained, np.round((was - s / 2) / s).astype(np.int32), 1)
             strips += _left_behind(was, now, before.side + s)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
+        raw = self.changes.raw
+        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & (1 - explained), np.ones((5, 5), np.uint8)))
         left = recent & (1 - explained)
         for x0, y0, x1, y1 in searched:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
