@@ -408,9 +408,11 @@ class RegionTracker:
     def _card(self, marker_id: int, corners: np.ndarray) -> np.ndarray:
         """The corners (4, 2) of the component of a marker with these corners, in the same pixels."""
         fw, fh = self.footprint(marker_id) if self.footprint else (1.4, 1.4)
-        H = cv2.getPerspectiveTransform(_UNIT, np.asarray(corners, np.float32))
-        card = cv2.perspectiveTransform((_UNIT * np.array([fw, fh], np.float32)).reshape(-1, 1, 2), H)
-        out: np.ndarray = card.reshape(4, 2)
+        c = np.asarray(corners, np.float32)
+        # the marker's own axes, one side long (a card's perspective is the marker's, to a pixel)
+        ux = 0.5 * ((c[1] - c[0]) + (c[2] - c[3]))
+        uy = 0.5 * ((c[3] - c[0]) + (c[2] - c[1]))
+        out: np.ndarray = c.mean(axis=0) + (_UNIT[:, :1] * fw) * ux + (_UNIT[:, 1:] * fh) * uy
         return out
 
     def _before(self, marker_id: int, centre: np.ndarray) -> _Known | None:
@@ -505,22 +507,19 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
     out = list(boxes)
     i = 0
     while i < len(out):
-        a = out[i]
+        ax0, ay0, ax1, ay1 = out[i]
+        area = (ax1 - ax0) * (ay1 - ay0)
         for j in range(i + 1, len(out)):
-            b = out[j]
-            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                if _area(u) <= _area(a) + _area(b):
+            bx0, by0, bx1, by1 = out[j]
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                u = (min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1))
+                if (u[2] - u[0]) * (u[3] - u[1]) <= area + (bx1 - bx0) * (by1 - by0):
                     out[i] = u
                     del out[j]
                     break
         else:
             i += 1
     return out
-
-
-def _area(b: Box) -> int:
-    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
 
 
 def boxes_overlap(a: Box, boxes: Sequence[Box]) -> bool:
