@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _window
+from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window
 from .worn import WornReader
 
 Box = tuple[int, int, int, int]
@@ -246,6 +246,9 @@ class RegionTracker:
         looked = parts[1:] if still else parts
         read = {int(i) for p in looked for i in p.ids}
         self._worn_known -= read
+        # an outline one look rejected round a marker another look read is that marker (the band
+        # and the crops overlap): not for the worn-sticker reading to guess another id from
+        self.rejected = _not_read(self.rejected, _merge(parts, (w, h)))
         if self.worn is not None and self.rejected:
             smallest = min(sides) if sides else 8.0
             worn, self.rejected, _ = self.worn.read(frame, self.rejected, min_side=max(8.0, 0.5 * smallest),
