@@ -76,8 +76,8 @@ class TablePipeline:
     """Detection + geometry + tracker for one game's table, and the QR command cards.
 
     `update(frame, t)` returns the table events confirmed in this frame and the command cards shown.
-    Detection reuses the previous frame's markers (`RegionTracker`) and scans the whole frame every
-    `full_every` frames. QR command cards are read only where a QR-like pattern appeared in the
+    Detection reuses the previous frame's markers (`RegionTracker`), reads in each frame what came into
+    view, and sweeps the whole frame every `full_every` frames, a band at a time. QR command cards are read only where a QR-like pattern appeared in the
     picture's change (`qr.CommandScanner`: zbar costs milliseconds per frame even when nothing is
     there); `qr_every` None reads none, otherwise a card is "shown" once until it has been out of
     view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:
@@ -264,5 +264,7 @@ class TablePipeline:
                 self._qr_error = str(exc)
         if self._qr is None:
             return []
-        changed = None if self.regions is None else self.regions.changed
-        return self.cards.update(self._qr.scan(frame, changed, own_changes=self.regions is None), self._t)
+        if self.regions is None:
+            return self.cards.update(self._qr.scan(frame, None, own_changes=True), self._t)
+        # finder patterns only where something came, not on the cards moving under their stickers
+        return self.cards.update(self._qr.scan(frame, self.regions.changed, arrived=self.regions.arrived), self._t)

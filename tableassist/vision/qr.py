@@ -53,10 +53,11 @@ class CommandScanner:
         self.looked = 0
 
     def scan(self, frame: np.ndarray, changed: Sequence[Box] | None = None, *,
-             own_changes: bool = False) -> list[QRCode]:
+             own_changes: bool = False, arrived: Sequence[Box] | None = None) -> list[QRCode]:
         """The command cards in view: those read before where nothing changed, and those read
         now where a QR-like pattern appeared. `own_changes`: compute the change here (no
-        marker detection runs to give it)."""
+        marker detection runs to give it). `arrived`: the part of `changed` where something
+        new may be (not a known component moving), looked at for finder patterns (None: all)."""
         h, w = frame.shape[:2]
         if own_changes:
             self._changes = self._changes or ChangeMap()
@@ -70,7 +71,7 @@ class CommandScanner:
             changed = [(0, 0, w, h)]
         kept = [k for k in self._held if not boxes_overlap(k.box, changed)]
         out = [k.code for k in kept]
-        crops = self._candidates(frame, changed)
+        crops = self._candidates(frame, changed if arrived is None else arrived)
         fresh = set(range(len(crops)))
         crops += [b for b, _ in self._retry if not boxes_overlap(b, crops)]
         retry: list[tuple[Box, int]] = []

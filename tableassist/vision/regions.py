@@ -3,20 +3,28 @@
 A table is still most of the time, and when it moves, it moves in a few places. `ChangeMap` says
 where the picture changed since the last frame (every 8th pixel of every 8th row: enough to see a
 hand or a card arrive, and ~100x cheaper than converting and shrinking the whole frame).
-`RegionTracker.detect(frame)` then reads, in at most two OpenCV calls on small mosaics of crops:
+`RegionTracker.detect(frame)` then reads, in a few OpenCV calls on small mosaics of crops:
 
 * known markers: a marker read in the last frame whose box did not change is reused as it was;
-  one that changed, moved or was missed lately is looked for in its box moved by its last motion
-  and grown by `margin` marker sides, for its own id, with one threshold window fitted to its size;
-* new markers: the change that no known marker's component explains (a card put down, a hand
-  lifted off what it covered) is looked at for every id of the game, with one window;
-* the whole frame every `full_every` frames, shrunk as far as the game's smallest sticker allows
-  (`sizes_mm`: a 28 mm card marker 95 px wide at 2160p is read at a third of the size), for what
-  the change map could not see (a marker uncovered by the light, one the quick look missed).
+  one that changed or moved is looked for in its box moved by its last motion and grown by
+  `margin` marker sides, for its own id, with one threshold window fitted to its size; one missed
+  lately, for every id, for 3 frames and then only when its box changed;
+* what came into view: what changed in this frame or the one before that no component read in
+  this frame covers (where it is now or where it was: its motion is its own business), and beside
+  each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
+  for every id (a card slid off a sticker, a hand lifted, a card put down, a card that jumped out
+  of its box): so a marker is read in the very frame it can be read, as by a plain full pass;
+* the whole frame, one of `bands` horizontal bands every `full_every / bands` frames, shrunk as
+  far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
+  stickers' sizes, for what the change map could not see (the light); a first frame whole, with
+  one plain look (three windows, as dear as a plain pass).
 
+Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
+ArUco 3 approach): OpenCV then neither decodes a card's outline nor the specks of its art.
 So the cost per frame follows what moves, not the frame's size: at 2160p a still table costs the
-change map and nothing else. The candidates OpenCV found but could not decode in the scans are
-read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
+change map and a band now and then, and no frame costs a whole second-look scan.
+
+The candidates OpenCV found but could not decode in the scans are read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
 game's ids); what it cannot read either is kept (`rejected`, full-frame pixels).
 """
 
@@ -28,7 +36,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _window
+from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window
 from .worn import WornReader
 
 Box = tuple[int, int, int, int]
@@ -49,6 +57,11 @@ class ChangeMap:
         self.level = 0.0                          # the frame's mean grey level (the room's light)
         self._prev: np.ndarray | None = None
         self._raw: list[np.ndarray] = []
+
+    @property
+    def raw(self) -> np.ndarray | None:
+        """This frame's change, not dilated (None before a second frame)."""
+        return self._raw[0] if self._raw else None
 
     @property
     def shape(self) -> tuple[int, int] | None:
@@ -151,6 +164,9 @@ class RegionTracker:
     reused: int = 0
     #: this frame's change (boxes, full-frame px); None on a first frame
     changed: list[Box] | None = field(default=None, repr=False)
+    #: this frame's change that no component read in it explains by its motion (boxes, full-frame
+    #: px; None on a first frame): where something new came (a hand, a command card held up)
+    arrived: list[Box] | None = field(default=None, repr=False)
     #: quads OpenCV found in this frame's scans but could not decode (full-frame px)
     rejected: list[np.ndarray] = field(default_factory=list, repr=False)
     #: the scale of the last full scan
@@ -171,7 +187,7 @@ class RegionTracker:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
         fresh = self.changes.update(frame)
-        self.changed = fresh
+        self.changed = self.arrived = fresh
         self.rejected = []
         first = fresh is None
         step = max(1, self.full_every // self.bands)
@@ -209,9 +225,10 @@ class RegionTracker:
                 # read last frame: it is there, moving, found where its motion takes it
                 crops.append(k.search_box(self.margin))
                 only.append(({k.marker_id}, _window(k.side)))
-            elif boxes_overlap(k.box(self.margin), changed):
+            elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3:
                 # missed: something else may lie there now (the other side of a card turned over, a
-                # die's new face), so any id; where nothing changed since, it is as unreadable as it was
+                # die's new face), so any id; where nothing changed since, it is as unreadable as it
+                # was, but for a camera's noise under the change threshold (a few frames more)
                 crops.append(k.box(self.margin))
                 only.append((None, _window(k.side)))
                 searched.append(crops[-1])
@@ -230,6 +247,9 @@ class RegionTracker:
         looked = parts[1:] if still else parts
         read = {int(i) for p in looked for i in p.ids}
         self._worn_known -= read
+        # an outline one look rejected round a marker another look read is that marker (the band
+        # and the crops overlap): not for the worn-sticker reading to guess another id from
+        self.rejected = _not_read(self.rejected, _merge(parts, (w, h)))
         if self.worn is not None and self.rejected:
             smallest = min(sides) if sides else 8.0
             worn, self.rejected, _ = self.worn.read(frame, self.rejected, min_side=max(8.0, 0.5 * smallest),
@@ -274,8 +294,10 @@ class RegionTracker:
     def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
         """One of the `bands` horizontal bands of the frame (grown by the largest sticker, so that
         one lying across a band's edge is whole in one), shrunk as far as the smallest sticker of
-        the game allows, with the detector's every threshold window and second look: a whole
-        sweep takes `full_every` frames, and no frame costs a whole scan."""
+        the game allows, with the threshold windows of the stickers' sizes and the second look: a
+        whole sweep takes `full_every` frames, and no frame costs a whole scan. Where the game's
+        stickers differ much in size (12 mm dice, 30 mm table corners), the large ones are read
+        on a copy of half the size and their corners refined on the band itself."""
         h, w = frame.shape[:2]
         known = [k.side for k in self._known.values()]
         overlap = int(1.5 * max(known)) + 16 if known else h // (2 * self.bands)
@@ -284,28 +306,44 @@ class RegionTracker:
         scale = self._scan_scale()
         self.full_scale = scale
         gray = _gray(frame[y0:y1])
-        shift = np.array([0, y0], np.float32)
         sides = self._sides()
-        # the threshold windows fitted to the stickers known (their cells), not all of them
-        windows = None if not known else (_window(scale * min(known)), _window(scale * max(known)))
-        if scale < 1.0:
-            bh, bw = gray.shape[:2]
-            small = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
-            sx, sy = bw / small.shape[1], bh / small.shape[0]
-            self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(small.shape[:2]),
-                                windows)
-            found = self.detector._detect_gray(small, (w, h))
-            found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), (w, h))
-            rejected = [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
-            if len(found):
-                found = _refine(gray, found)
+        rejected: list[np.ndarray] = []
+        # the large stickers on a copy half as large, where they still show `full_scan_px`
+        split = max(2.0 * sides[0], 2.0 * self.full_scan_px / scale) if sides else 0.0
+        if sides is None or not known:
+            found = self._scan_at(gray, scale, None, None, rejected)
+        elif max(known) <= split:
+            found = self._scan_at(gray, scale, sides, (min(known), max(known)), rejected)
         else:
-            self.detector.bound(sides, max(gray.shape[:2]), windows)
-            found = self.detector._detect_gray(gray, (w, h))
-            rejected = self.detector.rejected
-        self.detector.bound(None, 0)
+            small = self._scan_at(gray, scale, (sides[0], split * 1.1), (min(known), split), rejected)
+            large = self._scan_at(gray, 0.5 * scale, (split * 0.9, sides[1]), (split, max(known)), rejected)
+            found = _dedupe(_merge([small, large], (w, h)))
+        shift = np.array([0, y0], np.float32)
         self.rejected += [q + shift for q in rejected]
         return Detections(found.ids, found.corners + shift, (w, h))
+
+    def _scan_at(self, gray: np.ndarray, scale: float, sides: tuple[float, float] | None,
+                 known: tuple[float, float] | None, rejected: list[np.ndarray]) -> Detections:
+        """The detector (every id, second look) on `gray` shrunk by `scale`, for markers of
+        `sides` px (at full size; None: any) with the threshold windows of markers `known` px
+        wide; corners refined at full size. What it could not decode goes to `rejected`."""
+        bh, bw = gray.shape[:2]
+        image = gray
+        if scale < 1.0:
+            image = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
+        sx, sy = bw / image.shape[1], bh / image.shape[0]
+        windows = None if known is None else (_window(known[0] / sx), _window(known[1] / sx))
+        self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(image.shape[:2]), windows)
+        try:
+            found = self.detector._detect_gray(image, (bw, bh))
+        finally:
+            self.detector.bound(None, 0)
+        if image is gray:
+            rejected += self.detector.rejected
+            return found
+        rejected += [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
+        found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), found.frame_size)
+        return _refine(gray, found) if len(found) else found
 
     def _regions(self, frame: np.ndarray, boxes: list[Box], only: list[BoxIds]) -> Detections:
         found = self.detector.detect_regions(frame, boxes, only, sides=self._sides())
@@ -346,6 +384,7 @@ class RegionTracker:
           side beyond it (what changed there may be only a sticker's last uncovered edge).
         """
         recent = self.changes.recent
+        self.arrived = self.changed or []
         if recent is None or not recent.any():
             return []
         s = ChangeMap.SCALE
@@ -363,6 +402,8 @@ class RegionTracker:
             cv2.fillConvexPoly(explained, np.round((was - s / 2) / s).astype(np.int32), 1)
             strips += _left_behind(was, now, before.side + s)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
+        raw = self.changes.raw
+        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & (1 - explained), np.ones((5, 5), np.uint8)))
         left = recent & (1 - explained)
         for x0, y0, x1, y1 in searched:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
@@ -371,9 +412,11 @@ class RegionTracker:
     def _card(self, marker_id: int, corners: np.ndarray) -> np.ndarray:
         """The corners (4, 2) of the component of a marker with these corners, in the same pixels."""
         fw, fh = self.footprint(marker_id) if self.footprint else (1.4, 1.4)
-        H = cv2.getPerspectiveTransform(_UNIT, np.asarray(corners, np.float32))
-        card = cv2.perspectiveTransform((_UNIT * np.array([fw, fh], np.float32)).reshape(-1, 1, 2), H)
-        out: np.ndarray = card.reshape(4, 2)
+        c = np.asarray(corners, np.float32)
+        # the marker's own axes, one side long (a card's perspective is the marker's, to a pixel)
+        ux = 0.5 * ((c[1] - c[0]) + (c[2] - c[3]))
+        uy = 0.5 * ((c[3] - c[0]) + (c[2] - c[1]))
+        out: np.ndarray = c.mean(axis=0) + (_UNIT[:, :1] * fw) * ux + (_UNIT[:, 1:] * fh) * uy
         return out
 
     def _before(self, marker_id: int, centre: np.ndarray) -> _Known | None:
@@ -440,22 +483,22 @@ def _left_behind(was: np.ndarray, now: np.ndarray, reach: float) -> list[Box]:
     each edge it left behind, from where the edge is now to `reach` px beyond where it was, and
     `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the component
     now, and partly inside where it was)."""
-    out: list[Box] = []
-    poly = now.reshape(-1, 1, 2).astype(np.float32)
+    nxt = [1, 2, 3, 0]
+    along = now[nxt] - now
+    along /= np.maximum(1e-6, np.hypot(along[:, 0], along[:, 1]))[:, None]
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)          # each edge's outward normal
     centre = now.mean(axis=0)
+    normal *= np.where(((now - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    # how far each old corner lies outside the component now: its largest distance past an edge
+    past = (((was[:, None, :] - now[None, :, :]) * normal[None, :, :]).sum(axis=2)).max(axis=1)
+    out: list[Box] = []
     for i in range(4):
-        j = (i + 1) % 4
-        if max(cv2.pointPolygonTest(poly, (float(was[i][0]), float(was[i][1])), True),
-               cv2.pointPolygonTest(poly, (float(was[j][0]), float(was[j][1])), True)) > -1.0:
+        j = nxt[i]
+        if max(past[i], past[j]) < 1.0:
             continue        # the edge is not left behind: it is inside (or on) the component now
-        along = now[j] - now[i]
-        along = along / max(1e-6, float(np.hypot(*along)))
-        out_dir = np.array([along[1], -along[0]], np.float32)
-        if float(np.dot(out_dir, now[i] - centre)) < 0:
-            out_dir = -out_dir
         pts = np.array([now[i], now[j], was[i], was[j],
-                        was[i] + reach * out_dir, was[j] + reach * out_dir,
-                        now[i] - reach * along, now[j] + reach * along], np.float32)
+                        was[i] + reach * normal[i], was[j] + reach * normal[i],
+                        now[i] - reach * along[i], now[j] + reach * along[i]], np.float32)
         x0, y0 = pts.min(axis=0)
         x1, y1 = pts.max(axis=0)
         out.append((int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5))
@@ -466,27 +509,21 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
     """`boxes` with those that overlap joined into their bounding box while that costs fewer
     pixels than the two apart: a mosaic then looks at no pixel twice there."""
     out = list(boxes)
-    joined = True
-    while joined:
-        joined = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
-                    continue
-                u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                if _area(u) <= _area(a) + _area(b):
+    i = 0
+    while i < len(out):
+        ax0, ay0, ax1, ay1 = out[i]
+        area = (ax1 - ax0) * (ay1 - ay0)
+        for j in range(i + 1, len(out)):
+            bx0, by0, bx1, by1 = out[j]
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                u = (min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1))
+                if (u[2] - u[0]) * (u[3] - u[1]) <= area + (bx1 - bx0) * (by1 - by0):
                     out[i] = u
                     del out[j]
-                    joined = True
                     break
-            if joined:
-                break
+        else:
+            i += 1
     return out
-
-
-def _area(b: Box) -> int:
-    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
 
 
 def boxes_overlap(a: Box, boxes: Sequence[Box]) -> bool:
