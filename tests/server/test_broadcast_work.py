@@ -86,7 +86,7 @@ def test_an_action_builds_its_own_history_line_not_the_whole_history(server, sev
     assert len(built) == before
     # every screen's history, merged from the deltas, is the session's
     for screen in seven:
-        assert screen.state["history"] == session.history()
+        assert screen.states[-1]["history"] == session.history()
 
 
 def test_a_correction_builds_the_corrected_line_alone(server, seven, monkeypatch):
@@ -111,7 +111,7 @@ def test_a_correction_builds_the_corrected_line_alone(server, seven, monkeypatch
     assert len(session.steps) == played and len(built) == 1
     assert seven[-1].raw and json.loads(seven[-1].raw[-1])["history_delta"]["from"] == played - 1
     for screen in seven:
-        assert screen.state["history"] == session.history()
+        assert screen.states[-1]["history"] == session.history()
 
 
 def test_the_lobby_is_built_when_it_changes_not_per_broadcast(server, seven, monkeypatch):
@@ -125,11 +125,11 @@ def test_the_lobby_is_built_when_it_changes_not_per_broadcast(server, seven, mon
     for screen in seven[:2]:
         screen.wait_state(lambda s: s["game"] is None)
     assert len(built) == 1
-    assert [s["current"] for s in seven[0].state["lobby"]["saved"]] == [False]
-    assert seven[0].call("resume", {"row": seven[0].state["lobby"]["saved"][0]["id"]})["ok"]
+    assert [s["current"] for s in seven[0].states[-1]["lobby"]["saved"]] == [False]
+    assert seven[0].call("resume", {"row": seven[0].states[-1]["lobby"]["saved"][0]["id"]})["ok"]
     seven[0].wait_state(lambda s: s["game"] is not None)
     assert len(built) == 2
-    assert seven[0].state["lobby"]["saved"][0]["current"] is True
+    assert seven[0].states[-1]["lobby"]["saved"][0]["current"] is True
 
 
 def test_the_host_and_the_table_get_the_buttons_built_once(server, seven, monkeypatch):
@@ -142,8 +142,8 @@ def test_the_host_and_the_table_get_the_buttons_built_once(server, seven, monkey
     roles = [grant.role for _table, grant in built]
     assert len(roles) == 6 and roles.count("host") + roles.count("table") == 1
     assert sorted(r for r in roles if r not in ("host", "table")) == ["player"] * 4 + ["spectator"]
-    assert seven[0].state["actions"] == seven[1].state["actions"]
-    assert all(s["actions"] == [] for s in [seven[6].state])
+    assert seven[0].states[-1]["actions"] == seven[1].states[-1]["actions"]
+    assert seven[6].states[-1]["actions"] == []
 
 
 def test_the_host_and_the_table_in_one_language_cost_the_renders_of_one(server, seven,
@@ -179,7 +179,7 @@ def test_a_broadcast_carries_the_new_lines_only(server, seven):
     sizes = [len(json.dumps(d["lines"])) for d in deltas]
     assert all(len(d["lines"]) <= 2 for d in deltas)
     assert max(sizes) < 4 * max(1, min(s for s in sizes if s)) + 2000
-    assert spectator.state["history"] == server.table.current().history()
+    assert spectator.states[-1]["history"] == server.table.current().history()
 
 
 def test_a_broadcast_in_german_and_spanish_loads_no_locale_data(server, seven, monkeypatch):
