@@ -200,3 +200,27 @@ def test_a_broadcast_in_german_and_spanish_loads_no_locale_data(server, seven, m
     monkeypatch.setattr(Locale, "parse", classmethod(counted))
     assert play(server, seven, 5, seed=3) == 5
     assert parsed == []
+
+
+def test_a_websocket_is_read_by_its_own_request_thread(server, seven):
+    """No screen holds a reader thread of simple-websocket's (the thread that waits for the
+    screen's messages reads them), and a screen that starts on long-polling and upgrades, as a
+    browser without WebSocket first would, gets its broadcasts on the WebSocket too."""
+    import threading
+
+    import socketio
+
+    from tests.server.conftest import PATIENCE, wait_until
+    assert not [t.name for t in threading.enumerate() if "simple_websocket" in t.name]
+    states: list[dict] = []
+    upgraded = socketio.Client(reconnection=False)
+    upgraded.on("state", states.append)
+    upgraded.connect(server.url, wait_timeout=5 * PATIENCE)   # polling first, then the upgrade
+    try:
+        wait_until(lambda: upgraded.transport() == "websocket", what="the upgrade")
+        seen = len(states)
+        assert play(server, seven, 1) == 1
+        wait_until(lambda: len(states) > seen, what="a broadcast after the upgrade")
+        assert not [t.name for t in threading.enumerate() if "simple_websocket" in t.name]
+    finally:
+        upgraded.disconnect()
