@@ -80,7 +80,10 @@ class Server:
              "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--camera", "none"],
             cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = self.staff = ""
-        said = []
+
+    def wait(self) -> "Server":
+        """Read what the server prints up to its staff link (several start at once)."""
+        said: list[str] = []
         for line in self.proc.stdout:  # type: ignore[union-attr]
             said.append(line)
             if "serving the table at" in line:
@@ -92,6 +95,7 @@ class Server:
         if not (self.url and self.staff):
             raise SystemExit("the server did not start: " + "".join(said))
         threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+        return self
 
     @property
     def pid(self) -> int:
@@ -309,13 +313,15 @@ def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
     try:
         for i, (_name, tree, mode) in enumerate(variants):
             servers.append(Server(tree, tmp / f"v{i}" / "table.sqlite3", mode))
+        for server in servers:
+            server.wait()
         tables = [set_up_tables(server, n) for server in servers]
         time.sleep(0.5)
         idle = [proc_status(s.pid, "Threads") for s in servers]
         ctx = mp.get_context("spawn")
         workers = []
         # every worker connects first: the schedule starts once they are all in
-        start = time.perf_counter() + 5 + 0.1 * n * len(variants)
+        start = time.perf_counter() + 2 + 0.05 * n * len(variants)
         for w in range(args.workers):
             mine = [(s.url, ts[w::args.workers]) for s, ts in zip(servers, tables)]
             ours, theirs = ctx.Pipe()
