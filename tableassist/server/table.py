@@ -22,6 +22,7 @@ from tableassist.camera.recording import RecordingStatus
 from tableassist.camera.status import CameraStatus
 from tableassist.table import catalog
 from tableassist.games.messages import Message
+from tableassist.games.data_words import worded
 from tableassist.games.protocol import IllegalAction, SetupError, Timer
 from tableassist.markers.registry import SEAT_COLOURS, seat_colours
 from tableassist.server.tokens import HOST, PLAYER, Grant, Tokens
@@ -65,7 +66,9 @@ def _game_catalog(engines: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
             "seat_colours_shown": bool(comps.get("seat_colours_shown", True)),
             "choices": comps.get("option_choices", {}),
             # {name: {label, explain, choices: {value: words}}}: what the games screen shows.
-            "option_labels": comps.get("option_labels", {}),
+            # (the data file's words as messages: each screen reads them in its language)
+            "option_labels": worded(game_id, {"option_labels": comps.get("option_labels", {})})[
+                "option_labels"],
             # An option is flagged when the data file marks its value, or the option, unverified.
             "unverified_options": sorted(
                 name for name in options
@@ -278,6 +281,9 @@ class Table:
         self._chronicle: tuple[TableSession, Chronicle] | None = None
         # The end screen's extras (ending.game_end: a replay of the game) for one list of steps.
         self._end: tuple[Any, dict[str, Any] | None] = (None, None)
+        #: The demo's plan when this table plays the demo (tableassist.demo.play.Demo): its game's
+        #: ``row``, ``title``, ``camera_moves`` and ``moves``; every screen of that game says so.
+        self.demo: dict[str, Any] | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -534,7 +540,7 @@ class Table:
         history (of the state numbered ``base``) and append ``lines``". A game's history only grows
         by a line or two per action, so a broadcast costs the same at action 5 as at action 500.
         ``"unchanged"`` names the parts that change only when a game is started, resumed, closed or
-        ended (``game``, ``lobby``) and are equal to what the last broadcast sent: a broadcast
+        ended (``game``, ``lobby``), or with the camera's status (the host's ``camera``) and are equal to what the last broadcast sent: a broadcast
         leaves them out, and a screen at ``base`` keeps its own. ``None`` when a different game is
         on: then everyone gets everything."""
         with self._lock:
@@ -543,7 +549,9 @@ class Table:
             history = [] if session is None else self.history_lines(session)
             last_row, last_version, last = self._sent_history
             self._sent_history = (row, self.version, history)
-            static = {"game": self._game_meta(session), "lobby": self.lobby()}
+            # the host's camera panel too: it changes with the camera's status, not per action
+            static = {"game": self._game_meta(session), "lobby": self.lobby(),
+                      "camera": self.camera_status}
             unchanged = [k for k, v in static.items() if k in self._sent_static
                          and (self._sent_static[k] is v or self._sent_static[k] == v)]
             self._sent_static = static
@@ -627,7 +635,14 @@ class Table:
                 out["links"] = links
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
-            out["camera"] = camera.device_json()
+            if change is not None and "camera" in change["unchanged"] \
+                    and change["static"]["camera"] is camera:
+                unchanged.append("camera")
+            else:
+                out["camera"] = camera.device_json()
+        demo = self.demo
+        if demo is not None and session is not None and session.saved.id == demo["row"]:
+            out["demo"] = {**demo, "step": len(session.steps)}
         recording = self.recording   # every screen says so while the camera is recorded
         shown = recording.host_json() if sight.host and recording.available \
             else recording.screen_json()

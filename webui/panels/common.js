@@ -1,11 +1,19 @@
 // Pieces every panel uses: the phase line, the player cards, any JSON value made readable.
 import {h, chip, titleCase} from "../dom.js";
+import {t} from "../i18n.js";
+import {phaseName, yesNo} from "../words.js";
 
 // The phase and whose turn it is, as a line above every panel.
 export function header(view) {
   return h("div", {class: "phase-line"},
-    h("span", {class: "phase", dataset: {phase: view.phase}}, titleCase(view.phase || "")),
-    view.turn ? h("span", {class: "turn"}, " · ", h("strong", {}, view.turn), "'s turn") : null);
+    h("span", {class: "phase", dataset: {phase: view.phase}}, phaseName(view.game, view.phase)),
+    view.turn ? h("span", {class: "turn"}, " · ", turnWords(view.turn)) : null);
+}
+
+// "Bea's turn" / "Bea ist dran" / "turno de Bea", the name in bold wherever the language puts it.
+function turnWords(player) {
+  const [before, after] = t("page.panel.turn", "{player}'s turn", {player: "\u0000"}).split("\u0000");
+  return [before, h("strong", {}, player), after];
 }
 
 // One card per player in seat order; `body(player)` gives what goes inside.
@@ -21,7 +29,7 @@ export function players(view, ctx, body) {
 export function renderValue(value) {
   if (value === null || value === undefined) return h("span", {class: "quiet"}, "–");
   if (Array.isArray(value)) {
-    if (!value.length) return h("span", {class: "quiet"}, "none");
+    if (!value.length) return h("span", {class: "quiet"}, t("page.word.none", "none"));
     if (value.every((v) => v === null || typeof v !== "object")) return h("span", {}, value.join(", "));
     return h("ul", {class: "value-list"}, value.map((v) => h("li", {}, renderValue(v))));
   }
@@ -29,6 +37,6 @@ export function renderValue(value) {
     return h("dl", {class: "value-table"}, Object.entries(value).map(([k, v]) => [
       h("dt", {}, titleCase(k)), h("dd", {}, renderValue(v))]));
   }
-  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  if (typeof value === "boolean") return h("span", {}, yesNo(value));
   return h("span", {}, String(value));
 }
