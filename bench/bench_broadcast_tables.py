@@ -7,20 +7,21 @@ players, a spectator), all "lean" clients (the Engine.IO 4 / Socket.IO 5 text pr
 hand over wsproto, one thread per worker process: about what a browser tab costs the machine).
 Per action it measures, on every screen of its table, the time from sending ``act`` to holding
 the new state (the engine, the SQLite commit with synchronous=FULL, every room's payload, the
-fan-out), and over the measured window the server's CPU (share of one core), its OS threads, its
-resident memory and the machine's load.
+fan-out), and in its measured turns the server's CPU (share of one core), its OS threads (and
+per screen, beyond the server's own with no screen), its resident memory and the machine's load.
 
 The baseline is the server code of an older revision (``--baseline-rev``, exported with ``git
-archive``), the candidate this work tree; with ``--green`` also this tree with gevent's monkey
+archive``), the candidate this work tree; with ``--green`` also this tree under gevent's monkey
 patching (every thread a greenlet: what Flask-SocketIO's gevent mode would cost in threads), when
 gevent is installed; with ``--switch S`` also this tree with the interpreter's thread switch
 interval set to S seconds (``sys.setswitchinterval``; 5 ms by default: how long a thread that
-wants the interpreter lock may wait for a busy one). Settings run interleaved, round by round,
-each in a fresh server.
+wants the interpreter lock may wait for a busy one). The machine is shared and its load swings
+within a minute, so every setting's server is up at once and they play in turns of a few
+seconds (``--window``), each turn's tables only: a swing of the load falls on all of them alike.
 
-    .venv/bin/python bench/bench_broadcast_tables.py [--tables 20,40] [--seconds 30]
-        [--rounds 1] [--baseline-rev 2ae8747|none] [--green] [--switch 0.001] [--workers 2]
-        [--smoke]
+    .venv/bin/python bench/bench_broadcast_tables.py [--tables 20,40] [--window 5] [--cycles 6]
+        [--rounds 1] [--baseline-rev 2ae8747|none] [--green] [--switch 0.001]
+        [--languages en,de,es] [--workers 2] [--smoke]
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ SCREENS = ("table", "host", *PLAYERS, "spectator")
 # The revision before this benchmark's work (broadcast branch); HEAD for the smoke run (a shallow
 # clone has no older history to export).
 BASELINE = "2ae8747"
-SMOKE = {"tables": "2", "seconds": 2.0, "rounds": 1, "baseline_rev": "HEAD", "workers": 1,
-         "warmup": 1.0}
+SMOKE = {"tables": "2", "window": 1.0, "cycles": 1, "rounds": 1, "baseline_rev": "HEAD",
+         "workers": 1, "languages": "en,de"}
 
 
 # -- the server, in a child process -----------------------------------------------------------
@@ -79,7 +80,10 @@ class Server:
              "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--camera", "none"],
             cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = self.staff = ""
-        said = []
+
+    def wait(self) -> "Server":
+        """Read what the server prints up to its staff link (several start at once)."""
+        said: list[str] = []
         for line in self.proc.stdout:  # type: ignore[union-attr]
             said.append(line)
             if "serving the table at" in line:
@@ -91,6 +95,7 @@ class Server:
         if not (self.url and self.staff):
             raise SystemExit("the server did not start: " + "".join(said))
         threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+        return self
 
     @property
     def pid(self) -> int:
@@ -158,41 +163,48 @@ def set_up_tables(server: Server, n: int) -> list[dict[str, Any]]:
 # -- the screens, in worker processes -----------------------------------------------------------
 
 class Screen:
-    def __init__(self, table: int, index: int, sock: socket.socket, ws: Any,
-                 token: str | None) -> None:
-        self.table, self.index, self.sock, self.ws, self.token = table, index, sock, ws, token
+    def __init__(self, variant: int, table: int, index: int, sock: socket.socket, ws: Any,
+                 token: str | None, lang: str) -> None:
+        self.variant, self.table, self.index = variant, table, index
+        self.sock, self.ws, self.token, self.lang = sock, ws, token, lang
         self.parts: list[str] = []
         self.version = -1
         self.actions: list[dict] = []
 
 
-def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, seed: int,
-                   link: Any) -> None:
-    """Hold the screens of ``tables``; each table's screen acts once a second (the tables
-    staggered over the second); after ``warmup`` s, measure ``seconds`` s; send the
-    latencies (ms) and counts through ``link``."""
+def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], start: float,
+                   window: float, cycles: int, seed: int, link: Any) -> None:
+    """Hold the screens of every server's ``tables`` (``servers``: its URL and tables). Time is
+    cut into windows of ``window`` s from ``start`` (a ``perf_counter`` time: CLOCK_MONOTONIC, one
+    clock for every process), each server's in turn; in its windows each of its tables' screen
+    acts once a second (the tables staggered over the second). The first round of windows warms
+    up; the next ``cycles`` are measured. Sends each server's latencies (ms) and counts."""
     from wsproto import ConnectionType, WSConnection
     from wsproto.events import CloseConnection, Ping, Request, TextMessage
-    parts = urlsplit(url)
     sel = selectors.DefaultSelector()
     screens: list[Screen] = []
-    by_table: list[list[Screen]] = []
-    for t, table in enumerate(tables):
-        row = []
-        for i, token in enumerate(table["tokens"]):
-            sock = socket.create_connection((parts.hostname, parts.port))
-            ws = WSConnection(ConnectionType.CLIENT)
-            sock.sendall(ws.send(Request(
-                host=parts.netloc, target=f"/{table['path']}/socket.io/?EIO=4&transport=websocket")))
-            screen = Screen(t, i, sock, ws, token)
-            sel.register(sock, selectors.EVENT_READ, screen)
-            screens.append(screen)
-            row.append(screen)
-        by_table.append(row)
+    by_table: list[list[list[Screen]]] = []
+    for v, (url, tables) in enumerate(servers):
+        parts = urlsplit(url)
+        rows = []
+        for t, table in enumerate(tables):
+            row = []
+            for i, token in enumerate(table["tokens"]):
+                sock = socket.create_connection((parts.hostname, parts.port))
+                ws = WSConnection(ConnectionType.CLIENT)
+                sock.sendall(ws.send(Request(host=parts.netloc, target=f"/{table['path']}"
+                                             "/socket.io/?EIO=4&transport=websocket")))
+                screen = Screen(v, t, i, sock, ws, token, languages[(t + i) % len(languages)])
+                sel.register(sock, selectors.EVENT_READ, screen)
+                screens.append(screen)
+                row.append(screen)
+            rows.append(row)
+        by_table.append(rows)
+    n_variants = len(servers)
     rng = random.Random(seed)
-    latencies: list[float] = []
-    counts = {"actions": 0, "late": 0, "refused": 0, "new_games": 0}
-    pending: dict[int, tuple[float, dict[int, int], bool]] = {}
+    latencies: list[list[float]] = [[] for _ in servers]
+    counts = [{"actions": 0, "late": 0, "refused": 0, "new_games": 0} for _ in servers]
+    pending: dict[tuple[int, int], tuple[float, dict[int, int], bool]] = {}
     ack = [0]
 
     def send(screen: Screen, text: str) -> None:
@@ -200,7 +212,8 @@ def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, 
 
     def packet(screen: Screen, text: str, now: float) -> None:
         if text.startswith("0"):       # Engine.IO open: join the namespace with the screen's key
-            send(screen, "40" + (json.dumps({"token": screen.token}) if screen.token else ""))
+            auth = {"token": screen.token} if screen.token else {}
+            send(screen, "40" + json.dumps({**auth, "lang": screen.lang}))
         elif text == "2":              # Engine.IO ping
             send(screen, "3")
         elif text.startswith("42"):
@@ -209,45 +222,53 @@ def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, 
                 screen.version = max(screen.version, payload["version"])
                 if screen.index == 0:
                     screen.actions = payload.get("actions") or []
-                waiting = pending.get(screen.table)
+                waiting = pending.get((screen.variant, screen.table))
                 if waiting is not None and screen.index in waiting[1] \
                         and payload["version"] > waiting[1][screen.index]:
                     del waiting[1][screen.index]
                     if waiting[2]:
-                        latencies.append((now - waiting[0]) * 1000)
+                        latencies[screen.variant].append((now - waiting[0]) * 1000)
         elif text.startswith("43"):    # an acknowledgement
             body = text[2:].lstrip("0123456789")
             answer = json.loads(body)[0] if body else {}
             if isinstance(answer, dict) and not answer.get("ok", True):
-                counts["refused"] += 1
+                counts[screen.variant]["refused"] += 1
 
-    start = time.perf_counter()
-    begin, end = start + warmup, start + warmup + seconds
-    due = [start + 0.5 + t / max(1, len(tables)) for t in range(len(tables))]
+    end = start + (cycles + 1) * n_variants * window
+    due = [[0.0] * len(rows) for rows in by_table]
+    current = -1
     while True:
         now = time.perf_counter()
         if now >= end:
             break
-        for t, when in enumerate(due):
-            if now < when:
+        k = int((now - start) // window) if now >= start else -1
+        v = k % n_variants if k >= 0 else -1
+        if v != current and v >= 0:    # this server's window: its tables act from now on
+            current = v
+            base = start + k * window + 0.2
+            n = len(by_table[v])
+            due[v] = [base + t / max(1, n) for t in range(n)]
+        measured = k >= n_variants
+        for t, when in enumerate(due[v] if v >= 0 else []):
+            if now < when or when >= start + (k + 1) * window:
                 continue
-            due[t] = when + 1.0
-            actor = by_table[t][0]
-            waiting = pending.pop(t, None)
+            due[v][t] = when + 1.0
+            actor = by_table[v][t][0]
+            waiting = pending.pop((v, t), None)
             if waiting is not None and waiting[1] and waiting[2]:
-                counts["late"] += len(waiting[1])
+                counts[v]["late"] += len(waiting[1])
             ack[0] += 1
             if actor.actions:
                 action = rng.choice(actor.actions)["action"]
-                measured = begin <= now
-                pending[t] = (time.perf_counter(), {s.index: s.version for s in by_table[t]},
-                              measured)
+                pending[(v, t)] = (time.perf_counter(),
+                                   {s.index: s.version for s in by_table[v][t]}, measured)
                 send(actor, f"42{ack[0]}" + json.dumps(["act", {"action": action}]))
-                counts["actions"] += measured
+                counts[v]["actions"] += measured
             elif actor.version >= 0:   # the game is over: the same again
                 send(actor, f"42{ack[0]}" + json.dumps(["play_again", {}]))
-                counts["new_games"] += 1
-        timeout = max(0.0, min(min(due), end) - time.perf_counter())
+                counts[v]["new_games"] += 1
+        upcoming = [w for w in (due[v] if v >= 0 else []) if w > now] or [now + 0.05]
+        timeout = max(0.0, min(min(upcoming), end, start + (k + 1) * window) - time.perf_counter())
         for key, _mask in sel.select(timeout):
             screen = key.data
             try:
@@ -270,9 +291,10 @@ def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, 
                 elif isinstance(event, CloseConnection):
                     sel.unregister(screen.sock)
                     break
-    link.send({"latencies": latencies, **counts,
-               "connected": sum(1 for s in screens if s.version >= 0)})
-    link.recv()   # "close": after the server's figures were read with every screen connected
+    link.send([{"latencies": latencies[v], **counts[v],
+                "connected": sum(1 for s in screens if s.variant == v and s.version >= 0)}
+               for v in range(n_variants)])
+    link.recv()   # "close": after the servers' figures were read with every screen connected
     for screen in screens:
         try:
             screen.sock.sendall(screen.ws.send(CloseConnection(code=1000)))
@@ -282,31 +304,46 @@ def screens_worker(url: str, tables: list[dict], warmup: float, seconds: float, 
     link.send("closed")
 
 
-def run(tree: Path, mode: str, n: int, args: Any, seed: int) -> dict[str, Any]:
+def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
+        seed: int) -> list[dict[str, Any]]:
+    """Every variant's server at once, ``n`` tables each, measured in turns of ``args.window``
+    s (see :func:`screens_worker`): a change of the machine's load falls on all of them alike."""
     tmp = Path(tempfile.mkdtemp(prefix="bench-tables-"))
-    server = Server(tree, tmp / "table.sqlite3", mode)
+    servers: list[Server] = []
     try:
-        tables = set_up_tables(server, n)
+        for i, (_name, tree, mode) in enumerate(variants):
+            servers.append(Server(tree, tmp / f"v{i}" / "table.sqlite3", mode))
+        for server in servers:
+            server.wait()
+        tables = [set_up_tables(server, n) for server in servers]
         time.sleep(0.5)
-        idle_threads = proc_status(server.pid, "Threads")
+        idle = [proc_status(s.pid, "Threads") for s in servers]
         ctx = mp.get_context("spawn")
         workers = []
-        per = [tables[i::args.workers] for i in range(args.workers)]
-        for i, mine in enumerate(p for p in per if p):
+        # every worker connects first: the schedule starts once they are all in
+        start = time.perf_counter() + 2 + 0.05 * n * len(variants)
+        for w in range(args.workers):
+            mine = [(s.url, ts[w::args.workers]) for s, ts in zip(servers, tables)]
             ours, theirs = ctx.Pipe()
             proc = ctx.Process(target=screens_worker, args=(
-                server.url, mine, args.warmup, args.seconds, seed * 100 + i, theirs), daemon=True)
+                mine, args.languages.split(","), start, args.window, args.cycles,
+                seed * 100 + w, theirs), daemon=True)
             proc.start()
             workers.append((proc, ours))
-        time.sleep(args.warmup)
-        cpu0, t0 = cpu_s(server.pid), time.perf_counter()
-        threads = [proc_status(server.pid, "Threads")]
-        while time.perf_counter() - t0 < args.seconds:
-            time.sleep(min(1.0, args.seconds / 4))
-            threads.append(proc_status(server.pid, "Threads"))
+        V = len(variants)
+        cpu = [0.0] * V
+        threads = [0] * V
+        for k in range((args.cycles + 1) * V):
+            v = k % V
+            t0 = start + k * args.window
+            time.sleep(max(0.0, t0 - time.perf_counter()))
+            c0 = cpu_s(servers[v].pid)
+            time.sleep(max(0.0, t0 + args.window - time.perf_counter()))
+            if k >= V:   # measured windows only
+                cpu[v] += cpu_s(servers[v].pid) - c0
+            threads[v] = max(threads[v], proc_status(servers[v].pid, "Threads"))
         results = [link.recv() for _proc, link in workers]
-        cpu = (cpu_s(server.pid) - cpu0) / (time.perf_counter() - t0)
-        rss = proc_status(server.pid, "VmRSS")
+        rss = [proc_status(s.pid, "VmRSS") for s in servers]
         load = os.getloadavg()[0]
         for _proc, link in workers:
             link.send("close")
@@ -314,13 +351,19 @@ def run(tree: Path, mode: str, n: int, args: Any, seed: int) -> dict[str, Any]:
             link.recv()
             proc.join(timeout=10)
     finally:
-        server.stop()
-    lat = [x for r in results for x in r["latencies"]]
+        for server in servers:
+            server.stop()
+    out = []
     screens = n * len(SCREENS)
-    return {"latencies": lat, "cpu": cpu, "threads": max(threads), "idle_threads": idle_threads,
-            "per_screen": (max(threads) - idle_threads) / screens, "rss_mib": rss / 1024,
-            "load": load, **{k: sum(r[k] for r in results)
-                             for k in ("actions", "late", "refused", "new_games", "connected")}}
+    for v in range(V):
+        mine = [r[v] for r in results]
+        out.append({"latencies": [x for r in mine for x in r["latencies"]],
+                    "cpu": cpu[v] / (args.cycles * args.window), "threads": threads[v],
+                    "per_screen": (threads[v] - idle[v]) / screens, "rss_mib": rss[v] / 1024,
+                    "load": load, **{k: sum(r[k] for r in mine)
+                                     for k in ("actions", "late", "refused", "new_games",
+                                               "connected")}})
+    return out
 
 
 def export(rev: str, into: Path) -> Path:
@@ -335,14 +378,18 @@ def main() -> int:
         return serve(sys.argv[2], sys.argv[3], sys.argv[4:])
     ap = _common.parser(__doc__)
     ap.add_argument("--tables", default="20,40", help="numbers of tables, comma-separated")
-    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds per setting")
-    ap.add_argument("--warmup", type=float, default=4.0, help="seconds played before measuring")
+    ap.add_argument("--window", type=float, default=5.0,
+                    help="seconds each server plays in its turn")
+    ap.add_argument("--cycles", type=int, default=6,
+                    help="measured turns per server (after one turn each to warm up)")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--baseline-rev", default=BASELINE, help="a git revision, or 'none'")
     ap.add_argument("--green", action="store_true",
                     help="also this tree under gevent's monkey patching (needs gevent)")
     ap.add_argument("--switch", type=float, default=None, metavar="S",
                     help="also this tree with the interpreter's thread switch interval S s")
+    ap.add_argument("--languages", default="en",
+                    help="the screens' languages, comma-separated, dealt round the screens")
     ap.add_argument("--workers", type=int, default=2, help="processes holding the screens")
     args = _common.parse(ap, SMOKE)
     holder = tempfile.TemporaryDirectory(prefix="bench-tables-trees-")
@@ -363,13 +410,15 @@ def main() -> int:
     runs: dict[tuple[str, int], list[dict]] = {}
     for r in range(args.rounds):
         for n in sizes:
-            for name, tree, mode in variants:
-                runs.setdefault((name, n), []).append(run(tree, mode, n, args, seed=r))
-    print(f"input: one `tableassist serve` (--camera none, SQLite synchronous=FULL), N tables x "
-          f"{len(SCREENS)} lean screens ({', '.join(SCREENS)}), each table playing Shipwrecked "
-          f"(4 players) by random legal actions, 1 a second from its table screen; "
-          f"{args.rounds} round(s) x {args.seconds:g} s measured per setting after "
-          f"{args.warmup:g} s; settings interleaved; screens in {args.workers} worker processes; "
+            for (name, _tree, _mode), got in zip(variants, run(variants, n, args, seed=r)):
+                runs.setdefault((name, n), []).append(got)
+    print(f"input: one `tableassist serve` per setting (--camera none, SQLite "
+          f"synchronous=FULL), N tables x {len(SCREENS)} lean screens ({', '.join(SCREENS)}), "
+          f"each table playing Shipwrecked (4 players) by random legal actions, 1 a second from "
+          f"its table screen; every setting's server up at once, each playing in turns of "
+          f"{args.window:g} s ({args.cycles} measured turns each after one to warm up, "
+          f"{args.rounds} round(s)), so the machine's load falls on all alike; screens in "
+          f"{args.workers} worker processes, speaking {args.languages}; "
           f"baseline = {args.baseline_rev}, candidate = this work tree"
           + ("; green = this tree under gevent's monkey patching" if args.green else "")
           + (f"; switch = this tree with a thread switch interval of {args.switch:g} s"

@@ -143,7 +143,7 @@ def test_the_host_and_the_table_get_the_buttons_built_once(server, seven, monkey
     assert len(roles) == 6 and roles.count("host") + roles.count("table") == 1
     assert sorted(r for r in roles if r not in ("host", "table")) == ["player"] * 4 + ["spectator"]
     assert seven[0].states[-1]["actions"] == seven[1].states[-1]["actions"]
-    assert all(s["actions"] == [] for s in [seven[6].states[-1]])
+    assert seven[6].states[-1]["actions"] == []
 
 
 def test_the_host_and_the_table_in_one_language_cost_the_renders_of_one(server, seven,
@@ -200,3 +200,27 @@ def test_a_broadcast_in_german_and_spanish_loads_no_locale_data(server, seven, m
     monkeypatch.setattr(Locale, "parse", classmethod(counted))
     assert play(server, seven, 5, seed=3) == 5
     assert parsed == []
+
+
+def test_a_websocket_is_read_by_its_own_request_thread(server, seven):
+    """No screen holds a reader thread of simple-websocket's (the thread that waits for the
+    screen's messages reads them), and a screen that starts on long-polling and upgrades, as a
+    browser without WebSocket first would, gets its broadcasts on the WebSocket too."""
+    import threading
+
+    import socketio
+
+    from tests.server.conftest import PATIENCE, wait_until
+    assert not [t.name for t in threading.enumerate() if "simple_websocket" in t.name]
+    states: list[dict] = []
+    upgraded = socketio.Client(reconnection=False)
+    upgraded.on("state", states.append)
+    upgraded.connect(server.url, wait_timeout=5 * PATIENCE)   # polling first, then the upgrade
+    try:
+        wait_until(lambda: upgraded.transport() == "websocket", what="the upgrade")
+        seen = len(states)
+        assert play(server, seven, 1) == 1
+        wait_until(lambda: len(states) > seen, what="a broadcast after the upgrade")
+        assert not [t.name for t in threading.enumerate() if "simple_websocket" in t.name]
+    finally:
+        upgraded.disconnect()
