@@ -84,15 +84,29 @@ function unverifiedNotice(app, s) {
       {progress: progress.text})) : null);
 }
 
+// What to do now. On a player's own phone their prompt says "You: …" and the others' are one
+// line of whom the table waits for (their phones say what they do); the table's own prompts stay.
 function prompts(s) {
-  const list = s.prompts || [];
+  const all = s.prompts || [];
+  const phone = s.role === "player";
+  const list = phone ? all.filter((p) => !p.player || p.player === s.player) : all;
+  const waiting = phone ? [...new Set(all.filter((p) => p.player && p.player !== s.player).map((p) => p.player))] : [];
   const timer = s.timer ? h("div", {class: "timer", id: "timer", dataset: {seconds: s.timer.seconds}},
     h("span", {class: "value"}, Math.ceil(s.timer.remaining)), h("span", {class: "label"}, " s · " + s.timer.label))
     : null;
-  if (!list.length && !timer) return null;
+  if (!list.length && !waiting.length && !timer) return null;
   return h("section", {class: "card prompt", "aria-live": "polite"},
-    list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
-      p.text, p.rule ? ruleChip(p.rule, s.game.id) : null)), timer);
+    list.map((p) => {
+      const mine = phone && p.player === s.player;
+      // the engines write a player's prompt "Ann: lay a bid card"; on Ann's phone "You: lay a bid card"
+      const text = mine && p.text.startsWith(`${s.player}: `) ? p.text.slice(s.player.length + 2) : p.text;
+      return h("p", {class: "prompt-text" + (mine ? " mine" : ""), dataset: {rule: p.rule, player: p.player || null}},
+        mine ? h("strong", {class: "you"}, t("page.play.you_prompt", "You:"), " ") : null,
+        text, p.rule ? ruleChip(p.rule, s.game.id) : null);
+    }),
+    waiting.length ? h("p", {class: "quiet waiting", dataset: {waiting: waiting.join(",")}},
+      t("page.play.waiting_for", "Waiting for {names}", {names: waiting})) : null,
+    timer);
 }
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
@@ -150,7 +164,8 @@ function actions(app, s, ctx) {
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
     h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
       : t("page.play.the_table", "The table")),
-    [...kinds].map(([type, list]) => kind(app, type, list, player))));
+    [...kinds].map(([type, list]) => kinds.size > 1 && ASIDE.has(type) ? aside(app, type, list, player)
+      : kind(app, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
       h("h2", {}, t("page.play.do", "Do")), h("span", {class: "spacer"}),
@@ -182,6 +197,16 @@ function kind(app, type, list, player) {
   return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
     list.length > 1 ? h("div", {class: "kind-name"}, titleCase(type)) : null,
     filter, h("div", {class: "buttons"}, buttons));
+}
+
+// Kinds of action that are on offer for a long time beside the ones the game is waiting for:
+// naming another first player stays possible until the first roll. Folded, so they are not the
+// buttons a player taps by mistake (each tap is an entry of the history).
+const ASIDE = new Set(["choose_first_player"]);
+function aside(app, type, list, player) {
+  return h("details", {class: "kind aside", dataset: {type}},
+    h("summary", {}, t("page.play.someone_else_first", "Someone else goes first?")),
+    kind(app, type, list, player));
 }
 
 // "Bea: stop the bid" under the heading "Bea" reads as "stop the bid".

@@ -7,7 +7,7 @@ import {header, players} from "./common.js";
 
 export function abandonShip(view, ctx) {
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat("Waterline", view.waterline, {key: "waterline"}),
       stat("Top deck", view.top_deck, {key: "top_deck"}),

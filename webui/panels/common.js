@@ -1,11 +1,19 @@
 // Pieces every panel uses: the phase line, the player cards, any JSON value made readable.
 import {h, chip, titleCase} from "../dom.js";
+import {t} from "../i18n.js";
 
-// The phase and whose turn it is, as a line above every panel.
-export function header(view) {
+// The phase and whose turn it is, as a line above every panel: "your turn" on that player's own
+// phone; in a phase everyone plays at once (`together`: Shipwrecked's bidding) no one's turn, but
+// whose lot it is.
+export function header(view, ctx = {}, {together = false} = {}) {
+  const mine = view.turn && view.turn === ctx.viewer;
+  const whose = !view.turn ? null
+    : together ? t("page.panel.everyone_bids", "everyone bids on {player}'s lot", {player: view.turn})
+    : mine ? t("page.panel.your_turn", "your turn")
+    : t("page.panel.turn", "{player}'s turn", {player: view.turn});
   return h("div", {class: "phase-line"},
     h("span", {class: "phase", dataset: {phase: view.phase}}, titleCase(view.phase || "")),
-    view.turn ? h("span", {class: "turn"}, " · ", h("strong", {}, view.turn), "'s turn") : null);
+    whose ? h("span", {class: "turn", dataset: {turn: view.turn, together: together ? "1" : null}}, " · ", h("strong", {}, whose)) : null);
 }
 
 // One card per player in seat order; `body(player)` gives what goes inside.

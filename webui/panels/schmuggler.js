@@ -8,7 +8,7 @@ import {header, players} from "./common.js";
 export function schmuggler(view, ctx) {
   const piece = view.piece;
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat("Kitty", view.kitty, {key: "kitty"}),
       stat("Last roll", view.last_roll, {key: "last_roll"}),

@@ -12,7 +12,7 @@ const CATEGORY_WORD = {gold: "gold", cannons: "cannons", contraband: "contraband
 export function shipshape(view, ctx) {
   const letters = initials((view.players || []).map((p) => p.name));
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat("Voyage", view.voyage, {key: "voyage"}),
       stat("Crates used", view.used_crates, {key: "used_crates"}),

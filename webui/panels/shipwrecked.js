@@ -14,7 +14,8 @@ export function shipwrecked(view, ctx) {
   const lot = view.lot;
   const lotText = !lot ? "–" : lot.hidden ? "Hidden" : lot.card;
   return [
-    header(view),
+    // the lot's bidding is everyone's at once: no one's turn (the turn player chose the lot)
+    header(view, ctx, {together: ["lay", "stop_window", "reveal", "tiebreak"].includes(view.phase)}),
     h("div", {class: "stats hero"},
       stat("Bank gems", view.bank_gems, {key: "bank_gems"}),
       stat("Stack", view.stack_count, {key: "stack_count"}),

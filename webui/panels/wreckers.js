@@ -9,7 +9,7 @@ import {header, players} from "./common.js";
 export function wreckers(view, ctx) {
   const seat = new Map((view.players || []).map((p, i) => [p.name, i]));
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat("Round", `${view.round}/${view.rounds}`, {key: "round_of_rounds"}),
       stat("Deck", view.deck_count, {key: "deck_count"}),
