@@ -165,6 +165,7 @@ function actions(app, s, ctx) {
     h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
       : t("page.play.the_table", "The table")),
     [...kinds].map(([type, list]) => kinds.size > 1 && ASIDE.has(type) ? aside(app, type, list, player)
+      : type === "show_top_crate" && list.length > 8 ? cratePicker(app, list, player)
       : kind(app, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
@@ -207,6 +208,43 @@ function aside(app, type, list, player) {
   return h("details", {class: "kind aside", dataset: {type}},
     h("summary", {}, t("page.play.someone_else_first", "Someone else goes first?")),
     kind(app, type, list, player));
+}
+
+// ShipShape's top crate without a camera: the crate, then the face up, then the turn, instead of
+// one button per crate in a drawn orientation. The listed action gives the crate and its stack;
+// the face and the turn are the table's (the engine takes any of them, and decides).
+const FACES = ["front", "back"];
+const TURNS = [0, 90, 180, 270];
+const picked = {};  // stack -> {crate, face}: survives redraws while the host chooses
+function cratePicker(app, list, player) {
+  const stacks = [...new Set(list.map((a) => a.action.group))];
+  return h("div", {class: "kind crate-picker", dataset: {type: "show_top_crate"}},
+    stacks.map((g) => {
+      const options = list.filter((a) => a.action.group === g);
+      const crates = options.map((a) => a.action.crate);
+      const choice = picked[g] ||= {crate: null, face: "front"};
+      if (!crates.includes(choice.crate)) choice.crate = null;
+      const redraw = () => app.redraw();
+      return h("div", {class: "crate-stack-pick", dataset: {group: g}},
+        h("div", {class: "kind-name"}, stacks.length > 1
+          ? t("page.crate.which_on_stack", "Which crate is on top of stack {stack}?", {stack: g + 1})
+          : t("page.crate.which", "Which crate is on top?")),
+        h("div", {class: "row-buttons"},
+          h("select", {class: "crate-choice", "aria-label": t("page.crate.crate", "Crate"), dataset: {field: `crate-${g}`},
+            onchange: (e) => { choice.crate = e.target.value || null; redraw(); }},
+            h("option", {value: "", selected: !choice.crate}, t("page.crate.choose", "Crate…")),
+            crates.map((c) => h("option", {value: c, selected: c === choice.crate}, c))),
+          FACES.map((f) => h("button", {type: "button", class: "choice" + (choice.face === f ? " on" : ""),
+            dataset: {face: f}, "aria-pressed": choice.face === f ? "true" : "false",
+            onclick: () => { choice.face = f; redraw(); }},
+            f === "front" ? t("page.crate.front", "front up") : t("page.crate.back", "back up")))),
+        h("div", {class: "buttons"}, TURNS.map((turn) => h("button", {type: "button", class: "act",
+          dataset: {type: "show_top_crate", actor: player || "table", rotation: turn}, disabled: !choice.crate,
+          onclick: (e) => {
+            const base = options.find((a) => a.action.crate === choice.crate).action;
+            send(app, e.currentTarget, {...base, face: choice.face, rotation: turn});
+          }}, t("page.crate.turned", "turned {degrees}°", {degrees: turn})))));
+    }));
 }
 
 // "Bea: stop the bid" under the heading "Bea" reads as "stop the bid".
