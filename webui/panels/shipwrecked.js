@@ -103,7 +103,7 @@ function bidBoard(view, ctx) {
     + (bid.stop_by ? ` · ${bid.stop_by} stopped` : "") + (WHY[bid.reason] ? ` · ${WHY[bid.reason]}` : "")
     : last ? lastBidText(last) : "No bid yet";
   return picture(width, height, `The bid board. ${caption}`, {class: "bid-board", dataset: {state: bid ? "bidding" : last ? "last" : "none"}},
-    text(20, 18, caption, {size: isNarrow() ? 16 : 19, weight: 700, anchor: "start", cls: bid ? "" : "caption"}),
+    text(20, 18, caption, {size: isNarrow() ? 14 : 19, weight: 700, anchor: "start", cls: bid ? "" : "caption"}),  // fits 376 units
     lot ? resourceCard(lot.card, lx, ly, {w: lw, hgt: lh, hidden: lot.hidden, data: {lot: lot.source}})
       : s("g", {class: "no-lot"}, s("rect", {x: lx, y: ly, width: lw, height: lh, rx: 10, class: "slot"}),
         text(lx + lw / 2, ly + lh / 2, "no lot", {size: 16, cls: "caption"})),
@@ -112,9 +112,26 @@ function bidBoard(view, ctx) {
       {size: 15, cls: "caption", anchor: isNarrow() ? "start" : "middle"}) : null,
     text(L.x - 52, L.y - 14, "row", {size: 13, cls: "caption"}),
     lotKind ? text(L.x - 20, L.y - 14, "cost", {size: 13, cls: "caption"}) : null,
-    participants.map((p, i) => text(L.x + i * L.cellW + L.cellW / 2 - 4, L.y - 14, p,
-      {size: 17, weight: 700})),
+    // Each column's bidder: the name fitted to the column (never over the next one; whole in its
+    // tip), over a bar in the bidder's colour with the colour's mark.
+    participants.map((p, i) => {
+      const cx = L.x + i * L.cellW + L.cellW / 2 - 4, colour = ctx.colours[p];
+      return s("g", {class: "bidder", dataset: {player: p, colour: colour || ""}},
+        text(cx, L.y - 16, fitted(p, L.cellW - 8, 17), {size: 17, weight: 700}),
+        colour ? s("rect", {x: cx - (L.cellW - 14) / 2, y: L.y - 6, width: L.cellW - 14, height: 4, rx: 2,
+          style: {fill: paint(colour)}}) : null,
+        tip(p));
+    }),
     cells);
+}
+
+// A name cut to the width a picture gives it (about 0.6 em a letter in bold): a whole word if
+// one fits, else its first letters, with "…" whenever it is shortened.
+function fitted(name, width, size) {
+  const most = Math.max(2, Math.floor(width / (size * 0.6)));
+  if (name.length <= most) return name;
+  const word = name.split(/\s+/)[0];
+  return (word.length < most ? word : name.slice(0, most - 1)) + "…";
 }
 
 const WHY = {bidlock: "rebid after a bidlock", free_rebid: "free rebid (no STOP in row 6)"};
