@@ -23,8 +23,10 @@ COUNTS = range(0, 1001)
 
 @pytest.fixture(scope="module")
 def english() -> dict[str, str]:
-    """The templates of the code and the page (the rules' texts are checked on their own)."""
-    return {site.id: site.template for site in [*extract.sites(), *extract.page_sites()]}
+    """The templates of the code, the page and the data files' words (the rules' texts are
+    checked on their own)."""
+    return {site.id: site.template
+            for site in [*extract.sites(), *extract.page_sites(), *extract.data_sites()]}
 
 
 def _rule_texts() -> dict[str, str]:
@@ -139,7 +141,8 @@ def test_the_catalogues_ship_in_the_package():
         assert str(po.locale) == lang
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
     english = {site.id: site.template
-               for site in [*extract.sites(), *extract.page_sites(), *extract.rule_sites()]}
+               for site in [*extract.sites(), *extract.page_sites(), *extract.rule_sites(),
+                            *extract.data_sites()]}
     assert i18n.english() == english     # long templates too (the .pot wraps its comments)
 
 
@@ -173,3 +176,25 @@ def test_a_translation_written_ahead_of_its_code_moves_in_when_the_code_has_its_
             assert choice_cases(m.string, "select") == choice_cases(english, "select"), m.id
             for cases in choice_cases(m.string).values():
                 assert {rule(n) for n in COUNTS} <= cases, m.id
+
+
+def test_the_data_files_words_are_messages_unless_the_players_renamed_them():
+    """A good's name and an option's words render in the screen's language (the German board's
+    "Kaffee"); a name the players gave in their box stays theirs."""
+    from tableassist.games.data_words import worded
+    from tableassist.table import catalog
+    shipped = catalog.shipped_components("schmuggler")
+    data = worded("schmuggler", shipped, shipped)
+    coffee = next(g["name"] for g in data["goods"] if g["id"] == "coffee")
+    assert coffee == "Coffee" and i18n.render(coffee, "de") == "Kaffee"
+    assert i18n.render(coffee, "es") == "Café"
+    label = data["option_labels"]["end_check"]["choices"]["at_once"]
+    assert i18n.render(label, "de") == "Sofort"
+    renamed = {**shipped, "goods": [{**g, "name": "Kaffeebohnen"} if g["id"] == "coffee" else g
+                                    for g in shipped["goods"]]}
+    mine = next(g["name"] for g in worded("schmuggler", renamed, shipped)["goods"]
+                if g["id"] == "coffee")
+    assert mine == "Kaffeebohnen" and not isinstance(mine, Message)
+    game = catalog.new_game("schmuggler", ["Ann", "Bea", "Cy"])
+    board = game.view(None)["board"]
+    assert i18n.localize(board, "de")[0]["name"] == "Kaffee"

@@ -6,6 +6,7 @@
 // shows them with their rule ids. The lines are the public history the screen already has, so a
 // tap never tells more than the history does.
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 const FLASH_MS = 1600;
 const MAX_LINES = 6;
@@ -70,7 +71,7 @@ export function markChanges(app, root) {
       el.classList.add("why");
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
-      el.setAttribute("aria-label", `${labelOf(el)} ${value}: why did it change?`);
+      el.setAttribute("aria-label", t("page.changes.why_label", "{label} {value}: why did it change?", {label: labelOf(el), value}));
       const open = () => showWhy(el, known);
       el.addEventListener("click", open);
       el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } });
@@ -100,15 +101,15 @@ function showWhy(el, known) {
     document.body.append(dialog);
   }
   const line = (l, undone) => h("li", {class: "why-line" + (undone ? " undone" : ""), dataset: {seq: l.seq}},
-    undone ? h("span", {class: "quiet"}, "Undone: ") : null,
+    undone ? h("span", {class: "quiet"}, t("page.changes.undone", "Undone:") + " ") : null,
     l.notes.length ? l.notes.map((n) => h("div", {}, n.text, n.rule ? h("span", {class: "rule", dataset: {rule: n.rule}}, n.rule) : null))
       : l.type,
-    l.corrected ? h("span", {class: "quiet"}, " (corrected)") : null);
+    l.corrected ? h("span", {class: "quiet"}, " " + t("page.changes.corrected", "(corrected)")) : null);
   dialog.replaceChildren(h("div", {class: "why"},
     h("h2", {}, `${player ? player + ": " : ""}${labelOf(el)} ${known.before} → ${known.value}`),
     came.length || went.length ? h("ol", {class: "plain"}, came.map((l) => line(l, false)), went.map((l) => line(l, true)))
-      : h("p", {class: "quiet"}, "No history line came with this change (the screen caught up with the table)."),
+      : h("p", {class: "quiet"}, t("page.changes.no_line", "No history line came with this change (the screen caught up with the table).")),
     h("div", {class: "row-buttons"}, h("button", {type: "button", dataset: {do: "close-why"},
-      onclick: () => dialog.close()}, "Close"))));
+      onclick: () => dialog.close()}, t("page.rule.close", "Close")))));
   if (!dialog.open) dialog.showModal();
 }

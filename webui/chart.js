@@ -3,6 +3,8 @@
 import {MARKERS, colourMark, marker} from "./svg.js";
 
 // The SVG namespace, as the HTML parser gives it (the page's files name no web address at all).
+import {t} from "./i18n.js";
+
 const NS = (() => { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; return d.firstChild.namespaceURI; })();
 
 function el(tag, attrs = {}, text) {
@@ -27,15 +29,15 @@ export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
   const px = (x) => pad.left + (x - x0) / (x1 - x0) * (width - pad.left - pad.right);
   const py = (y) => height - pad.bottom - (y - lo) / (hi - lo) * (height - pad.top - pad.bottom);
   const svg = el("svg", {class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": `${chart.label} over the game`, "data-chart": chart.label});
-  svg.append(el("title", {}, `${chart.label} over the game`));
+    "aria-label": t("page.chart.over_game", "{label} over the game", {label: chart.label}), "data-chart": chart.label});
+  svg.append(el("title", {}, t("page.chart.over_game", "{label} over the game", {label: chart.label})));
   for (const y of ticks(lo, hi)) {
     svg.append(el("line", {class: "grid", x1: pad.left, x2: width - pad.right, y1: py(y), y2: py(y)}));
     svg.append(el("text", {class: "tick", x: pad.left - 6, y: py(y) + 5, "text-anchor": "end"}, y));
   }
-  svg.append(el("text", {class: "tick", x: pad.left, y: height - 8}, `entry ${x0}`));
+  svg.append(el("text", {class: "tick", x: pad.left, y: height - 8}, t("page.chart.entry", "entry {n}", {n: x0})));
   svg.append(el("text", {class: "tick", x: width - pad.right, y: height - 8, "text-anchor": "end"},
-    `entry ${xs[xs.length - 1]}`));
+    t("page.chart.entry", "entry {n}", {n: xs[xs.length - 1]})));
   // Labels at the right end, nudged apart so equal finishes stay readable.
   const ends = names.map((n) => ({n, y: py(chart.series[n][chart.series[n].length - 1])}))
     .sort((a, b) => a.y - b.y);

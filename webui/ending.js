@@ -11,17 +11,18 @@ export function endScreen(app, s, res, ctx) {
   const end = s.end || {};
   const runsTable = s.role === "host" || s.role === "table";
   const ranking = res?.ranking || [];
-  const title = !res ? "Game over"
-    : res.winners?.length ? `${res.winners.join(" and ")} win${res.winners.length === 1 ? "s" : ""}!`
-    : "Game over: nobody wins";
+  const title = !res ? t("page.ending.over", "Game over")
+    : res.winners?.length ? t("page.ending.winners", "{count, plural, one {{winners} wins!} other {{winners} win!}}",
+      {count: res.winners.length, winners: res.winners})
+    : t("page.ending.nobody", "Game over: nobody wins");
   return h("section", {class: "card result", dataset: {result: "1"}},
     h("h2", {}, title),
     (end.why || []).map((n) => h("div", {class: "why", dataset: {why: n.rule || ""}},
-      h("p", {class: "why-text"}, "Why it ended: ", n.text, n.rule ? ruleChip(n.rule, s.game.id) : null),
+      h("p", {class: "why-text"}, t("page.ending.why_ended", "Why it ended:"), " ", n.text, n.rule ? ruleChip(n.rule, s.game.id) : null),
       n.rule ? ruleStatement(n.rule, s.game.id) : null)),
     end.path ? h("p", {class: "path", dataset: {path: "1"}}, end.path) : null,
     ranking.length ? h("table", {class: "ranking"},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("page.ending.player", "Player")), h("th", {}, t("page.ending.score", "Score")))),
       h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
         h("td", {}, r.rank),
         // a tie says how it was settled, and by which rule
@@ -31,24 +32,24 @@ export function endScreen(app, s, res, ctx) {
     res ? sheet(res, ctx) : null,
     end.chart ? h("figure", {class: "chart-box"},
       lineChart(end.chart, (name) => ctx.colours[name] || name),
-      h("figcaption", {class: "quiet"}, `${end.chart.label}, entry by entry`)) : null,
+      h("figcaption", {class: "quiet"}, t("page.ending.chart_caption", "{label}, entry by entry", {label: end.chart.label}))) : null,
     runsTable && !s.game.ended ? h("div", {class: "row-buttons next"},
       h("button", {type: "button", class: "primary big", dataset: {do: "play-again"},
         onclick: async (e) => { e.currentTarget.disabled = true; await app.ask("play_again"); }},
-        "Play again"),
+        t("page.ending.play_again", "Play again")),
       // A finished game opened from the saved games goes back to them (the table closes it);
       // one just finished stays the table's game while the next is set up.
       s.game.read_only ? h("button", {type: "button", class: "big", dataset: {do: "back-to-games"},
         onclick: () => app.ask("close")}, t("page.ending.back_to_games", "Back to the games"))
         : h("button", {type: "button", class: "big", dataset: {do: "new-game"},
-          onclick: () => { app.lobbyOpen = true; app.redraw(); }}, "New game")) : null);
+          onclick: () => { app.lobbyOpen = true; app.redraw(); }}, t("page.lobby.new_game", "New game"))) : null);
 }
 
 // The breakdown: the engine's sheet (labels in words) as rows, one column per player.
 function sheet(res, ctx) {
   if (res.sheet?.length) {
     const names = Object.keys(res.sheet[0].values);
-    return h("div", {class: "breakdown"}, h("h3", {}, "How the scores add up"),
+    return h("div", {class: "breakdown"}, h("h3", {}, t("page.ending.breakdown", "How the scores add up")),
       h("div", {class: "table-scroll"}, h("table", {class: "breakdown-table"},
         h("thead", {}, h("tr", {}, h("th", {}), names.map((n) => h("th", {}, chip(n, ctx.colours[n]))))),
         h("tbody", {}, res.sheet.map((row) => h("tr", {dataset: {row: row.label}},
@@ -57,5 +58,5 @@ function sheet(res, ctx) {
             row.values[n] ?? "–"))))))));
   }
   return res.breakdown && Object.keys(res.breakdown).length
-    ? h("div", {class: "breakdown"}, h("h3", {}, "Why"), renderValue(res.breakdown)) : null;
+    ? h("div", {class: "breakdown"}, h("h3", {}, t("page.ending.why", "Why")), renderValue(res.breakdown)) : null;
 }

@@ -4,6 +4,7 @@ import {h, titleCase} from "./dom.js";
 import {cameraCard} from "./camera.js";
 import {length, t, when} from "./i18n.js";
 import {openPlayLog, resultWords, statusWords} from "./plays.js";
+import {colourName} from "./words.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 // The longest name the server takes (server/messages.py: a player's name, 24 letters).
@@ -65,7 +66,7 @@ function newGame(app, games, allColours) {
     h("select", {"aria-label": t("page.lobby.seat_colour", "Seat {seat} colour", {seat: i + 1}), dataset: {field: `colour-${i}`},
       onchange: (e) => { p.colour = e.target.value; redraw(); }, class: "colour",
       style: {borderColor: `var(--c-${p.colour})`}},
-      colours.map((c) => h("option", {value: c, selected: c === p.colour}, c))),
+      colours.map((c) => h("option", {value: c, selected: c === p.colour}, colourName(c)))),
     h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_up", "Move seat {seat} up", {seat: i + 1}),
       disabled: i === 0, onclick: () => { swap(i, i - 1); redraw(); }}, "↑"),
     h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_down", "Move seat {seat} down", {seat: i + 1}),
@@ -98,14 +99,13 @@ function newGame(app, games, allColours) {
     h("h2", {}, t("page.lobby.new_game", "New game")), pick, boxLine(app, game),
     h("h3", {}, t("page.lobby.players", "Players, clockwise from the first")), seats,
     game.seat_colours_shown === false ? h("p", {class: "quiet", dataset: {notice: "seat-colours"}},
-      "The colour is the seat sticker's, for the camera. The screens show players without it: "
-      + "here the rats wear these colours, and whose rat is whose is secret.") : null,
+      t("page.lobby.seat_colours_hidden", "The colour is the seat sticker's, for the camera. The screens show players without it: here the rats wear these colours, and whose rat is whose is secret.")) : null,
     add,
     // Start comes before the options (the usual rules unless changed): nothing covers either.
     h("div", {class: "start-bar"}, start),
     options.length ? h("details", {class: "options-box", open: setup.optionsOpen,
         ontoggle: (e) => { setup.optionsOpen = e.currentTarget.open; }},
-      h("summary", {}, h("h3", {}, `Options (${options.length}): the usual rules unless you change them`)),
+      h("summary", {}, h("h3", {}, t("page.lobby.options", "Options ({count}): the usual rules unless you change them", {count: options.length}))),
       game.unverified_options.length ? h("p", {class: "warn-text"},
         t("page.lobby.unverified_mark", "⚠ marks a value the data file has not yet checked against the real components.")) : null,
       h("div", {class: "options"}, options)) : null);
@@ -122,10 +122,10 @@ function boxLine(app, game) {
   const done = progress.total > 0 && progress.checked === progress.total;
   return h("div", {class: "row-buttons box-line", dataset: {box: game.id}},
     h("span", {class: progress.problem || progress.unplayable ? "warn-text" : done ? "ok-text" : "quiet"},
-      progress.problem ? `Your box file cannot be used: ${progress.problem}`
+      progress.problem ? t("page.lobby.box_unusable", "Your box file cannot be used: {problem}", {problem: progress.problem})
         : progress.unplayable ? `${progress.text}; ${progress.unplayable}` : progress.text),
     h("button", {type: "button", dataset: {do: "box-open"}, onclick: () => app.openBox(game.id)},
-      done ? "Your box" : "Check your box"));
+      done ? t("page.lobby.your_box", "Your box") : t("page.lobby.check_box", "Check your box")));
 }
 
 function swap(i, j) {
@@ -152,7 +152,7 @@ function option(game, name, value) {
   const id = `opt-${name}`;
   let input;
   const set = (v) => { setup.options[name] = v; };
-  const choiceWords = (c) => words.choices?.[String(c)] ?? (typeof c === "boolean" ? (c ? "Yes" : "No") : String(c));
+  const choiceWords = (c) => words.choices?.[String(c)] ?? (typeof c === "boolean" ? (c ? t("page.lobby.yes", "Yes") : t("page.lobby.no", "No")) : String(c));
   if (Array.isArray(choices) && typeof value === "boolean") {
     input = h("input", {id, type: "checkbox", checked: value, dataset: {field: id},
       disabled: choices.length < 2, onchange: (e) => set(e.target.checked)});
@@ -172,7 +172,7 @@ function option(game, name, value) {
     input = h("input", {id, type: "text", value, dataset: {field: id}, oninput: (e) => set(e.target.value)});
   } else {
     // Lists and tables (ShipShape's six-player groups): kept as the data file has them.
-    input = h("span", {class: "quiet"}, "as in the data file");
+    input = h("span", {class: "quiet"}, t("page.lobby.as_in_data", "as in the data file"));
   }
   const boxed = input.type === "checkbox";
   return h("label", {class: "option" + (flagged ? " unverified" : "") + (boxed ? " boxed" : ""),

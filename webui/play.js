@@ -1,12 +1,13 @@
 // The play screen: what to do now (prompt, timer, buttons), the game's numbers (its panel), the
 // history with undo and corrections, the end-of-game breakdown, and on the host the camera and links.
-import {h, chip, titleCase} from "./dom.js";
+import {h, chip} from "./dom.js";
 import {panelFor, renderValue} from "./panels/index.js";
 import {cameraCard} from "./camera.js";
 import {markChanges} from "./changes.js";
 import {ruleChip} from "./rules.js";
 import {endScreen} from "./ending.js";
 import {language, t} from "./i18n.js";
+import {kindName} from "./words.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -120,7 +121,7 @@ function cameraReadings(app, s) {
   return h("section", {class: "card camera-reader"},
     stickers.map((st) => h("p", {class: "notice warn", dataset: {notice: "camera-sticker"}}, st.text,
       st.reprint ? h("span", {}, " ", h("a", {href: st.reprint, target: "_blank", rel: "noopener"},
-        "Print this sticker (PDF)")) : null)),
+        t("page.play.print_sticker", "Print this sticker (PDF)"))) : null)),
     cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
       t("page.play.camera_paused", "The camera is paused: it reads nothing until the Pause card is shown again.")) : null,
     cam.report ? h("p", {class: "quiet", dataset: {notice: "camera-report"}},
@@ -164,9 +165,9 @@ function actions(app, s, ctx) {
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
     h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
       : t("page.play.the_table", "The table")),
-    [...kinds].map(([type, list]) => kinds.size > 1 && ASIDE.has(type) ? aside(app, type, list, player)
+    [...kinds].map(([type, list]) => kinds.size > 1 && ASIDE.has(type) ? aside(app, s.game.id, type, list, player)
       : type === "show_top_crate" && list.length > 8 ? cratePicker(app, list, player)
-      : kind(app, type, list, player))));
+      : kind(app, s.game.id, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
       h("h2", {}, t("page.play.do", "Do")), h("span", {class: "spacer"}),
@@ -181,7 +182,7 @@ function actions(app, s, ctx) {
 // One kind of action: its buttons. A long list (a card from the whole deck) gets compact buttons
 // and a filter box, so the rest of the screen stays within reach on a phone.
 const filters = {};
-function kind(app, type, list, player) {
+function kind(app, gameId, type, list, player) {
   const many = list.length > 8;
   const buttons = list.map((a) => h("button", {type: "button", class: "act",
     dataset: {type: a.action.type, actor: player || "table"},
@@ -192,11 +193,11 @@ function kind(app, type, list, player) {
     for (const b of buttons) b.hidden = words !== "" && !b.textContent.toLowerCase().includes(words);
   };
   const filter = list.length > 16 ? h("input", {type: "search", class: "filter", value: filters[key] || "",
-    placeholder: t("page.play.find_one_of", "Find one of {count}…", {count: list.length}), "aria-label": `Find a ${titleCase(type).toLowerCase()} button`,
+    placeholder: t("page.play.find_one_of", "Find one of {count}…", {count: list.length}), "aria-label": t("page.play.find_button", "Find a button: {kind}", {kind: kindName(gameId, type)}),
     dataset: {field: `filter-${key}`}, oninput: (e) => { filters[key] = e.target.value; apply(); }}) : null;
   apply();
   return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
-    list.length > 1 ? h("div", {class: "kind-name"}, titleCase(type)) : null,
+    list.length > 1 ? h("div", {class: "kind-name"}, kindName(gameId, type)) : null,
     filter, h("div", {class: "buttons"}, buttons));
 }
 
@@ -204,10 +205,10 @@ function kind(app, type, list, player) {
 // naming another first player stays possible until the first roll. Folded, so they are not the
 // buttons a player taps by mistake (each tap is an entry of the history).
 const ASIDE = new Set(["choose_first_player"]);
-function aside(app, type, list, player) {
+function aside(app, gameId, type, list, player) {
   return h("details", {class: "kind aside", dataset: {type}},
     h("summary", {}, t("page.play.someone_else_first", "Someone else goes first?")),
-    kind(app, type, list, player));
+    kind(app, gameId, type, list, player));
 }
 
 // ShipShape's top crate without a camera: the crate, then the face up, then the turn, instead of
@@ -247,9 +248,10 @@ function cratePicker(app, list, player) {
     }));
 }
 
-// "Bea: stop the bid" under the heading "Bea" reads as "stop the bid".
+// "Bea: stop the bid" under the heading "Bea" reads as "stop the bid"; "Table: …" (the engines'
+// protocol.word.table, "Tisch: …" in German) under "The table" likewise.
 function shortLabel(label, player) {
-  const prefix = (player || "Table") + ": ";
+  const prefix = (player || t("page.play.table_prefix", "Table")) + ": ";
   return label.startsWith(prefix) ? label.slice(prefix.length) : label;
 }
 
@@ -312,9 +314,9 @@ const history = {
 function historyLine(app, s, line, canFix) {
   return h("li", {class: "line", dataset: {seq: line.seq, source: line.source}},
     h("div", {class: "notes"}, line.notes.length ? line.notes.map((n) => h("div", {},
-      n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : titleCase(line.type)),
+      n.text, n.rule ? ruleChip(n.rule, s.game.id) : null)) : kindName(s.game.id, line.type)),
     line.was ? h("div", {class: "was quiet", dataset: {was: "1"}},
-      "Before the fix: ", notesText(line.was)) : null,
+      t("page.play.before_fix", "Before the fix:"), " ", notesText(line.was)) : null,
     h("div", {class: "meta"},
       chip(whoDid(line), null, "source " + line.source),
       line.corrected ? chip(t("page.play.corrected", "corrected"), null, "corrected") : null,
@@ -322,18 +324,26 @@ function historyLine(app, s, line, canFix) {
         onclick: () => fix(app, line)}, t("page.play.fix", "Fix")) : null));
 }
 
-// Where an entry came from, once: "camera", "camera, confirmed by Ann", "host screen", "Ann's
-// phone", "clock" (never "camera camera" or "tablet host").
-const SCREENS = {host: "host screen", table: "table screen", tablet: "a tablet"};
+// Where an entry came from, once: "camera", "camera, confirmed on Ann's phone", "host screen",
+// "Ann's phone", "clock" (never "camera camera" or "tablet host").
+function screenName(by) {
+  if (by === "host") return t("page.source.host", "host screen");
+  if (by === "table") return t("page.source.table", "table screen");
+  if (by === "tablet") return t("page.source.tablet", "a tablet");
+  return t("page.source.phone", "{player}'s phone", {player: by});
+}
+
 function whoDid(line) {
   const by = line.author;
   if (line.source === "camera") {
-    return !by || by === "camera" ? "camera" : `camera, confirmed on ${SCREENS[by] ? "the " + SCREENS[by] : by + "'s phone"}`;
+    return !by || by === "camera" ? t("page.source.camera", "camera")
+      : t("page.source.camera_confirmed", "camera, confirmed on {screen, select, host {the host screen} table {the table screen} tablet {a tablet} other {{player}'s phone}}",
+        {screen: by, player: by});
   }
-  if (line.source === "clock") return "clock (time ran out)";
-  if (line.source === "script") return "demo script";
-  if (!by) return "tablet";
-  return SCREENS[by] || `${by}'s phone`;
+  if (line.source === "clock") return t("page.source.clock", "clock (time ran out)");
+  if (line.source === "script") return t("page.source.script", "demo script");
+  if (!by) return t("page.source.tablet_plain", "tablet");
+  return screenName(by);
 }
 
 // A line's notes as one text: each note a sentence.
@@ -352,12 +362,12 @@ async function fix(app, line) {
   };
   dialog.replaceChildren(h("div", {class: "fix"},
     h("h2", {}, t("page.play.fix_entry", "Fix entry {seq}", {seq: line.seq})),
-    h("p", {}, line.notes.length ? notesText(line.notes) : titleCase(line.type)),
+    h("p", {}, line.notes.length ? notesText(line.notes) : kindName(app.state.game.id, line.type)),
     h("p", {class: "quiet"}, t("page.play.fix_replays", "Everything after it is replayed; a fix the rules refuse changes nothing.")),
     h("div", {class: "buttons"}, answer.actions.map((a) => h("button", {type: "button",
       class: "act" + (a.current ? " current" : ""), disabled: a.current, dataset: a.current ? {current: "1"} : undefined,
       "aria-current": a.current ? "true" : null, onclick: () => choose(a.action)},
-      a.current ? `${a.label} (what it is now)` : a.label))),
+      a.current ? t("page.play.fix_current", "{label} (what it is now)", {label: a.label}) : a.label))),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "danger", dataset: {do: "strike"}, onclick: () => choose(null)},
         t("page.play.strike", "It did not happen (strike it)")),

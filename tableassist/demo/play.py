@@ -97,15 +97,23 @@ class ScriptedSource:
         self._frames = iter(())
 
 
-def play(scripted: ScriptedGame, camera: Camera, source: ScriptedSource) -> TabletScript:
+def play(scripted: ScriptedGame, camera: Camera, source: ScriptedSource, *,
+         threaded: bool = False) -> TabletScript:
     """The camera reads ``source`` to its end while the scripted person plays the tablet's
-    inputs (this thread; the camera must follow the script's session)."""
+    inputs (this thread; the camera must follow the script's session). ``threaded``: with the
+    camera's threads, as ``serve`` reads a camera (``Camera.start``; the source is closed at the
+    end)."""
     tablet = TabletScript(scripted.tablet, camera)
     stop_listening = camera.on_frame(tablet)
+    title = catalog.engine_class(scripted.game).title or scripted.game
+    name = f"synthetic table: a scripted game of {title}"
     try:
-        title = catalog.engine_class(scripted.game).title or scripted.game
-        camera.run(source, name=f"synthetic table: a scripted game of {title}",
-                   frame_time=source.frame_time, until_end=True)
+        if threaded:
+            camera.start(source, name=name, frame_time=source.frame_time, until_end=True)
+            camera.wait()
+            camera.stop(f"{name}: the video ended")
+        else:
+            camera.run(source, name=name, frame_time=source.frame_time, until_end=True)
     finally:
         stop_listening()
     return tablet
@@ -214,11 +222,12 @@ class Demo:
         self.table.demo = {**self.plan, "row": session.saved.id}
         self.served.serve_in_thread()
 
-    def play(self, *, realtime: bool = True) -> TabletScript:
-        """The camera reads the scripted game to its end (this thread) while the scripted person
-        plays the tablet's inputs."""
+    def play(self, *, realtime: bool = True, threaded: bool = False) -> TabletScript:
+        """The camera reads the scripted game to its end (this thread; ``threaded``: with the
+        camera's threads, as ``serve`` reads a camera) while the scripted person plays the
+        tablet's inputs."""
         self.source.realtime = realtime
-        return play(self.scripted, self.camera, self.source)
+        return play(self.scripted, self.camera, self.source, threaded=threaded)
 
     def finish(self, *, pace: float = 0.25, max_actions: int = 2000) -> int:
         """Play the rest of the game on the tablet, one action every ``pace`` seconds (0: at

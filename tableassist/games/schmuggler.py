@@ -275,7 +275,9 @@ class Schmuggler(Game[Phase, Components]):
 
     @classmethod
     def parse_components(cls, data: Mapping[str, Any]) -> Components:
-        goods = {str(g["id"]): Good(str(g["id"]), str(g["name"])) for g in data["goods"]}
+        # A name stays a Message (the data file's word, in each screen's language).
+        goods = {str(g["id"]): Good(str(g["id"]), g["name"] if isinstance(g["name"], str)
+                                    else str(g["name"])) for g in data["goods"]}
         track = tuple(str(s) for s in data["track"]["spaces"])
         if len(goods) != len(data["goods"]) or sorted(track[1:]) != sorted(goods) \
                 or not track or track[0] != data["track"]["start"]:

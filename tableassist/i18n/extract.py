@@ -25,13 +25,15 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from tableassist.games.data_words import word_sites
 from tableassist.i18n import RULE_FIELDS, rule_message_id
 from tableassist.shipped import folder
 
 PACKAGE = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 #: The modules that define and render messages (their own calls build them from variables).
-_NOT_SOURCES = {PACKAGE / "games" / "messages.py", PACKAGE / "i18n" / "__init__.py"}
+_NOT_SOURCES = {PACKAGE / "games" / "messages.py", PACKAGE / "i18n" / "__init__.py",
+                PACKAGE / "games" / "data_words.py"}
 #: The calls that make a message from an id and its English template.
 MAKERS = ("Message", "Template")
 #: Languages with a catalogue besides English (the code's own).
@@ -127,10 +129,26 @@ def rule_sites() -> list[Site]:
     return out
 
 
+#: The games' data files: the words a screen shows of them (options, goods' names) get ids of their
+#: own (:mod:`tableassist.games.data_words`).
+DATA = PACKAGE / "games" / "data"
+
+
+def data_sites() -> list[Site]:
+    """Every shown word of the data files (``data.<game>.…``), its English the file's text."""
+    out = []
+    for path in sorted(DATA.glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        for id_, english in word_sites(path.stem, tomllib.loads(text)):
+            line = text.count("\n", 0, max(0, text.find(english))) + 1
+            out.append(Site(path, line, "data", id_, english))
+    return out
+
+
 def template_catalog() -> Catalog:
     """The ``.pot``: one entry per id, its English template as the translator's comment."""
     cat = Catalog(project="tableassist", version="", fuzzy=False)
-    for site in [*sites(), *page_sites(), *rule_sites()]:
+    for site in [*sites(), *page_sites(), *rule_sites(), *data_sites()]:
         if site.id in cat:
             continue   # the test reports an id made twice; the first site is the entry
         cat.add(site.id, "", auto_comments=[site.template],

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tableassist.camera.status import CameraStatus
+from tableassist.games.messages import Message
 from tableassist.markers.registry import Registry, RegistryError
 
 if TYPE_CHECKING:
@@ -64,26 +65,31 @@ def open_camera(spec: str, size: tuple[int, int] | None = None
     source asked for by name that cannot be opened raises :class:`CameraError`. ``size`` is asked
     of a webcam instead of its best mode (``--camera-size``)."""
     if spec == "none":
-        return None, CameraStatus(state="off", notice="no camera (started with --camera none)")
+        return None, CameraStatus(state="off", notice=Message(
+            "camera.notice.none", "no camera (started with --camera none)"))
     try:
         from tableassist.vision import SourceError, open_source
     except ImportError:
         if spec == "auto":
-            return None, CameraStatus(state="off", notice="no camera: camera support is not "
-                                                          "part of this installation")
+            return None, CameraStatus(state="off", notice=Message(
+                "camera.notice.no_support", "no camera: camera support is not part of this "
+                "installation"))
         raise CameraError("camera support (tableassist.vision) is not part of this "
                           "installation; use --camera none") from None
     if spec == "auto" and sys.platform.startswith("linux") and not Path("/dev/video0").exists():
-        return None, CameraStatus(state="off", notice="no camera found; play by tablet, or "
-                                                      "restart with --camera INDEX|URL|FILE|DIR|demo")
+        return None, CameraStatus(state="off", notice=Message(
+            "camera.notice.not_found", "no camera found; play by tablet, or restart with "
+            "--camera INDEX|URL|FILE|DIR|demo"))
     try:
         source = open_source("0" if spec == "auto" else spec, size)
     except SourceError as exc:
         if spec == "auto":
-            return None, CameraStatus(state="off", notice=f"no camera found ({exc}); play by "
-                                      "tablet, or restart with --camera INDEX|URL|FILE|DIR|demo")
+            return None, CameraStatus(state="off", notice=Message(
+                "camera.notice.not_found_because", "no camera found ({reason}); play by tablet, "
+                "or restart with --camera INDEX|URL|FILE|DIR|demo", reason=str(exc)))
         raise CameraError(str(exc)) from None
-    return source, CameraStatus(state="starting", notice=f"{camera_name(spec)}: starting")
+    return source, CameraStatus(state="starting", notice=Message(
+        "camera.notice.starting", "{camera}: starting", camera=camera_name(spec)))
 
 
 def camera_name(spec: str) -> str:

@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any, Protocol, TypedDict
 
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
+from tableassist.games.data_words import worded
 
 __all__ = ["ENGINES", "RuleText", "Rulebook", "engine_class", "game_ids", "load_box_form",
            "load_components", "new_game", "parsed", "restore", "rule_texts", "rulebook",
@@ -180,7 +181,8 @@ def parsed(game_id: str, data: Mapping[str, Any]) -> Any:
             _PARSED.move_to_end(key)
             return _PARSED[key]
     try:
-        value = cls.parse_components(data)
+        # The words a screen shows (goods' names, the start space) as messages in its language.
+        value = cls.parse_components(worded(game_id, data, _load_components(game_id)))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         if isinstance(exc, SetupError):
             raise

@@ -2,6 +2,8 @@
 // the dice pool as dice and the sinking tokens left. Tiles are secret until the end (SPEC §2.7): the
 // picture shows rats by colour only, never whose they are.
 import {h, stat} from "../dom.js";
+import {t} from "../i18n.js";
+import {colourName} from "../words.js";
 import {s, picture, text, tip, paint, inkOn, colourLetter, isNarrow} from "../svg.js";
 import {header, players} from "./common.js";
 
@@ -9,14 +11,14 @@ export function abandonShip(view, ctx) {
   return [
     header(view, ctx),
     h("div", {class: "stats hero"},
-      stat("Waterline", view.waterline, {key: "waterline"}),
-      stat("Top deck", view.top_deck, {key: "top_deck"}),
-      stat("Dice in pool", (view.pool || []).length, {key: "pool"}),
-      stat("Sinking tokens left", view.sinking_tokens?.remaining, {key: "sinking_left"})),
+      stat(t("page.abandon_ship.waterline", "Waterline"), view.waterline, {key: "waterline"}),
+      stat(t("page.abandon_ship.top_deck", "Top deck"), view.top_deck, {key: "top_deck"}),
+      stat(t("page.abandon_ship.dice_in_pool", "Dice in pool"), (view.pool || []).length, {key: "pool"}),
+      stat(t("page.abandon_ship.sinking_left", "Sinking tokens left"), view.sinking_tokens?.remaining, {key: "sinking_left"})),
     h("figure", {class: "board-picture"}, ship(view)),
     h("figure", {class: "board-picture"}, diceAndTokens(view)),
     players(view, ctx, (p) => [
-      stat("Cheese points", p.cheese_points, {key: "cheese_points"}),
+      stat(t("page.abandon_ship.cheese_points", "Cheese points"), p.cheese_points, {key: "cheese_points"}),
       p.cheese.length ? h("div", {class: "mini-picture"}, cheeses(p.cheese)) : null,
     ]),
   ];
@@ -74,15 +76,17 @@ function ship(view) {
     spaces,
     flood.label,
     topDeck(view, g),
-    text(left - 24, g.bottom + 48, washed.length ? "Washed away:" : "No rat washed away yet",
+    text(left - 24, g.bottom + 48, washed.length ? t("page.abandon_ship.washed_away", "Washed away:") : t("page.abandon_ship.none_washed", "No rat washed away yet"),
       {size: 17, anchor: "start", cls: "caption"}),
     washed.map((r, i) => rat(r.colour, left + 120 + i * 34, g.bottom + 48, {where: "washed"})));
 }
 
 // What a screen reader (and a long press) says about the ship.
 function shipWords(view) {
-  const at = (view.rats || []).filter((r) => r.where === "board").map((r) => `${r.colour} on ${r.space}`);
-  return `The ship: water up to space ${view.waterline}; rats ${at.join(", ") || "none on board"}`;
+  const at = (view.rats || []).filter((r) => r.where === "board").map((r) =>
+    t("page.abandon_ship.rat_on", "{colour} on {space}", {colour: colourName(r.colour), space: r.space}));
+  return t("page.abandon_ship.ship_words", "The ship: water up to space {waterline}; rats {rats}",
+    {waterline: view.waterline, rats: at.join(", ") || t("page.abandon_ship.no_rats", "none on board")});
 }
 
 // The water: every deck below the waterline's deck, and the waterline's deck up to its space.
@@ -116,7 +120,7 @@ function water(g, waterline) {
         +r.getAttribute("x") + +r.getAttribute("width"), +r.getAttribute("y"))}))),
     label: s("g", {class: "water-label"},
       s("rect", {x: labelX - 56, y: surface - 10, width: 112, height: 20, rx: 6}),
-      text(labelX, surface, `water: ${waterline}`, {size: 15, weight: 700})),
+      text(labelX, surface, t("page.abandon_ship.water", "water: {waterline}", {waterline}), {size: 15, weight: 700})),
   };
 }
 
@@ -134,8 +138,9 @@ function space(n, c, submerged, cheese, colours) {
     cheese !== undefined ? cheeseToken(c.x + W - 20, c.y + 15, cheese, {space: n}) : null,
     colours.map((colour, i) => rat(colour, c.x + 14 + (i % 4) * 22, c.y + 37 + Math.floor(i / 4) * 21,
       {space: n})),
-    tip(`space ${n}${submerged ? " (under water)" : ""}${cheese !== undefined ? `, cheese ${cheese}` : ""}`
-      + (colours.length ? `: ${colours.join(", ")}` : "")));
+    tip(t("page.abandon_ship.space_tip", "space {space}{under, select, yes { (under water)} other {}}", {space: n, under: submerged ? "yes" : "no"})
+      + (cheese !== undefined ? ", " + t("page.abandon_ship.cheese_value", "cheese {value}", {value: cheese}) : "")
+      + (colours.length ? `: ${colours.map(colourName).join(", ")}` : "")));
 }
 
 // A rat: a coloured body with its colour's letter (colour-blind players read the letter).
@@ -145,7 +150,7 @@ function rat(colour, x, y, data = {}) {
     s("ellipse", {cx: 0, cy: 0, rx: 13, ry: 10, class: "body", style: {fill: paint(colour)}}),
     s("circle", {cx: -9, cy: -8, r: 4.5, class: "ear", style: {fill: paint(colour)}}),
     text(0, 0.5, colourLetter(colour), {size: 12, weight: 800, attrs: {style: `fill: ${inkOn(colour)}`}}),
-    tip(`${colour} rat`));
+    tip(t("page.abandon_ship.rat", "{colour} rat", {colour: colourName(colour)})));
 }
 
 function cheeseToken(x, y, value, data = {}) {
@@ -153,7 +158,7 @@ function cheeseToken(x, y, value, data = {}) {
     s("path", {d: "M -15 9 L 15 9 L 15 -2 L -15 -11 Z"}),
     s("circle", {cx: -4, cy: 3, r: 2.5, class: "hole"}), s("circle", {cx: 7, cy: 2, r: 2, class: "hole"}),
     text(2, 3, value, {size: 13, weight: 800, cls: "cheese-value"}),
-    tip(`cheese worth ${value}`));
+    tip(t("page.abandon_ship.cheese_worth", "cheese worth {value}", {value})));
 }
 
 // The top deck and the stern's scoring spaces X 5 3 2, with the rats that reached them (beside the
@@ -166,22 +171,25 @@ function topDeck(view, g) {
   const y0 = g.narrow ? 84 : 24;
   return s("g", {class: "top-deck"},
     s("rect", {x: g.left - 30, y: 14, width: g.width - 2 * g.left + 60, height: g.top - 40, rx: 10, class: "deck"}),
-    text(g.left - 14, 36, `Top deck (space ${view.top_deck})`, {size: 18, anchor: "start", weight: 700}),
-    text(g.left - 14, 60, g.narrow ? "the stern's scoring spaces ↓" : "the stern's scoring spaces →",
+    text(g.left - 14, 36, t("page.abandon_ship.top_deck_space", "Top deck (space {space})", {space: view.top_deck}), {size: 18, anchor: "start", weight: 700}),
+    text(g.left - 14, 60, t("page.abandon_ship.scoring_spaces", "the stern's scoring spaces") + (g.narrow ? " ↓" : " →"),
       {size: 15, anchor: "start", cls: "caption"}),
     slots.map((slot, i) => {
       const x = x0 + i * (sw + gap);
       return s("g", {class: "slot", dataset: {slot: slot.label, rats: slot.rats.length}},
         s("rect", {x, y: y0, width: sw, height: 88, rx: 10, class: "lifeboat"}),
         text(x + sw / 2, y0 + 20, slot.label, {size: 26, weight: 800}),
-        text(x + sw / 2, y0 + 42, `${slot.points} pt${slot.points === 1 ? "" : "s"}`, {size: 14, cls: "caption"}),
+        text(x + sw / 2, y0 + 42, t("page.abandon_ship.points_short", "{points, plural, one {# pt} other {# pts}}", {points: slot.points}), {size: 14, cls: "caption"}),
         slot.rats.map((colour, j) => rat(colour, x + 18 + (j % 3) * 22, y0 + 70 - Math.floor(j / 3) * 2, {slot: slot.label})),
-        tip(`scoring space ${slot.label} (${slot.points} points): ${slot.rats.join(", ") || "free"}`));
+        tip(t("page.abandon_ship.slot_tip", "scoring space {slot} ({points, plural, one {# point} other {# points}}): {rats}",
+          {slot: slot.label, points: slot.points, rats: slot.rats.map(colourName).join(", ") || t("page.abandon_ship.free", "free")})));
     }));
 }
 
 // -- the dice and the sinking tokens -----------------------------------------------------------
-const WHERE = {pool: "in the pool", spent: "used", box: "out of the game"};
+const WHERE_WORDS = {pool: () => t("page.abandon_ship.in_pool", "in the pool"), spent: () => t("page.abandon_ship.used", "used"),
+  box: () => t("page.abandon_ship.out_of_game", "out of the game")};
+const WHERE = new Proxy(WHERE_WORDS, {get: (words, key) => words[key]?.()});
 
 function diceAndTokens(view) {
   const dice = view.dice || [];
@@ -212,17 +220,17 @@ function diceAndTokens(view) {
   const lines = Math.ceil(tokens.revealed.length / per);
   const extra = narrow && lines ? 100 + (lines - 1) * 52 : !narrow && lines > 1 ? (lines - 1) * 56 : 0;
   const pitch = Math.min(7, 120 / Math.max(1, tokens.remaining));   // the pile ends before x = 200
-  return picture(width, t0 + 70 + extra, `Dice: ${dice.map((d) => `${d.id} ${d.face ?? "not read"} (${WHERE[d.where] || d.where})`).join(", ")}`
-      + `; sinking tokens: ${tokens.remaining} face down, revealed ${tokens.revealed.join(", ") || "none"}`,
+  return picture(width, t0 + 70 + extra, t("page.abandon_ship.dice_words", "Dice: {dice}; sinking tokens: {remaining} face down, revealed {revealed}",
+      {dice: dice.map((d) => `${colourName(d.id)} ${d.face ?? t("page.abandon_ship.not_read", "not read")} (${WHERE[d.where] || d.where})`).join(", "),
+        remaining: tokens.remaining, revealed: tokens.revealed.join(", ") || t("page.word.none", "none")}),
     {class: "dice"},
     drawn,
     s("g", {class: "sinking", dataset: {remaining: tokens.remaining}, transform: `translate(0 ${t0 - 140})`},
-      text(24, 140, "Sinking tokens", {size: 17, anchor: "start", weight: 700}),
+      text(24, 140, t("page.abandon_ship.sinking_tokens", "Sinking tokens"), {size: 17, anchor: "start", weight: 700}),
       [...Array(tokens.remaining)].map((_, i) => s("g", {class: "token face-down"},
         s("ellipse", {cx: 50 + i * pitch, cy: 182 - i * 4 * pitch / 7, rx: 26, ry: 12}))),
-      text(50 + tokens.remaining * pitch + 40, 178,
-        `${tokens.remaining} face down`, {size: 17, anchor: "start"}),
-      tokens.revealed.length ? text(isNarrow() ? 24 : 330, isNarrow() ? 232 : 140, "revealed", {size: 15, anchor: "start", cls: "caption"}) : null,
+      text(50 + tokens.remaining * pitch + 40, 178, t("page.abandon_ship.face_down", "{count} face down", {count: tokens.remaining}), {size: 17, anchor: "start"}),
+      tokens.revealed.length ? text(isNarrow() ? 24 : 330, isNarrow() ? 232 : 140, t("page.abandon_ship.revealed", "revealed"), {size: 15, anchor: "start", cls: "caption"}) : null,
       tokens.revealed.map((v, i) => {
         const [cx, cy] = narrow ? [50 + (i % per) * 52, 270 + Math.floor(i / per) * 52]
           : [350 + (i % per) * 56, 178 + Math.floor(i / per) * 56];
@@ -247,7 +255,8 @@ function die(d, x, y) {
     face.unread ? text(32, 33, "?", {size: 28, weight: 700, attrs: {style: `fill: ${ink}`, opacity: .6}}) : null,
     face.x ? s("g", {class: "x-mark"}, s("circle", {cx: 56, cy: 56, r: 11}), text(56, 56, "x", {size: 15, weight: 800})) : null,
     text(32, 80, colourLetter(colour), {size: 14, cls: "caption"}),
-    tip(`${d.id} die: ${d.face ? "shows " + d.face : "not read yet"}, ${WHERE[d.where] || d.where}`));
+    tip(d.face ? t("page.abandon_ship.die_shows", "{die} die: shows {face}, {where}", {die: colourName(d.id), face: d.face, where: WHERE[d.where] || d.where})
+      : t("page.abandon_ship.die_unread", "{die} die: not read yet, {where}", {die: colourName(d.id), where: WHERE[d.where] || d.where})));
 }
 
 export function parseFace(face) {
@@ -262,6 +271,6 @@ export function parseFace(face) {
 }
 
 function cheeses(values) {
-  return picture(Math.max(60, values.length * 44 + 10), 40, `cheese: ${values.join(", ")}`, {class: "cheeses"},
+  return picture(Math.max(60, values.length * 44 + 10), 40, t("page.abandon_ship.cheese_list", "cheese: {values}", {values: values.join(", ")}), {class: "cheeses"},
     values.map((v, i) => cheeseToken(26 + i * 44, 20, v)));
 }

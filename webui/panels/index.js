@@ -1,6 +1,7 @@
 // Per-game panels: the numbers that matter, big. A game without its own panel gets the generic one,
 // which shows every player's numbers and the table's, so a new engine is playable on day one.
 import {h, stat, titleCase} from "../dom.js";
+import {t} from "../i18n.js";
 import {header, players, renderValue} from "./common.js";
 import {abandonShip} from "./abandon_ship.js";
 import {shipwrecked} from "./shipwrecked.js";
@@ -32,7 +33,7 @@ export function generic(view, ctx) {
     table.length ? h("div", {class: "stats"}, table.map(([k, v]) => stat(titleCase(k), v, {key: k}))) : null,
     players(view, ctx, (p) => Object.entries(p).filter(([k, v]) => k !== "name" && typeof v === "number")
       .map(([k, v]) => stat(titleCase(k), v, {key: k}))),
-    other.length ? h("details", {class: "more"}, h("summary", {}, "More"), renderValue(Object.fromEntries(other))) : null,
+    other.length ? h("details", {class: "more"}, h("summary", {}, t("page.panel.more", "More")), renderValue(Object.fromEntries(other))) : null,
   ];
 }
 

@@ -2,7 +2,9 @@
 // cards and discovery as tokens. Hands are never shown: the engine tracks only how many cards each
 // company holds. The chart comes from the payload's `series` (the money at the end of every round,
 // read from the public view as the game went: server/table.py and table/chronicle.py).
-import {h, stat, chip, titleCase} from "../dom.js";
+import {h, stat, chip} from "../dom.js";
+import {t} from "../i18n.js";
+import {statusName, stepName} from "../words.js";
 import {s, picture, text, tip, paint, marker, MARKERS, round as r1, isNarrow} from "../svg.js";
 import {header, players} from "./common.js";
 
@@ -11,29 +13,30 @@ export function wreckers(view, ctx) {
   return [
     header(view, ctx),
     h("div", {class: "stats hero"},
-      stat("Round", `${view.round}/${view.rounds}`, {key: "round_of_rounds"}),
-      stat("Deck", view.deck_count, {key: "deck_count"}),
-      view.step ? stat("Step", titleCase(view.step), {key: "step", class: "lot"}) : null,
-      view.target ? stat("Target", view.target, {key: "target", class: "lot"}) : null),
+      stat(t("page.wreckers.round", "Round"), `${view.round}/${view.rounds}`, {key: "round_of_rounds"}),
+      stat(t("page.wreckers.deck", "Deck"), view.deck_count, {key: "deck_count"}),
+      view.step ? stat(t("page.wreckers.step", "Step"), stepName(view.step), {key: "step", class: "lot"}) : null,
+      view.target ? stat(t("page.wreckers.target", "Target"), view.target, {key: "target", class: "lot"}) : null),
     h("figure", {class: "board-picture"}, roundTrack(view)),
     ctx.series?.money ? h("figure", {class: "board-picture"}, moneyChart(view, ctx, ctx.series, seat)) : null,
     players(view, ctx, (p) => [
-      stat("Money", p.money, {key: "money"}),
-      stat("Discovery", p.discovery, {key: "discovery"}),
-      stat("Cards in hand", `${p.hand_count}/${p.hand_size}`, {key: "hand"}),
+      stat(t("page.wreckers.money", "Money"), p.money, {key: "money"}),
+      stat(t("page.wreckers.discovery", "Discovery"), p.discovery, {key: "discovery"}),
+      stat(t("page.wreckers.cards_in_hand", "Cards in hand"), `${p.hand_count}/${p.hand_size}`, {key: "hand"}),
       h("div", {class: "mini-picture"}, company(p, ctx.colours[p.name])),
-      p.status !== "active" ? h("div", {class: "extra bankrupt"}, titleCase(p.status)
-        + (p.reentry_round ? ` (back in round ${p.reentry_round})` : "")) : null,
-      p.passed ? h("div", {class: "extra"}, "passed") : null,
+      p.status !== "active" ? h("div", {class: "extra bankrupt"}, statusName(p.status)
+        + (p.reentry_round ? " " + t("page.wreckers.back_in", "(back in round {round})", {round: p.reentry_round}) : "")) : null,
+      p.passed ? h("div", {class: "extra"}, t("page.wreckers.passed", "passed")) : null,
       p.victory_pile.length ? h("div", {class: "extra", dataset: {list: "victory_pile"}},
-        "Victory pile: " + p.victory_pile.join(", ")) : null,
+        t("page.wreckers.victory_pile", "Victory pile: {cards}", {cards: p.victory_pile.join(", ")})) : null,
     ]),
-    (view.cuts || []).length ? [h("h3", {}, "Cuts"), h("div", {class: "chips"},
+    (view.cuts || []).length ? [h("h3", {}, t("page.wreckers.cuts", "Cuts")), h("div", {class: "chips"},
       view.cuts.map((c) => chip(`${c.cutter}: ${c.card}`, ctx.colours[c.cutter])))] : null,
-    view.last_pick ? h("p", {}, "Last pick: ", typeof view.last_pick === "object"
+    view.last_pick ? h("p", {}, t("page.wreckers.last_pick", "Last pick:"), " ", typeof view.last_pick === "object"
       ? Object.values(view.last_pick).join(" · ") : String(view.last_pick)) : null,
-    (view.discards || []).length ? [h("h3", {}, `Discards (${view.discards.length}`
-      + (view.discarded_face_down ? `, ${view.discarded_face_down} face down` : "") + ")"),
+    (view.discards || []).length ? [h("h3", {}, t("page.wreckers.discards",
+      "Discards ({count}{face_down, plural, =0 {} one {, # face down} other {, # face down}})",
+      {count: view.discards.length, face_down: view.discarded_face_down || 0})),
       h("div", {class: "chips"}, view.discards.slice(-12).map((c) => chip(c, null)))] : null,
   ];
 }
@@ -43,8 +46,8 @@ function roundTrack(view) {
   const n = view.rounds || 10, now = view.round, over = view.over;
   const narrow = isNarrow();
   const step = narrow ? 34 : 64, width = Math.max(narrow ? 376 : 720, 40 + n * step);
-  return picture(width, 92, `Round ${now} of ${n}`, {class: "round-track", dataset: {round: now}},
-    text(20, 18, "Rounds", {size: 16, anchor: "start", cls: "caption"}),
+  return picture(width, 92, t("page.wreckers.round_of", "Round {round} of {rounds}", {round: now, rounds: n}), {class: "round-track", dataset: {round: now}},
+    text(20, 18, t("page.wreckers.rounds", "Rounds"), {size: 16, anchor: "start", cls: "caption"}),
     [...Array(n)].map((_, i) => {
       const k = i + 1;
       const state = over || k < now ? "past" : k === now ? "current" : "future";
@@ -88,14 +91,15 @@ export function moneyChart(view, ctx, series, seat) {
   const ends = names.map((n) => ({n, y: py(money[n][last])})).sort((a, b) => a.y - b.y);
   for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 20);
   const labelY = new Map(ends.map((e) => [e.n, e.y]));
-  return picture(CW, CH, `Money per company by round: ${names.map((n) => `${n} ${money[n].join(", ")}`).join("; ")}`,
+  return picture(CW, CH, t("page.wreckers.chart_words", "Money per company by round: {lines}",
+      {lines: names.map((n) => `${n} ${money[n].join(", ")}`).join("; ")}),
     {class: "chart", dataset: {by: series.by, points: xs.length, live: series.live ? "1" : "0"}},
     ys.map((v) => s("g", {class: "grid"},
       s("line", {x1: L, x2: CW - R, y1: r1(py(v)), y2: r1(py(v))}),
       text(L - 10, py(v), `${v}M`, {size: 14, anchor: "end", cls: "caption"}))),
     [...Array(rounds + 1)].map((_, x) => CW < 500 && x % 2 ? null  // a phone labels every other round
-      : text(px(x), CH - B + 22, x === 0 ? "start" : x, {size: 14, cls: "caption"})),
-    text((L + CW - R) / 2, CH - 12, series.live ? "end of each round, and now" : "end of each round",
+      : text(px(x), CH - B + 22, x === 0 ? t("page.wreckers.start", "start") : x, {size: 14, cls: "caption"})),
+    text((L + CW - R) / 2, CH - 12, series.live ? t("page.wreckers.axis_live", "end of each round, and now") : t("page.wreckers.axis", "end of each round"),
       {size: 14, cls: "caption"}),
     names.map((n) => {
       const colour = ctx.colours[n] || "neutral";
@@ -106,8 +110,9 @@ export function moneyChart(view, ctx, series, seat) {
         money[n].map((v, i) => s("g", {class: "point" + (series.live && i === last ? " now" : ""),
             dataset: {x: xs[i], value: v}},
           marker(kind, pts[i][0], pts[i][1], 7, {style: `fill: ${paint(colour)}`}),
-          tip(`${n}: ${v}M ${xs[i] === 0 ? "at the start" : series.live && i === last ? `now (round ${xs[i]})`
-            : `at the end of round ${xs[i]}`}`))),
+          tip(xs[i] === 0 ? t("page.wreckers.point_start", "{name}: {money}M at the start", {name: n, money: v})
+            : series.live && i === last ? t("page.wreckers.point_now", "{name}: {money}M now (round {round})", {name: n, money: v, round: xs[i]})
+            : t("page.wreckers.point_end", "{name}: {money}M at the end of round {round}", {name: n, money: v, round: xs[i]})))),
         text(pts[last][0] + 14, labelY.get(n), `${n} ${money[n][last]}M`, {size: 15, weight: 700, anchor: "start",
           attrs: {style: `fill: ${paint(colour)}`}}));
     }));
@@ -124,12 +129,13 @@ function company(p, colour) {
     tokens.push(marker("hexagon", 20 + col * 24, 112 + row * 24, 10, {class: "discovery"}));
   }
   return picture(width, 124 + Math.max(0, Math.ceil(p.discovery / 10) - 1) * 24,
-    `${p.name}: ${p.hand_count} of ${p.hand_size} cards in hand; ${p.discovery} discovery tokens`,
+    t("page.wreckers.company_words", "{name}: {count} of {size} cards in hand; {discovery, plural, one {# discovery token} other {# discovery tokens}}",
+      {name: p.name, count: p.hand_count, size: p.hand_size, discovery: p.discovery}),
     {class: "company", dataset: {player: p.name}},
-    text(10, 14, "hand", {size: 14, anchor: "start", cls: "caption"}),
+    text(10, 14, t("page.wreckers.hand", "hand"), {size: 14, anchor: "start", cls: "caption"}),
     s("g", {class: "hand", dataset: {count: p.hand_count, size: p.hand_size}},
       [...Array(slots)].map((_, i) => s("rect", {x: 10 + i * step, y: 26, width: w, height: 34, rx: 4,
         class: i < p.hand_count ? "card-back" : "empty-slot", style: i < p.hand_count ? {fill: paint(colour)} : undefined}))),
-    text(10, 84, `discovery ${p.discovery}`, {size: 14, anchor: "start", cls: "caption"}),
+    text(10, 84, t("page.wreckers.discovery_count", "discovery {count}", {count: p.discovery}), {size: 14, anchor: "start", cls: "caption"}),
     s("g", {class: "discovery-tokens", dataset: {count: p.discovery}}, tokens));
 }

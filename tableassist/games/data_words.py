@@ -1,0 +1,88 @@
+"""The words of a game's data file a screen shows, as messages: each option's label, explanation
+and choices, the goods' names (Schmuggler's "Coffee", "Kaffee" on a German screen), the start
+space's name.
+
+A data file is written in English, like the code; each word it shows gets a catalogue id made from
+where it stands (``data.schmuggler.goods.coffee``, ``data.wreckers.option.end_check.choice.at_once``),
+and :func:`worded` turns the data into the same data with those words as :class:`Message` s, so
+every screen renders them in its language. ``scripts/i18n`` lists the same ids
+(:func:`word_sites`, read by :mod:`tableassist.i18n.extract`).
+
+A word the players changed in their box (a good they named in their own language) is theirs: only
+a word still equal to the shipped file's becomes a message; the others stay as the players wrote
+them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tableassist.games.messages import Message
+
+__all__ = ["word_sites", "worded"]
+
+# Messages made from the data file's id and text (the extractor reads the same pairs), not from
+# literals at a call site: the name keeps the call-site check of tests/games/test_messages.py to
+# the engines' own messages.
+_word = Message
+
+
+def _key(value: Any) -> str:
+    return re.sub(r"[^a-z0-9_]+", "_", str(value).lower()).strip("_") or "_"
+
+
+def _places(game_id: str, data: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """(id, container, key) of every shown word of ``data``."""
+    base = f"data.{_key(game_id)}"
+    labels = data.get("option_labels")
+    if isinstance(labels, Mapping):
+        for name, words in labels.items():
+            if not isinstance(words, Mapping):
+                continue
+            for field in ("label", "explain"):
+                if isinstance(words.get(field), str):
+                    yield f"{base}.option.{_key(name)}.{field}", words, field
+            choices = words.get("choices")
+            if isinstance(choices, Mapping):
+                for value, text in choices.items():
+                    if isinstance(text, str):
+                        yield f"{base}.option.{_key(name)}.choice.{_key(value)}", choices, value
+    goods = data.get("goods")
+    if isinstance(goods, list):
+        for good in goods:
+            if isinstance(good, Mapping) and isinstance(good.get("name"), str) and "id" in good:
+                yield f"{base}.goods.{_key(good['id'])}", good, "name"
+    track = data.get("track")
+    if isinstance(track, Mapping) and isinstance(track.get("start_name"), str):
+        yield f"{base}.track.start_name", track, "start_name"
+
+
+def word_sites(game_id: str, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every shown word of the data file ``data`` of ``game_id``: (its id, its English text)."""
+    return [(id_, str(where[key])) for id_, where, key in _places(game_id, data)]
+
+
+def worded(game_id: str, data: Mapping[str, Any],
+           shipped: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A copy of ``data`` with each shown word a :class:`Message` (its English the text), where
+    it is still the ``shipped`` file's word (all of them without ``shipped``)."""
+    out: dict[str, Any] = _copy(data)
+    original = dict(((id_, text) for id_, text in word_sites(game_id, shipped))) \
+        if shipped is not None else None
+    for id_, where, key in list(_places(game_id, out)):
+        text = where[key]
+        if isinstance(text, Message) or "{" in text or "}" in text:
+            continue
+        if original is None or original.get(id_) == text:
+            where[key] = _word(id_, text)
+    return out
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
