@@ -5,7 +5,7 @@ import {h} from "./dom.js";
 import {renderLobby} from "./lobby.js";
 import {renderPlay} from "./play.js";
 import {onCamera, onCameraCheck} from "./camera.js";
-import {boxOpen, closeBox, onBoxSeen, openBox, renderBox} from "./box.js";
+import {boxOpen, boxTitle, closeBox, onBoxSeen, openBox, renderBox} from "./box.js";
 import {LANGUAGES, chosenLanguage, language, languageMenu, t, useLanguage} from "./i18n.js";
 
 const token = linkToken();
@@ -91,7 +91,9 @@ function redraw() {
   who.textContent = who.title = s.role === "player" ? t("page.role.player", "{player} (private)", {player: s.player})
       : ROLE_NAMES[s.role]?.() || s.role;
   const title = document.getElementById("title");
-  title.textContent = title.title = s.game ? s.game.title : "tableassist";
+  // the box being edited, not the game running meanwhile
+  title.textContent = title.title = boxOpen() ? t("page.bar.your_box", "Your box: {game}", {game: boxTitle()})
+    : s.game ? s.game.title : "tableassist";
   const lobbyButton = document.getElementById("to-lobby");
   lobbyButton.hidden = !(s.lobby && (s.game || boxOpen()));
   const back = t("page.bar.back_to_game", "Back to the game");

@@ -24,6 +24,8 @@ const box = {
 };
 
 export function boxOpen() { return box.game !== null; }
+// The game whose box is open, by its title once the server has said it (the header names it).
+export function boxTitle() { return box.data?.title || box.game; }
 
 export async function openBox(app, game) {
   box.game = game;

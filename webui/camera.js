@@ -148,7 +148,9 @@ function report(r) {
 // "13–19 px, needs 20" from the far to the near edge ("13 px, needs 20" where they are one).
 function pxWords(k) {
   if (k.far_px === null) return "";
-  const far = Math.floor(k.far_px), near = Math.floor(k.near_px), needed = Math.round(k.needed_px);
+  // the server's whole pixels, the same the advice says (its rounded tenths could floor to another)
+  const [far, near] = k.whole_px || [Math.floor(k.far_px), Math.floor(k.near_px)];
+  const needed = Math.round(k.needed_px);
   return far === near ? t("page.camera.kind_px_one", "{px} px, needs {needed}", {px: far, needed})
     : t("page.camera.kind_px", "{far}–{near} px, needs {needed}", {far, near, needed});
 }

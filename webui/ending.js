@@ -24,7 +24,10 @@ export function endScreen(app, s, res, ctx) {
     ranking.length ? h("table", {class: "ranking"},
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("page.ending.player", "Player")), h("th", {}, t("page.ending.score", "Score")))),
       h("tbody", {}, ranking.map((r) => h("tr", {dataset: {player: r.player}},
-        h("td", {}, r.rank), h("td", {}, chip(r.player, ctx.colours[r.player])),
+        h("td", {}, r.rank),
+        // a tie says how it was settled, and by which rule
+        h("td", {}, chip(r.player, ctx.colours[r.player]), r.tie ? h("div", {class: "tie quiet", dataset: {tie: r.tie.rule || ""}},
+          r.tie.text, r.tie.rule ? ruleChip(r.tie.rule, s.game.id) : null) : null),
         h("td", {class: "num"}, r.score))))) : null,
     res ? sheet(res, ctx) : null,
     end.chart ? h("figure", {class: "chart-box"},

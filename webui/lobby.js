@@ -7,6 +7,8 @@ import {openPlayLog, resultWords, statusWords} from "./plays.js";
 import {colourName} from "./words.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
+// The longest name the server takes (server/messages.py: a player's name, 24 letters).
+const NAME_MOST = 24;
 
 function defaultsFor(game, colours) {
   const n = Math.max(game.min_players, Math.min(3, game.max_players));
@@ -34,7 +36,11 @@ export function renderLobby(app, main) {
     app.state.role === "host" ? cameraCard(app, app.state) : null,
     broken.length ? h("section", {class: "card notice warn"}, t("page.lobby.broken", "Cannot be played in this installation:"), " ",
       broken.map((g) => h("div", {}, `${g.id}: ${g.broken}`))) : null));
-  if (focused) main.querySelector(`[data-field="${focused}"]`)?.focus();
+  if (focused) {
+    const field = main.querySelector(`[data-field="${focused}"]`);
+    field?.focus();
+    if (field?.type === "text") field.setSelectionRange(field.value.length, field.value.length);  // typing goes on at its end
+  }
 }
 
 function newGame(app, games, allColours) {
@@ -50,8 +56,13 @@ function newGame(app, games, allColours) {
       {min: g.min_players, max: g.max_players})))));
 
   const seats = h("ol", {class: "seats"}, setup.players.map((p, i) => h("li", {class: "seat"},
-    h("input", {type: "text", value: p.name, maxlength: 24, "aria-label": t("page.lobby.seat_name", "Seat {seat} name", {seat: i + 1}),
-      dataset: {field: `name-${i}`}, oninput: (e) => { p.name = e.target.value; }}),
+    // Not cut at 24 letters mid-word as it is typed: the seat says the name is too long.
+    h("input", {type: "text", value: p.name, "aria-label": t("page.lobby.seat_name", "Seat {seat} name", {seat: i + 1}),
+      dataset: {field: `name-${i}`}, oninput: (e) => {
+        const was = p.name.trim().length > NAME_MOST;
+        p.name = e.target.value;
+        if (was || p.name.trim().length > NAME_MOST) redraw();   // the seat's note, with the count
+      }}),
     h("select", {"aria-label": t("page.lobby.seat_colour", "Seat {seat} colour", {seat: i + 1}), dataset: {field: `colour-${i}`},
       onchange: (e) => { p.colour = e.target.value; redraw(); }, class: "colour",
       style: {borderColor: `var(--c-${p.colour})`}},
@@ -62,7 +73,10 @@ function newGame(app, games, allColours) {
       disabled: i === setup.players.length - 1, onclick: () => { swap(i, i + 1); redraw(); }}, "↓"),
     h("button", {type: "button", class: "small", "aria-label": t("page.lobby.seat_remove", "Remove seat {seat}", {seat: i + 1}),
       disabled: setup.players.length <= game.min_players,
-      onclick: () => { setup.players.splice(i, 1); redraw(); }}, "✕"))));
+      onclick: () => { setup.players.splice(i, 1); redraw(); }}, "✕"),
+    p.name.trim().length > NAME_MOST ? h("p", {class: "warn-text seat-long", dataset: {notice: "name-long"}},
+      t("page.lobby.name_too_long", "{count} letters: keep a name to {most} or fewer (a short name reads at a glance)",
+        {count: p.name.trim().length, most: NAME_MOST})) : null)));
   const add = h("button", {type: "button", class: "secondary", dataset: {do: "add-player"},
     disabled: setup.players.length >= game.max_players, onclick: () => {
       const used = new Set(setup.players.map((p) => p.colour));
@@ -81,20 +95,20 @@ function newGame(app, games, allColours) {
       app.redraw();
     }}, t("page.lobby.start", "Start {game}", {game: game.title}));
 
-  // Start stays in view (a bar at the bottom of the screen) however long the options are.
   return h("section", {class: "card setup"},
     h("h2", {}, t("page.lobby.new_game", "New game")), pick, boxLine(app, game),
     h("h3", {}, t("page.lobby.players", "Players, clockwise from the first")), seats,
     game.seat_colours_shown === false ? h("p", {class: "quiet", dataset: {notice: "seat-colours"}},
       t("page.lobby.seat_colours_hidden", "The colour is the seat sticker's, for the camera. The screens show players without it: here the rats wear these colours, and whose rat is whose is secret.")) : null,
     add,
+    // Start comes before the options (the usual rules unless changed): nothing covers either.
+    h("div", {class: "start-bar"}, start),
     options.length ? h("details", {class: "options-box", open: setup.optionsOpen,
         ontoggle: (e) => { setup.optionsOpen = e.currentTarget.open; }},
       h("summary", {}, h("h3", {}, t("page.lobby.options", "Options ({count}): the usual rules unless you change them", {count: options.length}))),
       game.unverified_options.length ? h("p", {class: "warn-text"},
         t("page.lobby.unverified_mark", "⚠ marks a value the data file has not yet checked against the real components.")) : null,
-      h("div", {class: "options"}, options)) : null,
-    h("div", {class: "start-bar"}, start));
+      h("div", {class: "options"}, options)) : null);
 }
 
 // "Your box": how many of the game's unverified values the players have checked, and the way in.

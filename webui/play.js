@@ -85,15 +85,29 @@ function unverifiedNotice(app, s) {
       {progress: progress.text})) : null);
 }
 
+// What to do now. On a player's own phone their prompt says "You: …" and the others' are one
+// line of whom the table waits for (their phones say what they do); the table's own prompts stay.
 function prompts(s) {
-  const list = s.prompts || [];
+  const all = s.prompts || [];
+  const phone = s.role === "player";
+  const list = phone ? all.filter((p) => !p.player || p.player === s.player) : all;
+  const waiting = phone ? [...new Set(all.filter((p) => p.player && p.player !== s.player).map((p) => p.player))] : [];
   const timer = s.timer ? h("div", {class: "timer", id: "timer", dataset: {seconds: s.timer.seconds}},
     h("span", {class: "value"}, Math.ceil(s.timer.remaining)), h("span", {class: "label"}, " s · " + s.timer.label))
     : null;
-  if (!list.length && !timer) return null;
+  if (!list.length && !waiting.length && !timer) return null;
   return h("section", {class: "card prompt", "aria-live": "polite"},
-    list.map((p) => h("p", {class: "prompt-text", dataset: {rule: p.rule}},
-      p.text, p.rule ? ruleChip(p.rule, s.game.id) : null)), timer);
+    list.map((p) => {
+      const mine = phone && p.player === s.player;
+      // the engines write a player's prompt "Ann: lay a bid card"; on Ann's phone "You: lay a bid card"
+      const text = mine && p.text.startsWith(`${s.player}: `) ? p.text.slice(s.player.length + 2) : p.text;
+      return h("p", {class: "prompt-text" + (mine ? " mine" : ""), dataset: {rule: p.rule, player: p.player || null}},
+        mine ? h("strong", {class: "you"}, t("page.play.you_prompt", "You:"), " ") : null,
+        text, p.rule ? ruleChip(p.rule, s.game.id) : null);
+    }),
+    waiting.length ? h("p", {class: "quiet waiting", dataset: {waiting: waiting.join(",")}},
+      t("page.play.waiting_for", "Waiting for {names}", {names: waiting})) : null,
+    timer);
 }
 
 // What the camera could not settle alone: an out-of-sync notice, and readings that need one tap
@@ -151,7 +165,9 @@ function actions(app, s, ctx) {
       dataset: {actor: player || "table", colour: ctx.colours[player] || ""}},
     h("h3", {}, player ? (player === s.player ? t("page.play.you", "You") : player)
       : t("page.play.the_table", "The table")),
-    [...kinds].map(([type, list]) => kind(app, s.game.id, type, list, player))));
+    [...kinds].map(([type, list]) => kinds.size > 1 && ASIDE.has(type) ? aside(app, s.game.id, type, list, player)
+      : type === "show_top_crate" && list.length > 8 ? cratePicker(app, list, player)
+      : kind(app, s.game.id, type, list, player))));
   return h("section", {class: "card actions"},
     h("div", {class: "row-buttons undo"},
       h("h2", {}, t("page.play.do", "Do")), h("span", {class: "spacer"}),
@@ -183,6 +199,53 @@ function kind(app, gameId, type, list, player) {
   return h("div", {class: "kind" + (many ? " many" : ""), dataset: {type}},
     list.length > 1 ? h("div", {class: "kind-name"}, kindName(gameId, type)) : null,
     filter, h("div", {class: "buttons"}, buttons));
+}
+
+// Kinds of action that are on offer for a long time beside the ones the game is waiting for:
+// naming another first player stays possible until the first roll. Folded, so they are not the
+// buttons a player taps by mistake (each tap is an entry of the history).
+const ASIDE = new Set(["choose_first_player"]);
+function aside(app, gameId, type, list, player) {
+  return h("details", {class: "kind aside", dataset: {type}},
+    h("summary", {}, t("page.play.someone_else_first", "Someone else goes first?")),
+    kind(app, gameId, type, list, player));
+}
+
+// ShipShape's top crate without a camera: the crate, then the face up, then the turn, instead of
+// one button per crate in a drawn orientation. The listed action gives the crate and its stack;
+// the face and the turn are the table's (the engine takes any of them, and decides).
+const FACES = ["front", "back"];
+const TURNS = [0, 90, 180, 270];
+const picked = {};  // stack -> {crate, face}: survives redraws while the host chooses
+function cratePicker(app, list, player) {
+  const stacks = [...new Set(list.map((a) => a.action.group))];
+  return h("div", {class: "kind crate-picker", dataset: {type: "show_top_crate"}},
+    stacks.map((g) => {
+      const options = list.filter((a) => a.action.group === g);
+      const crates = options.map((a) => a.action.crate);
+      const choice = picked[g] ||= {crate: null, face: "front"};
+      if (!crates.includes(choice.crate)) choice.crate = null;
+      const redraw = () => app.redraw();
+      return h("div", {class: "crate-stack-pick", dataset: {group: g}},
+        h("div", {class: "kind-name"}, stacks.length > 1
+          ? t("page.crate.which_on_stack", "Which crate is on top of stack {stack}?", {stack: g + 1})
+          : t("page.crate.which", "Which crate is on top?")),
+        h("div", {class: "row-buttons"},
+          h("select", {class: "crate-choice", "aria-label": t("page.crate.crate", "Crate"), dataset: {field: `crate-${g}`},
+            onchange: (e) => { choice.crate = e.target.value || null; redraw(); }},
+            h("option", {value: "", selected: !choice.crate}, t("page.crate.choose", "Crate…")),
+            crates.map((c) => h("option", {value: c, selected: c === choice.crate}, c))),
+          FACES.map((f) => h("button", {type: "button", class: "choice" + (choice.face === f ? " on" : ""),
+            dataset: {face: f}, "aria-pressed": choice.face === f ? "true" : "false",
+            onclick: () => { choice.face = f; redraw(); }},
+            f === "front" ? t("page.crate.front", "front up") : t("page.crate.back", "back up")))),
+        h("div", {class: "buttons"}, TURNS.map((turn) => h("button", {type: "button", class: "act",
+          dataset: {type: "show_top_crate", actor: player || "table", rotation: turn}, disabled: !choice.crate,
+          onclick: (e) => {
+            const base = options.find((a) => a.action.crate === choice.crate).action;
+            send(app, e.currentTarget, {...base, face: choice.face, rotation: turn});
+          }}, t("page.crate.turned", "turned {degrees}°", {degrees: turn})))));
+    }));
 }
 
 // "Bea: stop the bid" under the heading "Bea" reads as "stop the bid"; "Table: …" (the engines'

@@ -24,7 +24,9 @@ function rulesOf(gameId) {
 export function ruleChip(id, gameId) {
   return h("button", {type: "button", class: "rule", dataset: {rule: id},
     "aria-label": t("page.rule.chip", "Rule {id}: show its text", {id}),
-    onclick: (e) => { e.stopPropagation(); showRule(id, gameId); }}, id);
+    onclick: (e) => { e.stopPropagation(); showRule(id, gameId); }},
+    // "Rule" in words, its id small beside it: a bare "R-SW-06" says nothing to a player
+    t("page.rule.word", "Rule"), " ", h("small", {class: "rule-id"}, id));
 }
 
 // The rule's statement as a line of the screen (filled in when the texts have arrived).

@@ -69,6 +69,13 @@ export function initials(names) {
 
 // Shapes that tell players apart in a chart (with the colour and the name at the line's end).
 export const MARKERS = ["circle", "square", "triangle", "diamond", "cross", "star", "hexagon", "bar"];
+// Each colour's own shape, the same wherever it is drawn: a chart's line ends, and as a glyph
+// (style.css, the same shapes) on every chip and heading in that colour.
+const COLOUR_MARK = {red: "circle", blue: "square", green: "triangle", yellow: "diamond",
+  purple: "star", orange: "cross", black: "hexagon", white: "bar"};
+export function colourMark(colour) {
+  return COLOUR_MARK[colour] || null;
+}
 export function marker(kind, x, y, r, attrs = {}) {
   const p = (points) => s("polygon", {points: points.map(([a, b]) => `${round(x + a * r)},${round(y + b * r)}`).join(" "), ...attrs});
   switch (kind) {

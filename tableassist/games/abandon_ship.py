@@ -41,7 +41,7 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                      SetupError, Tally, Template, competition_ranks, opt_str,
+                                      SetupError, Tally, Template, competition_ranks, mark_ties, opt_str,
                                       sheet_row, unverified_values)
 
 NEUTRAL = "neutral"
@@ -830,6 +830,8 @@ class AbandonShip(Game[Phase, Components]):
         by_player = {r["player"]: r for r in rows}
         rows = [{**by_player[p], "rank": rank} for p, rank in competition_ranks(
             self.players, lambda p: (-by_player[p]["score"], -by_player[p]["cheese"]))]
+        mark_ties(rows, "cheese", Message("abandon_ship.tie.cheese", "cheese points"), "R-AS-11",
+                  "G-AS-17")
         winners = [r["player"] for r in rows if r["rank"] == 1]
         sheet = [sheet_row(Message("abandon_ship.sheet.rats", "Rats (points each)"), {
                      p: Message("abandon_ship.sheet.rat_points_each", "{rats}", rats=tuple(
@@ -849,6 +851,19 @@ class AbandonShip(Game[Phase, Components]):
         """Each rat's points now: who owns which rat is secret until the tiles are shown."""
         return Tally(Message("abandon_ship.tally.rat_points", "Points of each rat"),
                      self.rat_points(), Message("abandon_ship.tally.unit", "points"))
+
+    def story(self) -> Tally:
+        """Each rat's climb: the space it stands on, the top deck once it has reached it, 0 once
+        washed away (the points come only at the end, so a chart of points says nothing)."""
+        top = self.components.top_deck
+        st = self.state
+        climb = {colour: 0 for colour in self.components.colours}
+        climb.update({rat: int(space) for rat, space in st["rats"].items()})
+        for occupants in st["slots"]:
+            for rat in occupants:
+                climb[rat] = top
+        return Tally(Message("abandon_ship.story.climb", "Each rat's climb (space on the ship)"),
+                     climb, Message("abandon_ship.story.unit", "space"))
 
     # -- what the table may do now -----------------------------------------------------------
 

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt", "RoundChart",
-           "SetupError", "Tally", "Template", "Timer", "and_list", "competition_ranks",
+           "SetupError", "Tally", "Template", "Timer", "and_list", "competition_ranks", "mark_ties",
            "merge_options", "opt_str", "sheet_row", "unverified_values"]
 
 Action = dict[str, Any]
@@ -229,6 +229,37 @@ def competition_ranks(players: Sequence[str],
     return ranked
 
 
+def mark_ties(ranking: list[dict[str, Any]], key: str | None, breaker: Message | None,
+              rule: str | None, shared_rule: str | None = None) -> list[dict[str, Any]]:
+    """The result's ``ranking`` rows (``player``, ``score``, ``rank``) with ``tie`` on each row
+    level on score with another: how the tie was settled, in words, with its rule. ``key`` is
+    the row's value that breaks a tie (``"cheese"``), ``breaker`` what it is in words ("cheese
+    points"); where they too are level the place is shared. ``None`` for both: ties share the
+    place (Schmuggler's R-SB-15); ``shared_rule`` is the rule of a shared place where it is
+    another (Abandon Ship's G-AS-17). ``tie`` travels as a note does (``text``, ``id``, ``params``,
+    ``rule``), so the screens show it in their language beside the rule's chip."""
+    for row in ranking:
+        level = [r for r in ranking if r is not row and r["score"] == row["score"]]
+        if not level:
+            continue
+        others = and_list(tuple(r["player"] for r in level))
+        shared = all(r["rank"] == row["rank"] for r in level)
+        if shared:
+            text = Message("protocol.tie.shared", "level with {others} on {score}{breaker, select, "
+                           "none {} other { and on {breaker}}}: the place is shared",
+                           others=others, score=row["score"], breaker=breaker or "none")
+        else:
+            assert key is not None and breaker is not None
+            values = tuple(Message("protocol.tie.value", "{player} {value}", player=r["player"],
+                                   value=r[key]) for r in [row, *level])
+            text = Message("protocol.tie.broken", "level with {others} on {score}: {breaker} "
+                           "decide ({values})", others=others, score=row["score"],
+                           breaker=breaker, values=values)
+        row["tie"] = {"text": str(text), **text.to_json(),
+                      "rule": (shared_rule or rule) if shared else rule}
+    return ranking
+
+
 def opt_str(value: Any) -> str | None:
     """A name read from the state, or ``None`` where the state holds none (no turn yet)."""
     return None if value is None else str(value)
@@ -361,6 +392,12 @@ class Game(Generic[PhaseT, ComponentsT]):
     def tally(self) -> Tally | None:
         """The public number the game is won by, now (see :class:`Tally`); ``None``: none."""
         return None
+
+    def story(self) -> Tally | None:
+        """The public number the end screen charts over the whole game, now: the tally, unless
+        the tally says nothing until the end (Abandon Ship's rats score only once they reach
+        the top deck, so its chart follows each rat's climb instead)."""
+        return self.tally()
 
     # -- what the base class gives ---------------------------------------------------------
 

@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, competition_ranks,
+                                        SetupError, Tally, Template, competition_ranks, mark_ties,
                                         sheet_row, unverified_values)
 
 
@@ -765,6 +765,7 @@ class Schmuggler(Game[Phase, Components]):
         ranking = [{"player": p, "score": scores[p], "rank": rank,
                     "cards": self.card_count(p), "chips": self.state["chips"][p]}
                    for p, rank in ranked]
+        mark_ties(ranking, None, None, "R-SB-15")
         best = scores[ranked[0][0]]
         sheet = [sheet_row(Message("schmuggler.sheet.cards",
                                    "Cards ({points, plural, one {# point} other {# points}} each)",

@@ -47,8 +47,8 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, and_list, sheet_row,
-                                        unverified_values)
+                                        SetupError, Tally, Template, and_list, mark_ties,
+                                        sheet_row, unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
 
@@ -1282,6 +1282,8 @@ class ShipShape(Game[Phase, Components]):
         ranking = [{"player": n, "score": parts[n]["coins"], "rank": i + 1,
                     "final_hold": self._number(parts[n]["prev_hold"]),
                     "capn": n == self.state["capn"]} for i, n in enumerate(order)]
+        mark_ties(ranking, "final_hold",
+                  Message("shipshape.tie.final_hold", "the Voyage-3 hold numbers"), "R-SS-18")
         sheets = self.voyage_sheets(cells="none")
         breakdown = {n: [{"voyage": v["voyage"], "gain": v["scores"][n]["gain"],
                           **{c: v["scores"][n][c]["coins"]

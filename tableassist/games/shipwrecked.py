@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                      SetupError, Tally, Template, Timer, competition_ranks,
+                                      SetupError, Tally, Template, Timer, competition_ranks, mark_ties,
                                       opt_str, sheet_row, unverified_values)
 
 # The bid cards (SPEC §1.1): each set holds 3 PASS, 2 STOP and 1 STRIKE.
@@ -1034,6 +1034,9 @@ class Shipwrecked(Game[Phase, Components]):
         for p, rank in competition_ranks(self.players, key):
             ranking.append({"player": p, "score": breakdown[p]["total"], "rank": rank,
                             "status": breakdown[p]["status"], "gems": breakdown[p]["gems"]})
+        # Players still in, behind the winner, level on points: the most gems ranks higher.
+        mark_ties([r for r in ranking if r["player"] != s["winner"] and r["status"] == ACTIVE],
+                  "gems", Message("shipwrecked.tie.gems", "gems"), None)
         players = self.players
         sheet = [sheet_row(_GROUP_POINTS[group], {p: breakdown[p][group] for p in players})
                  for group in GROUPS]

@@ -29,7 +29,8 @@ from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
                                       RoundChart, SetupError, Tally, Template, and_list,
-                                      competition_ranks, opt_str, sheet_row, unverified_values)
+                                      competition_ranks, mark_ties, opt_str, sheet_row,
+                                      unverified_values)
 
 TYPE_ORDER = "WLSCEDI"
 ACTIVE, BANKRUPT, ELIMINATED = "active", "bankrupt", "eliminated"
@@ -866,6 +867,10 @@ class Wreckers(Game[Phase, Components]):
             p = self._p(name)
             ranking.append({"player": name, "score": p["money"], "discovery": p["discovery"],
                             "status": p["status"], "rank": rank})
+        # Money ties among those of one standing: discovery tokens decide, then a shared win.
+        for status in {r["status"] for r in ranking}:
+            mark_ties([r for r in ranking if r["status"] == status], "discovery",
+                      Message("wreckers.tie.discovery", "discovery tokens"), "R-WR-09", "G-WR-15")
         return ranking
 
     def _winners(self) -> list[str]:

@@ -103,7 +103,11 @@ class Entry:
 
     @property
     def label(self) -> str:
-        return self.kind.label.replace("{id}", self.id or "")
+        """The entry as the screen names it: "Crate C17"; a numbered placeholder's id by its
+        number ("Good 05", not "Good good_05")."""
+        shown = self.id or ""
+        numbered = re.fullmatch(r"[a-z]+_(\d+)", shown)
+        return self.kind.label.replace("{id}", numbered.group(1) if numbered else shown)
 
 
 @dataclass(frozen=True)

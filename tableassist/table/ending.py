@@ -2,8 +2,8 @@
 and the winner's path in one line.
 
 Built from public data only: the game is replayed from its first action, and after each step the
-engine's public :meth:`~tableassist.games.protocol.Game.tally` is read (a number the shared screen
-shows anyway: gems, money, chips, coins, each rat's points). The step that ended the game is the one
+engine's public :meth:`~tableassist.games.protocol.Game.story` is read (a number the shared screen
+shows anyway: gems, money, chips, coins, each rat's climb). The step that ended the game is the one
 after which the engine first says it is over; its history notes say why, with their rule ids.
 """
 
@@ -34,7 +34,7 @@ def game_end(session: TableSession) -> dict[str, Any] | None:
     replay = catalog.new_game(saved.game, saved.players, seed=saved.seed, options=saved.options,
                               components=saved.components, saved=True)
     why: list[dict[str, Any]] = []
-    first = replay.tally()
+    first = replay.story()
     label = str(first.label) if first else ""
     x: list[int] = [0]
     series: dict[str, list[int]] = {} if first is None else {k: [v] for k, v in first.values.items()}
@@ -44,7 +44,7 @@ def game_end(session: TableSession) -> dict[str, Any] | None:
         if not was_over and replay.is_over:
             # The step's last note is the one that says the game is over, and by which rule.
             why = [n.to_json() for n in step.notes[-1:]]
-        tally = replay.tally()
+        tally = replay.story()
         if tally is None or not series:
             continue
         changed = any(series[k][-1] != v for k, v in tally.values.items() if k in series)

@@ -187,9 +187,16 @@ class KindCheck:
         """The share of the stickers of this kind seen in the last frame that were read."""
         return None if not self.seen or self.read is None else self.read / self.seen
 
+    def whole_px(self) -> tuple[int, int] | None:
+        """(far, near) in whole pixels, as every sentence and screen says them: rounded down, so
+        19.7 px is never "20 px, 20 needed", and the same numbers in the advice and the card."""
+        if self.near_px is None or self.far_px is None:
+            return None
+        return math.floor(self.far_px), math.floor(self.near_px)
+
     def to_json(self) -> dict[str, Any]:
         return {"component": self.component, "name": self.name, "size_mm": self.size_mm,
-                "markers": self.markers,
+                "markers": self.markers, "whole_px": self.whole_px(),
                 "near_px": None if self.near_px is None else round(self.near_px, 1),
                 "far_px": None if self.far_px is None else round(self.far_px, 1),
                 "needed_px": round(self.needed_px, 1), "least_px": round(self.least_px, 1),
@@ -787,13 +794,14 @@ def _advise(r: dict[str, Any], seen: _Scene, focal: float | None, centre: float 
 def _kind_advice(verdict: str, group: list[KindCheck], remedy: Words) -> Advice:
     """The sentence for the kinds of one size with one verdict and one remedy."""
     k = group[0]
-    assert k.near_px is not None and k.far_px is not None
-    lo, hi = math.floor(k.far_px), math.floor(k.near_px)   # never "20 px, 20 needed" for 19.7
+    whole = k.whole_px()
+    assert whole is not None
+    lo, hi = whole
     common: dict[str, advice.Param] = {"kinds": tuple(g.name for g in group), "size": f"{k.size_mm:g}",
                                        "needed": round(k.needed_px), "remedy": remedy}
     px = f"{lo}" if lo == hi else f"{lo}–{hi}"
     if verdict == "near only":
-        return advice.say("kind_far", near=round(k.near_px), far=lo, **common)
+        return advice.say("kind_far", near=hi, far=lo, **common)
     if verdict == "marginal":
         if k.seen:
             return advice.say_as("kind_marginal", "kind_marginal_counted", px=px, read=k.read or 0,

@@ -85,3 +85,21 @@ def overlapping(page, selector: str) -> list[tuple[str, str]]:
             out.push([els[i].textContent.trim().slice(0, 30), els[j].textContent.trim().slice(0, 30)]);
         }
         return out; }""", selector)]
+
+
+def outside_pictures(page) -> list[list[Any]]:
+    """Texts and pieces of the page's pictures (SVG) drawn past their picture's edge, which the
+    picture clips: a name over the next column, a row of tokens spilling out of its panel."""
+    return page.evaluate("""() => { const out = [];
+        for (const svg of document.querySelectorAll('#main svg')) {
+          const f = svg.getBoundingClientRect();
+          if (!f.width) continue;
+          for (const el of svg.querySelectorAll('text, circle, rect, ellipse, polygon')) {
+            const r = el.getBoundingClientRect();
+            if (!r.width) continue;
+            if (r.left < f.left - 1 || r.right > f.right + 1 || r.top < f.top - 1 || r.bottom > f.bottom + 1)
+              out.push([svg.getAttribute('class'), el.tagName, el.textContent.slice(0, 30),
+                        Math.round(r.left - f.left), Math.round(r.right - f.right), Math.round(r.bottom - f.bottom)]);
+          }
+        }
+        return out.slice(0, 8); }""")

@@ -195,8 +195,12 @@ def test_a_die_is_tapped_face_by_face(chromium, box_server: RunningServer):
     page = chromium.new_page(viewport=TABLET)
     page.goto(f"{box_server.url}#t={box_server.tokens.table}")
     page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    box_server.table.start("wreckers", ["Ann", "Bea", "Cy"], options=None)  # a game meanwhile
     page.evaluate("() => window.tableassist.openBox('abandon_ship')")
     page.wait_for_selector(".box-editor")
+    # the header names the box being edited, not the game being played meanwhile
+    page.wait_for_function("() => document.getElementById('title').textContent"
+                           " === 'Your box: Abandon Ship'")
     page.locator('.box-entry[data-entry="dice[red]"]').click()
     page.wait_for_selector('.box-editor[data-entry="dice[red]"]')
     page.locator('[data-slot="6"]').click()

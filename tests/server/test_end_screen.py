@@ -143,3 +143,43 @@ def test_every_rule_the_engines_can_cite_has_its_text():
         assert rule in texts, f"{rule} has no text in games/rules/"
         assert texts[rule]["statement"], rule
         assert isinstance(texts[rule].get("source", []), list), rule
+
+
+def test_the_abandon_ship_chart_tells_each_rats_climb_and_a_tie_says_its_rule(
+        chromium, server: RunningServer):
+    """Abandon Ship's rats score only at the end, so its chart follows each rat's climb: every
+    line moves during the game, not only at its last entry; the legend fits in the picture and
+    every line has its own mark. A tie in the ranking says how it was settled, with the rule."""
+    players = ["Ann", "Bea", "Cy", "Dan"]
+    session = server.table.start("abandon_ship", players, options=None, seed=3)
+    twin = catalog.new_game("abandon_ship", players, seed=3)
+    for action in random_actions(twin, random.Random(3)):
+        session.submit(action)
+    while session.game.result() is None:
+        session.submit(session.game.legal_actions(None)[0])
+    chart = game_end(session)["chart"]
+    assert chart["label"] == "Each rat's climb (space on the ship)"
+    half = len(chart["x"]) // 2
+    for rat, values in chart["series"].items():
+        assert values[0] == 1 and len(set(values[:half])) > 1, (rat, values)
+    tied = [r for r in session.game.result()["ranking"] if "tie" in r]
+    assert [r["player"] for r in tied] == ["Ann", "Cy"] and tied[0]["tie"]["rule"] == "G-AS-17"
+
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    Tablet(page, f"{server.url}#t={server.tokens.table}")
+    card = page.locator(".result")
+    card.wait_for()
+    svg = card.locator("svg.chart")
+    frame = svg.bounding_box()
+    labels = svg.locator("text.series-label")
+    assert labels.count() == len(chart["series"])
+    for i in range(labels.count()):
+        b = labels.nth(i).bounding_box()
+        assert frame["y"] <= b["y"] and b["y"] + b["height"] <= frame["y"] + frame["height"] + 1
+        assert b["x"] + b["width"] <= frame["x"] + frame["width"] + 1, labels.nth(i).inner_text()
+    marks = svg.locator(".mark")
+    assert marks.count() == 2 * len(chart["series"])          # at each line's end and in its label
+    assert len(set(marks.evaluate_all("ms => ms.map(m => m.dataset.mark)"))) == len(chart["series"])
+    tie = card.locator('tr[data-player="Ann"] .tie')
+    assert tie.inner_text().startswith("level with Cy on 5 and on cheese points: the place is shared")
+    assert tie.locator('button.rule[data-rule="G-AS-17"]').count() == 1

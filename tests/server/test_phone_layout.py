@@ -16,7 +16,7 @@ from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import RunningServer
 from tests.server.layout import (BAR_MOST, SCREENS, bar_height, box, cut, in_view,
-                                 page_wider_than_screen, under_the_bar)
+                                 outside_pictures, page_wider_than_screen, under_the_bar)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -55,6 +55,7 @@ def assert_fits(page, screen: str, where: str) -> None:
     assert bar_height(page) <= BAR_MOST, (where, bar_height(page))
     assert cut(page) == [], (where, cut(page))
     assert not page_wider_than_screen(page), where
+    assert outside_pictures(page) == [], (where, outside_pictures(page))
 
 
 def assert_order_on_a_phone(page, where: str) -> None:

@@ -315,3 +315,13 @@ def test_the_cli_says_the_graded_verdict_and_its_count(registry, renderer, dice_
     die_line = next(line for line in out.splitlines() if line.strip().startswith("die face"))
     assert die_line.endswith(f"MARGINAL: {die['read']} of {DICE} read")
     assert "under 14 px next to none" in out
+
+
+def test_the_card_and_the_advice_say_the_same_whole_pixels():
+    """18.96 px is 18 in the advice and on the card (the JSON's tenths round it to 19.0, which
+    the card read as 19: "13–19 px" beside the advice's "13–18 px")."""
+    from tableassist.vision.check import KindCheck
+    k = KindCheck(component="die_face", size_mm=12, markers=6, near_px=18.96, far_px=13.4,
+                  needed_px=20.0, verdict="marginal", largest_mm=14.0)
+    assert k.whole_px() == (13, 18)
+    assert k.to_json()["whole_px"] == (13, 18) and k.to_json()["near_px"] == 19.0

@@ -9,7 +9,7 @@ import {header, players} from "./common.js";
 
 export function abandonShip(view, ctx) {
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat(t("page.abandon_ship.waterline", "Waterline"), view.waterline, {key: "waterline"}),
       stat(t("page.abandon_ship.top_deck", "Top deck"), view.top_deck, {key: "top_deck"}),
@@ -213,8 +213,13 @@ function diceAndTokens(view) {
     return s("g", {class: "dice-group", dataset: {where: g.where, count: g.dice.length}}, caption, placed);
   });
   const t0 = y + line + 28;
-  // On a phone the revealed tokens go on lines of six under the face-down ones.
-  const extra = isNarrow() && tokens.revealed.length ? 100 + (Math.ceil(tokens.revealed.length / 6) - 1) * 52 : 0;
+  // The revealed tokens on lines that fit the picture: of six under the face-down ones on a phone,
+  // beside them on a tablet (as many as fit before the edge); the face-down pile never reaches them.
+  const narrow = isNarrow();
+  const per = narrow ? 6 : Math.floor((width - 350 - 24) / 56) + 1;
+  const lines = Math.ceil(tokens.revealed.length / per);
+  const extra = narrow && lines ? 100 + (lines - 1) * 52 : !narrow && lines > 1 ? (lines - 1) * 56 : 0;
+  const pitch = Math.min(7, 120 / Math.max(1, tokens.remaining));   // the pile ends before x = 200
   return picture(width, t0 + 70 + extra, t("page.abandon_ship.dice_words", "Dice: {dice}; sinking tokens: {remaining} face down, revealed {revealed}",
       {dice: dice.map((d) => `${colourName(d.id)} ${d.face ?? t("page.abandon_ship.not_read", "not read")} (${WHERE[d.where] || d.where})`).join(", "),
         remaining: tokens.remaining, revealed: tokens.revealed.join(", ") || t("page.word.none", "none")}),
@@ -223,11 +228,12 @@ function diceAndTokens(view) {
     s("g", {class: "sinking", dataset: {remaining: tokens.remaining}, transform: `translate(0 ${t0 - 140})`},
       text(24, 140, t("page.abandon_ship.sinking_tokens", "Sinking tokens"), {size: 17, anchor: "start", weight: 700}),
       [...Array(tokens.remaining)].map((_, i) => s("g", {class: "token face-down"},
-        s("ellipse", {cx: 50 + i * 7, cy: 182 - i * 4, rx: 26, ry: 12}))),
-      text(50 + tokens.remaining * 7 + 40, 178, t("page.abandon_ship.face_down", "{count} face down", {count: tokens.remaining}), {size: 17, anchor: "start"}),
+        s("ellipse", {cx: 50 + i * pitch, cy: 182 - i * 4 * pitch / 7, rx: 26, ry: 12}))),
+      text(50 + tokens.remaining * pitch + 40, 178, t("page.abandon_ship.face_down", "{count} face down", {count: tokens.remaining}), {size: 17, anchor: "start"}),
       tokens.revealed.length ? text(isNarrow() ? 24 : 330, isNarrow() ? 232 : 140, t("page.abandon_ship.revealed", "revealed"), {size: 15, anchor: "start", cls: "caption"}) : null,
       tokens.revealed.map((v, i) => {
-        const [cx, cy] = isNarrow() ? [50 + (i % 6) * 52, 270 + Math.floor(i / 6) * 52] : [350 + i * 56, 178];
+        const [cx, cy] = narrow ? [50 + (i % per) * 52, 270 + Math.floor(i / per) * 52]
+          : [350 + (i % per) * 56, 178 + Math.floor(i / per) * 56];
         return s("g", {class: "token revealed", dataset: {value: v}},
           s("circle", {cx, cy, r: 24}), text(cx, cy + 1, v, {size: 22, weight: 800}));
       })));

@@ -3,11 +3,18 @@ import {h, chip, titleCase} from "../dom.js";
 import {t} from "../i18n.js";
 import {phaseName, yesNo} from "../words.js";
 
-// The phase and whose turn it is, as a line above every panel.
-export function header(view) {
+// The phase and whose turn it is, as a line above every panel: "your turn" on that player's own
+// phone; in a phase everyone plays at once (`together`: Shipwrecked's bidding) no one's turn, but
+// whose lot it is.
+export function header(view, ctx = {}, {together = false} = {}) {
+  const mine = view.turn && view.turn === ctx.viewer;
+  const whose = !view.turn ? null
+    : together ? h("strong", {}, t("page.panel.everyone_bids", "everyone bids on {player}'s lot", {player: view.turn}))
+    : mine ? h("strong", {}, t("page.panel.your_turn", "your turn"))
+    : turnWords(view.turn);
   return h("div", {class: "phase-line"},
     h("span", {class: "phase", dataset: {phase: view.phase}}, phaseName(view.game, view.phase)),
-    view.turn ? h("span", {class: "turn"}, " · ", turnWords(view.turn)) : null);
+    whose ? h("span", {class: "turn", dataset: {turn: view.turn, together: together ? "1" : null}}, " · ", whose) : null);
 }
 
 // "Bea's turn" / "Bea ist dran" / "turno de Bea", the name in bold wherever the language puts it.

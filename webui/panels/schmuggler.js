@@ -9,7 +9,7 @@ import {header, players} from "./common.js";
 export function schmuggler(view, ctx) {
   const piece = view.piece;
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat(t("page.schmuggler.kitty", "Kitty"), view.kitty, {key: "kitty"}),
       stat(t("page.schmuggler.last_roll", "Last roll"), view.last_roll, {key: "last_roll"}),

@@ -17,7 +17,7 @@ const word = (category) => CATEGORY_WORD[category]?.() ?? category;
 export function shipshape(view, ctx) {
   const letters = initials((view.players || []).map((p) => p.name));
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat(t("page.shipshape.voyage", "Voyage"), view.voyage, {key: "voyage"}),
       stat(t("page.shipshape.crates_used", "Crates used"), view.used_crates, {key: "used_crates"}),

@@ -24,7 +24,8 @@ export function shipwrecked(view, ctx) {
   const lot = view.lot;
   const lotText = !lot ? "–" : lot.hidden ? hiddenName() : lot.card;
   return [
-    header(view),
+    // the lot's bidding is everyone's at once: no one's turn (the turn player chose the lot)
+    header(view, ctx, {together: ["lay", "stop_window", "reveal", "tiebreak"].includes(view.phase)}),
     h("div", {class: "stats hero"},
       stat(t("page.shipwrecked.bank_gems", "Bank gems"), view.bank_gems, {key: "bank_gems"}),
       stat(t("page.shipwrecked.stack", "Stack"), view.stack_count, {key: "stack_count"}),
@@ -115,7 +116,7 @@ function bidBoard(view, ctx) {
     + (bid.stop_by ? " · " + t("page.shipwrecked.stopped", "{player} stopped", {player: bid.stop_by}) : "") + (WHY[bid.reason] ? ` · ${WHY[bid.reason]()}` : "")
     : last ? lastBidText(last) : t("page.shipwrecked.no_bid", "No bid yet");
   return picture(width, height, t("page.shipwrecked.board_words", "The bid board. {caption}", {caption}), {class: "bid-board", dataset: {state: bid ? "bidding" : last ? "last" : "none"}},
-    text(20, 18, caption, {size: isNarrow() ? 16 : 19, weight: 700, anchor: "start", cls: bid ? "" : "caption"}),
+    text(20, 18, caption, {size: isNarrow() ? 14 : 19, weight: 700, anchor: "start", cls: bid ? "" : "caption"}),  // fits 376 units
     lot ? resourceCard(lot.card, lx, ly, {w: lw, hgt: lh, hidden: lot.hidden, data: {lot: lot.source}})
       : s("g", {class: "no-lot"}, s("rect", {x: lx, y: ly, width: lw, height: lh, rx: 10, class: "slot"}),
         text(lx + lw / 2, ly + lh / 2, t("page.shipwrecked.no_lot", "no lot"), {size: 16, cls: "caption"})),
@@ -124,9 +125,26 @@ function bidBoard(view, ctx) {
       {size: 15, cls: "caption", anchor: isNarrow() ? "start" : "middle"}) : null,
     text(L.x - 52, L.y - 14, t("page.shipwrecked.row", "row"), {size: 13, cls: "caption"}),
     lotKind ? text(L.x - 20, L.y - 14, t("page.shipwrecked.cost", "cost"), {size: 13, cls: "caption"}) : null,
-    participants.map((p, i) => text(L.x + i * L.cellW + L.cellW / 2 - 4, L.y - 14, p,
-      {size: 17, weight: 700})),
+    // Each column's bidder: the name fitted to the column (never over the next one; whole in its
+    // tip), over a bar in the bidder's colour with the colour's mark.
+    participants.map((p, i) => {
+      const cx = L.x + i * L.cellW + L.cellW / 2 - 4, colour = ctx.colours[p];
+      return s("g", {class: "bidder", dataset: {player: p, colour: colour || ""}},
+        text(cx, L.y - 16, fitted(p, L.cellW - 8, 17), {size: 17, weight: 700}),
+        colour ? s("rect", {x: cx - (L.cellW - 14) / 2, y: L.y - 6, width: L.cellW - 14, height: 4, rx: 2,
+          style: {fill: paint(colour)}}) : null,
+        tip(p));
+    }),
     cells);
+}
+
+// A name cut to the width a picture gives it (about 0.6 em a letter in bold): a whole word if
+// one fits, else its first letters, with "…" whenever it is shortened.
+function fitted(name, width, size) {
+  const most = Math.max(2, Math.floor(width / (size * 0.6)));
+  if (name.length <= most) return name;
+  const word = name.split(/\s+/)[0];
+  return (word.length < most ? word : name.slice(0, most - 1)) + "…";
 }
 
 const WHY = {bidlock: () => t("page.shipwrecked.why.bidlock", "rebid after a bidlock"),

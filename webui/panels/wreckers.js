@@ -11,7 +11,7 @@ import {header, players} from "./common.js";
 export function wreckers(view, ctx) {
   const seat = new Map((view.players || []).map((p, i) => [p.name, i]));
   return [
-    header(view),
+    header(view, ctx),
     h("div", {class: "stats hero"},
       stat(t("page.wreckers.round", "Round"), `${view.round}/${view.rounds}`, {key: "round_of_rounds"}),
       stat(t("page.wreckers.deck", "Deck"), view.deck_count, {key: "deck_count"}),
@@ -60,7 +60,7 @@ function roundTrack(view) {
 
 // -- the money chart ----------------------------------------------------------------------------------
 // The chart's size and margins (the names go at the lines' ends, on the right).
-const chartBox = (narrow) => narrow ? {CW: 376, CH: 300, L: 50, R: 96, T: 20, B: 56}
+const chartBox = (narrow) => narrow ? {CW: 376, CH: 300, L: 50, R: 106, T: 20, B: 56}  // R: "Ann 647M" fits
   : {CW: 720, CH: 360, L: 64, R: 120, T: 24, B: 56};
 
 // Ticks at 1, 2 or 5 × 10^k, about five of them.
@@ -69,7 +69,9 @@ function ticks(lo, hi) {
   const raw = span / 5, mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw);
   const out = [];
-  for (let v = Math.floor(lo / step) * step; v <= hi + 1e-9; v += step) out.push(v);
+  // up to the tick at or above the highest amount: the top line is never drawn above the chart
+  const top = Math.ceil(hi / step - 1e-9) * step;
+  for (let v = Math.floor(lo / step) * step; v <= top + 1e-9; v += step) out.push(v);
   return out;
 }
 
