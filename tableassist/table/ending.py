@@ -56,7 +56,8 @@ def game_end(session: TableSession) -> dict[str, Any] | None:
              "label_message": first.label.to_json(), "unit_message": first.unit.to_json()
              } if first is not None and series else None
     path = path_message(game.result(), chart, len(steps))
-    return {"why": why, "chart": chart, "path": "" if path is None else str(path),
+    # the path a message: each screen reads it in its language
+    return {"why": why, "chart": chart, "path": "" if path is None else path,
             "path_message": None if path is None else path.to_json()}
 
 
