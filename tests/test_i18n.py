@@ -116,11 +116,16 @@ def test_render_speaks_the_language_nested_lists_numbers_and_plurals():
     one = Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
                   count=1)
     assert i18n.render(one, "de") == "1 Chip" and i18n.render(one, "es") == "1 ficha"
-    objected = Message("schmuggler.note.objected",
-                       "{objectors} object: {player} looks through their cards one at a time",
-                       objectors=("Bea", "Cy", "Dee"), player="Ann")
+    template = ("{objectors} {count, plural, one {objects} other {object}}: {player} looks "
+                "through their cards one at a time")
+    objected = Message("schmuggler.note.objected", template, objectors=("Bea", "Cy", "Dee"),
+                       count=3, player="Ann")
     assert i18n.render(objected, "de").startswith("Bea, Cy und Dee erheben Einspruch: Ann")
     assert i18n.render(objected, "es").startswith("Bea, Cy y Dee protestan: Ann")
+    alone = Message("schmuggler.note.objected", template, objectors=("Bea",), count=1,
+                    player="Ann")      # the verb agrees with one objector
+    assert alone.startswith("Bea objects") and i18n.render(alone, "de").startswith(
+        "Bea erhebt Einspruch") and i18n.render(alone, "es").startswith("Bea protesta")
     # as it travels in a payload (to_json), the same text
     assert i18n.render_json(objected.id, objected.to_json()["params"], "de") == \
         i18n.render(objected, "de")
