@@ -519,7 +519,8 @@ class AbandonShip(Game[Phase, Components]):
         if die is None or st["dice"][die_id] != POOL:
             raise IllegalAction(Message("abandon_ship.refuse.not_in_pool",
                                         "the {die} die is not in the dice pool; the pool holds "
-                                        "{pool} (R-AS-01)", die=_colour(die_id), pool=_colours(self._pool())))
+                                        "{pool} (R-AS-01)",
+                                        die=_colour(die_id), pool=_colours(self._pool())))
         if die_id in st["faces"]:
             raise IllegalAction(Message("abandon_ship.refuse.already_read",
                                         "the {die} die has already been read this turn (R-AS-01)",
@@ -551,7 +552,8 @@ class AbandonShip(Game[Phase, Components]):
         if die_id not in st["faces"]:
             raise IllegalAction(Message("abandon_ship.refuse.not_in_roll",
                                         "the {die} die is not in this roll; choose one of "
-                                        "{dice} (R-AS-02)", die=_colour(die_id), dice=_colours(st["faces"])))
+                                        "{dice} (R-AS-02)",
+                                        die=_colour(die_id), dice=_colours(st["faces"])))
         die = ship.dice[die_id]
         face = die.faces[st["faces"][die_id]]
         rat = action.get("rat")
@@ -607,12 +609,15 @@ class AbandonShip(Game[Phase, Components]):
             if rat in occupants:
                 raise IllegalAction(Message("abandon_ship.refuse.rat_scored",
                                             "the {rat} rat is on scoring space {slot} and is out "
-                                            "of the game (R-AS-02)", rat=_colour(rat), slot=space.label))
+                                            "of the game (R-AS-02)",
+                                            rat=_colour(rat), slot=space.label))
         if rat in st["washed"]:
             raise IllegalAction(Message("abandon_ship.refuse.rat_washed",
-                                        "the {rat} rat was washed away (R-AS-06)", rat=_colour(rat)))
+                                        "the {rat} rat was washed away (R-AS-06)",
+                                        rat=_colour(rat)))
         raise IllegalAction(Message("abandon_ship.refuse.no_such_rat",
-                                    "there is no {rat} rat; the rats are {colours}", rat=_colour(rat),
+                                    "there is no {rat} rat; the rats are {colours}",
+                                    rat=_colour(rat),
                                     colours=_colours(self.components.colours)))
 
     def _target(self, rat: str, face: Face) -> int | None:
@@ -672,7 +677,8 @@ class AbandonShip(Game[Phase, Components]):
             return []
         if face.x:
             return [Note(Message("abandon_ship.note.x_stays",
-                                 "the {die} die shows x and stays in the pool", die=_colour(die_id)),
+                                 "the {die} die shows x and stays in the pool",
+                                 die=_colour(die_id)),
                          "R-AS-03")]
         dice[die_id] = SPENT
         return []
@@ -857,7 +863,8 @@ class AbandonShip(Game[Phase, Components]):
         winners = [r["player"] for r in rows if r["rank"] == 1]
         sheet = [sheet_row(Message("abandon_ship.sheet.rats", "Rats (points each)"), {
                      p: Message("abandon_ship.sheet.rat_points_each", "{rats}", rats=tuple(
-                         Message("abandon_ship.sheet.rat_points", "{rat} {points}", rat=_colour(rat),
+                         Message("abandon_ship.sheet.rat_points", "{rat} {points}",
+                         rat=_colour(rat),
                                  points=pts) for rat, pts in breakdown[p]["rats"].items()))
                      for p in self.players}),
                  sheet_row(Message("abandon_ship.sheet.rat_total", "Rat points"),
@@ -937,7 +944,8 @@ class AbandonShip(Game[Phase, Components]):
             colours = action.get("colours") or ()
             return {"tile": _tile(colours) if len(colours) == 3 else _colours(colours)}
         # the dice and rats by their colours' words
-        return {k: _colour(v) for k, v in action.items() if k in ("die", "rat") and isinstance(v, str)}
+        return {k: _colour(v) for k, v in action.items()
+        if k in ("die", "rat") and isinstance(v, str)}
 
     def prompts(self) -> list[Prompt]:
         st = self.state
@@ -962,7 +970,7 @@ class AbandonShip(Game[Phase, Components]):
             waiting = tuple(d for d in self._pool() if d not in st["faces"])
             roll = Prompt(Message("abandon_ship.prompt.roll",
                                   "{player} rolls the dice pool; read: {dice}", player=turn,
-                                  dice=waiting), "R-AS-01", None, ("roll_die",))
+                                  dice=_colours(waiting)), "R-AS-01", None, ("roll_die",))
             if self._may_choose_first():
                 return [roll, Prompt(Message("abandon_ship.prompt.drawn_first",
                                              "{player} was drawn to go first; if the table chose "
@@ -1243,7 +1251,7 @@ class AbandonShip(Game[Phase, Components]):
         if any(d not in in_game for d in pooled):
             raise SetupError(Message("abandon_ship.setup.position_pool",
                                      "the pool holds only dice still in the game: {dice}",
-                                     dice=tuple(in_game)))
+                                     dice=_colours(in_game)))
         tokens = list(st["tokens_revealed"] if revealed is None else revealed)
         if Counter(tokens) - Counter(ship.sinking_tokens):
             raise SetupError(Message("abandon_ship.setup.position_tokens",

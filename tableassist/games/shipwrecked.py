@@ -116,7 +116,8 @@ def _card_words(cards: Sequence[str]) -> tuple[Message | str, ...]:
 
 def _player_card(player: str, card: str) -> Message:
     """One bidder's card in a revealed row: ``"Ann PASS"``."""
-    return Message("shipwrecked.word.player_card", "{player} {card}", player=player, card=_card_word(card))
+    return Message("shipwrecked.word.player_card", "{player} {card}", player=player,
+        card=_card_word(card))
 
 
 def _bid_for(kind: str) -> Message:
@@ -254,7 +255,8 @@ def _violation_text(v: Violation) -> Message:
     # Cached: every view of every screen lists the game's violations.
     return Message("shipwrecked.note.violation",
                    "VIOLATION: {player} stopped the bid but laid {card} in row {round}; the row "
-                   "is resolved as revealed", player=v.player, card=_card_word(v.card), round=v.round)
+                   "is resolved as revealed", player=v.player,
+                       card=_card_word(v.card), round=v.round)
 
 
 @dataclass(frozen=True)
@@ -457,7 +459,8 @@ class Shipwrecked(Game[Phase, Components]):
             else:
                 s["lot"] = {"card": card, "source": "stack", "hidden": []}
                 note = Note(Message("shipwrecked.note.lot", "{player} turns over {card}: "
-                                    "everyone bids for it", player=s["turn"], card=_card_word(card)),
+                                    "everyone bids for it", player=s["turn"],
+                                        card=_card_word(card)),
                             "R-SW-03")
             s["lot_bids"] = 0
             s["lots"] = s.get("lots", 0) + 1
@@ -732,8 +735,10 @@ class Shipwrecked(Game[Phase, Components]):
         strangers = [p for p in cards if p not in participants]
         if strangers:
             raise IllegalAction(Message("shipwrecked.refuse.not_bidders",
-                                        "{strangers} did not bid in this {where}",
-                                        strangers=tuple(map(str, strangers)), where=_row(r)))
+                                        "{strangers} did not bid in this {where} ({count, "
+                                        "plural, one {# player} other {# players}})",
+                                        strangers=tuple(map(str, strangers)),
+                                        where=_row(r), count=len(strangers)))
         if missing:
             raise IllegalAction(Message("shipwrecked.refuse.reveal_missing",
                                         "the reveal of {where} needs every bidder's card; "
@@ -761,7 +766,8 @@ class Shipwrecked(Game[Phase, Components]):
                 raise IllegalAction(Message(
                     "shipwrecked.refuse.too_many",
                     "{player} cannot show {count} {card} cards in {where}: a bid set holds "
-                    "only {most} (I-SW-3)", player=player, count=n, card=_card_word(card), where=where,
+                    "only {most} (I-SW-3)", player=player, count=n,
+                        card=_card_word(card), where=where,
                     most=self.components.bid_set[card]))
 
     # -- outcomes of a bid (R-SW-09, R-SW-10, G-SW-10, G-SW-17) --------------------------------
