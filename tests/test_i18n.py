@@ -203,3 +203,15 @@ def test_the_data_files_words_are_messages_unless_the_players_renamed_them():
     game = catalog.new_game("schmuggler", ["Ann", "Bea", "Cy"])
     board = game.view(None)["board"]
     assert i18n.localize(board, "de")[0]["name"] == "Kaffee"
+
+
+def test_numbers_are_grouped_as_cldr_says_as_the_page_does():
+    """Spanish groups from five digits on (CLDR's minimum grouping digits, which Intl applies on
+    the page): 1234 and 12.345; German 1.234."""
+    def chips(n: int) -> Message:
+        return Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
+                       count=n)
+    assert i18n.render(chips(1234), "es") == "1234 fichas"
+    assert i18n.render(chips(12345), "es") == "12.345 fichas"
+    assert i18n.render(chips(1234), "de") == "1.234 Chips"
+    assert i18n.render(chips(1234), "en") == "1234 chips"
