@@ -13,7 +13,7 @@ function el(tag, attrs = {}, text) {
 }
 
 // chart: {label, x: [entry], series: {name: [value]}}; colourOf(name) -> a seat colour name.
-export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
+export function lineChart(chart, colourOf, {width = 640, height = 260, nameOf = (name) => name} = {}) {
   const pad = {left: 46, right: 96, top: 14, bottom: 30};
   const xs = chart.x;
   const names = Object.keys(chart.series);
@@ -46,7 +46,7 @@ export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
       style: `stroke: var(--c-${colour})`}));
     const end = ends.find((e) => e.n === name);
     svg.append(el("text", {class: "series-label", x: width - pad.right + 6, y: end.y + 5,
-      style: `fill: var(--c-${colour})`}, `${name} ${values[values.length - 1]}`));
+      style: `fill: var(--c-${colour})`}, `${nameOf(name)} ${values[values.length - 1]}`));
   }
   return svg;
 }

@@ -898,7 +898,7 @@ class Wreckers(Game[Phase, Components]):
                             {n: Message("wreckers.sheet.wreck_list",
                                         "{count, plural, =0 {none} other {{wrecks}}}",
                                         count=len(breakdown[n]["wrecks"]),
-                                        wrecks=tuple(breakdown[n]["wrecks"]))
+                                        wrecks=tuple(self._words(breakdown[n]["wrecks"])))
                              for n in players}),
                   sheet_row(Message("wreckers.sheet.standing", "Standing"),
                             {n: _STANDING[breakdown[n]["status"]] for n in players})]
