@@ -965,7 +965,7 @@ class Shipwrecked(Game[Phase, Components]):
         p = s["players"][player]
         s["bank_gems"] += p["gems"]
         s["bank_display"].extend(p["resources"])
-        lost: list[str] = list(p["resources"])
+        lost: list[str] = [_card_word(c) for c in p["resources"]]
         award = s["award"]
         if award is not None and award["winner"] == player:
             # The prize they could not pay for belongs to the bank too (R-SW-11).
