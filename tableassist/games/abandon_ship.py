@@ -700,7 +700,8 @@ class AbandonShip(Game[Phase, Components]):
             return self._finish(Note(Message("abandon_ship.note.fourth_rat",
                                              "the fourth rat has reached the top deck: the game "
                                              "ends; rats still on board score 0 ({left})",
-                                             left=_values(_colours(sorted(st["rats"])))), "R-AS-10"))
+                                             left=_values(_colours(sorted(st["rats"])))),
+                                     "R-AS-10"))
         if len(st["rats"]) > 2:
             return []
         st["end"] = "two_rats_left"
@@ -720,7 +721,8 @@ class AbandonShip(Game[Phase, Components]):
                                          "only {count, plural, one {# rat} other {# rats}} left "
                                          "({survivors}): placed together on scoring space "
                                          "{slot}; the game ends", count=len(survivors),
-                                         survivors=_values(_colours(survivors)), slot=label), "R-AS-10"))
+                                         survivors=_values(_colours(survivors)), slot=label),
+                                 "R-AS-10"))
 
     def _finish(self, note: Note) -> list[Note]:
         st = self.state
