@@ -21,7 +21,7 @@ import pytest
 from tableassist import i18n
 from tableassist.table import catalog
 from tests.plugins.browser import TABLET
-from tests.server.conftest import RunningServer, wait_until
+from tests.server.conftest import RunningServer, serving, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -135,24 +135,9 @@ def _english(chromium, server_factory, game_id: str) -> set[str]:
     return _ENGLISH[game_id]
 
 
-#: What is still English on these games' screens (issue 25, not done yet): the test runs them
-#: and reports the words; it passes for Schmuggler an Bord.
-STILL_ENGLISH = {
-    "abandon_ship": "the engine's colour ids in its sentences and labels ('Würfel red')",
-    "shipshape": "a private part's keys (Cannons), a crate's face (front/back) in the engine's "
-                 "labels, score-sheet words",
-    "shipwrecked": "the card ids (FOOD-50) and PASS/STOP/STRIKE in the engine's labels",
-    "wreckers": "the cards' printed names (about 100) in the engine's labels and notes",
-}
-
-
 @pytest.mark.parametrize("lang", ["de", "es"])
-@pytest.mark.parametrize("game_id", [pytest.param(g, marks=pytest.mark.xfail(
-    reason=f"still English: {STILL_ENGLISH[g]}", strict=False)) if g in STILL_ENGLISH else g
-    for g in GAMES])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, game_id, lang):
-    from tests.server.conftest import serving
-
     english = _english(chromium, lambda: serving(tmp_path / "english.sqlite3"), game_id)
     shown = _screens(chromium, server, game_id, lang)
     allowed = _own_words(lang) | {p.lower() for p in PLAYERS} | {
