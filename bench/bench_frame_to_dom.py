@@ -1,18 +1,33 @@
 """From a camera frame to the tablet's DOM, per game: the camera reading a scripted game on the
-real served table while the table's screen follows it in headless Chromium.
+real served table while the table's screen follows it in headless Chromium and a Socket.IO client
+(a spectator) follows it too.
 
 For each game's scripted table (``tableassist.demo.scripts``, hands passing, 2 % flicker), the
-frames are fed to the served table's camera at the video's pace (as a webcam gives them), in this
-process, while the real server broadcasts to the page over Socket.IO. For each action the camera
-submits, the latency is from the start of the processing of the frame that confirmed it (the
-tracker's debounce is over by then) to the moment the page has redrawn the first state that holds
-it (the page notes each version's redraw time, ``tableassist.drawn``; both clocks are this
-machine's wall clock). Printed per game: median and p95 over the camera's actions, and the share
-spent before the broadcast (reader, engine, session, store) — the camera's own
-``stats.latency``. Goal: p95 <= 100 ms.
+frames are given to the served table's camera at the video's pace (as a webcam gives them), in this
+process, while the real server broadcasts to the page and the client over Socket.IO. Two ways,
+interleaved game by game (their order swapped every round), on the same frames:
+
+* ``sync`` (the baseline: the camera before its threads): this thread calls ``Camera.process``
+  for each frame, so detection, the reader, the engine, the log's append and the broadcast all
+  run on the camera's thread, and the next frame waits for them; and each change is broadcast
+  by itself (``Table.on_change`` is the server's broadcast), as before the worker;
+* ``threaded`` (what ``serve`` does): ``Camera.start`` reads the frames on its capture thread,
+  detects on its detection thread (the newest frame wins) and hands the readings to its worker,
+  which applies, stores and broadcasts them.
+
+The scripted person at the tablet plays its inputs from another thread (as a tablet's taps come
+from the server's threads). For each action the camera submits, the latency is from the moment
+its frame was taken (the tracker's debounce is over by then) to the moment the page has redrawn
+the first state that holds it (the page notes each version's redraw time,
+``tableassist.drawn``), and to the moment the Socket.IO client received it; all clocks are this
+machine's wall clock. Printed per game and way: median and p95 over the camera's actions, the
+camera's own latency (``Camera.stats.latency``: from the frame to the session updated; the
+sync way's includes each change's broadcast, the threaded way's broadcast comes after its job) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
+load <= 4; the load average is printed.
 
     .venv/bin/python bench/bench_frame_to_dom.py [--games abandon_ship,wreckers] [--seconds S]
-                                                 [--speed 1] [--smoke]
+                                                 [--speed 1] [--rounds 1]
+                                                 [--modes sync,threaded] [--smoke]
 """
 
 from __future__ import annotations
@@ -20,57 +35,155 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import socketio  # noqa: E402
 
 import _common  # noqa: E402
 from tableassist.demo.play import TabletScript  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
 from tableassist.server.served import serve_venue  # noqa: E402
+from tableassist.vision.sources import Link  # noqa: E402
 from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 
 # Wreckers' first seconds: the deal and the first cuts, read by the camera.
 SMOKE = {"games": "wreckers", "seconds": 4.0, "speed": 4.0}
+MODES = ("sync", "threaded")
 
 
-def run_game(game: str, browser, renderer, tmp: Path, seconds: float | None,
-             speed: float) -> tuple[list[float], list[float]]:
+class PacedSource:
+    """A webcam playing the scripted video: each frame is taken at its time (``speed`` times the
+    video's pace), and a read gives the newest frame taken (waiting for the next one when that
+    was read already), as a live source gives the newest picture to a reader that comes late.
+    The frames are drawn beforehand (drawing is not the camera's work), and ``taken_at`` notes
+    when each frame read was taken (wall clock): the latency runs from there."""
+
+    def __init__(self, frames: list[tuple[float, Any]], speed: float) -> None:
+        self.frames = frames
+        self.speed = speed
+        self.t = 0.0
+        self.taken_at: dict[float, float] = {}  # the frame's video time -> when it was taken
+        self.skipped = 0                         # taken, and never read (the reader was late)
+        self._next = 0
+        self._t0: float | None = None
+        self.link = Link("on")   # a live stream: the camera's newest frame wins
+
+    def read(self) -> Any:
+        if self._next >= len(self.frames):
+            return None
+        now = time.perf_counter()
+        if self._t0 is None:
+            self._t0 = now - self.frames[0][0] / self.speed
+        due = [self._t0 + t / self.speed for t, _ in self.frames]
+        newest = self._next
+        while newest + 1 < len(self.frames) and due[newest + 1] <= now:
+            newest += 1
+        time.sleep(max(0.0, due[newest] - now))
+        self.skipped += newest - self._next
+        self._next = newest + 1
+        t, frame = self.frames[newest]
+        self.t = t
+        self.taken_at[t] = time.time() - (time.perf_counter() - due[newest])
+        return frame
+
+    def frame_time(self) -> float:
+        return self.t
+
+    def close(self) -> None:
+        self._next = len(self.frames)
+
+
+def draw(game: str, renderer: Renderer, seconds: float | None) -> list[tuple[float, Any]]:
+    """The game's video, drawn (the same frames for both ways)."""
     scripted = _common.cut(SCRIPTS[game](), seconds)
-    served = serve_venue(tmp / f"{game}.sqlite3", host="127.0.0.1", port=0)
+    return [(t, frame) for t, frame, _truth in
+            scripted.video(renderer, hands=True, flicker=0.02, seed=1).frames()]
+
+
+def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]], tmp: Path,
+             seconds: float | None, speed: float) -> dict[str, Any]:
+    scripted = _common.cut(SCRIPTS[game](), seconds)
+    served = serve_venue(tmp / f"{game}-{mode}-{time.monotonic_ns()}.sqlite3", host="127.0.0.1",
+                         port=0)
     served.serve_in_thread()
+    client = socketio.Client(reconnection=False)
+    received: list[tuple[int, float]] = []     # (version, wall time) as the client got them
+    client.on("state", lambda p: received.append((int(p.get("version", -1)), time.time())))
     try:
         table, camera = served.table, served.camera
-        table.start(scripted.game, list(scripted.players), options=scripted.options,
-                    seed=scripted.seed, colours=scripted.colours)
+        session = table.start(scripted.game, list(scripted.players), options=scripted.options,
+                              seed=scripted.seed, colours=scripted.colours)
+        version_of: dict[int, int] = {}        # log entry -> the table's first version with it
+        session.subscribe(lambda _c: version_of.setdefault(session.entries, table.version))
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{served.url}#t={served.tokens.table}")
         page.wait_for_function("() => window.tableassist?.state?.view")
+        client.connect(served.url, transports=["websocket"], wait_timeout=30)
         tablet = TabletScript(scripted.tablet, camera)
-        started: list[tuple[int, float]] = []   # (version holding the action, frame start)
-        video = scripted.video(renderer, hands=True, flicker=0.02, seed=1).frames()
-        for t, frame, _ in _common.paced(video, speed):   # a webcam's pace
-            before = len(camera.stats.latency)
-            wall = time.time()
-            camera.process(frame, t)
-            if len(camera.stats.latency) > before:
-                started.append((table.version, wall))
-            tablet.play(t)
+        source = PacedSource(frames, speed)
+        if mode == "sync":
+            table.on_change = served.server.broadcast   # a broadcast per change, at once
+            done = threading.Event()
+            taps = threading.Thread(target=_tap, args=(tablet, source, done), daemon=True)
+            taps.start()
+            while (frame := source.read()) is not None:
+                camera.process(frame, source.t)
+            done.set()
+            taps.join()
+        else:
+            done = threading.Event()
+            taps = threading.Thread(target=_tap, args=(tablet, source, done), daemon=True)
+            taps.start()
+            camera.start(source, name="bench", frame_time=source.frame_time, until_end=True)
+            camera.wait()                       # the video ended, its readings applied
+            camera.stop()                       # the last readings applied, the threads joined
+            done.set()
+            taps.join()
         # until the page has drawn the last state (polled, as a test waits)
         page.wait_for_function("v => window.tableassist.drawn.some(([seen]) => seen >= v)",
-                               arg=table.version, timeout=10_000)
+                               arg=table.version, timeout=30_000)
+        deadline = time.monotonic() + 30
+        while not any(v >= table.version for v, _ in received) and time.monotonic() < deadline:
+            time.sleep(0.02)
         drawn = page.evaluate("() => window.tableassist.drawn")
         page.close()
-        total = []
-        for version, wall in started:
-            at = next((ms for v, ms in drawn if v >= version), None)
+        to_dom, to_client = [], []
+        for t, seq in camera.stats.accepted:
+            wall, version = source.taken_at.get(t), version_of.get(seq)
+            if wall is None or version is None:
+                continue
+            at = next((ms / 1000 for v, ms in drawn if v >= version), None)
             if at is not None:
-                total.append(at / 1000 - wall)
-        return total, list(camera.stats.latency)
+                to_dom.append(at - wall)
+            got = next((w for v, w in received if v >= version), None)
+            if got is not None:
+                to_client.append(got - wall)
+        return {"dom": to_dom, "client": to_client, "camera": list(camera.stats.latency),
+                "drawn": len(drawn),
+                "dropped": camera.stats.dropped + source.skipped, "frames": len(frames)}
     finally:
+        _common.disconnect(client)
         served.close()
+
+
+def _tap(tablet: TabletScript, source: PacedSource, done: threading.Event) -> None:
+    """The scripted person at the tablet, on a thread of its own: each input once it is due."""
+    while not done.wait(0.02):
+        tablet.play(source.t)
+
+
+def ms(values: list[float], q: float | None = None) -> str:
+    if not values:
+        return "    -"
+    v = statistics.median(values) if q is None else _common.pct(values, q)
+    return f"{v * 1000:5.0f}"
 
 
 def main() -> int:
@@ -80,21 +193,51 @@ def main() -> int:
                         help="only the first seconds of each game's video (default: all of it)")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="times the video's pace the frames are given (default: its pace)")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="sync (the camera's thread does everything), threaded, or both")
     args = _common.parse(parser, SMOKE)
+    modes = args.modes.split(",")
     chromium = _common.chromium()
     from playwright.sync_api import sync_playwright
     renderer = Renderer(load_registry().dictionary)
+    results: dict[tuple[str, str], dict[str, list[float]]] = {}
+    print(f"load {_common.load()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium,
                                      args=["--no-sandbox", "--disable-gpu"])
-        for game in args.games.split(","):
-            total, server = run_game(game, browser, renderer, Path(tmp), args.seconds, args.speed)
-            p95, server_p95 = _common.pct(total, 0.95), _common.pct(server, 0.95)
-            print(f"{game:13} frame to DOM: median {statistics.median(total) * 1000:5.0f} ms, "
-                  f"p95 {p95 * 1000:5.0f} ms over {len(total)} camera actions; "
-                  f"of it before the broadcast: median {statistics.median(server) * 1000:4.0f} ms, "
-                  f"p95 {server_p95 * 1000:4.0f} ms (goal p95 <= 100 ms)", flush=True)
+        for round_ in range(args.rounds):
+            for game in args.games.split(","):
+                frames = draw(game, renderer, args.seconds)
+                for mode in modes if round_ % 2 == 0 else modes[::-1]:
+                    got = run_game(game, mode, browser, frames, Path(tmp), args.seconds,
+                                   args.speed)
+                    into = results.setdefault((game, mode), {"dom": [], "client": [],
+                                                             "camera": []})
+                    for k in into:
+                        into[k] += got[k]
+                    print(f"{game:13} {mode:8} frame to DOM: median {ms(got['dom'])} ms, p95 "
+                          f"{ms(got['dom'], 0.95)} ms over {len(got['dom'])} camera actions; to "
+                          f"a Socket.IO client: median {ms(got['client'])}, p95 "
+                          f"{ms(got['client'], 0.95)} ms; the camera's own: median "
+                          f"{ms(got['camera'])}, p95 {ms(got['camera'], 0.95)} ms; "
+                          f"{got['dropped']} of {got['frames']} frames not read; {got['drawn']} states drawn; "
+                          f"load {_common.load()}", flush=True)
         browser.close()
+    print("p95 per game, all rounds (goal: frame to DOM <= 100 ms at load <= 4):")
+    for game in args.games.split(","):
+        line = [f"{game:13}"]
+        for mode in modes:
+            r = results[(game, mode)]
+            line.append(f"{mode} DOM {ms(r['dom'], 0.95)} ms, client {ms(r['client'], 0.95)} ms")
+        if set(MODES) <= set(modes):
+            base, cand = results[(game, "sync")], results[(game, "threaded")]
+            line.append("threaded/sync DOM " + _common.ratio(
+                _common.pct(cand["dom"], 0.95), _common.pct(base["dom"], 0.95)) + ", client "
+                + _common.ratio(_common.pct(cand["client"], 0.95),
+                                _common.pct(base["client"], 0.95)))
+        print("; ".join(line), flush=True)
+    print(f"load {_common.load()}")
     return 0
 
 

@@ -64,8 +64,11 @@ class PostgresServer:
     SUPERUSER, SUPERPASS = "postgres", "pg-admin-secret"
     USER, PASSWORD = "tableassist", "venue-secret"
 
-    def __init__(self) -> None:
+    def __init__(self, settings: dict[str, str] | None = None) -> None:
         self.bin = postgres_bin()
+        #: Server settings beyond the defaults (``max_connections``: a venue of many tables holds
+        #: one connection per table).
+        self.settings = dict(settings or {})
         self.folder = Path(tempfile.mkdtemp(prefix="tableassist-pg-"))
         self.data = self.folder / "data"
         self.port = free_port()
@@ -103,7 +106,8 @@ class PostgresServer:
         pwfile.unlink()
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
                   str(self.folder / "server.log"), "-w", "-t", "60", "-o",
-                  f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1", "start")
+                  f"-k {self.folder} -p {self.port} -c listen_addresses=127.0.0.1"
+                  + "".join(f" -c {k}={v}" for k, v in self.settings.items()), "start")
         self._started = True
         with self.admin() as conn:
             conn.execute(f"CREATE ROLE {self.USER} LOGIN PASSWORD '{self.PASSWORD}'")
@@ -211,6 +215,56 @@ class RedisServer:
                 return bool(r.ping())
         except redis.ConnectionError:
             return False
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# -- nginx (the proxy in front of a venue's processes) ---------------------------------------------
+
+class NginxServer:
+    """A throwaway nginx on 127.0.0.1 and a free port, its pid, logs and temporary files in its
+    own folder, with the configuration ``tableassist proxy`` writes for ``servers``."""
+
+    def __init__(self, servers: list[str]) -> None:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(binary):
+            raise ServiceMissing("nginx is not installed (Debian's nginx-light package; "
+                                 "scripts/setup --test installs it)")
+        self.binary = binary
+        self.folder = Path(tempfile.mkdtemp(prefix="tableassist-nginx-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.servers = servers
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "NginxServer":
+        from tableassist.server.proxy import nginx_config
+        conf = self.folder / "nginx.conf"
+        conf.write_text(nginx_config(f"127.0.0.1:{self.port}", self.servers, self.folder,
+                                     workers="1"))
+        log = open(self.folder / "stdout.log", "wb")
+        self.proc = subprocess.Popen([self.binary, "-p", str(self.folder), "-c", str(conf),
+                                      "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        _wait(self._answers, "nginx to listen")
+        return self
+
+    def _answers(self) -> bool:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError("nginx stopped: " + (self.folder / "stdout.log").read_text(
+                errors="replace") + (self.folder / "error.log").read_text(errors="replace")
+                if (self.folder / "error.log").exists() else "")
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -230,3 +230,36 @@ def test_the_password_is_never_in_a_message(postgres, venue):
     with psycopg.connect(url) as conn:  # the venue's user owns what tableassist made
         assert conn.execute("SELECT schema_owner FROM information_schema.schemata WHERE "
                             "schema_name = 'tableassist'").fetchone() == (postgres.USER,)
+
+
+def test_a_database_of_schema_1_is_brought_up_to_date_with_its_tables_listed(postgres, venue):
+    """A venue's database from before the list of tables was kept there (schema 1): its first
+    writer adds the titles and the processes, and every table it had is listed by its name."""
+    from tableassist.table.postgres_store import _DDL
+    from tableassist.table.stores import open_venue
+    url, name = venue
+    with postgres.connect(name) as conn:
+        conn.execute(_DDL)
+        conn.execute("INSERT INTO tableassist.tables (name, created) VALUES ('bar', 'then')")
+    venue_ = open_venue(url)
+    try:
+        assert [(t.name, t.title) for t in venue_.tables()] == [("main", "Main table"),
+                                                                ("bar", "bar")]
+    finally:
+        venue_.release()
+    with postgres.connect(name) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    store = open_store(url, "bar")   # the table's own store opens it as before
+    store.close()
+
+
+def test_the_tables_nobody_serves_go_one_by_one_to_the_least_loaded_process():
+    """Every process computes the same shares from the same snapshot (no asking each other)."""
+    from tableassist.table.postgres_venue import Snapshot
+    snap = Snapshot({1: "h:1", 2: "h:2", 3: "h:3"},
+                    {"main": 1, "a": 1, "b": None, "c": None, "d": None, "e": 3, "f": None},
+                    closed=frozenset({"old"}), held_elsewhere=frozenset({"f"}))
+    assert snap.orphans() == ["b", "c", "d"]          # f is held by a program that is not a server
+    assert snap.shares() == {"b": 2, "c": 2, "d": 3}  # loads 2, 0, 1 -> 2, 1, 1 -> 2, 2, 1 -> …
+    assert (snap.address("a"), snap.address("b"), snap.load(1)) == ("h:1", None, 2)
+    assert Snapshot({}, {"x": None}, frozenset(), frozenset()).shares() == {}

@@ -28,26 +28,40 @@ def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, st
 
 # -- a recorded synthetic game ---------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+def record(root: Path, *, threaded: bool = False) -> tuple[Path, Path]:
     """The demo's Shipwrecked script played once through ``serve``'s composition, recorded from
-    its first frame (the host turned the recording on before the camera read it). Yields the
-    recording's folder and the table's database."""
+    its first frame (the host turned the recording on before the camera read it); ``threaded``:
+    the camera read it with its threads, as ``serve`` reads a camera. Returns the recording's
+    folder and the table's database."""
     from tableassist.demo.play import Demo
     from tests.server.conftest import Client
 
-    root = tmp_path_factory.mktemp("recorded")
     demo = Demo("shipwrecked", db=root / "table.sqlite3", record=root / "recordings")
     try:
         demo.start()
         host = Client(demo.url, demo.tokens.host).connect()
         assert host.call("record", {"on": True}) == {"ok": True}
         host.close()
-        demo.play(realtime=False)
+        demo.play(realtime=False, threaded=threaded)
     finally:
         demo.close()
     (folder,) = list((root / "recordings").iterdir())
-    yield folder, root / "table.sqlite3"
+    return folder, root / "table.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    yield record(tmp_path_factory.mktemp("recorded"))
+
+
+@pytest.mark.slow
+def test_a_game_the_camera_read_with_its_threads_replays_to_no_difference(tmp_path, capsys):
+    """Recorded as ``serve`` reads a camera (capture, detection and the worker on their own
+    threads): each frame's line still notes the log as it stood once the frame was read."""
+    folder, _db = record(tmp_path, threaded=True)
+    code, out, err = replay(capsys, str(folder))
+    assert code == 0, out + err
+    assert "no difference: the replay reads what the log has" in out
 
 
 @pytest.mark.slow

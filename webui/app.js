@@ -6,7 +6,7 @@ import {renderLobby} from "./lobby.js";
 import {renderPlay} from "./play.js";
 import {onCamera, onCameraCheck} from "./camera.js";
 import {boxOpen, closeBox, onBoxSeen, openBox, renderBox} from "./box.js";
-import {chosenLanguage, language, languageMenu, t, useLanguage} from "./i18n.js";
+import {LANGUAGES, chosenLanguage, language, languageMenu, t, useLanguage} from "./i18n.js";
 
 const token = linkToken();
 // The screen's language first (the link's choice on this device, else the browser's), so the
@@ -34,13 +34,19 @@ window.tableassist = app;  // for the browser tests and for curious hosts
 
 // The language menu: the choice is kept for this link, the server rewrites this screen's
 // payload in it, and the page redraws its own words.
-document.getElementById("bar").append(languageMenu(async (code) => {
+const menu = languageMenu(async (code) => {
   await useLanguage(code, token);
   socket.auth.lang = code;   // a reconnection says it too
   if (socket.connected) socket.emit("language", {lang: code});
   relabelLink();
   redraw();
-}));
+});
+document.getElementById("bar").append(menu);
+// On a phone the menu says "EN", "DE", "ES", so the header stays one line.
+const narrow = matchMedia("(max-width: 620px)");
+const shortenMenu = () => { for (const o of menu.options) o.textContent = narrow.matches ? o.value.toUpperCase() : LANGUAGES[o.value]; };
+narrow.addEventListener("change", shortenMenu);
+shortenMenu();
 socket.on("state", (payload) => {
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).
@@ -81,21 +87,26 @@ function redraw() {
   const s = app.state;
   if (!s) return;
   document.body.dataset.role = s.role;
-  document.getElementById("who").textContent =
-    s.role === "player" ? t("page.role.player", "{player} (private)", {player: s.player})
+  const who = document.getElementById("who");
+  who.textContent = who.title = s.role === "player" ? t("page.role.player", "{player} (private)", {player: s.player})
       : ROLE_NAMES[s.role]?.() || s.role;
-  document.getElementById("title").textContent = s.game ? s.game.title : "tableassist";
+  const title = document.getElementById("title");
+  title.textContent = title.title = s.game ? s.game.title : "tableassist";
   const lobbyButton = document.getElementById("to-lobby");
   lobbyButton.hidden = !(s.lobby && (s.game || boxOpen()));
   const back = t("page.bar.back_to_game", "Back to the game");
   const games = t("page.bar.games", "Games");
-  lobbyButton.textContent = boxOpen() ? (s.game && !app.lobbyOpen ? back : games)
-    : app.lobbyOpen ? back : games;
+  const toGame = boxOpen() ? s.game && !app.lobbyOpen : app.lobbyOpen;
+  // A phone's header has room for one short word.
+  lobbyButton.replaceChildren(h("span", {class: "long"}, toGame ? back : games),
+    h("span", {class: "short"}, toGame ? "↩ " + t("page.bar.game_short", "Game") : games));
   lobbyButton.onclick = () => {
     if (boxOpen()) { closeBox(app); return; }
     app.lobbyOpen = !app.lobbyOpen; redraw();
   };
   drawNotices(s);
+  // What scrolls to the prompt keeps it clear of the header, however tall the header is.
+  document.documentElement.style.setProperty("--bar", `${document.getElementById("bar").offsetHeight}px`);
   const main = document.getElementById("main");
   if (boxOpen() && !s.lobby) closeBox(app);  // only the table's own screens keep a box
   main.dataset.screen = boxOpen() ? "box" : s.game && !app.lobbyOpen ? "play" : "lobby";
@@ -109,32 +120,48 @@ function redraw() {
 function drawNotices(s) {
   const box = document.getElementById("notices");
   const items = [];
+  if (s.demo) items.push(demoBanner(s.demo));
   if (s.recording?.on) {  // every screen, players' phones too, says the camera is recorded
     items.push(h("div", {class: "notice recording", dataset: {notice: "recording"}, role: "status"},
       s.recording.text));
   }
-  const unverified = s.view?.unverified || [];
-  if (unverified.length && !boxOpen()) {
-    // The game's own components (saved with it); "Your box" checks them for the next games.
-    const progress = s.lobby?.box?.[s.game.id];
-    items.push(h("details", {class: "notice warn", dataset: {notice: "unverified"}},
-      h("summary", {}, t("page.notice.unverified",
-        "Unverified data: {count, plural, one {# value} other {# values}} from the data file still need checking against the real components",
-        {count: unverified.length}) + " ",
-        s.lobby?.box ? h("button", {type: "button", class: "small box-open", dataset: {do: "box-open"},
-          onclick: (e) => { e.preventDefault(); app.openBox(s.game.id); }},
-          t("page.notice.check_box", "Check your box")) : null),
-      h("p", {translate: "no"}, unverified.join(", ")),  // the data file's paths: code, not words
-      progress ? h("p", {}, t("page.notice.box_progress",
-        "{progress}. This game keeps the components it started with; new games use your box.",
-        {progress: progress.text})) : null));
-  }
   if (s.warning) {  // the game's log stops replaying short of its end (host and table only)
     items.push(h("div", {class: "notice warn", dataset: {notice: "log"}}, s.warning));
   }
-  if (s.role === "host" && s.camera && s.camera.state !== "on") {
-    items.push(h("div", {class: "notice", dataset: {notice: "camera"}},
-      t("page.notice.camera", "Camera: {notice}", {notice: s.camera.notice})));
-  }
   box.replaceChildren(...items);
+}
+
+// The demo says it is one, on every screen of its game: which game, the move it is at, where the
+// camera's script hands over to the tablet, and how to play a game of one's own. The details
+// fold on a phone (the prompt comes first); the line with the move stays.
+let demoOpen = null;
+function demoBanner(d) {
+  const rest = d.moves - d.camera_moves;
+  const step = Math.min(d.step, d.moves);
+  const phase = d.step >= d.moves ? "over" : d.step < d.camera_moves ? "camera" : "tablet";
+  const short = {
+    over: () => t("page.demo.short_over", "the game is over"),
+    camera: () => t("page.demo.short_camera", "the tablet from move {next}", {next: d.camera_moves + 1}),
+    tablet: () => t("page.demo.short_tablet", "the tablet plays now"),
+  }[phase]();
+  const now = {
+    over: () => t("page.demo.over", "The demo's game is over: the camera read moves 1–{camera}, the tablet played the last {rest}.",
+      {camera: d.camera_moves, rest}),
+    camera: () => t("page.demo.camera_now", "The camera reads the table until move {camera}, then the tablet plays the last {rest} moves.",
+      {camera: d.camera_moves, rest}),
+    tablet: () => t("page.demo.tablet_now", "The tablet plays the last {rest} moves now (the camera read moves 1–{camera}).",
+      {camera: d.camera_moves, rest}),
+  }[phase]();
+  return h("details", {class: "notice demo", dataset: {notice: "demo", phase}, role: "status",
+      open: demoOpen ?? window.innerWidth >= 900, ontoggle: (e) => { demoOpen = e.currentTarget.open; }},
+    h("summary", {},
+      h("span", {}, h("strong", {}, t("page.demo.title", "Demo: {game}", {game: d.title})),
+        " · ", h("span", {class: "demo-step", dataset: {step: d.step}},
+          t("page.demo.step", "move {step} of {moves}", {step, moves: d.moves})),
+        " · ", h("span", {class: "demo-phase"}, short))),
+    h("p", {class: "demo-now"}, now),
+    h("p", {}, t("page.demo.explain",
+      "Nothing here is a real game: a synthetic table plays a script in front of the camera, and a scripted person at the tablet plays the rest.")),
+    h("p", {}, t("page.demo.real_game",
+      "To play a real game: stop the demo and run tableassist serve (scripts/start) with your camera, then open its host link; or press Games here to try one on this screen.")));
 }

@@ -23,12 +23,19 @@ const VERDICT = {
   "unknown": () => t("page.camera.verdict.unknown", "Not measured"),
 };
 
+// The card folds to one line, the camera's state (a phone shows it so, below the prompt and the
+// buttons; a tablet opens it); the host's choice survives redraws.
+let cardOpen = null;
+
 export function cameraCard(app, s) {
   check.app = app;
   const cam = s.camera || {};
   const live = cam.state === "on";
-  return h("section", {class: "card host camera-card", id: "camera-card"},
-    h("h2", {}, t("page.camera.title", "Camera")),
+  return h("details", {class: "card host camera-card", id: "camera-card",
+      open: cardOpen ?? window.innerWidth >= 900, ontoggle: (e) => { cardOpen = e.currentTarget.open; }},
+    h("summary", {class: "camera-line", dataset: {state: cam.state || "off", notice: live ? null : "camera"}},
+      h("h2", {}, t("page.camera.title", "Camera")),
+      h("span", {class: "camera-state", title: cam.notice || null}, " · " + (cam.notice || t("page.camera.none", "no camera")))),
     h("div", {class: "camera"},
       h("p", {class: "camera-mode", dataset: {state: cam.state || "off"}},
         h("span", {class: "state"}, cam.notice || t("page.camera.none", "no camera")),

@@ -30,6 +30,7 @@ export function renderPlay(app, main) {
     over ? endScreen(app, s, view.result, ctx) : null,
     h("section", {class: "card panel", dataset: {game: s.game.id}}, panelFor(s.game.id)(view, ctx)),
     hasContent(view.private) ? privatePart(view.private) : null,
+    unverifiedNotice(app, s),
   ];
   const focused = document.activeElement?.dataset?.field;  // a filter being typed in survives
   // The skeleton stays while one game is shown, so the history (which only grows) is patched in
@@ -61,6 +62,27 @@ function promptInView(s, main) {
   shownPrompt = key;
   const target = main.querySelector(".prompt") || main.querySelector(".result");
   if (target) target.scrollIntoView({block: "nearest"});
+}
+
+// The data file's values not yet checked against the real components: the table's screens say so
+// (the host may check them in "Your box"), below the game, not above what to do; players' phones
+// have no use for it.
+function unverifiedNotice(app, s) {
+  const unverified = s.view?.unverified || [];
+  if (!unverified.length || !(s.role === "host" || s.role === "table")) return null;
+  // The game's own components (saved with it); "Your box" checks them for the next games.
+  const progress = s.lobby?.box?.[s.game.id];
+  return h("details", {class: "notice warn unverified", dataset: {notice: "unverified"}},
+    h("summary", {}, t("page.notice.unverified",
+      "Unverified data: {count, plural, one {# value} other {# values}} from the data file still need checking against the real components",
+      {count: unverified.length}) + " ",
+      s.lobby?.box ? h("button", {type: "button", class: "small box-open", dataset: {do: "box-open"},
+        onclick: (e) => { e.preventDefault(); app.openBox(s.game.id); }},
+        t("page.notice.check_box", "Check your box")) : null),
+    h("p", {translate: "no"}, unverified.join(", ")),  // the data file's paths: code, not words
+    progress ? h("p", {}, t("page.notice.box_progress",
+      "{progress}. This game keeps the components it started with; new games use your box.",
+      {progress: progress.text})) : null);
 }
 
 function prompts(s) {

@@ -87,3 +87,49 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
             # frames are read at this pace whether or not anyone watches (a live source
             # gives the newest picture, whatever the pace)
             stop.wait(max(0.0, 1.0 / fps - (clock() - tick)))
+
+
+class Latest:
+    """The frame waiting for the detection thread: the capture thread puts each frame it reads,
+    the detection thread takes it when it is free.
+
+    From a live source (a webcam, a network camera: a picture not read is gone anyway) the newest
+    wins: a frame not taken before the next one came is dropped and counted (``dropped``), as a
+    late frame is worth less than a fresh one and a queue would only add latency. From a
+    recording (a video file, a folder of images) every frame is read: ``put(..., wait=True)``
+    waits until the frame before was taken."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._item: tuple[Frame, float, float] | None = None
+        self._closed = False
+        #: Frames replaced by a newer one before the detection thread took them.
+        self.dropped = 0
+
+    def put(self, frame: Frame, t: float, started: float, *, wait: bool = False) -> None:
+        """Hand over ``frame`` (its time ``t``, and when it was read by the camera's clock);
+        ``wait``: until the frame before was taken, rather than dropping it."""
+        with self._ready:
+            if wait:
+                self._ready.wait_for(lambda: self._item is None or self._closed)
+            if self._closed:
+                return
+            if self._item is not None:
+                self.dropped += 1
+            self._item = (frame, t, started)
+            self._ready.notify_all()
+
+    def take(self) -> tuple[Frame, float, float] | None:
+        """The frame not taken yet, waiting for one; None once :meth:`close` was called (a frame
+        put before is still taken first)."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._item is not None or self._closed)
+            item, self._item = self._item, None
+            self._ready.notify_all()
+            return item
+
+    def close(self) -> None:
+        """No more frames: :meth:`take` returns None once the last one is taken."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()

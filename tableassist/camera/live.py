@@ -29,10 +29,29 @@ The camera is typed by the parts it uses: the vision's frame sources and pipelin
 (``tableassist.vision``), the table's session (``tableassist.table.session.TableSession``), the
 game's reader. It imports the first two for their types only, so the server imports it without
 loading OpenCV. The server is told through :class:`StatusListener` and :class:`FrameListener`,
-which it fills. :meth:`Camera.run` reads a capture source (in a thread with :meth:`Camera.start`;
-``frames.read_frames``); tests call :meth:`Camera.process` or :meth:`Camera.feed`. Each accepted
-camera action records its latency: from the start of the frame's processing to the end of the
-session's update (every listener, the server's broadcast included, has run by then).
+which it fills.
+
+Threads. :meth:`Camera.start` reads a capture source with three threads, so the camera never
+waits for the screens (docs/server.md, "The camera's threads"):
+
+* the capture thread reads the source (``frames.read_frames``) and hands each frame over
+  (``frames.Latest``: from a live source the newest wins, a frame not taken in time is dropped
+  and counted; from a video file or a folder every frame is read);
+* the detection thread runs the vision pipeline on the newest frame (OpenCV lets go of the GIL,
+  so it has the second core), hands the frame's events to the worker and goes on with the next
+  frame;
+* the worker (``table.worker.TableWorker``) owns the reader and everything after it: the
+  reader, the engine, the log's append and the screens' broadcast, the status's listeners, then
+  the frame listeners (the preview, the recording: told after the frame's reading, as
+  :meth:`process` tells them), one job at a time in the order they came, so a reading is stored
+  before anyone is told of it.
+
+Without :meth:`start` the worker is synchronous: :meth:`Camera.process`, :meth:`Camera.feed`
+and :meth:`Camera.run` apply each frame's reading before they return, in order (the tests,
+``replay-camera``); after :meth:`start` they wait for the worker to apply it. Each accepted
+camera action records its latency: from the frame's capture (or the start of its processing) to
+the end of the session's update (the action stored, the session's listeners told; the server
+broadcasts what a job of the worker changed once the job ends: ``TableWorker.after``).
 """
 
 from __future__ import annotations
@@ -42,15 +61,17 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tableassist.camera.frames import read_frames
+from tableassist.camera.frames import Latest, read_frames
 from tableassist.camera.status import CameraState, CameraStatus, Notice, Option, Proposal
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 from tableassist.markers.sighting import CardShown, FailingSticker, TableEvent
 from tableassist.readers import READERS, Reader, Reading, reader_for
 from tableassist.readers.base import expected_text
+from tableassist.table.worker import TableWorker
 
 if TYPE_CHECKING:
     from tableassist.table.session import Change, TableSession
@@ -92,7 +113,8 @@ class FrameListener(Protocol):
 class Stats:
     """What the camera did: actions read without a tap, confirmations offered and tapped, notices,
     command cards obeyed, and per accepted action the latency (seconds) from the frame to the
-    session's update."""
+    session's update and (in ``accepted``) the frame's time and the log entry it was stored as;
+    frames dropped because a newer one came before the detection thread was free."""
 
     read: dict[str, int] = field(default_factory=dict)
     confirmed: dict[str, int] = field(default_factory=dict)
@@ -100,6 +122,8 @@ class Stats:
     notices: int = 0
     commands: dict[str, int] = field(default_factory=dict)
     latency: list[float] = field(default_factory=list)
+    accepted: list[tuple[float, int]] = field(default_factory=list)
+    dropped: int = 0
 
 
 def settle(reader: Reader[Any], game: Callable[[], Game[Any, Any]],
@@ -136,7 +160,10 @@ class Camera:
 
     ``pipeline_for(game)`` makes the vision pipeline for a game's table (``None``: no game, command
     cards only); without it the camera reads only what :meth:`feed` gives it. ``play_again`` is
-    the table's "a new game like this one" (the New game card). ``clock`` times the latency."""
+    the table's "a new game like this one" (the New game card). ``clock`` times the latency.
+
+    The reader's side (reader, confirmations, notice, pause) is the worker's: it changes in the
+    worker's jobs only, and so does the status it publishes."""
 
     def __init__(self, *, pipeline_for: Callable[[str | None], TablePipeline] | None = None,
                  reader_for: ReaderFor = reader_for,
@@ -154,14 +181,20 @@ class Camera:
         self.reader: Reader[Any] | None = None
         self.pipeline: TablePipeline | None = None
         self.frames = 0
-        self._pipeline_of: object = self    # which session the pipeline was made for
+        #: Where the readings are applied: synchronous until :meth:`start`, a thread after.
+        self.worker = TableWorker("camera readings")
+        # Which reading the events belong to: every follow() counts one up, and events of a
+        # pipeline made for an earlier one are not read (the detection thread runs ahead of it).
+        self._generation = 0
+        self._pipeline_gen = -1             # the generation the pipeline was made for
         self._colours: Mapping[str, str] | None = None   # the seat colours of the session
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[StatusListener] = []
         self._frame_listeners: list[FrameListener] = []
-        self._lock = threading.RLock()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._thread: threading.Thread | None = None       # capture
+        self._detection: threading.Thread | None = None
+        self._latest = Latest()
         self._source: FrameSource | None = None
         self._t = 0.0                       # the last frame's time
         self._markers_at = -1e9             # when the markers count was last published
@@ -184,9 +217,10 @@ class Camera:
 
     def subscribe(self, listener: StatusListener) -> Callable[[], None]:
         """Tell ``listener`` the status now and each new one; returns the unsubscribe function."""
-        with self._lock:
+        def now() -> None:
             self._listeners.append(listener)
             listener(self.status)
+        self.worker.call(now)
         return lambda: self._listeners.remove(listener)
 
     def on_frame(self, listener: FrameListener) -> Callable[[], None]:
@@ -196,20 +230,26 @@ class Camera:
 
     def _publish(self, **device: Any) -> None:
         """Publish the status if what the screens show of the camera changed. ``device`` sets the
-        source's fields (state, notice, mode, markers)."""
-        with self._lock:
-            game = self.session.game if self.session is not None else None
-            status = replace(
-                self.status, **device, reading=self.reader is not None, paused=self.paused,
-                out_of_sync=self.notice, report=self.report,
-                confirm=() if game is None else tuple(
-                    Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
-                    for r in self.confirmations))
-            if status == self.status:
-                return
-            self.status = status
-            for listener in list(self._listeners):
-                listener(status)
+        source's fields (state, notice, mode, markers).
+
+        The status is the worker's, as the reading it shows: made and told in a job of the
+        worker (at once in the worker's own jobs, so a broadcast that follows sees it; after
+        what is queued from the capture and detection threads)."""
+        self.worker.post(partial(self._status, device))
+
+    def _status(self, device: dict[str, Any]) -> None:
+        game = self.session.game if self.session is not None else None
+        status = replace(
+            self.status, **device, reading=self.reader is not None, paused=self.paused,
+            out_of_sync=self.notice, report=self.report,
+            confirm=() if game is None else tuple(
+                Proposal(r.sees, tuple(Option(dict(a), game.label(a)) for a in r.confirm))
+                for r in self.confirmations))
+        if status == self.status:
+            return
+        self.status = status
+        for listener in list(self._listeners):
+            listener(status)
 
     # -- which game ----------------------------------------------------------------------------
 
@@ -221,34 +261,39 @@ class Camera:
         tracker reports every marker on the table as appeared, and what its first events show
         is what was played before, so it is used up at once, as the Pause card's resume does;
         what changes after is read."""
-        with self._lock:
-            if session is self.session:
-                return
-            if self._unsubscribe is not None:
-                self._unsubscribe()
-                self._unsubscribe = None
-            self.session = session
-            self._colours = colours
-            saved = None if session is None else session.saved
-            reads = saved is not None and not saved.ended and saved.game in READERS
-            self.reader = self.reader_for(saved.game, list(saved.players), colours) \
-                if reads and saved is not None else None
-            self.pipeline = None                # made at the next frame, for this session
-            self._reset()
-            self._as_found = self.reader is not None and session is not None \
-                and bool(session.steps)
-            if session is not None:
-                self._unsubscribe = session.subscribe(self._heard)
-            self._publish(markers=None, stickers=())
+        self.worker.call(lambda: self._follow(session, colours))
+
+    def _follow(self, session: TableSession | None, colours: Mapping[str, str] | None) -> None:
+        if session is self.session:
+            return
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.session = session
+        self._colours = colours
+        saved = None if session is None else session.saved
+        reads = saved is not None and not saved.ended and saved.game in READERS
+        self.reader = self.reader_for(saved.game, list(saved.players), colours) \
+            if reads and saved is not None else None
+        self._reset()
+        self._as_found = self.reader is not None and session is not None \
+            and bool(session.steps)
+        # last: the detection thread makes a new pipeline, for this session, at its next frame
+        self._generation += 1
+        if session is not None:
+            self._unsubscribe = session.subscribe(self._heard)
+        self._publish(markers=None, stickers=())
 
     def read_afresh(self) -> None:
         """Read the same game with a new reader, as for a new session: a tracker that starts
         afresh (a camera agent that started again) reports every marker on the table as new,
         and the old reader's picture of the table must not mix with it."""
-        with self._lock:
-            session, self.session = self.session, None
-            self.follow(session, self._colours)
+        def afresh() -> None:
+            session = self.session
+            self._follow(None, self._colours)
+            self._follow(session, self._colours)
             self._as_found = self.reader is not None
+        self.worker.call(afresh)
 
     def show_device(self, *, state: CameraState, notice: str, mode: str | None = None,
                     size: tuple[int, int] | None = None, codec: str | None = None,
@@ -263,24 +308,28 @@ class Camera:
 
     def _heard(self, change: Change) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
-        tablet, the clock, an undo) may let a waiting reading go in now."""
+        tablet, the clock, an undo) may let a waiting reading go in now: the worker reads the
+        table again (the tablet's thread does not wait for it)."""
         if change.source == "camera":
             return
-        with self._lock:
-            if self.session is None or self.session.saved.ended:
+
+        def again() -> None:
+            if self.session is not change.session or self.session.saved.ended:
                 return
             self.report = None
             self._sync(self._t, self.clock())
             self._publish()
+        self.worker.post(self._safely(again))
 
-    def _pipeline(self) -> TablePipeline | None:
+    def _pipeline(self, generation: int) -> TablePipeline | None:
         if self.pipeline_for is None:
             return None
-        if self.pipeline is None or self._pipeline_of is not self.session:
-            reading = self.session is not None and self.reader is not None
-            self.pipeline = self.pipeline_for(self.session.saved.game
-                                              if reading and self.session is not None else None)
-            self._pipeline_of = self.session
+        if self.pipeline is None or self._pipeline_gen != generation:
+            session = self.session
+            reading = session is not None and self.reader is not None
+            self.pipeline = self.pipeline_for(session.saved.game
+                                              if reading and session is not None else None)
+            self._pipeline_gen = generation
         return self.pipeline
 
     # -- one frame -----------------------------------------------------------------------------
@@ -288,30 +337,47 @@ class Camera:
     def process(self, frame: Frame, t: float, *, started: float | None = None) -> FrameResult | None:
         """Run one frame (time ``t`` s) through the pipeline, the reader and the command cards;
         returns what the pipeline found (None without a pipeline). ``started`` is the ``clock``
-        time the frame's processing began, for the latency."""
+        time the frame's processing began, for the latency. The frame's reading is applied when
+        this returns."""
         started = self.clock() if started is None else started
-        with self._lock:
-            pipeline = self._pipeline()
-            seen = None
-            if pipeline is not None:
-                events = pipeline.update(frame, t)
-                self.frames += 1
-                self._take(events, t, started)
-                seen = pipeline.last
-                if seen is not None and self.reader is not None:
-                    self._count(len(seen.detections))
-                    if tuple(seen.failing) != self.status.stickers:
-                        self._publish(stickers=tuple(seen.failing))
-        for listener in list(self._frame_listeners):
-            listener(t, frame, seen)
+        generation, events, seen = self._detect(frame, t)
+        if events is not None:
+            self.worker.call(lambda: self._take(events, t, started, generation))
+        self._tell_frame(t, frame, seen)
         return seen
 
-    def feed(self, events: Iterable[TableEvent | CardShown], t: float) -> None:
-        """Events from elsewhere (a test's hand-built table) instead of a frame."""
-        with self._lock:
-            self._take(list(events), t, self.clock())
+    def _tell_frame(self, t: float, frame: Frame, seen: FrameResult | None) -> None:
+        for listener in list(self._frame_listeners):
+            listener(t, frame, seen)
 
-    def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float) -> None:
+    def _detect(self, frame: Frame, t: float
+                ) -> tuple[int, list[TableEvent | CardShown] | None, FrameResult | None]:
+        """The pipeline's part of a frame (the detection thread's): its reading's generation,
+        its events (None without a pipeline) and what the pipeline found."""
+        generation = self._generation       # first: the session read after is this one's
+        pipeline = self._pipeline(generation)
+        if pipeline is None:
+            return generation, None, None
+        events = pipeline.update(frame, t)
+        self.frames += 1
+        seen = pipeline.last
+        if seen is not None and self.reader is not None:
+            self._count(len(seen.detections))
+            if tuple(seen.failing) != self.status.stickers:
+                self._publish(stickers=tuple(seen.failing))
+        return generation, list(events), seen
+
+    def feed(self, events: Iterable[TableEvent | CardShown], t: float) -> None:
+        """Events from elsewhere (a test's hand-built table, a camera agent) instead of a frame;
+        applied when this returns."""
+        started = self.clock()
+        taken = list(events)
+        self.worker.call(lambda: self._take(taken, t, started, None))
+
+    def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float,
+              generation: int | None) -> None:
+        if generation is not None and generation != self._generation:
+            return      # seen by the pipeline of the game before: not this game's table
         self._t = t
         if self.reader is not None and self.session is not None:
             table = [e for e in events if isinstance(e, TableEvent)]
@@ -339,6 +405,7 @@ class Camera:
         if self._unsaved:        # saved again: the report of the refused one is old news
             self.report, self._unsaved = None, False
         self.stats.latency.append(self.clock() - started)
+        self.stats.accepted.append((self._t, self.session.entries))
 
     def _sync(self, t: float, started: float) -> None:
         """Submit what the reader reads now; keep its confirmations and its notice."""
@@ -389,27 +456,30 @@ class Camera:
     # -- the tablet's side ---------------------------------------------------------------------
 
     def confirm(self, action: Mapping[str, Any], *, author: str | None = None) -> None:
-        """A table screen tapped one of the camera's proposals: submit it (source "camera")."""
-        with self._lock:
-            reading = next((r for r in self.confirmations if dict(action) in r.confirm), None)
-            if reading is None or self.session is None or self.reader is None:
-                raise IllegalAction(Message("live.refuse.not_proposed", "the camera no longer "
-                                            "proposes that; look at the table again"))
-            # the row goes first: the submission's broadcast must not show it any more
-            rows = self.confirmations
-            self.confirmations = [r for r in rows if r is not reading]
+        """A table screen tapped one of the camera's proposals: submit it (source "camera"), on
+        the worker, and wait for it (the tap is answered once it is stored or refused)."""
+        self.worker.call(lambda: self._confirm(action, author))
+
+    def _confirm(self, action: Mapping[str, Any], author: str | None) -> None:
+        reading = next((r for r in self.confirmations if dict(action) in r.confirm), None)
+        if reading is None or self.session is None or self.reader is None:
+            raise IllegalAction(Message("live.refuse.not_proposed", "the camera no longer "
+                                        "proposes that; look at the table again"))
+        # the row goes first: the submission's broadcast must not show it any more
+        rows = self.confirmations
+        self.confirmations = [r for r in rows if r is not reading]
+        self._publish()
+        try:
+            self.session.submit(dict(action), source="camera", author=author or "tablet")
+        except Exception:
+            self.confirmations = rows
             self._publish()
-            try:
-                self.session.submit(dict(action), source="camera", author=author or "tablet")
-            except Exception:
-                self.confirmations = rows
-                self._publish()
-                raise
-            self.reader.accepted(reading)
-            kind = action["type"]
-            self.stats.confirmed[kind] = self.stats.confirmed.get(kind, 0) + 1
-            self._sync(self._t, self.clock())
-            self._publish()
+            raise
+        self.reader.accepted(reading)
+        kind = action["type"]
+        self.stats.confirmed[kind] = self.stats.confirmed.get(kind, 0) + 1
+        self._sync(self._t, self.clock())
+        self._publish()
 
     # -- the command cards ---------------------------------------------------------------------
 
@@ -495,29 +565,103 @@ class Camera:
         try:
             self.process(frame, t)
         except Exception:  # noqa: BLE001 - a bug must not stop the camera
-            log.exception("the camera could not read a frame")
-            with self._lock:
-                self.report = "the camera could not read a frame (an internal error; see " \
-                              "the server's console)"
-                self._publish()
+            self._failed()
+
+    def _failed(self) -> None:
+        """A frame could not be read (a bug): logged, and the host's camera panel says so, from
+        whichever thread it failed on; the camera goes on with the next frame."""
+        log.exception("the camera could not read a frame")
+
+        def report() -> None:
+            self.report = "the camera could not read a frame (an internal error; see the " \
+                          "server's console)"
+            self._publish()
+        self.worker.post(report)
+
+    def _safely(self, job: Callable[[], None]) -> Callable[[], None]:
+        """``job`` as the worker runs it for the camera: a failure is the camera's report."""
+        def safely() -> None:
+            try:
+                job()
+            except Exception:  # noqa: BLE001 - a bug must not stop the worker's readings
+                self._failed()
+        return safely
+
+    # -- the threads (start) ---------------------------------------------------------------------
 
     def start(self, source: FrameSource, **run: Any) -> None:
-        """:meth:`run` in a thread; the camera owns ``source`` and closes it at :meth:`stop`."""
+        """Read ``source`` with a capture thread, a detection thread and a worker (see the module
+        docstring; ``run``: as for :meth:`run`); the camera owns ``source`` and closes it at
+        :meth:`stop`."""
         self._source = source
         self._stop.clear()
-        self._thread = threading.Thread(target=self.run, args=(source,), kwargs=run,
-                                        name="camera", daemon=True)
+        self._latest = Latest()
+        self.worker.start()
+        self._detection = threading.Thread(target=self._detecting, args=(self._latest,),
+                                           name="camera detection", daemon=True)
+        self._thread = threading.Thread(target=self._capturing, args=(source, self._latest),
+                                        kwargs=run, name="camera capture", daemon=True)
+        self._detection.start()
         self._thread.start()
 
+    def _capturing(self, source: FrameSource, latest: Latest, **run: Any) -> None:
+        """The capture thread: each frame read goes to the detection thread, newest first."""
+        live = getattr(source, "link", None) is not None   # a stream (FrameSource.link)
+
+        def hand_over(frame: Frame, t: float) -> None:
+            latest.put(frame, t, self.clock(), wait=not live)
+            self.stats.dropped = latest.dropped
+        try:
+            read_frames(source, hand_over, self._publish, stop=self._stop, clock=self.clock,
+                        **run)
+        except Exception:  # noqa: BLE001 - said on the host's panel, not a silent dead thread
+            log.exception("the camera's capture failed")
+            self._publish(state="lost", notice="the camera stopped reading (an internal "
+                          "error; see the server's console)", markers=None, stickers=())
+        finally:
+            latest.close()
+
+    def _detecting(self, latest: Latest) -> None:
+        """The detection thread: the pipeline on the newest frame; its events to the worker."""
+        while (item := latest.take()) is not None:
+            frame, t, started = item
+            try:
+                generation, events, seen = self._detect(frame, t)
+                if events is not None:
+                    self.worker.post(self._safely(partial(self._take, events, t, started,
+                                                          generation)))
+                # after the frame's reading, as with process(): the recording notes the log's
+                # last entry once the camera had read the frame (replay-camera relies on it)
+                self.worker.post(self._safely(partial(self._tell_frame, t, frame, seen)))
+            except Exception:  # noqa: BLE001 - a bug must not stop the camera
+                self._failed()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the source started with :meth:`start` gave its last frame (``until_end``)
+        and every reading handed over is applied (True), or ``timeout`` s passed (False)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in (self._thread, self._detection):
+            if thread is not None:
+                thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if thread.is_alive():
+                    return False
+        return self.worker.drain(None if deadline is None
+                                 else max(0.0, deadline - time.monotonic()))
+
     def stop(self, notice: str = "the camera was stopped") -> None:
-        """Stop reading, let the source go (the camera is free for other programs) and say so."""
+        """Stop reading, let the source go (the camera is free for other programs) and say so.
+        The threads are joined, and every reading handed to the worker is applied first."""
         self._stop.set()
         if self._thread is None:
             return
+        self._latest.close()
         self._thread.join(timeout=3)
         self._thread = None
+        if self._detection is not None:
+            self._detection.join(timeout=30)
+            self._detection = None
         if self._source is not None:
             self._source.close()
             self._source = None
         self._publish(state="off", notice=notice, markers=None, stickers=())
-
+        self.worker.stop()

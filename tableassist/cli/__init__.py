@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "import": "tableassist.cli.import_",
     "plays": "tableassist.cli.plays",
     "box": "tableassist.cli.box",
+    "proxy": "tableassist.cli.proxy",
 }
 
 

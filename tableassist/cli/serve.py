@@ -53,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "Each game's frames go in a folder of DIR (default: recordings/ "
                              "beside the database), about 100 MB a minute at 1920x1080, and are "
                              "deleted with the game unless the host keeps them")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="a venue on PostgreSQL served by several processes: the venue's "
+                             "address as people reach it, the proxy's (http://HOST:PORT/); the "
+                             "links and join cards name it")
+    parser.add_argument("--advertise", default=None, metavar="HOST:PORT",
+                        help="a venue on PostgreSQL: where the proxy reaches this process "
+                             "(default: --host and --port, this machine's address for 0.0.0.0)")
     parser.add_argument("--record-limit", type=cli.whole_number("a recording's limit in MB", 100,
                                                                 1_000_000),
                         default=None, metavar="MB",
@@ -111,11 +118,16 @@ def run(args: argparse.Namespace) -> int:
     old_handlers = stop_on_signals()
     try:
         shown_host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
+        shared = is_postgres(db)
+        advertise = args.advertise
+        if shared and advertise is None and args.port:   # --port 0: the port it gets, on --host
+            advertise = f"{shown_host}:{args.port}"
         try:
             served = serve_venue(db, host=args.host, port=args.port, camera=args.camera,
                                  camera_size=args.camera_size, public_host=shown_host,
                                  box=Box(args.box or default_box_dir()), record=record,
-                                 record_limit=args.record_limit)
+                                 record_limit=args.record_limit, share=shared,
+                                 public_url=args.public_url, advertise=advertise)
         except OpenError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -134,6 +146,8 @@ def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
         print(said if name == "main" else f"table {name}: {said}", file=sys.stderr)
     for name, problem in served.problems.items():
         print(f"table {name} is not served: {problem}", file=sys.stderr)
+    if served.share is not None and "main" not in served.tables:
+        return _serve_share(served)
     served.watch()
     host_url = served.host_link
     print(f"tableassist: serving the table at {served.url}", flush=True)
@@ -164,6 +178,22 @@ def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
         segno.make(host_url, error="m").terminal(compact=True)
     except (ImportError, OSError):
         pass
+    return _forever(served)
+
+
+def _serve_share(served: ServedVenue) -> int:
+    """A process of a venue on PostgreSQL that does not serve the home table: what it serves."""
+    assert served.share is not None and served.http is not None
+    print(f"tableassist: a process of the venue, reached at {served.share.address}, serving "
+          f"the table at {served.url}", flush=True)
+    print(f"this process serves {len(served.tables)} tables now: "
+          + (", ".join(sorted(served.tables)) or "none yet") + " (the others are served by the "
+          "venue's other processes; a table nobody serves is taken by the least loaded)")
+    print(f"The venue page for the staff (every table of every process):\n  {served.staff_link}")
+    return _forever(served)
+
+
+def _forever(served: ServedVenue) -> int:
     print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
     try:
         assert served.http is not None

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from tableassist.camera.live import Camera, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
-from tableassist.games.protocol import IllegalAction
+from tableassist.games.protocol import Game, IllegalAction
 from tableassist.readers import CAM_INPUTS
+from tableassist.table import catalog
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,14 +97,23 @@ class ScriptedSource:
         self._frames = iter(())
 
 
-def play(scripted: ScriptedGame, camera: Camera, source: ScriptedSource) -> TabletScript:
+def play(scripted: ScriptedGame, camera: Camera, source: ScriptedSource, *,
+         threaded: bool = False) -> TabletScript:
     """The camera reads ``source`` to its end while the scripted person plays the tablet's
-    inputs (this thread; the camera must follow the script's session)."""
+    inputs (this thread; the camera must follow the script's session). ``threaded``: with the
+    camera's threads, as ``serve`` reads a camera (``Camera.start``; the source is closed at the
+    end)."""
     tablet = TabletScript(scripted.tablet, camera)
     stop_listening = camera.on_frame(tablet)
+    title = catalog.engine_class(scripted.game).title or scripted.game
+    name = f"synthetic table: a scripted game of {title}"
     try:
-        camera.run(source, name=f"synthetic table: a scripted game of {scripted.game}",
-                   frame_time=source.frame_time, until_end=True)
+        if threaded:
+            camera.start(source, name=name, frame_time=source.frame_time, until_end=True)
+            camera.wait()
+            camera.stop(f"{name}: the video ended")
+        else:
+            camera.run(source, name=name, frame_time=source.frame_time, until_end=True)
     finally:
         stop_listening()
     return tablet
@@ -128,6 +138,38 @@ def measure(game: str, stats: Stats, expected: list[dict[str, Any]] | None = Non
             "latency_median_ms": round(statistics.median(lat) * 1000, 1) if lat else None}
 
 
+def tablet_move(game: Game[Any, Any], rng: random.Random) -> dict[str, Any] | None:
+    """The scripted person's next move once the camera's script is over: a seeded random legal
+    action, a table input by the engine's own draw; None when the game is over and scored (or
+    the engine waits for something no one at the table can give)."""
+    if game.result() is not None:
+        return None
+    table = game.legal_actions(None)
+    mine = [a for p in game.players for a in game.legal_actions(p)]
+    if game.is_over or not mine or (table and rng.random() < 0.5):
+        return game.chance_action() or (table[0] if table else None)
+    return rng.choice(mine)
+
+
+def demo_plan(scripted: ScriptedGame, *, max_actions: int = 2000) -> dict[str, Any]:
+    """What the demo's banner says of the whole game before it is played: the game's title,
+    how many moves the camera reads (the script's) and how many there are in all (the script's
+    and the tablet's after it, played here on the engine alone as :meth:`Demo.finish` will play
+    them: the same seed, the same moves)."""
+    game = scripted.expected_game()
+    rng = random.Random(scripted.seed)
+    rest = 0
+    while rest < max_actions:
+        action = tablet_move(game, rng)
+        if action is None:
+            break
+        game.apply(action)
+        rest += 1
+    camera = len(scripted.expected)
+    return {"game": scripted.game, "title": game.title or scripted.game,
+            "camera_moves": camera, "moves": camera + rest}
+
+
 class Demo:
     """A served table whose game is played by the synthetic table's camera.
 
@@ -146,6 +188,7 @@ class Demo:
         from tableassist.vision.synthetic.render import Renderer
 
         self.scripted = SCRIPTS[game]()
+        self.plan = demo_plan(self.scripted)
         self._tmp = None
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="tableassist-demo-")
@@ -172,15 +215,19 @@ class Demo:
     def start(self) -> None:
         """Serve the table and start the script's game (the camera follows it)."""
         s = self.scripted
-        self.table.start(s.game, list(s.players), options=s.options, seed=s.seed,
-                         colours=s.colours)
+        session = self.table.start(s.game, list(s.players), options=s.options, seed=s.seed,
+                                   colours=s.colours)
+        # Every screen says this is the demo's game (only that one: a real game started from
+        # the lobby afterwards is not) and where it is.
+        self.table.demo = {**self.plan, "row": session.saved.id}
         self.served.serve_in_thread()
 
-    def play(self, *, realtime: bool = True) -> TabletScript:
-        """The camera reads the scripted game to its end (this thread) while the scripted person
-        plays the tablet's inputs."""
+    def play(self, *, realtime: bool = True, threaded: bool = False) -> TabletScript:
+        """The camera reads the scripted game to its end (this thread; ``threaded``: with the
+        camera's threads, as ``serve`` reads a camera) while the scripted person plays the
+        tablet's inputs."""
         self.source.realtime = realtime
-        return play(self.scripted, self.camera, self.source)
+        return play(self.scripted, self.camera, self.source, threaded=threaded)
 
     def finish(self, *, pace: float = 0.25, max_actions: int = 2000) -> int:
         """Play the rest of the game on the tablet, one action every ``pace`` seconds (0: at
@@ -191,16 +238,10 @@ class Demo:
             return 0
         rng = random.Random(self.scripted.seed)
         played = 0
-        while played < max_actions and session.game.result() is None:
-            game = session.game
-            table = game.legal_actions(None)
-            mine = [a for p in game.players for a in game.legal_actions(p)]
-            if game.is_over or not mine or (table and rng.random() < 0.5):
-                action = game.chance_action() or (table[0] if table else None)
-            else:
-                action = rng.choice(mine)
+        while played < max_actions:
+            action = tablet_move(session.game, rng)
             if action is None:
-                break    # nothing the table can do: the engine waits for something else
+                break
             session.submit(action, source="script", author="demo")
             played += 1
             if pace:

@@ -119,16 +119,19 @@ def voice(lang: str) -> Voice:
         return ENGLISH
     if lang not in LANGUAGES:
         raise ValueError(f"the table speaks {', '.join(LANGUAGES)}, not {lang!r}")
-    rule = Locale.parse(lang).plural_form
+    # Parsed once: Babel given the code parses and loads the locale's data again at every call
+    # (a quarter of a German broadcast's time went there).
+    locale = Locale.parse(lang)
+    rule = locale.plural_form
 
     def join(items: Sequence[str]) -> str:
-        return format_list(list(items), locale=lang)
+        return format_list(list(items), locale=locale)
 
     grouped_from = 10 ** (2 + _MIN_GROUPING.get(lang, 1))
 
     def number(n: int) -> str:
         # CLDR's minimum grouping digits: Spanish writes 1234 but 12.345 (as the page's Intl does)
-        return format_decimal(n, locale=lang, group_separator=abs(n) >= grouped_from)
+        return format_decimal(n, locale=locale, group_separator=abs(n) >= grouped_from)
 
     return Voice(plural=rule, number=number, join=join,
                  message=lambda m: render(m, lang))
@@ -184,24 +187,32 @@ def localize(value: Any, lang: str, memo: dict[int, tuple[Any, Any]] | None = No
     return _localize(value, lang, memo)
 
 
+#: The types a payload is mostly made of, told apart by ``type(…) is`` before any slower
+#: ``isinstance`` (a broadcast walks a few hundred values per room and language).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _localize(value: Any, lang: str, memo: dict[int, tuple[Any, Any]]) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
     if isinstance(value, Message):
         return render(value, lang)
-    if isinstance(value, (str, int, float, bool)) or value is None:
+    if isinstance(value, (str, int, float, bool)):
         return value
     key = id(value)
     hit = memo.get(key)
     if hit is not None and hit[0] is value:
         return hit[1]
     out: Any
-    if isinstance(value, Mapping):
+    if kind is dict or isinstance(value, Mapping):
         if isinstance(value.get("text"), str) and isinstance(value.get("id"), str) \
                 and isinstance(value.get("params"), Mapping):
             out = {**value, "text": render_json(value["id"], value["params"], lang,
                                                 value["text"])}
         else:
             out = {k: _localize(v, lang, memo) for k, v in value.items()}
-    elif isinstance(value, (list, tuple)):
+    elif kind is list or isinstance(value, (list, tuple)):
         out = [_localize(v, lang, memo) for v in value]
     else:
         return value

@@ -106,10 +106,12 @@ class AgentLink:
     def follow(self, session: TableSession | None, colours: dict[str, str]) -> None:
         """The table plays ``session`` now: the camera reads it with a new reader, and the agent
         is told the new reading (a ``SessionFollower`` of the table)."""
+        if session is self.camera.session:
+            return
+        # Not under the link's lock: following waits for the camera's worker, whose own job may
+        # follow a game too (the New game card) and then tell this link.
+        self.camera.follow(session, colours)
         with self._lock:
-            if session is self.camera.session:
-                return
-            self.camera.follow(session, colours)
             self._begin()
 
     def _begin(self) -> None:

@@ -438,6 +438,13 @@ class TableServer:
             self.socketio.emit("error", {"event": "closed", "message": message}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
 
+    def move_away(self) -> None:
+        """Drop every connection as a process that died would (no ``closed`` notice, no close
+        packet): each screen and camera agent reconnects by itself, through the venue's proxy, to
+        the process that serves the table next (``served.py``: a venue of several processes)."""
+        for socket in list(self.socketio.server.eio.sockets.values()):
+            socket.close(wait=False, abort=True)
+
     def _payload(self, grant: Grant) -> dict[str, Any]:
         links = self._host_links() if grant.role == HOST else None
         return self.table.payload(grant, links=links)

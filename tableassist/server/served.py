@@ -26,11 +26,21 @@ The pieces of a table are wired here and nowhere else (:func:`compose_table`):
 Every table's store is ``table.stores.open_store(db, name)`` (SQLite: the table's own file beside
 the home database; PostgreSQL: the table's rows in the venue's database), its keys
 ``Tokens(store.links())``.
+
+A venue on PostgreSQL may be served by several processes (:func:`serve_shared`, what ``serve``
+does for a ``postgresql://`` database): each one serves the tables whose writer lock it holds,
+looks every :data:`SCAN_EVERY` s and at each notification at who serves what
+(``table.postgres_venue.Processes``), takes its share of the tables nobody serves (a new table, a
+dead process's), and answers the proxy which process serves a path (:meth:`ServedVenue.route`;
+``server/proxy.py``). docs/venue.md "Run a tournament".
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,16 +59,28 @@ from tableassist.server.table import Clock, Table
 from tableassist.server.tokens import Tokens
 from tableassist.server.venue import Paths, VenueServer, page
 from tableassist.table.box import Box
-from tableassist.table.store import MAIN, Store, StoreError
-from tableassist.table.stores import open_store
-from tableassist.table.venue import TableEntry, Venue, VenueError, open_venue, venue_file
+from tableassist.table.store import MAIN, Store, StoreError, TableHeld, is_postgres
+from tableassist.table.stores import open_store, open_venue
+from tableassist.table.venue import TableEntry, Venue, VenueError, venue_file
 
 if TYPE_CHECKING:
+    from tableassist.table.postgres_venue import Processes, Snapshot
     from tableassist.vision.sources import FrameSource
 
 #: What a table without a camera of its own says until an agent connects.
 NO_AGENT_YET = ("no camera yet: run the camera agent next to the webcam (tableassist camera; the "
                 "venue page gives its command line)")
+#: A venue of several processes: how often each one looks at who serves what (s), besides when
+#: a notification says something changed; a dead process's tables are taken within about this.
+SCAN_EVERY = 1.0
+#: A table nobody serves is taken by the process its share names (the least loaded); after this
+#: long (s) without it, by any process (the one named may be stuck).
+GRACE = 3.0
+#: The route a proxy asks for a table nobody serves is looked up again when the last look is
+#: older than this (s): another process may have just taken it.
+FRESH = 0.05
+#: How many tables a process opens at once when it takes several (a dead process's).
+TAKERS = 4
 
 
 class OpenError(Exception):
@@ -107,11 +129,14 @@ class ServedTable:
         if self.source is not None:
             self.camera.start(self.source, **{"name": self.source_name, "fps": READ_FPS, **run})
 
-    def close(self, tell: str | None = None) -> None:
+    def close(self, tell: str | None = None, *, move: bool = False) -> None:
         """Stop the camera (its source is let go), the clock; with ``tell``, say it to every
-        screen and the agent and disconnect them; close the store (its writer lock goes)."""
+        screen and the agent and disconnect them (``move``: drop them, so that they reconnect
+        to the table's next process); close the store (its writer lock goes)."""
         if tell is not None:
             self.server.let_go(tell)
+        if move:
+            self.server.move_away()
         self.camera.stop()
         if self.recorder is not None:
             self.recorder.close()
@@ -138,6 +163,10 @@ def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *
     table.camera = eye
     eye.subscribe(table.show_camera)
     server = create_app(table)
+    # What a job of the camera's worker changes (a frame's readings: a roll of eight dice is eight
+    # actions; a tap on a proposal and the status after it) is broadcast once, when it ends
+    broadcast = table.on_change
+    table.on_change = lambda: eye.worker.after(broadcast)
     agents = AgentLink(server, eye, own=source_name if source is not None else None)
     server.agents = agents
     table.follow(agents.follow)
@@ -170,7 +199,8 @@ class ServedVenue:
     are served."""
 
     def __init__(self, db: str | Path, venue: Venue, registry: Registry, whose: str,
-                 box: Box | None = None, clock: Clock | None = None) -> None:
+                 box: Box | None = None, clock: Clock | None = None,
+                 share: Processes | None = None) -> None:
         self.db = db
         self.venue = venue
         self.registry = registry
@@ -184,6 +214,17 @@ class ServedVenue:
         self.url = ""
         self._lock = threading.RLock()
         self._threads: list[threading.Thread] = []
+        #: A venue of several processes (PostgreSQL): this process's row and lock, the last
+        #: snapshot of who serves what, the other processes' rows of the venue page.
+        self.share = share
+        self.snapshot: Snapshot | None = None
+        self._snapshot_at = 0.0
+        self._remote: dict[str, dict[str, Any]] = {}
+        self._orphaned: dict[str, float] = {}
+        self._dirty: set[str] = set()
+        self._scan_lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._sharing: list[threading.Thread] = []
 
     # -- the home table ------------------------------------------------------------------------
 
@@ -240,6 +281,10 @@ class ServedVenue:
     def table_url(self, name: str) -> str:
         return self.url if name == MAIN else f"{self.url}t/{name}/"
 
+    def home_app(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """The home table's app (``/``), wherever it is served now."""
+        return self.app_for(MAIN)(environ, start_response)
+
     def _served(self, name: str) -> ServedTable:
         self.venue.entry(name)   # "there is no table …" for a name the venue does not know
         with self._lock:
@@ -273,6 +318,9 @@ class ServedVenue:
         def both() -> None:
             changed()
             self.venue_server.changed()
+            if self.share is not None:
+                with self._lock:
+                    self._dirty.add(served.name)
 
         served.table.on_change = both
         with self._lock:
@@ -297,6 +345,9 @@ class ServedVenue:
 
     def create_table(self, title: str, name: str | None = None) -> TableEntry:
         entry = self.venue.create(title, name)
+        if self.share is not None:
+            self.rescan()   # the least loaded process takes it (this one, or another told)
+            return entry
         if self.open(entry) is None:
             raise VenueError(f"{entry.title!r} was added but cannot be opened: "
                              f"{self.problems[entry.name]}")
@@ -307,6 +358,11 @@ class ServedVenue:
 
     def close_table(self, name: str) -> TableEntry:
         entry = self.venue.close(name)
+        self._let_go(name, entry)
+        return entry
+
+    def _let_go(self, name: str, entry: TableEntry) -> None:
+        """Stop serving table ``name``, which the staff closed (here, or on another process)."""
         with self._lock:
             served = self.tables.get(name)
             self.tables = {k: v for k, v in self.tables.items() if k != name}
@@ -314,10 +370,12 @@ class ServedVenue:
             served.close(tell=f"the staff closed {entry.title!r}; the game is saved (the table "
                               "can be opened again on the venue page)")
         self.problems.pop(name, None)
-        return entry
 
     def reopen_table(self, name: str) -> TableEntry:
         entry = self.venue.reopen(name)
+        if self.share is not None:
+            self.rescan()
+            return entry
         served = self.open(entry)
         if served is None:
             raise VenueError(f"{entry.title!r} cannot be opened: {self.problems[name]}")
@@ -330,12 +388,41 @@ class ServedVenue:
     def links(self, name: str) -> dict[str, Any]:
         import segno  # only the staff's join cards need QR codes
 
-        served = self._served(name)
+        with self._lock:
+            here = name in self.tables
+        if here or self.share is None:
+            served = self._served(name)
+            keys = {"host": served.tokens.host, "table": served.tokens.table,
+                    "camera": served.tokens.camera}
+        else:   # served by another process of the venue: its keys are in the database
+            keys = self._keys_elsewhere(name)
         entry = self.venue.entry(name)
-        return {"host": served.host_link, "join": served.join_link,
-                "camera": served.agent_command(self.url),
-                "card": {"title": entry.title, "url": served.join_link,
-                         "qr": segno.make(served.join_link, error="m").svg_data_uri(scale=8)}}
+        url = self.table_url(name)
+        join = f"{url}#t={keys['table']}"
+        return {"host": f"{url}#t={keys['host']}", "join": join,
+                "camera": f"tableassist camera --server {self.url.rstrip('/')} --table {name} "
+                          f"--key {keys['camera']}",
+                "card": {"title": entry.title, "url": join,
+                         "qr": segno.make(join, error="m").svg_data_uri(scale=8)}}
+
+    def _keys_elsewhere(self, name: str) -> dict[str, str]:
+        """Table ``name``'s keys as the process that serves it keeps them (its links, read)."""
+        entry = self.venue.entry(name)
+        if entry.closed:
+            raise VenueError(f"table {name!r} is closed")
+        deadline = time.monotonic() + 2 * GRACE
+        while True:   # a table just added: its process writes its keys as it opens it
+            try:
+                with open_store(self.db, name, read_only=True) as reader:
+                    data = reader.links().load()
+            except StoreError as exc:
+                raise VenueError(f"the keys of {entry.title!r} cannot be read: {exc}") from None
+            if all(isinstance(data.get(k), str) for k in ("host", "table", "camera")):
+                return {k: str(data[k]) for k in ("host", "table", "camera")}
+            if time.monotonic() > deadline:
+                raise VenueError(f"{entry.title!r} is not served yet (no process of the venue "
+                                 "has opened it); try again in a moment")
+            time.sleep(0.1)   # a poll interval
 
     def rows(self) -> list[dict[str, Any]]:
         """Every table as the venue page lists it: its name and title, whether it is open, its
@@ -343,14 +430,24 @@ class ServedVenue:
         out = []
         with self._lock:
             tables, problems = dict(self.tables), dict(self.problems)
+            remote, snapshot = dict(self._remote), self.snapshot
         for entry in self.venue.tables():
             row: dict[str, Any] = {**entry.to_json(), "url": self.table_url(entry.name),
                                    "problem": problems.get(entry.name)}
             served = tables.get(entry.name)
-            if served is None:
-                row["state"] = "closed" if entry.closed else "unavailable"
-            else:
+            elsewhere = remote.get(entry.name)
+            if served is not None:
                 row.update(table_row(served))
+                row["process"] = self.share.address if self.share is not None else None
+            elif snapshot is not None and not entry.closed and \
+                    snapshot.address(entry.name) is not None and elsewhere is not None:
+                row.update(elsewhere)   # what the process serving it published
+                row["process"] = snapshot.address(entry.name)
+            else:
+                row["state"] = "closed" if entry.closed else "unavailable"
+                if snapshot is not None and not entry.closed and row["problem"] is None:
+                    row["problem"] = ("being opened by a process of the venue" if
+                                      snapshot.address(entry.name) is None else None)
             out.append(row)
         return out
 
@@ -368,8 +465,206 @@ class ServedVenue:
         if entry.closed:
             return page("410 Gone", f"{entry.title} is closed",
                         "The staff closed this table; its games are saved.")
+        if self.share is not None and name not in self.problems:
+            return page("503 Service Unavailable", f"{entry.title} is moving",
+                        "Another server of the venue takes this table over; this page works "
+                        "again in a few seconds.")
         return page("503 Service Unavailable", f"{entry.title} is not available",
                     self.problems.get(name) or "The table cannot be opened now.")
+
+    # -- a venue of several processes (PostgreSQL) --------------------------------------------
+
+    def start_sharing(self) -> None:
+        """Serve this venue's tables together with its other processes: listen to the venue's
+        notifications, look at who serves what every :data:`SCAN_EVERY` s, take this process's
+        share of the tables nobody serves, publish this process's rows of the venue page."""
+        share = self.share
+        assert share is not None
+        for target, name in ((lambda: share.listen(self._heard, SCAN_EVERY), "venue-listen"),
+                             (self._publish_loop, "venue-publish")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._sharing.append(thread)
+        share.notify([{"hello": share.id}])   # the others publish their rows for this one
+
+    def _heard(self, payload: dict[str, Any] | None) -> None:
+        try:
+            self._hear(payload)
+        except Exception:  # noqa: BLE001 - the venue's watch goes on whatever one look met
+            logging.getLogger(__name__).exception("the venue's watch met an error; it goes on")
+
+    def _hear(self, payload: dict[str, Any] | None) -> None:
+        if self._stopping.is_set():
+            return
+        if payload is None or "venue" in payload:
+            self.rescan()
+        elif "hello" in payload:
+            with self._lock:
+                self._dirty.update(self.tables)
+        elif isinstance(payload.get("row"), dict) and isinstance(payload.get("name"), str):
+            name = payload["name"]
+            with self._lock:
+                if name not in self.tables:
+                    self._remote[name] = payload["row"]
+            self.venue_server.changed()
+
+    def rescan(self, *, resume: bool = True) -> None:
+        """Look at who serves what (:meth:`Processes.snapshot`): stop serving the tables the
+        staff closed or another process holds now, take this process's share of those nobody
+        serves (and any nobody took for :data:`GRACE` s), hand one table over when this
+        process serves two more than the least loaded. ``resume``: a table taken resumes its
+        last game (at start the caller resumes them all)."""
+        share = self.share
+        if share is None or self._stopping.is_set():
+            return
+        with self._scan_lock:
+            if self._stopping.is_set():
+                return
+            try:
+                snap = share.snapshot()
+            except StoreError:
+                return   # the database is away: serve on what this process has, look again
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
+            changed = False
+            with self._lock:
+                here = dict(self.tables)
+            for name, served in here.items():
+                owner = snap.owners.get(name)
+                if name in snap.closed:
+                    self._let_go(name, self.venue.entry(name))
+                    changed = True
+                elif owner is not None and owner != share.id:
+                    self._drop(name, move=True)   # another process took it (a lost connection)
+                    changed = True
+            now = time.monotonic()
+            orphans = set(snap.orphans())
+            self._orphaned = {n: self._orphaned.get(n, now) for n in orphans}
+            shares = snap.shares()
+            mine = [name for name in sorted(orphans) if name not in here and (
+                shares.get(name) == share.id or now - self._orphaned[name] > GRACE)]
+            # a few at once: opening a table is mostly waiting for the database (connect,
+            # lock, read its log), so a dead process's tables are back sooner
+            with ThreadPoolExecutor(max_workers=TAKERS, thread_name_prefix="take") as pool:
+                done = list(pool.map(lambda n: self._take(n, resume=resume), mine))
+            taken = [name for name, ok in zip(mine, done) if ok]
+            if taken:   # the others' routes know at once
+                changed = True
+                try:
+                    share.notify([{"venue": "taken", "tables": taken}])
+                except StoreError:
+                    pass
+            if self._hand_over(snap):
+                changed = True
+            with self._lock:
+                self._remote = {k: v for k, v in self._remote.items()
+                                if k not in self.tables and snap.address(k) is not None}
+        if changed:
+            self.venue_server.changed()
+
+    def _take(self, name: str, *, resume: bool) -> bool:
+        try:
+            entry = self.venue.entry(name)
+        except (VenueError, StoreError):
+            return False
+        if entry.closed:
+            return False
+        try:
+            store = open_store(self.db, name)
+        except TableHeld:
+            return False   # another process was quicker
+        except StoreError as exc:
+            self.problems[name] = f"cannot open the table's database: {exc}"
+            return False
+        try:
+            tokens = table_tokens(store)
+        except OpenError as exc:
+            store.close()
+            self.problems[name] = str(exc)
+            return False
+        served = self._add(compose_table(name, store, tokens, self.registry, box=self.box,
+                                         clock=self.clock))
+        if resume:
+            try:
+                served.table.resume_latest()
+            except StoreError:
+                pass   # the lobby says what is wrong with the game
+        with self._lock:
+            self._dirty.add(name)
+        return True
+
+    def _drop(self, name: str, *, move: bool) -> None:
+        with self._lock:
+            served = self.tables.get(name)
+            self.tables = {k: v for k, v in self.tables.items() if k != name}
+        if served is not None:
+            served.close(move=move)
+
+    def _hand_over(self, snap: Snapshot) -> bool:
+        """Serving two tables more than the least loaded process: let the newest go (its screens
+        reconnect to the process that takes it), one per look, so the tables spread over the
+        processes that came later."""
+        share = self.share
+        assert share is not None and share.id is not None
+        if len(snap.processes) < 2:
+            return False
+        mine = snap.load(share.id)
+        least = min(snap.load(p) for p in snap.processes)
+        if mine < least + 2:
+            return False
+        with self._lock:
+            names = [n for n in self.tables if n != MAIN or self.main.source is None]
+        if not names:
+            return False
+        self._drop(names[-1], move=True)
+        try:
+            share.notify([{"venue": names[-1]}])
+        except StoreError:
+            pass
+        return True
+
+    def _publish_loop(self) -> None:
+        """This process's changed rows of the venue page, to the other processes, at most every
+        ``PUSH_EVERY`` s (one statement for all)."""
+        from tableassist.server.venue import PUSH_EVERY
+        share = self.share
+        assert share is not None
+        while not self._stopping.wait(PUSH_EVERY):
+            with self._lock:
+                dirty, self._dirty = self._dirty, set()
+                tables = {n: self.tables[n] for n in dirty if n in self.tables}
+            if not tables:
+                continue
+            try:
+                share.notify([{"name": n, "row": table_row(t), "process": share.id}
+                              for n, t in tables.items()])
+            except StoreError:
+                with self._lock:
+                    self._dirty |= set(tables)
+
+    def route(self, uri: str) -> str | None:
+        """Where the proxy sends a request for ``uri``: the address of the process serving its
+        table (``/t/<name>/…``; anything else is the home table's, or the venue page, which the
+        home table's process answers too); this process's own when it serves it, or when no
+        process does (it answers that the table is moving)."""
+        share = self.share
+        if share is None:
+            return None
+        name = MAIN
+        if uri.startswith("/t/"):
+            name = uri[3:].partition("/")[0].partition("?")[0]
+        with self._lock:
+            if name in self.tables:
+                return share.address
+        snap = self.snapshot
+        found = snap.address(name) if snap is not None else None
+        if found is None and time.monotonic() - self._snapshot_at > FRESH:
+            try:   # a table just taken by another process: look again before saying "moving"
+                snap = share.snapshot()
+            except StoreError:
+                return share.address
+            self.snapshot, self._snapshot_at = snap, time.monotonic()
+            found = snap.address(name)
+        return found or share.address
 
     # -- serving -------------------------------------------------------------------------------
 
@@ -382,8 +677,18 @@ class ServedVenue:
 
     def close(self) -> None:
         """Stop every table (cameras, clocks, stores), the HTTP server, and let go of the venue."""
-        for served in reversed(list(self.tables.values())):
-            served.close()
+        self._stopping.set()
+        with self._scan_lock:   # a look under way finishes first (it may be taking a table)
+            for served in reversed(list(self.tables.values())):
+                served.close(move=self.share is not None)
+        if self.share is not None:   # the others take this process's tables at once
+            try:
+                self.share.notify([{"venue": "left", "process": self.share.id}])
+            except StoreError:
+                pass
+            self.share.close()
+            for thread in self._sharing:   # the listener ends within SCAN_EVERY
+                thread.join(timeout=3 * SCAN_EVERY)
         if self.http is not None:
             if self._threads:
                 self.http.shutdown()
@@ -428,7 +733,8 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 camera_says: str | None = None, public_host: str | None = None,
                 whose: str = "the table's", box: Box | None = None,
                 clock: Clock | None = None, record: Path | None = None,
-                record_limit: int | None = None) -> ServedVenue:
+                record_limit: int | None = None, share: bool = False,
+                public_url: str | None = None, advertise: str | None = None) -> ServedVenue:
     """Open the venue whose home database is ``db``: the home table's store (its writer lock
     first: a second server stops here; a path is an SQLite file, a ``postgresql://`` URL a
     venue's database, a :class:`Store` the home table's already open), the venue's list of
@@ -444,9 +750,17 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     alarms (None: the system's; a test's moves on by hand). ``record`` is the folder the home
     table's camera recordings go in (``--record``; None: never recorded), ``record_limit`` a
     recording's largest size in MB. Raises :class:`OpenError` with one line naming what failed
-    (``whose`` database or links)."""
+    (``whose`` database or links).
+
+    ``share`` (a ``postgresql://`` URL): this process is one of the venue's serving processes
+    (:func:`serve_shared`); ``public_url`` is then the venue's address as people reach it (the
+    proxy's), ``advertise`` the ``host:port`` the proxy reaches this process at."""
     from tableassist.markers.registry import load_registry
 
+    if share and isinstance(db, str) and is_postgres(db):
+        return serve_shared(db, host=host, port=port, camera=camera, camera_size=camera_size,
+                            public_url=public_url, advertise=advertise, box=box, clock=clock,
+                            record=record, record_limit=record_limit)
     try:
         store = db if isinstance(db, Store) else open_store(db)
     except StoreError as exc:
@@ -506,4 +820,86 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     for name_, table in served.tables.items():
         table.url = served.table_url(name_)
         table.server.public_url = table.url
+    return served
+
+
+def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "none",
+                 camera_size: tuple[int, int] | None = None, public_url: str | None = None,
+                 advertise: str | None = None, box: Box | None = None,
+                 clock: Clock | None = None, record: Path | None = None,
+                 record_limit: int | None = None) -> ServedVenue:
+    """This process as one of the serving processes of the PostgreSQL venue ``db`` (any number
+    of them, on one computer or several, behind a proxy: docs/venue.md "Run a tournament"). It
+    listens first (its port is its address), makes its row and lock in ``processes``, takes the
+    home table ``main`` if no process serves it (with the camera of its own, if one is given),
+    then its share of the tables nobody serves (:meth:`ServedVenue.rescan`), and from then on
+    follows the venue (:meth:`ServedVenue.start_sharing`)."""
+    from tableassist.markers.registry import load_registry
+    from tableassist.table.postgres_venue import Processes
+
+    try:   # the home table first, as on one process (its faults said in the same words)
+        store: Store | None = open_store(db)
+    except TableHeld:
+        store = None   # another process of the venue serves the home table
+    except StoreError as exc:
+        raise OpenError(f"cannot open the table's database: {exc}") from None
+    try:
+        venue = open_venue(db)
+    except StoreError as exc:
+        if store is not None:
+            store.close()
+        raise OpenError(f"cannot open the table's database: {exc}") from None
+    served: ServedVenue | None = None
+    source: FrameSource | None = None
+    try:
+        served = ServedVenue(db, venue, load_registry(), "the table's", box, clock)
+        app = Paths(served.home_app, served.venue_server.app, served.app_for,
+                    route=served.route)
+        try:
+            served.http = make_server(host, port, app, threaded=True,
+                                      request_handler=QuietHandler)
+        except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
+            reason = getattr(exc, "strerror", None) or "the address is in use or not available"
+            raise OpenError(f"cannot listen on {host}:{port}: {reason}") from None
+        address = advertise or f"{host}:{served.http.server_port}"
+        served.url = public_url or f"http://{address}/"
+        if not served.url.endswith("/"):
+            served.url += "/"
+        try:
+            served.share = Processes(db, address)
+        except StoreError as exc:
+            raise OpenError(f"cannot open the venue's database: {exc}") from None
+        if store is not None:
+            try:
+                tokens = table_tokens(store)
+            except OpenError:
+                store.close()
+                raise
+            if isinstance(camera, str):
+                try:
+                    from tableassist.server.camera import CameraError
+                    source, status = open_camera(camera, camera_size)
+                except CameraError as exc:
+                    store.close()
+                    raise OpenError(f"--camera {camera}: {exc}") from None
+                name = camera_name(camera)
+            else:
+                source, name = camera, "camera"
+                status = CameraStatus(state="starting", notice=f"{name}: starting")
+            recordings = None if record is None else Recordings(
+                record, store, **({} if record_limit is None else {"limit_mb": record_limit}))
+            served._add(compose_table(MAIN, store, tokens, served.registry, source=source,
+                                      source_name=name, status=status, box=box, clock=clock,
+                                      record=recordings))
+        store = None   # the venue's now
+        served.rescan(resume=False)
+        served.start_sharing()
+    except BaseException:
+        if store is not None and (served is None or MAIN not in served.tables):
+            store.close()
+        if served is not None:
+            served.close()
+        else:
+            venue.release()
+        raise
     return served

@@ -30,7 +30,7 @@ from tableassist.table.box import Box, games_progress
 from tableassist.table.chronicle import Chronicle
 from tableassist.table.ending import game_end
 from tableassist.table.plays import Play, PlayLog, play_of
-from tableassist.table.session import TableSession
+from tableassist.table.session import Step, TableSession
 from tableassist.table.store import MAX_INTEGER, SavedGame, Store, StoreError
 
 
@@ -217,12 +217,10 @@ def _once(memo: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
     return memo[key]
 
 
-def _history(session: TableSession, change: dict[str, Any] | None) -> dict[str, Any]:
-    """The payload's history: in full, or within a change (see :meth:`Table.history_update`)
-    as the lines to keep and to append."""
-    if change is None:
-        return {"history": session.history()}
-    return {"history_delta": {k: change[k] for k in ("base", "from", "lines")}}
+def _same_step(old: Step, new: Step) -> bool:
+    """Would ``new`` have ``old``'s history line? (The same step, or an equal one that a replay
+    after an undo or a correction made again.)"""
+    return old is new or (old == new and old.was == new.was)
 
 
 class Table:
@@ -262,6 +260,13 @@ class Table:
         self.clock_errors: deque[str] = deque(maxlen=20)
         # (game row, version, public history) as last sent to every room: see history_update.
         self._sent_history: tuple[int | None, int, list[dict[str, Any]]] = (None, -1, [])
+        # (session, its steps, their history lines) as last built: see history_lines.
+        self._lines: tuple[TableSession | None, list[Step], list[dict[str, Any]]] = (None, [], [])
+        # The lobby as last built and what it was built from (see lobby): it is built again only
+        # when one of them changed, not once per broadcast.
+        self._lobby: tuple[Any, dict[str, Any] | None] = (None, None)
+        # Grows whenever the box changes (the lobby shows each game's progress in it).
+        self._box_changes = 0
         # The parts that change only when a game is started, resumed, closed or ended, as the
         # last broadcast had them: see broadcast_parts.
         self._sent_static: dict[str, Any] = {}
@@ -276,6 +281,9 @@ class Table:
         self._chronicle: tuple[TableSession, Chronicle] | None = None
         # The end screen's extras (ending.game_end: a replay of the game) for one list of steps.
         self._end: tuple[Any, dict[str, Any] | None] = (None, None)
+        #: The demo's plan when this table plays the demo (tableassist.demo.play.Demo): its game's
+        #: ``row``, ``title``, ``camera_moves`` and ``moves``; every screen of that game says so.
+        self.demo: dict[str, Any] | None = None
 
     # -- which game ------------------------------------------------------------------------
 
@@ -420,6 +428,8 @@ class Table:
     def box_changed(self) -> None:
         """The box was saved or imported: the lobby's progress changes (the game being played
         keeps the components it started with)."""
+        with self._lock:
+            self._box_changes += 1
         self._changed()
 
     def _clock_fired(self, action: dict[str, Any]) -> None:
@@ -469,15 +479,22 @@ class Table:
                          "damaged": s.damaged,
                          **(_as_listed(self.plays.play(s)) if s.id != row else {})}
                         for s in listing]
-            saved = [{**s, "current": True, "entries": None,
-                      **_as_listed(play_of(session)), "duration": None,
-                      "last": None}
-                     if session is not None and s["id"] == row else {**s, "current": False}
+            # While a game is played only its own entry can change (its status, once the rules
+            # end it); the rest changes with the games table (a new list) or the box.
+            current = None if session is None else {
+                **_as_listed(play_of(session)), "duration": None, "last": None}
+            built_from, kept = self._lobby
+            if kept is not None and built_from[0] is self._saved_games and \
+                    built_from[1:] == (self._box_changes, row, current):
+                return kept
+            saved = [{**s, "current": True, "entries": None, **current}
+                     if current is not None and s["id"] == row else {**s, "current": False}
                      for s in self._saved_games]
             out = {"games": game_catalog(), "saved": saved, "colours": list(SEAT_COLOURS),
                    "box": None if self.box is None else games_progress(self.box, catalog.ENGINES)}
             if self._saved_error:
                 out["saved_error"] = self._saved_error
+            self._lobby = ((self._saved_games, self._box_changes, row, current), out)
         return out
 
     def play_log(self, *, game: str | None = None, player: str | None = None) -> list[Play]:
@@ -499,6 +516,23 @@ class Table:
                 for actor in Sight.of(grant).actors(game.players)
                 for action in game.legal_actions(actor)]
 
+    def history_lines(self, session: TableSession) -> list[dict[str, Any]]:
+        """``session.history()``, each line built once: a step the last call saw (the same
+        step, or an equal one a replay made again) keeps its line, so an action builds its own
+        line, not the whole history again. The lines are shared: read them, do not change them."""
+        steps = list(session.steps)
+        with self._lock:
+            kept_session, kept_steps, kept_lines = self._lines
+            k = 0
+            if kept_session is session:
+                for old, new in zip(kept_steps, steps):
+                    if not _same_step(old, new):
+                        break
+                    k += 1
+            lines = kept_lines[:k] + [step.public() for step in steps[k:]]
+            self._lines = (session, steps, lines)
+            return lines
+
     def history_update(self) -> dict[str, Any] | None:
         """What changed since the last call, for a broadcast to every room.
 
@@ -506,24 +540,26 @@ class Table:
         history (of the state numbered ``base``) and append ``lines``". A game's history only grows
         by a line or two per action, so a broadcast costs the same at action 5 as at action 500.
         ``"unchanged"`` names the parts that change only when a game is started, resumed, closed or
-        ended (``game``, ``lobby``) and are equal to what the last broadcast sent: a broadcast
+        ended (``game``, ``lobby``), or with the camera's status (the host's ``camera``) and are equal to what the last broadcast sent: a broadcast
         leaves them out, and a screen at ``base`` keeps its own. ``None`` when a different game is
         on: then everyone gets everything."""
         with self._lock:
             session = self.session
             row = None if session is None else session.saved.id
-            history = [] if session is None else session.history()
+            history = [] if session is None else self.history_lines(session)
             last_row, last_version, last = self._sent_history
             self._sent_history = (row, self.version, history)
-            static = {"game": self._game_meta(session), "lobby": self.lobby()}
-            unchanged = [k for k, v in static.items()
-                         if k in self._sent_static and self._sent_static[k] == v]
+            # the host's camera panel too: it changes with the camera's status, not per action
+            static = {"game": self._game_meta(session), "lobby": self.lobby(),
+                      "camera": self.camera_status}
+            unchanged = [k for k, v in static.items() if k in self._sent_static
+                         and (self._sent_static[k] is v or self._sent_static[k] == v)]
             self._sent_static = static
             if row != last_row or session is None:
                 return None
             k = 0
             for old, new in zip(last, history):
-                if old != new:
+                if old is not new and old != new:
                     break
                 k += 1
             return {"version": self.version, "base": last_version, "from": k,
@@ -599,7 +635,14 @@ class Table:
                 out["links"] = links
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
-            out["camera"] = camera.device_json()
+            if change is not None and "camera" in change["unchanged"] \
+                    and change["static"]["camera"] is camera:
+                unchanged.append("camera")
+            else:
+                out["camera"] = camera.device_json()
+        demo = self.demo
+        if demo is not None and session is not None and session.saved.id == demo["row"]:
+            out["demo"] = {**demo, "step": len(session.steps)}
         recording = self.recording   # every screen says so while the camera is recorded
         shown = recording.host_json() if sight.host and recording.available \
             else recording.screen_json()
@@ -622,8 +665,12 @@ class Table:
         out["prompts"] = _once(memo, "prompts", lambda: [p.to_json() for p in game.prompts()])
         if game.is_over:
             out["end"] = _once(memo, "end", lambda: self._game_end(session))
-        out.update(_history(session, change))
-        out["actions"] = _once(memo, ("actions", grant.role, grant.player),
+        if change is None:
+            out["history"] = self.history_lines(session)
+        else:  # within a change: the lines to keep and to append (see history_update)
+            out["history_delta"] = {k: change[k] for k in ("base", "from", "lines")}
+        # the host's and the table's buttons are the same: built once for both
+        out["actions"] = _once(memo, ("actions", sight.runs_table, sight.viewer),
                                lambda: self.actions_for(grant))
         series = _once(memo, "series", lambda: self.series(session))
         if series is not None:

@@ -10,6 +10,8 @@ path                       answered by
                            ``/t/<name>/socket.io/`` (the page asks for it there)
 ``/venue/…``               the venue page for the staff, and its Socket.IO at
                            ``/venue/socket.io/``
+``/_tableassist/route``     a venue of several processes: the proxy's question, which
+                           process serves ``X-Original-URI`` (``server/proxy.py``)
 everything else            the home table ``main``, as before venues: its page at ``/``,
                            its Socket.IO at ``/socket.io/``, so every old link still works
 =========================  ==========================================================
@@ -55,6 +57,10 @@ from tableassist.table.venue import NAME, TableEntry
 
 #: The staff's page is updated at most this often (s) however busy the tables are.
 PUSH_EVERY = 0.5
+#: A venue of several processes: the path the proxy asks which process serves a request, and the
+#: header of the answer (``served.ServedVenue.route``; docs/venue.md "Run a tournament").
+ROUTE = "/_tableassist/route"
+OWNER_HEADER = "X-Tableassist-Owner"
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -207,12 +213,16 @@ class Paths:
     """The venue's WSGI app: each request to the app of its path (see the module docstring).
     ``table(name)`` is table ``name``'s app, or a page saying why there is none."""
 
-    def __init__(self, home: WSGIApp, venue: WSGIApp, table: Callable[[str], WSGIApp]) -> None:
+    def __init__(self, home: WSGIApp, venue: WSGIApp, table: Callable[[str], WSGIApp], *,
+                 route: Callable[[str], str | None] | None = None) -> None:
         self.home, self.venue, self.table = home, venue, table
+        self.route = route
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
                  ) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
+        if path == ROUTE and self.route is not None:
+            return self._route(environ, start_response)
         if path == "/venue":
             return redirect(self._root(environ) + "/venue/")(environ, start_response)
         if path.startswith("/venue/"):
@@ -228,6 +238,20 @@ class Paths:
             return self.table(name)(self._shift(environ, f"/t/{name}", "/" + rest),
                                     start_response)
         return self.home(environ, start_response)
+
+    def _route(self, environ: dict[str, Any], start_response: Callable[..., Any]
+               ) -> list[bytes]:
+        """The proxy's question (nginx's ``auth_request``): which process serves the request
+        named in ``X-Original-URI``? The answer is ``204`` with ``X-Tableassist-Owner:
+        host:port`` (docs/venue.md "Run a tournament")."""
+        assert self.route is not None
+        uri = str(environ.get("HTTP_X_ORIGINAL_URI") or "/")
+        owner = self.route(uri)
+        headers = [("Content-Length", "0"), ("Cache-Control", "no-store")]
+        if owner:
+            headers.append((OWNER_HEADER, owner))
+        start_response("204 No Content" if owner else "503 Service Unavailable", headers)
+        return []
 
     @staticmethod
     def _root(environ: dict[str, Any]) -> str:

@@ -41,8 +41,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tableassist.table.store import (MAIN, Entry, GameSummary, SavedGame, StaleLog, Store,
-                                     StoreError, check_table_name, entry, imported_rows, now,
-                                     saved_game, summary)
+                                     StoreError, TableHeld, check_table_name, entry,
+                                     imported_rows, now, saved_game, summary)
 from tableassist.table.writer_lock import in_use, this_process
 
 try:
@@ -52,10 +52,14 @@ except ImportError:  # SQLite needs nothing; a venue installs tableassist[postgr
     psycopg = None  # type: ignore[assignment]
 
 SCHEMA = "tableassist"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The first key of every advisory lock tableassist takes ("TASS"); the second is the table's
-#: number (``tables.id``, from 1), or 0 for the lock that serialises creating the schema.
+#: number (``tables.id``, from 1), or 0 for the lock that serialises creating the schema and
+#: changing the venue's list of tables.
 LOCK_SPACE = 0x54415353
+#: The first key of a serving process's advisory lock ("TASP"); the second is its row in
+#: ``processes``: held for as long as the process serves the venue (``table/postgres_venue.py``).
+PROCESS_SPACE = 0x54415350
 CONNECT_TIMEOUT = 5  # seconds; a server that does not answer is said so, not waited for
 #: How soon the server notices a writer that vanished without closing its connection (its
 #: computer lost power, its network went): TCP keepalives on the writer's connection, asked of
@@ -122,8 +126,25 @@ BEGIN
 EXCEPTION WHEN others THEN
     RETURN NULL;
 END $$;
-INSERT INTO {SCHEMA}.meta VALUES ('application', 'tableassist'), ('schema', '{SCHEMA_VERSION}');
+INSERT INTO {SCHEMA}.meta VALUES ('application', 'tableassist'), ('schema', '1');
 """
+#: What each schema version adds to the one before (a database of an older tableassist is
+#: brought up to date by its first writer, under the schema lock). 2: the venue's list of tables
+#: (each table's title and when it was closed; the staff key is ``meta.staff``) and the serving
+#: processes of a venue served by several (``postgres_venue.py``).
+_MIGRATIONS = {
+    2: f"""
+ALTER TABLE {SCHEMA}.tables ADD COLUMN title text, ADD COLUMN closed text;
+CREATE TABLE {SCHEMA}.processes (
+    id      integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- its advisory lock's key
+    host    text NOT NULL,
+    pid     integer NOT NULL,
+    address text NOT NULL,   -- where the proxy reaches it (host:port)
+    command text NOT NULL,
+    since   text NOT NULL
+);
+""",
+}
 
 # The lobby's and resume_latest's queries, named so that tests can ask the server how much work
 # each one does (EXPLAIN … BUFFERS): a count, not a time.
@@ -254,6 +275,53 @@ def _is_lost(exc: Exception) -> bool:
             or psycopg is not None and isinstance(exc, psycopg.OperationalError) and not state)
 
 
+# -- the schema ------------------------------------------------------------------------------------
+
+def schema_version(conn: Any, params: Mapping[str, str]) -> int | None:
+    """The schema version the database holds (None: no tableassist schema yet)."""
+    if conn.execute(f"SELECT to_regclass('{SCHEMA}.meta')").fetchone()[0] is None:
+        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = %s",
+                              (SCHEMA,)).fetchone()[0]
+        if tables:
+            raise StoreError(f"{shown(params)} has a schema '{SCHEMA}' of another "
+                             "program; tableassist will not write into it")
+        return None
+    rows = dict(conn.execute(f"SELECT key, value FROM {SCHEMA}.meta").fetchall())
+    if rows.get("application") != "tableassist":
+        raise StoreError(f"{shown(params)} has a schema '{SCHEMA}' of another program; "
+                         "tableassist will not write into it")
+    text = rows.get("schema", "")
+    if not text.isdigit() or int(text) < 1:
+        raise StoreError(f"{shown(params)} is damaged (its schema version reads {text!r})")
+    version = int(text)
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{shown(params)} was written by a newer tableassist (schema "
+                         f"{version}); update tableassist to open it")
+    return version
+
+
+def prepare_schema(conn: Any, params: Mapping[str, str]) -> None:
+    """Create the schema if the database has none, or bring an older one up to date, inside the
+    caller's transaction (a writer's, or the venue's). Raises :class:`StoreError`."""
+    # Two writers starting on a fresh database: one creates the schema, then the other finds it.
+    conn.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LOCK_SPACE,))
+    version = schema_version(conn, params)
+    try:
+        if version is None:
+            conn.execute(_DDL)
+            version = 1
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            conn.execute(_MIGRATIONS[step])
+            conn.execute(f"UPDATE {SCHEMA}.meta SET value = %s WHERE key = 'schema'",
+                         (str(step),))
+    except psycopg.errors.InsufficientPrivilege as exc:
+        user = params.get("user") or "(your login name)"
+        raise StoreError(
+            f"user '{user}' may not create tableassist's tables in {shown(params)} "
+            f"({_first_line(exc)}): make it the database's owner (createdb -O {user} …) or "
+            "GRANT CREATE ON DATABASE to it") from None
+
+
 # -- one table's connection ----------------------------------------------------------------------
 
 class _Link:
@@ -296,45 +364,10 @@ class _Link:
             raise StoreError(f"{self.where}: {explain(exc)}") from None
         return conn
 
-    def _version(self, conn: Any) -> int | None:
-        """The schema version the database holds (None: no tableassist schema yet)."""
-        if conn.execute(f"SELECT to_regclass('{SCHEMA}.meta')").fetchone()[0] is None:
-            tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = %s",
-                                  (SCHEMA,)).fetchone()[0]
-            if tables:
-                raise StoreError(f"{shown(self.params)} has a schema '{SCHEMA}' of another "
-                                 "program; tableassist will not write into it")
-            return None
-        rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        if rows.get("application") != "tableassist":
-            raise StoreError(f"{shown(self.params)} has a schema '{SCHEMA}' of another program; "
-                             "tableassist will not write into it")
-        text = rows.get("schema", "")
-        if not text.isdigit() or int(text) < 1:
-            raise StoreError(f"{shown(self.params)} is damaged (its schema version reads "
-                             f"{text!r})")
-        version = int(text)
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{shown(self.params)} was written by a newer tableassist (schema "
-                             f"{version}); update tableassist to open it")
-        return version
-
     def _prepare(self, conn: Any) -> int:
         """Create the schema if the database has none, the table's row if it is new; its id."""
         with conn.transaction():
-            # Two writers starting on a fresh database: one creates the schema, then the other
-            # finds it.
-            conn.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LOCK_SPACE,))
-            if self._version(conn) is None:
-                try:
-                    conn.execute(_DDL)
-                except psycopg.errors.InsufficientPrivilege as exc:
-                    user = self.params.get("user") or "(your login name)"
-                    raise StoreError(
-                        f"user '{user}' may not create tableassist's tables in "
-                        f"{shown(self.params)} ({_first_line(exc)}): make it the database's "
-                        f"owner (createdb -O {user} …) or GRANT CREATE ON DATABASE to it") \
-                        from None
+            prepare_schema(conn, self.params)
             conn.execute("INSERT INTO tables (name, created) VALUES (%s, %s) "
                          "ON CONFLICT (name) DO NOTHING", (self.table, now()))
             return int(conn.execute("SELECT id FROM tables WHERE name = %s",
@@ -350,7 +383,7 @@ class _Link:
                 dict(zip(("pid", "host", "command", "since"), row))
             # A holder that died on this computer a moment ago: its connection is closing.
             if owner is None or not _gone(owner) or time.monotonic() > deadline:
-                raise StoreError(in_use(self.where, owner))
+                raise TableHeld(in_use(self.where, owner))
             time.sleep(0.05)
         me = this_process()
         conn.execute("UPDATE tables SET owner_pid = %s, owner_host = %s, owner_command = %s, "
@@ -358,7 +391,7 @@ class _Link:
                      (me["pid"], me["host"], me["command"], me["since"], self.table_id))
 
     def _check_readable(self, conn: Any) -> None:
-        if self._version(conn) is None:
+        if schema_version(conn, self.params) is None:
             raise StoreError(f"there is no tableassist log in {shown(self.params)}")
         if conn.execute("SELECT 1 FROM tables WHERE name = %s", (self.table,)).fetchone() is None:
             raise StoreError(f"there is no table {self.table} in {shown(self.params)}")
@@ -432,6 +465,7 @@ def _said(doing: str | None, reason: str) -> str:
 # Every writing store of one table in this process shares one link (they are one writer).
 _writers: dict[tuple[Any, ...], _Link] = {}
 _writers_lock = threading.Lock()
+_opening: dict[tuple[Any, ...], threading.Lock] = {}   # per table: one opener at a time
 
 
 def _writer_key(params: Mapping[str, str], table: str) -> tuple[Any, ...]:
@@ -458,14 +492,20 @@ class PostgresStore(Store):
             self._link.count = 1
             return
         key = _writer_key(self._params, self.table)
+        self._key = key
         with _writers_lock:
-            link = _writers.get(key)
+            opening = _opening.setdefault(key, threading.Lock())
+        # One table's writer is made once (its lock taken on one connection); other tables of
+        # the process open meanwhile (a process taking over many tables opens several at once).
+        with opening:
+            with _writers_lock:
+                link = _writers.get(key)
             if link is None:
                 link = _Link(self.db, self._params, self.table, self.where, writer=True)
+            with _writers_lock:
                 _writers[key] = link
-            link.count += 1
-            self._link = link
-        self._key = key
+                link.count += 1
+                self._link = link
 
     def close(self) -> None:
         link, self._link = self._link, None
@@ -474,11 +514,14 @@ class PostgresStore(Store):
         if self.read_only:
             link.close()
             return
-        with _writers_lock:  # held while closing: a new store of this table waits, then locks
-            link.count -= 1
-            if link.count > 0:
-                return
-            _writers.pop(self._key, None)
+        with _writers_lock:
+            opening = _opening.setdefault(self._key, threading.Lock())
+        with opening:   # held while closing: a new store of this table waits, then locks
+            with _writers_lock:
+                link.count -= 1
+                if link.count > 0:
+                    return
+                _writers.pop(self._key, None)
             link.close()
 
     def _run(self, doing: str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:

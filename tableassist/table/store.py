@@ -72,6 +72,10 @@ class StoreError(RuntimeError):
     table's words)."""
 
 
+class TableHeld(StoreError):
+    """The table's writer lock is held by another process (the message names it)."""
+
+
 class StaleLog(StoreError):
     """An append at a position the log has already passed: someone else wrote to this game."""
 

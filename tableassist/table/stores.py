@@ -1,4 +1,5 @@
-"""Which store a ``--db`` names, and opening it: :func:`open_store`.
+"""Which store a ``--db`` names, and opening it: :func:`open_store`; the venue it is the home of:
+:func:`open_venue`.
 
 The contract every store keeps is ``store.py``; its two implementations, ``sqlite_store.py`` and
 ``postgres_store.py``, import the contract, and this module imports them (PostgreSQL's only when a
@@ -13,8 +14,9 @@ import shlex
 
 from tableassist.table import backup
 from tableassist.table.store import MAIN, DamagedStore, Store, StoreError, is_postgres
+from tableassist.table.venue import Venue, VenueFile
 
-__all__ = ["implementation", "open_store"]
+__all__ = ["implementation", "open_store", "open_venue"]
 
 
 def open_store(db: str | os.PathLike[str], table: str = MAIN, *,
@@ -74,3 +76,16 @@ def implementation(db: str | os.PathLike[str]) -> type[Store]:
                          "a file (SQLite) or a postgresql:// URL")
     from tableassist.table.sqlite_store import SqliteStore
     return SqliteStore
+
+
+def open_venue(db: str | os.PathLike[str]) -> Venue:
+    """The venue whose home database is ``db``: :class:`~tableassist.table.venue.VenueFile`
+    beside an SQLite file, :class:`~tableassist.table.postgres_venue.PostgresVenue` in a
+    PostgreSQL database (imported only then). Raises :class:`StoreError` (the database cannot be
+    had), ``OSError`` (the venue's file cannot be written)."""
+    if is_postgres(db):
+        from tableassist.table.postgres_store import parameters
+        parameters(os.fspath(db))   # psycopg missing, a URL that cannot be read: said in words
+        from tableassist.table.postgres_venue import PostgresVenue
+        return PostgresVenue(os.fspath(db))
+    return VenueFile(os.fspath(db))

@@ -16,9 +16,11 @@ Where the tables' logs live is behind ``table.stores.open_store(db, name)`` (a s
   nothing moves, every key keeps working. The venue's own list (:class:`VenueFile`) is
   ``table.venue.json`` beside the home database (mode 0600, replaced atomically), written only by
   the process that holds the home database's writer lock: the process that runs the venue.
-* PostgreSQL (``--db postgresql://…``): every table's log and keys are in the one database; the
-  venue's list is not kept there yet, so such a venue is its table ``main`` alone
-  (:class:`OneTableVenue`: the venue page lists it and refuses to add tables, saying why).
+* PostgreSQL (``--db postgresql://…``): every table's log and keys, the venue's list of tables and
+  the staff key are in the one database (``postgres_venue.PostgresVenue``), which any number of
+  processes may serve together.
+
+``table.stores.open_venue(db)`` opens the one or the other.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any, Protocol
 
 from tableassist.table.files import read_json, replace_json
 from tableassist.table.sqlite_store import table_file
-from tableassist.table.store import MAIN, StoreError, is_postgres
+from tableassist.table.store import MAIN, StoreError
 from tableassist.table.writer_lock import LockError, WriterLock
 
 #: A table's name as the venue gives it: what its path, its files and a camera agent's
@@ -101,7 +103,8 @@ def slug(title: str) -> str:
 
 
 class Venue(Protocol):
-    """The venue's tables and the staff's key (:class:`VenueFile` for SQLite venues)."""
+    """The venue's tables and the staff's key (:class:`VenueFile` for SQLite venues,
+    ``postgres_venue.PostgresVenue`` for PostgreSQL)."""
 
     #: The staff's key: the venue page's link carries it (after ``#t=``).
     staff: str
@@ -292,50 +295,3 @@ class VenueFile:
             if self._writer is not None:
                 self._writer.release()
                 self._writer = None
-
-
-class OneTableVenue:
-    """The venue of a PostgreSQL database, for now: its table ``main`` alone. Its list of tables
-    is not kept in the database yet, so the venue page lists ``main`` and refuses to add, close or
-    rename tables (with the reason); the staff key is made at each start (the link printed then).
-    The table's writer lock is its store's (the advisory lock of ``main``)."""
-
-    REFUSAL = ("a venue on PostgreSQL has one table, main, for now: its list of tables is not "
-               "kept in the database yet. Run a venue of several tables on SQLite (--db a file; "
-               "each table is a file beside it)")
-
-    def __init__(self) -> None:
-        self.staff = secrets.token_urlsafe(18)
-        self.warning: str | None = None
-        self._main = TableEntry(MAIN, "Main table", _now())
-
-    def tables(self) -> list[TableEntry]:
-        return [self._main]
-
-    def entry(self, name: str) -> TableEntry:
-        if name != MAIN:
-            raise VenueError(f"there is no table {str(name)[:40]!r} at this venue")
-        return self._main
-
-    def create(self, title: str, name: str | None = None) -> TableEntry:
-        raise VenueError(self.REFUSAL)
-
-    def rename(self, name: str, title: str) -> TableEntry:
-        raise VenueError(self.REFUSAL)
-
-    def close(self, name: str) -> TableEntry:
-        raise VenueError(self.REFUSAL)
-
-    def reopen(self, name: str) -> TableEntry:
-        raise VenueError(self.REFUSAL)
-
-    def release(self) -> None:
-        pass
-
-
-def open_venue(db: str | Path) -> Venue:
-    """The venue whose home database is ``db``: :class:`VenueFile` beside an SQLite file,
-    :class:`OneTableVenue` on PostgreSQL."""
-    if is_postgres(db):
-        return OneTableVenue()
-    return VenueFile(db)

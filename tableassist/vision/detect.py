@@ -180,6 +180,7 @@ class MarkerDetector:
             self._id_of = self.ids
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
+        self._bounds: object = None
         #: the quads the last detection found but could not decode (OpenCV's rejected candidates,
         #: in that call's pixels: full-frame for `detect` and `detect_regions`), not counting the
         #: outlines of markers it did read
@@ -196,10 +197,7 @@ class MarkerDetector:
                 self._subsets.clear()
             params = self.params
             if window is not None:
-                params = cv2.aruco.DetectorParameters()
-                for name in dir(self.params):
-                    if not name.startswith("_") and not callable(getattr(self.params, name)):
-                        setattr(params, name, getattr(self.params, name))
+                params = _copy(self.params)
                 params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
             found = self._subsets[key] = MarkerDetector(
                 self.dictionary_name, params=params, min_side_px=self.min_side_px, sharpen=self.sharpen,
@@ -208,16 +206,40 @@ class MarkerDetector:
             found.sharp_ids = self.sharp_ids
         return found
 
+    def bound(self, sides: tuple[float, float] | None, image_px: int,
+              windows: tuple[int, int] | None = None) -> None:
+        """Look only for markers whose side is within `sides` (px; None: the parameters' own
+        bounds) in images whose longer side is `image_px` (OpenCV bounds a candidate's perimeter
+        by rates of that side), with the threshold windows from `windows[0]` to `windows[1]` px
+        only (None: the parameters' own)."""
+        key = None if sides is None and windows is None else \
+            (None if sides is None else (round(sides[0], 1), round(sides[1], 1), image_px), windows)
+        if key == self._bounds:
+            return
+        self._bounds = key
+        params = self.params
+        if sides is not None or windows is not None:
+            params = _copy(params)
+        if sides is not None:
+            params.minMarkerPerimeterRate = max(4 * sides[0] / image_px, 1e-3)
+            params.maxMarkerPerimeterRate = max(4 * sides[1] / image_px, params.minMarkerPerimeterRate)
+        if windows is not None:
+            params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = windows
+        self._aruco.setDetectorParameters(params)
+
     def detect(self, frame: np.ndarray) -> Detections:
         """Every marker of the dictionary in the whole frame (BGR or grey)."""
         gray = _gray(frame)
         return self._detect_gray(gray, (gray.shape[1], gray.shape[0]))
 
     def detect_regions(self, frame: np.ndarray, boxes: Iterable[tuple[int, int, int, int]],
-                       ids: Sequence[BoxIds] | None = None) -> Detections:
+                       ids: Sequence[BoxIds] | None = None, *,
+                       sides: tuple[float, float] | None = None) -> Detections:
         """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
         restricts box k to those ids (see `BoxIds`). A marker seen in two overlapping boxes is reported
-        once."""
+        once. `sides` (shortest, longest px) bounds the size of the markers looked for in the
+        boxes looked at together (the ArUco 3 approach): OpenCV then neither decodes the outline of
+        a card round a sticker nor the specks of a card's art."""
         if frame is None or frame.size == 0:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
@@ -253,43 +275,51 @@ class MarkerDetector:
             if len(found):
                 parts.append(Detections(found.ids, found.corners + shift, (w, h)))
         if packed:
-            parts.append(self._detect_mosaic(packed, self.subset(packed_ids, min(windows)), (w, h), rejected))
+            parts.append(self._detect_mosaic(packed, self.subset(packed_ids, min(windows)), (w, h), rejected,
+                                             sides=sides))
         if anywhere:
             parts.append(self._detect_mosaic(anywhere, self.subset(None, min(any_windows)), (w, h), rejected,
-                                             quick=True))
+                                             quick=True, sides=sides))
         self.rejected = rejected
         return _dedupe(_merge(parts, (w, h)))
 
     def _detect_mosaic(self, crops: list[tuple[np.ndarray, int, int]], detector: MarkerDetector,
                        frame_size: tuple[int, int], rejected: list[np.ndarray], *,
-                       quick: bool = False) -> Detections:
+                       quick: bool = False, sides: tuple[float, float] | None = None) -> Detections:
         """Find markers in many small crops with one detector call: the crops are packed side by
         side on a white canvas (OpenCV's cost per call is large next to a small crop's). `quick`:
-        one look, no sharpened second one. What it could not decode goes to `rejected`."""
-        canvas, where = _pack([c for c, _, _ in crops])
+        one look, no sharpened second one. `sides`: the shortest and longest marker side (px)
+        looked for. What it could not decode goes to `rejected`."""
+        # tall crops turned a quarter (a marker reads in any turn): the shelves then pack tight
+        turned = [c.shape[0] > c.shape[1] for c, _, _ in crops]
+        canvas, where = _pack([np.rot90(c) if t else c for (c, _, _), t in zip(crops, turned)])
+        detector.bound(sides, max(canvas.shape[:2]))
         found = detector._detect_once(canvas, frame_size, self.sharpen) if quick else \
             detector._detect_gray(canvas, frame_size)
 
-        def back(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """Where each point's crop puts it in the frame, and whether it lies in a crop at all."""
-            shift = np.zeros((len(points), 2), np.float32)
-            keep = np.zeros(len(points), bool)
-            for k, (cx, cy) in enumerate(points):
-                for (px, py, pw, ph), (_, x0, y0) in zip(where, crops):
+        def back(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Each quad (n, 4, 2) where its crop puts it in the frame, and whether it lies in a
+            crop at all."""
+            out = quads.copy()
+            keep = np.zeros(len(quads), bool)
+            for k, (cx, cy) in enumerate(quads.mean(axis=1)):
+                for (px, py, pw, ph), (crop, x0, y0), t in zip(where, crops, turned):
                     if px <= cx < px + pw and py <= cy < py + ph:
-                        shift[k] = (x0 - px, y0 - py)
+                        local = quads[k] - np.array([px, py], np.float32)
+                        if t:   # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
+                            local = np.stack([crop.shape[1] - 1 - local[:, 1], local[:, 0]], axis=1)
+                        out[k] = local + np.array([x0, y0], np.float32)
                         keep[k] = True
                         break
-            return shift, keep
+            return out, keep
 
         if detector.rejected:
-            quads = np.array(detector.rejected, np.float32)
-            shift, keep = back(quads.mean(axis=1))
-            rejected += list(quads[keep] + shift[keep][:, None, :])
+            quads, keep = back(np.array(detector.rejected, np.float32))
+            rejected += list(quads[keep])
         if not len(found):
             return found
-        shift, keep = back(found.corners.mean(axis=1))
-        return Detections(found.ids[keep], found.corners[keep] + shift[keep][:, None, :], frame_size)
+        corners, keep = back(found.corners)
+        return Detections(found.ids[keep], corners[keep], frame_size)
 
     def _detect_gray(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
         found = self._detect_once(gray, frame_size, self.sharpen)
@@ -337,6 +367,14 @@ class MarkerDetector:
             found = Detections(found.ids[keep], found.corners[keep], frame_size)
         self.rejected = _not_read(self.rejected, found)
         return found
+
+
+def _copy(params: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:
+    out = cv2.aruco.DetectorParameters()
+    for name in dir(params):
+        if not name.startswith("_") and not callable(getattr(params, name)):
+            setattr(out, name, getattr(params, name))
+    return out
 
 
 def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:

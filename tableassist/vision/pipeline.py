@@ -16,9 +16,9 @@ from .detect import Detections, MarkerDetector, QRCode, QRUnavailable
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
 from .qr import CommandScanner
-from .regions import RegionTracker
+from .regions import Box, RegionTracker, boxes_overlap
 from .tracker import Tracker
-from .worn import Outlines, WornReader
+from .worn import Watch, WornReader, quad_side, square_outlines
 
 #: The detector preset a table is read with (`detect.PRESETS`): the pipeline's, and the camera
 #: check's (`table_detector`), so what the check says reads is what a game reads.
@@ -82,13 +82,16 @@ class TablePipeline:
     there); `qr_every` None reads none, otherwise a card is "shown" once until it has been out of
     view for 3 x `qr_every` seconds. `game=None` (no game being played) reads command cards only:
     no marker detection at all. A sticker the camera keeps failing to read for `failing_after`
-    seconds is in `last.failing`.
+    seconds is in `last.failing`; a worn one (read only by guessing its damaged cells, or a
+    sticker's square seen where none is read) after `worn_after` seconds (`worn.Watch`; None: no
+    watch, and a sticker read only by guessing its cells after `failing_after`).
     """
 
     def __init__(self, game: str | None, registry: Registry | None = None, *,
                  layout: Layout | None = None, dictionary: str | None = None,
                  preset: str = PRESET, full_every: int = 50, qr_every: float | None = 1.0,
-                 tracker: Tracker | None = None, failing_after: float = 4.0) -> None:
+                 tracker: Tracker | None = None, failing_after: float = 4.0,
+                 worn_after: float | None = 1.0) -> None:
         if registry is None:
             from tableassist.markers.registry import load_registry
             registry = load_registry()
@@ -107,14 +110,25 @@ class TablePipeline:
             w, h = m.component_size_mm
             return max(0.75, 0.5 * float(np.hypot(w, h)) / m.size_mm)
 
+        def footprint(marker_id: int) -> tuple[float, float]:
+            """The component's width and height in marker sides, centred on its sticker."""
+            m = markers.get(marker_id)
+            if m is None:
+                return 1.4, 1.4
+            w, h = m.component_size_mm
+            return max(1.0, w / m.size_mm), max(1.0, h / m.size_mm)
+
         def size_mm(marker_id: int) -> float:
             m = markers.get(marker_id)
             return m.size_mm if m is not None else 20.0
 
+        self.watch: Watch | None = None
         if game:
             detector = table_detector(registry, game, dictionary=self.dictionary, preset=preset)
-            self.regions = RegionTracker(detector, full_every=full_every, extent=extent, sizes_mm=size_mm,
-                                         worn=WornReader(self.dictionary, markers))
+            reader = WornReader(self.dictionary, markers)
+            self.regions = RegionTracker(detector, full_every=full_every, footprint=footprint, sizes_mm=size_mm,
+                                         worn=reader)
+            self.watch = Watch(reader) if worn_after is not None else None
         if layout is None:
             layout = Layout.load(game) if game else Layout("none", 900, 600, 300)
         self.geometry = TableGeometry(layout, registry, game)
@@ -122,8 +136,14 @@ class TablePipeline:
         self.tracker = tracker or Tracker(registry, game, witness=self.appearance)
         self.markers = markers
         self.failing_after = failing_after
-        self.outlines = Outlines()
+        self.worn_after = worn_after
         self._worn_since: dict[int, float] = {}
+        self._read_at: dict[int, np.ndarray] = {}      # each id's outlines as last read (px)
+        self._full_scans = 0
+        self._changed_before: list[Box] = []
+        # the game's smallest and largest sticker (mm): the sizes a sticker's square may have
+        self._sizes = (min((m.size_mm for m in markers.values()), default=20.0),
+                       max((m.size_mm for m in markers.values()), default=20.0))
         self.qr_every = qr_every
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: CommandScanner | None = None
@@ -144,7 +164,7 @@ class TablePipeline:
             sightings = self.geometry.locate(found)
             self.appearance.frame(frame, found, self.regions.changed or ())
             events += self.tracker.update(sightings, t)
-            failing = self._failing(found, sightings, t)
+            failing = self._failing(frame, found, sightings, t)
             warnings += found.size_warnings()
             if self.geometry.table_h is None:
                 warnings.append("the table corners are not all in view: show the 4 corner markers "
@@ -156,34 +176,82 @@ class TablePipeline:
         self.last = FrameResult(t, found, tuple(sightings), tuple(events), tuple(warnings), failing)
         return events
 
-    def _failing(self, found: Detections, sightings: list[Sighting], t: float) -> tuple[FailingSticker, ...]:
-        """The stickers that keep failing: confirmed ones still there but not read, ones read only
-        with more error correction, and outlines that never decode, for `failing_after` s."""
+    def _failing(self, frame: np.ndarray, found: Detections, sightings: list[Sighting],
+                 t: float) -> tuple[FailingSticker, ...]:
+        """The stickers that keep failing: confirmed ones still there but not read for
+        `failing_after` s; for `worn_after` s, ones read only with more error correction and the
+        places where a sticker's square is seen but not read (`worn.Watch`)."""
         assert self.regions is not None and self.game is not None
-        after = self.failing_after
+        worn_after = self.failing_after if self.worn_after is None else self.worn_after
         out: dict[int | tuple[int, int], FailingSticker] = {}
 
-        def named(s: Sighting, why: str, since: float) -> FailingSticker:
-            m = self.markers.get(s.marker_id)
-            return FailingSticker(game=self.game or "", marker_id=s.marker_id, component=s.component,
-                                  item=s.item, side=s.side, zone=s.zone, why=why, since=round(since, 1),
-                                  secret=m is not None and m.secret and m.side != BACK)
+        def named(marker_id: int, zone: str | None, why: str, since: float) -> FailingSticker:
+            m = self.markers.get(marker_id)
+            return FailingSticker(
+                game=self.game or "", marker_id=marker_id, component=m.component if m else None,
+                item=m.item if m else None, side=m.side if m else None, zone=zone, why=why,
+                since=round(since, 1), secret=m is not None and m.secret and m.side != BACK)
 
-        for s, seconds in self.tracker.failing(t, after):
-            out[s.marker_id] = named(s, "it lies where it was, but is not read", t - seconds)
+        for s, seconds in self.tracker.failing(t, self.failing_after):
+            out[s.marker_id] = named(s.marker_id, s.zone, "it lies where it was, but is not read", t - seconds)
         self._worn_since = {i: self._worn_since.get(i, t) for i in self.regions.worn_ids}
         for s in sightings:
             since = self._worn_since.get(s.marker_id)
-            if since is not None and t - since >= after:
-                out.setdefault(s.marker_id, named(s, "it is read only by guessing its damaged cells", since))
-        self.outlines.update(self.regions.rejected, t)
-        self.outlines.drop_near(found.centers(), 0.5 * float(found.side_px().max()) if len(found) else 0.0)
-        for quad, since in self.outlines.failing(t, after):
-            c = quad.mean(axis=0)
-            out[(int(c[0]), int(c[1]))] = FailingSticker(
-                game=self.game, marker_id=None, zone=self.geometry.zone_at(quad), since=round(since, 1),
-                why="its black square is seen, but it does not decode")
+            if since is not None and t - since >= worn_after:
+                out.setdefault(s.marker_id, named(s.marker_id, s.zone,
+                                                  "it is read only by guessing its damaged cells", since))
+        for quad, marker_id, since in self._watch(frame, found, t):
+            zone = self.geometry.zone_at(quad)
+            why = "its black square is seen, but it does not decode"
+            if marker_id is not None and marker_id in self.markers:
+                out.setdefault(marker_id, named(marker_id, zone, why, since))
+            else:
+                c = quad.mean(axis=0)
+                out[(int(c[0]), int(c[1]))] = FailingSticker(game=self.game, marker_id=None, zone=zone,
+                                                             since=round(since, 1), why=why)
         return tuple(out.values())
+
+    def _watch(self, frame: np.ndarray, found: Detections, t: float
+               ) -> list[tuple[np.ndarray, int | None, float]]:
+        """This frame's look at the places where a sticker is seen but not read (`worn.Watch`),
+        and those that keep showing a worn one for `worn_after` s. The places: the outlines the
+        scans rejected, the dark squares of a sticker's size in the whole frame when the scans
+        looked at all of it and otherwise where the picture changed and has settled (a torn corner
+        or a scratch through the border leaves OpenCV no outline), and where a marker was last read that lies there unread.
+        The size is the game's stickers' at the px/mm of the markers read: before any is read, a
+        dark square says nothing (a board's art is full of them)."""
+        assert self.regions is not None
+        if self.watch is None or self.worn_after is None:
+            return []
+        sides = found.side_px()
+        for mid, corners in zip(found.ids.tolist(), found.corners):
+            self._read_at[mid] = corners
+        full = self.regions.full_scans != self._full_scans
+        self._full_scans = self.regions.full_scans
+        if not len(found):
+            return []
+        known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
+                 if i in self.markers]
+        if not known:
+            return []
+        per_mm = float(np.median([side / mm for side, mm in known]))
+        least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
+        outlines: list[tuple[np.ndarray, int | None]] = [
+            (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
+        # the change of the frame before that has settled now: while a card or a hand moves, a
+        # square found there would be gone in the next frame (and the search costs every frame)
+        changed = self.regions.changed or []
+        settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
+        self._changed_before = changed
+        boxes: list[Box | None] = [None] if full or self.regions.changed is None else list(settled)
+        for box in boxes:
+            outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most)]
+        for s, _ in self.tracker.failing(t, 0.0):
+            corners = self._read_at.get(s.marker_id)
+            if corners is not None:
+                outlines.append((corners, s.marker_id))
+        self.watch.update(frame, t, outlines, (found.centers(), sides))
+        return self.watch.failing(t, self.worn_after)
 
     def _scan_qr(self, frame: np.ndarray) -> list[CardShown]:
         """The command cards shown: zbar only where a QR-like pattern appeared (`qr.CommandScanner`)."""

@@ -10,7 +10,7 @@ only on the crop round two or more of them. A card read stays "in view" while no
 where it was (it is not scanned again: a card held still is the same showing); when the picture
 changes there, it is looked at again. A crop with finder patterns that zbar could not read (the
 card still moving, blurred) is tried again for the next `retry` frames, as the card comes to
-rest. The first frame (and a frame of a new size) is scanned whole, once.
+rest. The first frame (and a frame of a new size) is looked at whole, as one change.
 """
 
 from __future__ import annotations
@@ -62,12 +62,12 @@ class CommandScanner:
             self._changes = self._changes or ChangeMap()
             changed = self._changes.update(frame)
         if self._size != (w, h) or changed is None:
+            # a first frame: all of it is new, and looked at as a change (finder patterns on a
+            # copy LIVE_WIDTH wide, zbar only round them), as dear as a small part of a plain pass
             self._size = (w, h)
             self._held = []
-            self.scans += 1
-            codes = self.scanner.scan(frame, thorough=False)
-            self._held = [_Held(c, _box_of(c)) for c in codes]
-            return codes
+            self._retry = []
+            changed = [(0, 0, w, h)]
         kept = [k for k in self._held if not boxes_overlap(k.box, changed)]
         out = [k.code for k in kept]
         crops = self._candidates(frame, changed)
@@ -99,11 +99,15 @@ class CommandScanner:
                 continue
             self.looked += 1
             gray = _gray(frame[by0:by1, bx0:bx1])
+            # a large box (a first frame, a hand over half the table) at zbar's live width
+            scale = min(1.0, QRScanner.LIVE_WIDTH / max(gray.shape[:2]))
+            if scale < 1.0:
+                gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
             binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
             finders = _finder_patterns(binary)
             if len(finders) < 2:
                 continue
-            pts = np.concatenate(finders)
+            pts = np.concatenate(finders) / scale
             x0, y0 = pts.min(axis=0)
             x1, y1 = pts.max(axis=0)
             grow = GROW * max(x1 - x0, y1 - y0)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import BoxIds, Detections, MarkerDetector, _dedupe, _gray, _merge, _window
+from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _window
 from .worn import WornReader
 
 Box = tuple[int, int, int, int]
@@ -39,11 +39,16 @@ class ChangeMap:
 
     SCALE = 8
 
-    def __init__(self, threshold: int = 24) -> None:
+    def __init__(self, threshold: int = 24, settle: int = 2) -> None:
         self.threshold = threshold
+        self.settle = settle
         self.mask: np.ndarray | None = None       # uint8 0/1 at 1/SCALE, dilated: this frame's change
+        #: uint8 0/1 at 1/SCALE, not dilated: what changed in this frame or in the `settle` - 1 before
+        #: (a sticker a card slides off is uncovered over several frames)
+        self.recent: np.ndarray | None = None
         self.level = 0.0                          # the frame's mean grey level (the room's light)
         self._prev: np.ndarray | None = None
+        self._raw: list[np.ndarray] = []
 
     @property
     def shape(self) -> tuple[int, int] | None:
@@ -60,25 +65,34 @@ class ChangeMap:
         self.level = float(small.mean())
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
-            self.mask = np.ones(small.shape, np.uint8)
+            self.mask = self.recent = np.ones(small.shape, np.uint8)
+            self._raw = []
             return None
         diff = cv2.absdiff(small, prev)
         mask = (diff > self.threshold).astype(np.uint8)
+        self._raw = [mask] + self._raw[:self.settle - 1]
+        recent = mask
+        for older in self._raw[1:]:
+            recent = recent | older
+        self.recent = recent
         self.mask = cv2.dilate(mask, np.ones((5, 5), np.uint8)) if mask.any() else mask
         return self.boxes(self.mask)
 
-    def boxes(self, mask: np.ndarray, min_cells: int = 1) -> list[Box]:
-        """The connected parts of `mask` (a grid like `self.mask`) as padded full-frame boxes."""
+    def boxes(self, mask: np.ndarray, min_cells: int = 1, pad: float | None = None) -> list[Box]:
+        """The connected parts of `mask` (a grid like `self.mask`) as full-frame boxes padded by
+        `pad` px (None: 4 grid cells)."""
         if not mask.any():
             return []
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-        s, pad = self.SCALE, 4 * self.SCALE
+        s = self.SCALE
+        pad = 4 * s if pad is None else pad
         return [(int(x * s - pad), int(y * s - pad), int((x + bw) * s + pad), int((y + bh) * s + pad))
                 for x, y, bw, bh, area in stats[1:] if area >= min_cells]
 
     def reset(self) -> None:
         self._prev = None
-        self.mask = None
+        self.mask = self.recent = None
+        self._raw = []
 
 
 class _Known:
@@ -112,8 +126,9 @@ class _Known:
 
 @dataclass
 class RegionTracker:
-    """Cheap per-frame detection for video (the module docstring says how). `extent(marker_id)` is
-    its component's half-diagonal in marker sides (what a change round it may be explained by);
+    """Cheap per-frame detection for video (the module docstring says how). `footprint(marker_id)` is
+    its component's (width, height) in marker sides, centred on it (what a change round it may
+    be explained by);
     `sizes_mm(marker_id)` its printed size (how far the full scan may shrink the frame)."""
 
     detector: MarkerDetector
@@ -121,8 +136,10 @@ class RegionTracker:
     margin: float = 0.5
     keep: int = 20
     change_threshold: int = 24
-    extent: Callable[[int], float] | None = None
+    footprint: Callable[[int], tuple[float, float]] | None = None
     sizes_mm: Callable[[int], float] | None = None
+    #: a whole sweep takes `full_every` frames, one of this many horizontal bands at a time
+    bands: int = 4
     #: the smallest marker side (px) the shrunk full scan must still see
     full_scan_px: float = 32.0
     changes: ChangeMap = field(default_factory=ChangeMap, repr=False)
@@ -143,6 +160,8 @@ class RegionTracker:
     #: the ids this frame read only by the worn-sticker reading
     worn_ids: frozenset[int] = frozenset()
     _worn_known: set[int] = field(default_factory=set, repr=False)
+    _quick: MarkerDetector | None = field(default=None, repr=False)
+    _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -155,7 +174,8 @@ class RegionTracker:
         self.changed = fresh
         self.rejected = []
         first = fresh is None
-        full = first or self._count % self.full_every == 0
+        step = max(1, self.full_every // self.bands)
+        band = None if first or self._count % step else (self._count // step - 1) % self.bands
         # this frame's changes and the previous frame's: a card uncovered by a hand over two frames is
         # whole in the second one's box
         changed = [] if fresh is None else fresh + self._last_changed
@@ -172,28 +192,39 @@ class RegionTracker:
             parts.append(Detections(np.array([k.marker_id for k in still], np.int32),
                                     np.array([k.corners for k in still], np.float32), (w, h)))
             self.reused += len(still)
-        if full:
-            parts.append(self._full_scan(frame))
+        if first:
+            parts.append(self._first_scan(frame))
             self.full_scans += 1
+        elif band is not None:
+            parts.append(self._full_scan(frame, band))
+            self.full_scans += band == self.bands - 1
+        sides = sorted(k.side for k in self._known.values())
+        window = _window(sides[len(sides) // 4]) if sides else 0
+        # 1. the known markers that moved or were missed, each in its box
         crops: list[Box] = []
         only: list[BoxIds] = []
-        sides = sorted(k.side for k in self._known.values())
-        typical = (None, _window(sides[len(sides) // 4])) if sides else None
-        if moving:
-            window = _window(min(k.side for k in moving))
-            for k in moving:
+        searched: list[Box] = []         # boxes already looked at for every id
+        for k in moving:
+            if k.seen == self._count - 1:
+                # read last frame: it is there, moving, found where its motion takes it
                 crops.append(k.search_box(self.margin))
-                # read last frame: it is there, moving; missed: something else may lie there now
-                # (the other side of a card turned over, a die's new face), so any id
-                only.append(({k.marker_id}, window) if k.seen == self._count - 1 else (None, window))
-        if not first:
-            for box in self._unexplained(w, h):
-                crops.append(box)
-                only.append(typical)
+                only.append(({k.marker_id}, _window(k.side)))
+            elif boxes_overlap(k.box(self.margin), changed):
+                # missed: something else may lie there now (the other side of a card turned over, a
+                # die's new face), so any id; where nothing changed since, it is as unreadable as it was
+                crops.append(k.box(self.margin))
+                only.append((None, _window(k.side)))
+                searched.append(crops[-1])
         if crops:
-            found = self.detector.detect_regions(frame, crops, only)
-            self.rejected += self.detector.rejected
-            parts.append(found)
+            parts.append(self._regions(frame, crops, only))
+        # 2. what changed lately that no component read in this frame explains by its motion (a hand
+        # lifted, a card put down, a marker that jumped out of its box), and what each moving
+        # component uncovered (a card slid off a sticker): where a marker may have come into view
+        if not first:
+            moved = _merge([p for p in parts[1 if still else 0:]], (w, h))
+            boxes = self._uncovered(moved, searched)
+            if boxes:
+                parts.append(self._regions(frame, boxes, [(None, window or 11)] * len(boxes)))
         # which markers are read only by the worn-sticker reading: those it read last (a marker
         # reused as it was keeps its standing), unless the detector itself read them now
         looked = parts[1:] if still else parts
@@ -223,24 +254,76 @@ class RegionTracker:
 
     # -- the parts --------------------------------------------------------------------------------
 
-    def _full_scan(self, frame: np.ndarray) -> Detections:
-        """The whole frame, shrunk as far as the smallest sticker of the game allows."""
+    def _first_scan(self, frame: np.ndarray) -> Detections:
+        """The whole of a first frame, nothing known yet: one look with the plain detector's three
+        threshold windows (as dear as a plain pass; the full scan's second look at every band
+        follows in the next frames)."""
+        if self._quick is None:
+            params = _copy(self.detector.params)
+            params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = 3, 23
+            params.adaptiveThreshWinSizeStep = 10
+            ids = None if self.detector.ids is None else self.detector.ids.tolist()
+            self._quick = MarkerDetector(self.detector.dictionary_name, params=params, ids=ids,
+                                         min_side_px=self.detector.min_side_px, second_look=False, sharpen=0.0)
+        gray = _gray(frame)
+        found = self._quick._detect_gray(gray, (gray.shape[1], gray.shape[0]))
+        self.rejected += self._quick.rejected
+        self.full_scale = 1.0
+        return found
+
+    def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
+        """One of the `bands` horizontal bands of the frame (grown by the largest sticker, so that
+        one lying across a band's edge is whole in one), shrunk as far as the smallest sticker of
+        the game allows, with the detector's every threshold window and second look: a whole
+        sweep takes `full_every` frames, and no frame costs a whole scan."""
         h, w = frame.shape[:2]
+        known = [k.side for k in self._known.values()]
+        overlap = int(1.5 * max(known)) + 16 if known else h // (2 * self.bands)
+        y0 = band * h // self.bands
+        y1 = min(h, (band + 1) * h // self.bands + overlap)
         scale = self._scan_scale()
         self.full_scale = scale
-        gray = _gray(frame)
+        gray = _gray(frame[y0:y1])
+        shift = np.array([0, y0], np.float32)
+        sides = self._sides()
+        # the threshold windows fitted to the stickers known (their cells), not all of them
+        windows = None if not known else (_window(scale * min(known)), _window(scale * max(known)))
         if scale < 1.0:
-            small = cv2.resize(gray, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
+            bh, bw = gray.shape[:2]
+            small = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
+            sx, sy = bw / small.shape[1], bh / small.shape[0]
+            self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(small.shape[:2]),
+                                windows)
             found = self.detector._detect_gray(small, (w, h))
-            sx, sy = w / small.shape[1], h / small.shape[0]
             found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), (w, h))
-            self.rejected += [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
+            rejected = [q * np.array([sx, sy], np.float32) for q in self.detector.rejected]
             if len(found):
                 found = _refine(gray, found)
-            return found
-        found = self.detector._detect_gray(gray, (w, h))
+        else:
+            self.detector.bound(sides, max(gray.shape[:2]), windows)
+            found = self.detector._detect_gray(gray, (w, h))
+            rejected = self.detector.rejected
+        self.detector.bound(None, 0)
+        self.rejected += [q + shift for q in rejected]
+        return Detections(found.ids, found.corners + shift, (w, h))
+
+    def _regions(self, frame: np.ndarray, boxes: list[Box], only: list[BoxIds]) -> Detections:
+        found = self.detector.detect_regions(frame, boxes, only, sides=self._sides())
         self.rejected += self.detector.rejected
         return found
+
+    def _sides(self) -> tuple[float, float] | None:
+        """The shortest and longest side (px) a sticker of the game may show: its smallest and
+        largest printed size at the fewest and most px/mm the known markers show, with room for
+        perspective and a component held up towards the camera (the ArUco 3 approach)."""
+        if self.sizes_mm is None or not self._known or self.detector.ids is None:
+            return None
+        rates = [k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values()]
+        if self._printed is None:
+            sizes = [self.sizes_mm(int(i)) for i in self.detector.ids]
+            self._printed = min(sizes), max(sizes)
+        return (max(self.detector.min_side_px, 0.6 * self._printed[0] * min(rates)),
+                2.0 * self._printed[1] * max(rates))
 
     def _scan_scale(self) -> float:
         """How far the full scan may shrink the frame: the smallest sticker of the game, at the
@@ -248,30 +331,62 @@ class RegionTracker:
         if self.sizes_mm is None or not self._known or self.detector.ids is None:
             return 1.0
         px_per_mm = min(k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values())
-        smallest = min(self.sizes_mm(int(i)) for i in self.detector.ids) * px_per_mm
+        self._sides()
+        assert self._printed is not None
+        smallest = self._printed[0] * px_per_mm
         return float(min(1.0, max(0.25, self.full_scan_px / max(smallest, 1.0))))
 
-    def _unexplained(self, w: int, h: int) -> list[Box]:
-        """The parts of this frame's change that no known marker's component covers: where a new
-        marker may have appeared."""
-        mask = self.changes.mask
-        if mask is None or not mask.any():
+    def _uncovered(self, moved: Detections, searched: list[Box]) -> list[Box]:
+        """Where a marker may have come into view in this frame (full-frame boxes):
+
+        * what changed in the last `ChangeMap.settle` frames that no component read in this frame
+          covers, where it is now or where it was last frame (its motion is its own business), nor
+          a box looked at for every id already, grown by the largest sticker side;
+        * beside each edge a moving component left behind, the strip it uncovered and one sticker
+          side beyond it (what changed there may be only a sticker's last uncovered edge).
+        """
+        recent = self.changes.recent
+        if recent is None or not recent.any():
             return []
         s = ChangeMap.SCALE
-        left = mask.copy()
-        for k in self._known.values():
+        known = [k.side for k in self._known.values()]
+        reach = (max(known) if known else 4 * s) + s
+        explained = np.zeros_like(recent)
+        strips: list[Box] = []
+        for mid, corners in zip(moved.ids.tolist(), moved.corners):
+            now = self._card(mid, corners)
+            cv2.fillConvexPoly(explained, np.round((now - s / 2) / s).astype(np.int32), 1)
+            before = self._before(mid, now.mean(axis=0))
+            if before is None:
+                continue
+            was = self._card(mid, before.corners)
+            cv2.fillConvexPoly(explained, np.round((was - s / 2) / s).astype(np.int32), 1)
+            strips += _left_behind(was, now, before.side + s)
+        explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
+        left = recent & (1 - explained)
+        for x0, y0, x1, y1 in searched:
+            cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
+        return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
+
+    def _card(self, marker_id: int, corners: np.ndarray) -> np.ndarray:
+        """The corners (4, 2) of the component of a marker with these corners, in the same pixels."""
+        fw, fh = self.footprint(marker_id) if self.footprint else (1.4, 1.4)
+        H = cv2.getPerspectiveTransform(_UNIT, np.asarray(corners, np.float32))
+        card = cv2.perspectiveTransform((_UNIT * np.array([fw, fh], np.float32)).reshape(-1, 1, 2), H)
+        out: np.ndarray = card.reshape(4, 2)
+        return out
+
+    def _before(self, marker_id: int, centre: np.ndarray) -> _Known | None:
+        """The known marker of this id read last frame that is nearest to `centre`."""
+        best, best_d = None, float("inf")
+        for key in self._ids.get(marker_id, ()):
+            k = self._known[key]
             if k.seen != self._count - 1:
-                continue        # missed: its own crop is looked at for every id
-            reach = max(1.0, self.extent(k.marker_id) if self.extent else 0.75) * k.side + 2 * s
-            cx, cy = k.centre
-            vx, vy = k.velocity
-            x0, x1 = min(cx, cx + vx) - reach, max(cx, cx + vx) + reach
-            y0, y1 = min(cy, cy + vy) - reach, max(cy, cy + vy) + reach
-            cv2.rectangle(left, (int(x0 // s), int(y0 // s)), (int(x1 // s), int(y1 // s)), 0, -1)
-        # a marker needs at least (its side / 8)^2 grid cells of change to have appeared
-        sides = [k.side for k in self._known.values()]
-        min_cells = max(1, int((min(sides) / s) ** 2 / 4)) if sides else 1
-        return self.changes.boxes(left, min_cells)
+                continue
+            d = float(np.hypot(k.centre[0] - centre[0], k.centre[1] - centre[1]))
+            if d < best_d:
+                best, best_d = k, d
+        return best
 
     def _remember(self, found: Detections) -> None:
         fresh: dict[tuple[int, int], _Known] = {}
@@ -315,6 +430,63 @@ def _refine(gray: np.ndarray, found: Detections) -> Detections:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
     cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
     return Detections(found.ids, pts.reshape(-1, 4, 2), found.frame_size)
+
+
+_UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)
+
+
+def _left_behind(was: np.ndarray, now: np.ndarray, reach: float) -> list[Box]:
+    """The boxes of what a component uncovered moving from corners `was` to `now` (4, 2): beside
+    each edge it left behind, from where the edge is now to `reach` px beyond where it was, and
+    `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the component
+    now, and partly inside where it was)."""
+    out: list[Box] = []
+    poly = now.reshape(-1, 1, 2).astype(np.float32)
+    centre = now.mean(axis=0)
+    for i in range(4):
+        j = (i + 1) % 4
+        if max(cv2.pointPolygonTest(poly, (float(was[i][0]), float(was[i][1])), True),
+               cv2.pointPolygonTest(poly, (float(was[j][0]), float(was[j][1])), True)) > -1.0:
+            continue        # the edge is not left behind: it is inside (or on) the component now
+        along = now[j] - now[i]
+        along = along / max(1e-6, float(np.hypot(*along)))
+        out_dir = np.array([along[1], -along[0]], np.float32)
+        if float(np.dot(out_dir, now[i] - centre)) < 0:
+            out_dir = -out_dir
+        pts = np.array([now[i], now[j], was[i], was[j],
+                        was[i] + reach * out_dir, was[j] + reach * out_dir,
+                        now[i] - reach * along, now[j] + reach * along], np.float32)
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        out.append((int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5))
+    return out
+
+
+def merge_boxes(boxes: list[Box]) -> list[Box]:
+    """`boxes` with those that overlap joined into their bounding box while that costs fewer
+    pixels than the two apart: a mosaic then looks at no pixel twice there."""
+    out = list(boxes)
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
+                    continue
+                u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if _area(u) <= _area(a) + _area(b):
+                    out[i] = u
+                    del out[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return out
+
+
+def _area(b: Box) -> int:
+    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
 
 
 def boxes_overlap(a: Box, boxes: Sequence[Box]) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 from tableassist.demo.play import Demo
 from tests.plugins.browser import TABLET
+from tests.server.layout import BAR_MOST, SCREENS, bar_height, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
@@ -27,6 +28,8 @@ def test_a_camera_row_is_tapped_on_the_page_and_the_game_goes_on(tmp_path, chrom
         row = page.locator(".camera-reader .confirm-row")
         row.wait_for(timeout=60_000)
         assert "The camera sees the blue rat on space 3" in row.inner_text()
+        # the camera's line names the game in words, not by its id
+        assert "a scripted game of Abandon Ship" in demo.table.camera_status.notice
         row.locator("button", has_text="blue die on the blue rat").click()
         player.join(timeout=120)
         expected = demo.scripted.expected_game()
@@ -36,5 +39,49 @@ def test_a_camera_row_is_tapped_on_the_page_and_the_game_goes_on(tmp_path, chrom
         view = page.evaluate("() => window.tableassist.state.view")
         assert view == expected.view(None)
         assert page.locator(".camera-reader").count() == 0 and errors == []
+    finally:
+        demo.close()
+
+
+@pytest.mark.parametrize("screen", ["1024x768", "390x844", "320x640"])
+def test_the_demo_says_it_is_one_on_every_screen_size(tmp_path, chromium, screen):
+    """The banner names the demo and its game in words, the move it is at of all the game's,
+    where the tablet takes over from the camera's script, and how to play a real game; it stays
+    clear of the header. The plan's numbers are the game's: the tablet's part, played, ends on
+    the last move the banner announced."""
+    demo = Demo("abandon_ship", db=tmp_path / "demo.sqlite3", hands=False, flicker=0.0)
+    try:
+        demo.start()
+        plan = demo.plan
+        assert (plan["title"], plan["camera_moves"], plan["moves"]) == ("Abandon Ship", 29, 255)
+        page = chromium.new_page(viewport=SCREENS[screen])
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(demo.host_link)
+        banner = page.locator('[data-notice="demo"]')
+        banner.wait_for()
+        summary = banner.locator("summary")
+        # the one line, on every screen: the demo, its game in words, the move, the tablet's turn
+        assert summary.inner_text() == "Demo: Abandon Ship · move 0 of 255 · the tablet from move 30"
+        assert in_view(page, '[data-notice="demo"] summary')
+        if screen != "1024x768":
+            summary.click()                              # a phone folds the rest
+        text = banner.inner_text()
+        assert "abandon_ship" not in text
+        assert "until move 29, then the tablet plays the last 226 moves" in text
+        assert "tableassist serve" in text                # how to start a real game
+        assert bar_height(page) <= BAR_MOST
+
+        session = demo.table.session
+        for action in demo.scripted.expected:         # the camera's part, as the camera reads it
+            session.submit(action, source="camera")
+        page.wait_for_selector('[data-notice="demo"] .demo-step[data-step="29"]')
+        assert "The tablet plays the last 226 moves now" in banner.inner_text()
+        assert "the tablet plays now" in summary.inner_text()
+        demo.finish(pace=0)
+        page.wait_for_selector('[data-notice="demo"] .demo-step[data-step="255"]')
+        assert "The demo's game is over" in banner.inner_text()
+        assert len(session.steps) == plan["moves"] and session.game.result() is not None
+        assert errors == []
     finally:
         demo.close()

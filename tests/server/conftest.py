@@ -151,11 +151,11 @@ def serving(db: Path | Store, *, box: Box | None = None,
 class ServerProcess:
     """``tableassist serve`` as a child process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db: Path | str) -> None:
+    def __init__(self, db: Path | str, *, port: int = 0, more: tuple[str, ...] = ()) -> None:
         self.db = db
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--camera", "none"],
+            [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--db", str(db), "--camera", "none", *more],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
         self.startup: list[str] = []  # what it printed up to its URL

@@ -73,3 +73,22 @@ def test_the_new_game_card_starts_the_same_game_again_and_the_screens_follow(ser
     assert state["camera_reader"]["report"] == "New game card: a new game with the same players"
     saved = {g["id"]: g for g in state["lobby"]["saved"]}
     assert saved[first.saved.id]["ended"] is None        # the other game stays, resumable
+
+
+def test_a_frames_several_readings_reach_the_screens_as_one_state(server):
+    """A roll read in one frame is one log entry per die, each stored before the next, and one
+    broadcast when the camera's job is done: no screen redraws it die by die."""
+    camera = server.camera
+    server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None)
+    table = server.client(server.tokens.table)
+    events = TableEvents("abandon_ship")
+    camera.feed(set_up(events), events.t)
+    before = table.wait_state(lambda s: s["view"]["phase"] == "roll", "the cheese read")
+    lines, received = len(before["history"]), len(table.states)
+    camera.feed(roll(events, {**ALL_ONES, "red": 4, "white": 2}), events.t)
+    table.wait_state(lambda s: s["view"]["phase"] == "choose", "the roll read")
+    session = server.table.session
+    dice = [e for e in session.store.entries(session.saved.id)[lines:] if e.source == "camera"]
+    assert len(dice) == 8                               # eight entries in the log …
+    shown = [len(s["history"]) - lines for s in table.states[received:]]
+    assert shown and set(shown) <= {0, 8}               # … and no state with some of them only

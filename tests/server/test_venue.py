@@ -139,26 +139,40 @@ def test_tables_are_files_beside_the_home_database_and_the_list_survives_a_resta
         again.close()
 
 
-def test_every_table_is_opened_by_open_store_and_a_postgresql_venue_is_main_alone(store_factory):
-    """SQLite: a table of the venue is its own file, its store opened with ``open_store(db,
-    name)``, its keys where that store keeps them. PostgreSQL: the venue's list is not kept in the
-    database yet, so the venue is ``main`` alone and says so when asked for another table."""
+def test_every_table_is_opened_by_open_store_in_the_venues_database(store_factory):
+    """A table of the venue is opened with ``open_store(db, name)``, its keys where that store
+    keeps them: on SQLite its own file beside the home database, on PostgreSQL its rows in the
+    venue's database, where the venue's list and staff key are too (a restart finds them)."""
     served = serve_venue(store_factory.db, host="127.0.0.1", port=0)
     try:
         assert served.store.table == "main"
         assert served.tokens.links is not None
         assert served.tokens.links.where == served.store.links().where
+        served.create_table("Two")
+        two = served.tables["two"].store
         if is_postgres(store_factory.db):
-            assert [t.name for t in served.venue.tables()] == ["main"]
-            with pytest.raises(VenueError, match="a venue on PostgreSQL has one table, main"):
-                served.create_table("Two")
-            assert [row["name"] for row in served.rows()] == ["main"]
+            assert (two.table, two.where) == ("two", served.store.where.replace("main", "two"))
         else:
-            served.create_table("Two")
-            two = served.tables["two"].store
             assert (two.table, two.where) == ("two", str(table_file(store_factory.db, "two")))
+        served.create_table("Three")
+        served.rename_table("three", "Window")
+        served.close_table("three")
+        staff, keys = served.venue.staff, served.tables["two"].tokens.host
     finally:
         served.close()
+    again = serve_venue(store_factory.db, host="127.0.0.1", port=0)
+    try:
+        assert again.venue.staff == staff
+        assert [(t.name, t.title, bool(t.closed)) for t in again.venue.tables()] == [
+            ("main", "Main table", False), ("two", "Two", False), ("three", "Window", True)]
+        assert set(again.tables) == {"main", "two"}
+        assert again.tables["two"].tokens.host == keys
+        with pytest.raises(VenueError, match="already a table called 'window'"):
+            again.create_table("window")
+        again.reopen_table("three")
+        assert [row["state"] for row in again.rows()] == ["lobby"] * 3
+    finally:
+        again.close()
 
 
 def test_a_second_process_is_refused_every_table_of_the_venue(tmp_path):

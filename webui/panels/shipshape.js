@@ -117,9 +117,10 @@ function groupsPicture(view, ctx, letters) {
     {class: "groups"},
     groups.map((g, i) => s("g", {class: "group", transform: `translate(0 ${i * rowH})`, dataset: {group: i}},
       stack(g, i, groups.length > 1),
+      // the stage's line fits the phone's narrower picture (a tie round makes it the longest)
       text(cards[0], cards[1] - 20, t("page.shipshape.turn", "Turn {turn}", {turn: g.turn}) + " · " + (STAGE[g.stage]?.() || titleCase(g.stage))
         + (g.tie_round ? " · " + t("page.shipshape.tie_round", "tie round") : ""),
-        {size: 18, weight: 700, anchor: "start"}),
+        {size: narrow ? 15 : 18, weight: 700, anchor: "start"}),
       g.members.map((m, j) => crewCard(g, m, ctx.colours[m], letters[m], cards[0] + j * 84, cards[1])))));
 }
 

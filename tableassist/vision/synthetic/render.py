@@ -60,6 +60,8 @@ class Renderer:
             self._paste(frame, self.marker_image(piece.marker_id, piece.damage), quad)
             if piece.damage is not None and piece.damage.scratch > 0:
                 _scratch(frame, quad, piece.damage)
+            if piece.damage is not None and piece.damage.pen > 0:
+                _pen(frame, quad, piece.damage)
             if in_view(quad, viewpoint.width, viewpoint.height):
                 ids.append(piece.marker_id)
                 corners.append(quad)
@@ -231,3 +233,18 @@ def _scratch(frame: Frame, quad: NDArray[np.float32], damage: Damage) -> None:
     (x0, y0), (x1, y1) = np.round(p0 * 16).astype(int), np.round(p1 * 16).astype(int)
     cv2.line(frame, (int(x0), int(y0)), (int(x1), int(y1)), (236, 240, 242),
              max(1, int(round(damage.scratch))), cv2.LINE_AA, shift)
+
+
+def _pen(frame: Frame, quad: NDArray[np.float32], damage: Damage) -> None:
+    """A pen stroke across the marker: dark blue ink `damage.pen` px wide, from beyond one corner
+    to beyond the opposite one, bowed a little as a hand draws it."""
+    rng = np.random.default_rng(damage.seed + 2)
+    k = int(rng.integers(2))
+    a, b = quad[k], quad[k + 2]
+    centre = quad.mean(axis=0)
+    a, b = centre + (a - centre) * 1.25, centre + (b - centre) * 1.25   # over the card round it
+    normal = np.array([-(b - a)[1], (b - a)[0]], np.float32)
+    bow = normal * float(rng.uniform(-0.12, 0.12))
+    points = np.array([a + (b - a) * s + bow * 4 * s * (1 - s) for s in np.linspace(0, 1, 12)])
+    cv2.polylines(frame, [np.round(points * 16).astype(np.int32)], False, (70, 35, 25),
+                  max(1, int(round(damage.pen))), cv2.LINE_AA, 4)

@@ -58,13 +58,16 @@ class Piece:
 class Damage:
     """A worn sticker: `cells` inner cells flipped (ink rubbed off or a pen mark), a `corner` torn away
     (that share of the marker's side along both edges of one corner, showing the white card), and/or a
-    `scratch` of that many image pixels across the marker (the white paper under the ink). `seed`
-    chooses which cells, which corner and where the scratch runs."""
+    `scratch` of that many image pixels across the marker (the white paper under the ink), and/or a
+    `pen` mark: a stroke of ink that many image pixels wide drawn across it, corner to corner, over
+    the cells, the border and the card round it. `seed` chooses which cells, which corner and where
+    the scratch and the stroke run."""
 
     cells: int = 0
     corner: float = 0.0
     scratch: float = 0.0
     seed: int = 0
+    pen: float = 0.0
 
 
 def _place(local: NDArray[np.float32], piece: Piece) -> NDArray[np.float32]:

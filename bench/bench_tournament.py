@@ -1,0 +1,286 @@
+"""A tournament behind the proxy: T tables x S screens over 1..N `tableassist serve` processes.
+
+PostgreSQL (tests/services.py, ``max_connections`` raised: one connection per table), nginx with
+the configuration ``tableassist proxy`` writes, and N serve processes on one database. The tables
+are added on the venue page through the proxy (they spread over the processes); each gets a
+player (the table's key) that plays a Shipwrecked game by random legal actions, one action a
+second, and S spectators: lean Socket.IO clients (Engine.IO 4 / Socket.IO 5 spoken by hand over
+wsproto, every connection on one selector thread, as in bench_broadcast.py), all through the
+proxy. For each process count of the curve it prints the broadcast latency (action sent -> each
+screen's next state) p50/p99, the acknowledged actions a second, each process's resident
+memory, and, with two processes or more, the takeover time after ``kill -9`` of one of them
+(until every table is served again), with the load average.
+
+    .venv/bin/python bench/bench_tournament.py [--tables 100] [--screens 7] [--curve 1,2,4]
+                                               [--seconds 20] [--smoke]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import selectors
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import socketio
+
+import _common
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.services import NginxServer, PostgresServer, free_port  # noqa: E402
+
+PLAYERS = [{"name": n} for n in ("Ann", "Bea", "Cy")]
+SMOKE = {"tables": 2, "screens": 2, "curve": "2", "seconds": 2.0}
+
+
+class Lean:
+    """Many Socket.IO connections on one thread: spectators keep their arrival times, a player
+    (with a key) keeps its last state and sends ``act`` with an ack id."""
+
+    class Conn:
+        def __init__(self, sock: socket.socket, ws: Any, token: str | None) -> None:
+            self.sock, self.ws, self.token = sock, ws, token
+            self.parts: list[str] = []
+            self.arrivals: list[float] = []
+            self.last: dict[str, Any] | None = None
+            self.acks: dict[int, float] = {}
+            self.answered: list[tuple[float, float, bool]] = []
+            self.next_id = 1
+            self.lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self.sel = selectors.DefaultSelector()
+        self.conns: list[Lean.Conn] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def open(self, url: str, path: str, token: str | None = None) -> "Lean.Conn":
+        from wsproto import ConnectionType, WSConnection
+        from wsproto.events import Request
+        parts = urlsplit(url)
+        sock = socket.create_connection((parts.hostname, parts.port))
+        ws = WSConnection(ConnectionType.CLIENT)
+        sock.sendall(ws.send(Request(host=parts.netloc,
+                                     target=f"{path}socket.io/?EIO=4&transport=websocket")))
+        conn = self.Conn(sock, ws, token)
+        self.conns.append(conn)
+        self.sel.register(sock, selectors.EVENT_READ, conn)
+        return conn
+
+    def send(self, conn: "Lean.Conn", text: str) -> None:
+        from wsproto.events import TextMessage
+        with conn.lock:
+            try:
+                conn.sock.sendall(conn.ws.send(TextMessage(data=text)))
+            except OSError:
+                pass
+
+    def act(self, conn: "Lean.Conn", event: str, data: Any) -> None:
+        with conn.lock:
+            ack = conn.next_id
+            conn.next_id += 1
+            conn.acks[ack] = time.perf_counter()
+        self.send(conn, f"42{ack}" + json.dumps([event, data]))
+
+    def _loop(self) -> None:
+        from wsproto.events import CloseConnection, Ping, TextMessage
+        while self.running:
+            for key, _mask in self.sel.select(0.2):
+                conn = key.data
+                try:
+                    data = conn.sock.recv(1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.sel.unregister(conn.sock)
+                    continue
+                conn.ws.receive_data(data)
+                for event in conn.ws.events():
+                    if isinstance(event, TextMessage):
+                        conn.parts.append(event.data)
+                        if event.message_finished:
+                            self._packet(conn, "".join(conn.parts))
+                            conn.parts = []
+                    elif isinstance(event, Ping):
+                        with conn.lock:
+                            conn.sock.sendall(conn.ws.send(event.response()))
+                    elif isinstance(event, CloseConnection):
+                        self.sel.unregister(conn.sock)
+                        break
+
+    def _packet(self, conn: "Lean.Conn", text: str) -> None:
+        if text.startswith("0"):
+            self.send(conn, "40" + (json.dumps({"token": conn.token}) if conn.token else ""))
+        elif text == "2":
+            self.send(conn, "3")
+        elif text.startswith("42"):
+            event, payload = json.loads(text[2:])
+            if event == "state" and isinstance(payload, dict):
+                conn.arrivals.append(time.perf_counter())
+                if conn.token:
+                    if "history_delta" in payload and conn.last is not None:
+                        payload = {**conn.last, **payload}
+                    conn.last = payload
+        elif text.startswith("43"):
+            head, _, body = text[2:].partition("[")
+            with conn.lock:
+                sent = conn.acks.pop(int(head), None)
+            if sent is not None:
+                answer = json.loads("[" + body)[0]
+                conn.answered.append((sent, time.perf_counter(), bool(answer.get("ok"))))
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(timeout=5)
+        for conn in self.conns:
+            conn.sock.close()
+
+
+def owners(pg: PostgresServer, db: str) -> dict[str, int | None]:
+    with pg.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT t.name, t.owner_pid, EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = "
+            "'advisory' AND l.granted AND l.classid = 1413567315 AND l.objid = t.id AND "
+            "l.database = (SELECT oid FROM pg_database WHERE datname = current_database())) "
+            "FROM tables t WHERE t.closed IS NULL").fetchall()
+    return {name: pid if held else None for name, pid, held in rows}
+
+
+def wait_for(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run(pg: PostgresServer, n: int, tables: int, screens: int, seconds: float) -> None:
+    db = pg.new_database()
+    url = pg.url(db)
+    ports = [free_port() for _ in range(n)]
+    proxy = NginxServer([f"127.0.0.1:{p}" for p in ports]).start()
+    procs: list[subprocess.Popen[str]] = []
+    lean = Lean()
+    try:
+        for port in ports:
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "tableassist", "serve", "--host", "127.0.0.1", "--port",
+                 str(port), "--db", url, "--camera", "none", "--public-url", proxy.url],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True))
+            wait_for(lambda: _listening(port), 120, f"process on {port}")
+        from tableassist.table.postgres_venue import live_addresses
+        wait_for(lambda: len(live_addresses(url)) == n, 120, "every process registered")
+        with pg.connect(db) as conn:
+            key = conn.execute("SELECT value FROM meta WHERE key = 'staff'").fetchone()[0]
+        staff = socketio.Client(reconnection=False)
+        staff.connect(proxy.url, auth={"token": key}, transports=["websocket"],
+                      socketio_path="venue/socket.io", wait_timeout=30)
+        names = ["main"]
+        for k in range(1, tables):
+            names.append(staff.call("create_table", {"title": f"Table {k}"}, timeout=60)["name"])
+        wait_for(lambda: all(owners(pg, db).get(t) for t in names), 120, "every table served")
+        spread = sorted(list(owners(pg, db).values()).count(p.pid) for p in procs)
+        time.sleep(2.0)   # every process's routes have looked again (the lean clients do not retry)
+        players, crowds = {}, {}
+        for name in names:
+            links = staff.call("table_links", {"name": name}, timeout=60)
+            token = links["join"].split("#t=")[1]
+            path = "/" if name == "main" else f"/t/{name}/"
+            players[name] = lean.open(proxy.url, path, token)
+            crowds[name] = [lean.open(proxy.url, path) for _ in range(screens)]
+        wait_for(lambda: all(p.last for p in players.values()), 120, "every player's state")
+        for name, player in players.items():
+            lean.act(player, "start", {"game": "shipwrecked", "players": PLAYERS})
+        wait_for(lambda: all(p.last and p.last.get("game") for p in players.values()), 120,
+                 "every game started")
+        rng = random.Random(26)
+        sent: list[tuple[str, float]] = []
+        start = time.perf_counter()
+        tick = 0
+        while time.perf_counter() - start < seconds:   # one action a second per table
+            for name, player in players.items():
+                state = player.last or {}
+                choices = [a["action"] for a in state.get("actions") or []]
+                if choices:
+                    sent.append((name, time.perf_counter()))
+                    lean.act(player, "act", {"action": rng.choice(choices)})
+            tick += 1
+            time.sleep(max(0.0, start + tick - time.perf_counter()))
+        time.sleep(1.0)
+        elapsed = time.perf_counter() - start
+        latencies = []
+        for name, t0 in sent:
+            for follower in crowds[name]:
+                after = next((t for t in follower.arrivals if t >= t0), None)
+                if after is not None:
+                    latencies.append((after - t0) * 1000)
+        acked = sum(1 for p in players.values() for _s, _d, ok in p.answered if ok) - tables
+        rss = [f"{rss_mb(p.pid):.0f}" for p in procs]
+        print(f"processes {n}: tables {tables} x {screens} screens, spread {spread}; broadcast "
+              f"p50 {_common.pct(latencies, 0.5):.1f} ms  p99 {_common.pct(latencies, 0.99):.1f} ms "
+              f"({len(latencies)} arrivals); actions/s {acked / elapsed:.1f} (of "
+              f"{len(sent) / elapsed:.1f} sent); RSS MB per process {' '.join(rss)}; "
+              f"{_common.load()}", flush=True)
+        if n >= 2:
+            victim = procs[0]
+            killed = time.monotonic()
+            victim.kill()
+            victim.wait()
+            alive = {p.pid for p in procs[1:]}
+            wait_for(lambda: all(o in alive for o in owners(pg, db).values()), 120,
+                     "the takeover")
+            print(f"processes {n}: takeover after kill -9 of one process: "
+                  f"{time.monotonic() - killed:.2f} s; {_common.load()}", flush=True)
+        staff.disconnect()
+    finally:
+        lean.close()
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        proxy.stop()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def main() -> int:
+    ap = _common.parser(__doc__)
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--screens", type=int, default=7)
+    ap.add_argument("--curve", default="1,2,4", help="process counts, e.g. 1,2,4")
+    ap.add_argument("--seconds", type=float, default=20.0)
+    args = _common.parse(ap, SMOKE)
+    pg = PostgresServer({"max_connections": str(args.tables * 2 + 50)}).start()
+    try:
+        for n in (int(x) for x in args.curve.split(",")):
+            run(pg, n, args.tables, args.screens, args.seconds)
+    finally:
+        pg.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
