@@ -116,11 +116,16 @@ def test_render_speaks_the_language_nested_lists_numbers_and_plurals():
     one = Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
                   count=1)
     assert i18n.render(one, "de") == "1 Chip" and i18n.render(one, "es") == "1 ficha"
-    objected = Message("schmuggler.note.objected",
-                       "{objectors} object: {player} looks through their cards one at a time",
-                       objectors=("Bea", "Cy", "Dee"), player="Ann")
+    template = ("{objectors} {count, plural, one {objects} other {object}}: {player} looks "
+                "through their cards one at a time")
+    objected = Message("schmuggler.note.objected", template, objectors=("Bea", "Cy", "Dee"),
+                       count=3, player="Ann")
     assert i18n.render(objected, "de").startswith("Bea, Cy und Dee erheben Einspruch: Ann")
     assert i18n.render(objected, "es").startswith("Bea, Cy y Dee protestan: Ann")
+    alone = Message("schmuggler.note.objected", template, objectors=("Bea",), count=1,
+                    player="Ann")      # the verb agrees with one objector
+    assert alone.startswith("Bea objects") and i18n.render(alone, "de").startswith(
+        "Bea erhebt Einspruch") and i18n.render(alone, "es").startswith("Bea protesta")
     # as it travels in a payload (to_json), the same text
     assert i18n.render_json(objected.id, objected.to_json()["params"], "de") == \
         i18n.render(objected, "de")
@@ -198,3 +203,15 @@ def test_the_data_files_words_are_messages_unless_the_players_renamed_them():
     game = catalog.new_game("schmuggler", ["Ann", "Bea", "Cy"])
     board = game.view(None)["board"]
     assert i18n.localize(board, "de")[0]["name"] == "Kaffee"
+
+
+def test_numbers_are_grouped_as_cldr_says_as_the_page_does():
+    """Spanish groups from five digits on (CLDR's minimum grouping digits, which Intl applies on
+    the page): 1234 and 12.345; German 1.234."""
+    def chips(n: int) -> Message:
+        return Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
+                       count=n)
+    assert i18n.render(chips(1234), "es") == "1234 fichas"
+    assert i18n.render(chips(12345), "es") == "12.345 fichas"
+    assert i18n.render(chips(1234), "de") == "1.234 Chips"
+    assert i18n.render(chips(1234), "en") == "1234 chips"

@@ -5,6 +5,8 @@
 // photo of the component cut out from its sticker. Everything typed but not saved lives in
 // `draft`, so a payload arriving mid-edit redraws the screen without losing it.
 import {h, chip, titleCase} from "./dom.js";
+import {t} from "./i18n.js";
+import {colourName, keyName} from "./words.js";
 
 const box = {
   game: null,        // the game whose box is open
@@ -113,7 +115,7 @@ export function onBoxSeen(app, seen) {
 export function renderBox(app, main) {
   const focused = document.activeElement?.dataset?.field;
   if (!box.data) {
-    main.replaceChildren(h("p", {class: "big quiet"}, "Opening your box…"));
+    main.replaceChildren(h("p", {class: "big quiet"}, t("page.box.opening", "Opening your box…")));
     return;
   }
   const d = box.data;
@@ -121,23 +123,23 @@ export function renderBox(app, main) {
   main.replaceChildren(h("div", {class: "box-screen", dataset: {game: d.game}},
     h("section", {class: "card box-head"},
       h("div", {class: "row-buttons"},
-        h("h2", {}, `Your box: ${d.title}`),
+        h("h2", {}, t("page.box.title", "Your box: {game}", {game: d.title})),
         h("span", {class: "pill box-progress", dataset: {progress: `${d.progress.checked}/${d.progress.total}`}},
           d.progress.text),
         h("span", {class: "spacer"}),
         h("button", {type: "button", dataset: {do: "box-export"}, onclick: () => exportBox(app, d.game)},
-          "Export…"),
-        h("label", {class: "button-like"}, "Import…",
+          t("page.box.export_button", "Export…")),
+        h("label", {class: "button-like"}, t("page.box.import_button", "Import…"),
           h("input", {type: "file", accept: ".toml,text/plain", hidden: true, dataset: {do: "box-import"},
             onchange: (e) => importBox(app, e.target)})),
-        h("button", {type: "button", dataset: {do: "box-close"}, onclick: () => closeBox(app)}, "Done")),
+        h("button", {type: "button", dataset: {do: "box-close"}, onclick: () => closeBox(app)}, t("page.box.done", "Done"))),
       d.progress.problem ? h("p", {class: "warn-text", dataset: {notice: "box-problem"}}, d.progress.problem) : null,
       d.progress.unplayable ? h("p", {class: "warn-text", dataset: {notice: "box-unplayable"}},
-        `${d.progress.unplayable}. New games start once the entries agree.`) : null,
+        t("page.box.unplayable", "{problem}. New games start once the entries agree.", {problem: d.progress.unplayable})) : null,
       !d.keeps ? h("p", {class: "warn-text"},
-        "This table keeps no box (started without a box folder): you can look, not save.") : null,
+        t("page.box.no_box", "This table keeps no box (started without a box folder): you can look, not save.")) : null,
       d.playing ? h("p", {class: "quiet"},
-        "The game being played keeps the components it started with; what you save here is used from the next new game on.") : null,
+        t("page.box.game_keeps", "The game being played keeps the components it started with; what you save here is used from the next new game on.")) : null,
       box.report ? h("p", {class: "quiet", dataset: {notice: "box-report"}}, box.report) : null,
       cameraLine(app, d)),
     h("div", {class: "box-body"},
@@ -146,25 +148,29 @@ export function renderBox(app, main) {
   if (focused) main.querySelector(`[data-field="${CSS.escape(focused)}"]`)?.focus();
 }
 
+// A sticker's side as the camera reports it.
+const sideName = (side) => side === "front" ? t("page.box.side_front", "front") : side === "back" ? t("page.box.side_back", "back") : side;
+
 function cameraLine(app, d) {
   const seen = box.seen;
   const hasCamera = d.entries.some((e) => e.camera);
   if (!hasCamera) return null;
-  let text = "Put a component under the camera: its sticker picks its entry here, with a photo.";
+  let text = t("page.box.put_under", "Put a component under the camera: its sticker picks its entry here, with a photo.");
   let kind = "quiet";
-  if (seen?.notice) { text = `Camera: ${seen.notice}.`; kind = "warn-text"; }
+  if (seen?.notice) { text = t("page.box.camera_notice", "Camera: {notice}.", {notice: seen.notice}); kind = "warn-text"; }
   else if (seen?.path) {
-    text = `The camera sees ${seen.label}${seen.side && seen.side !== "top" && seen.side !== "face" ? ` (${seen.side})` : ""}`
+    text = t("page.box.camera_sees", "The camera sees {label}", {label: seen.label})
+      + (seen.side && seen.side !== "top" && seen.side !== "face" ? ` (${sideName(seen.side)})` : "")
       + (seen.problem ? ` — ${seen.problem}.` : ".");
     kind = seen.problem ? "warn-text" : "ok-text";
   } else if (d.camera && d.camera.state !== "on" && d.camera.state !== "starting") {
-    text = `No camera picture (${d.camera.notice}): type the values in.`;
+    text = t("page.box.no_picture", "No camera picture ({notice}): type the values in.", {notice: d.camera.notice});
   }
   return h("div", {class: "box-camera"},
     h("p", {class: kind, dataset: {notice: "box-camera"}}, text),
-    box.offer ? h("p", {}, `The camera sees ${entryOf(box.offer)?.label}. `,
+    box.offer ? h("p", {}, t("page.box.camera_sees", "The camera sees {label}", {label: entryOf(box.offer)?.label}) + ". ",
       h("button", {type: "button", dataset: {do: "box-open-seen"}, onclick: () => select(app, box.offer)},
-        "Open it (unsaved changes here are kept)")) : null);
+        t("page.box.open_seen", "Open it (unsaved changes here are kept)"))) : null);
 }
 
 function entriesList(app, d) {
@@ -202,11 +208,11 @@ function editor(app, entry) {
   return h("section", {class: "card box-editor", dataset: {entry: entry.path}},
     h("div", {class: "row-buttons"},
       h("h2", {}, entry.label),
-      entry.checked ? chip("checked", "green", "box-state") :
-        entry.saved ? chip("saved, not checked yet", "yellow", "box-state") :
-          entry.unverified ? chip("not checked yet", "orange", "box-state") : chip("as printed in the rulebook", null, "box-state")),
+      entry.checked ? chip(t("page.box.checked", "checked"), "green", "box-state") :
+        entry.saved ? chip(t("page.box.saved_unchecked", "saved, not checked yet"), "yellow", "box-state") :
+          entry.unverified ? chip(t("page.box.unchecked", "not checked yet"), "orange", "box-state") : chip(t("page.box.as_printed", "as printed in the rulebook"), null, "box-state")),
     h("p", {class: "box-what"}, entry.what),
-    h("p", {class: "quiet box-where"}, h("strong", {}, "Where to look: "), entry.where),
+    h("p", {class: "quiet box-where"}, h("strong", {}, t("page.box.where", "Where to look:") + " "), entry.where),
     h("div", {class: "box-work"},
       photo(entry),
       h("div", {class: "box-fields"}, body())),
@@ -221,11 +227,12 @@ function photo(entry) {
   const keptUri = side ? kept[side] : Object.values(kept)[0];
   if (!live && !keptUri) return null;
   return h("figure", {class: "box-photo" + (live?.problem ? " unclean" : "")},
-    h("img", {src: live ? live.photo : keptUri, alt: `photo of ${entry.label}`,
+    h("img", {src: live ? live.photo : keptUri, alt: t("page.box.photo_of", "photo of {label}", {label: entry.label}),
       dataset: {photo: live ? "camera" : "kept"}}),
     h("figcaption", {class: live?.problem ? "warn-text" : "quiet"},
-      live ? (live.problem ? `Not clean: ${live.problem}.` : "From the camera, cut out from its sticker; kept with the entry when you save.")
-        : "The photo kept with this entry."));
+      live ? (live.problem ? t("page.box.not_clean", "Not clean: {problem}.", {problem: live.problem})
+        : t("page.box.from_camera", "From the camera, cut out from its sticker; kept with the entry when you save."))
+        : t("page.box.photo_kept", "The photo kept with this entry.")));
 }
 
 function saveRow(app, entry) {
@@ -250,14 +257,14 @@ function saveRow(app, entry) {
   };
   return h("div", {class: "row-buttons box-save"},
     h("button", {type: "button", class: "primary", dataset: {do: "box-save-checked"},
-      disabled: !box.data.keeps, onclick: () => save(true)}, "✓ It matches my component: save"),
+      disabled: !box.data.keeps, onclick: () => save(true)}, "✓ " + t("page.box.save_checked", "It matches my component: save")),
     h("button", {type: "button", dataset: {do: "box-save"}, disabled: !box.data.keeps || (!changed && entry.saved),
-      onclick: () => save(entry.checked && !changed)}, "Save, check later"),
+      onclick: () => save(entry.checked && !changed)}, t("page.box.save_later", "Save, check later")),
     changed ? h("button", {type: "button", dataset: {do: "box-revert"},
-      onclick: () => { delete box.draft[entry.path]; app.redraw(); }}, "Undo my changes") : null,
+      onclick: () => { delete box.draft[entry.path]; app.redraw(); }}, t("page.box.undo_changes", "Undo my changes")) : null,
     !same(valuesOf(entry), entry.shipped) ? h("button", {type: "button", class: "small", dataset: {do: "box-shipped"},
       onclick: () => { box.draft[entry.path] = structuredClone(entry.shipped); app.redraw(); }},
-      "Back to the shipped values") : null);
+      t("page.box.back_to_shipped", "Back to the shipped values")) : null);
 }
 
 // -- fields ---------------------------------------------------------------------------------
@@ -294,10 +301,10 @@ function stash(entry, name, value) {
 function numberInput(id, value, f, set) {
   const clamp = (v) => Math.max(f.min ?? -1e9, Math.min(f.max ?? 1e9, v));
   return h("div", {class: "box-number"},
-    h("button", {type: "button", class: "small", "aria-label": "one less", onclick: () => set(clamp((value ?? 0) - 1))}, "−"),
+    h("button", {type: "button", class: "small", "aria-label": t("page.box.one_less", "one less"), onclick: () => set(clamp((value ?? 0) - 1))}, "−"),
     h("input", {type: "number", id, value: value ?? "", min: f.min, max: f.max, step: 1, inputmode: "numeric",
       dataset: {field: id}, onchange: (e) => { if (e.target.value !== "") set(Number(e.target.value)); }}),
-    h("button", {type: "button", class: "small", "aria-label": "one more", onclick: () => set(clamp((value ?? 0) + 1))}, "+"));
+    h("button", {type: "button", class: "small", "aria-label": t("page.box.one_more", "one more"), onclick: () => set(clamp((value ?? 0) + 1))}, "+"));
 }
 
 function listInput(id, values, f, set) {
@@ -307,10 +314,10 @@ function listInput(id, values, f, set) {
       inputmode: "numeric", "aria-label": `item ${i + 1}`, dataset: {field: `${id}-${i}`},
       onchange: (e) => { const next = [...values]; next[i] = Number(e.target.value); set(next); }})),
     !fixed ? [
-      h("button", {type: "button", class: "small", "aria-label": "add one",
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.add_one", "add one"),
         disabled: values.length >= (f.max_length ?? 99),
         onclick: () => set([...values, values.length ? values[values.length - 1] : f.min ?? 1])}, "+"),
-      h("button", {type: "button", class: "small", "aria-label": "remove the last",
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.remove_last", "remove the last"),
         disabled: values.length <= (f.min_length ?? 0), onclick: () => set(values.slice(0, -1))}, "−")] : null);
 }
 
@@ -326,7 +333,7 @@ function setsInput(id, sets, f, set) {
         const next = structuredClone(sets);
         next[i] = tile.includes(c) ? tile.filter((x) => x !== c) : [...tile, c].slice(-(f.size || 3));
         set(next);
-      }}, c)))));
+      }}, colourName(c))))));
 }
 
 function cornerInput(id, value, set) {
@@ -344,23 +351,24 @@ const rowsOf = (cells) => cells.map((r) => r.map((t) => t.padEnd(2)).join(" ").t
 const mirrored = (rows) => rowsOf(cellsOf(rows).map((r) => [...r].reverse()));
 
 function palette(app, crate) {
-  const tools = [[".", crate ? "Hole" : "Empty"], ...(crate ? [["#", "Blank"]] : []),
-    ["G", "Gold"], ["K", "Cannons"], ["X", "Contraband"], ["R", "Rats"]];
-  const t = box.tool;
+  const tools = [[".", crate ? t("page.box.hole", "Hole") : t("page.box.empty", "Empty")],
+    ...(crate ? [["#", t("page.box.blank", "Blank")]] : []),
+    ["G", keyName("gold")], ["K", keyName("cannons")], ["X", keyName("contraband")], ["R", keyName("rats")]];
+  const tool = box.tool;
   return h("div", {class: "box-palette"},
     h("div", {class: "buttons"}, tools.map(([k, label]) => h("button", {type: "button",
-      class: "small box-tool" + (t.kind === k ? " on" : ""), dataset: {tool: k, category: KINDS[k] || ""},
-      "aria-pressed": t.kind === k ? "true" : "false",
-      onclick: () => { box.tool = {kind: k, value: t.value}; app.redraw(); }}, label))),
-    KINDS[t.kind] ? h("div", {class: "buttons"}, h("span", {class: "quiet"}, "Value"),
-      [1, 2, 3, 4, 5, 6].map((v) => h("button", {type: "button", class: "small box-value" + (t.value === v ? " on" : ""),
-        dataset: {value: v}, "aria-pressed": t.value === v ? "true" : "false",
-        onclick: () => { box.tool = {kind: t.kind, value: v}; app.redraw(); }}, String(v)))) : null);
+      class: "small box-tool" + (tool.kind === k ? " on" : ""), dataset: {tool: k, category: KINDS[k] || ""},
+      "aria-pressed": tool.kind === k ? "true" : "false",
+      onclick: () => { box.tool = {kind: k, value: tool.value}; app.redraw(); }}, label))),
+    KINDS[tool.kind] ? h("div", {class: "buttons"}, h("span", {class: "quiet"}, keyName("value")),
+      [1, 2, 3, 4, 5, 6].map((v) => h("button", {type: "button", class: "small box-value" + (tool.value === v ? " on" : ""),
+        dataset: {value: v}, "aria-pressed": tool.value === v ? "true" : "false",
+        onclick: () => { box.tool = {kind: tool.kind, value: v}; app.redraw(); }}, String(v)))) : null);
 }
 
 function toolToken() {
-  const t = box.tool;
-  return KINDS[t.kind] ? `${t.kind}${t.value}` : t.kind;
+  const tool = box.tool;
+  return KINDS[tool.kind] ? `${tool.kind}${tool.value}` : tool.kind;
 }
 
 function cellView(token, extra = {}) {
@@ -395,23 +403,23 @@ function crateEditor(app, entry, values) {
   const back = values.back;
   const tabs = h("div", {class: "choices"}, ["front", "back"].map((side) => h("button", {type: "button",
     class: "choice" + (face === side ? " on" : ""), dataset: {side}, "aria-pressed": face === side ? "true" : "false",
-    onclick: () => { box.face = side; app.redraw(); }}, side === "front" ? "Front" : "Back")));
+    onclick: () => { box.face = side; app.redraw(); }}, side === "front" ? t("page.box.front", "Front") : t("page.box.back", "Back"))));
   let faceEditor;
   if (face === "front") {
     faceEditor = [gridEditor(app, entry, "front", values.front, true, {sticker: values.sticker_front, face: "front"}),
-      h("div", {class: "box-field"}, h("label", {}, "Front sticker in the"),
+      h("div", {class: "box-field"}, h("label", {}, t("page.box.front_sticker", "Front sticker in the")),
         cornerInput("sticker_front", values.sticker_front, (v) => edit(app, entry, "sticker_front", v)))];
   } else {
     const own = back !== "mirror";
     faceEditor = [
       own ? gridEditor(app, entry, "back", back, true, {sticker: values.sticker_back, face: "back"})
         : gridEditor(app, entry, "back", mirrored(values.front), true, {readOnly: true, sticker: values.sticker_back, face: "back"}),
-      h("p", {class: "quiet"}, own ? "This back has cells of its own." :
-        "The back is the front mirrored (as seen after turning the crate over left to right)."),
+      h("p", {class: "quiet"}, own ? t("page.box.own_back", "This back has cells of its own.") :
+        t("page.box.mirrored_back", "The back is the front mirrored (as seen after turning the crate over left to right).")),
       h("button", {type: "button", dataset: {do: own ? "box-back-mirror" : "box-back-own"},
         onclick: () => edit(app, entry, "back", own ? "mirror" : mirrored(values.front))},
-        own ? "The back is the front mirrored" : "Its back is different: tap its cells"),
-      h("div", {class: "box-field"}, h("label", {}, "Back sticker in the"),
+        own ? t("page.box.back_mirrored", "The back is the front mirrored") : t("page.box.back_different", "Its back is different: tap its cells")),
+      h("div", {class: "box-field"}, h("label", {}, t("page.box.back_sticker", "Back sticker in the")),
         cornerInput("sticker_back", values.sticker_back, (v) => edit(app, entry, "sticker_back", v)))];
   }
   return [palette(app, true), tabs, faceEditor, preview(app, entry)];
@@ -452,30 +460,30 @@ function preview(app, entry) {
   }
   const answer = box.previewAnswer;
   const change = (i, what, v) => { p.crates[i][what] = v; app.redraw(); };
-  const names = ["Bottom", "Middle", "Top"];
+  const names = [t("page.box.bottom", "Bottom"), t("page.box.middle", "Middle"), t("page.box.top", "Top")];
   return h("div", {class: "box-preview", dataset: {preview: "1"}},
-    h("h3", {}, "Preview: three crates in a hold, seen from above"),
-    entry.editor === "crate" ? h("label", {class: "box-field"}, "Hold ",
+    h("h3", {}, t("page.box.preview", "Preview: three crates in a hold, seen from above")),
+    entry.editor === "crate" ? h("label", {class: "box-field"}, t("page.shipshape.hold", "Hold") + " ",
       h("select", {dataset: {field: "preview-hold"}, onchange: (e) => { p.hold = e.target.value; app.redraw(); }},
         holds.map((e) => h("option", {value: e.path, selected: e.path === hold.path}, e.label)))) : null,
     layers.map((c, i) => h("div", {class: "box-layer", dataset: {layer: i}},
       h("span", {class: "box-layer-name", dataset: {layerColour: i}}, names[i]),
       i === 2 && entry.editor === "crate" ? h("strong", {}, entry.label) :
         h("select", {dataset: {field: `preview-crate-${i}`}, onchange: (e) => change(i, "path", e.target.value || null)},
-          h("option", {value: "", selected: !c.path}, "none"),
+          h("option", {value: "", selected: !c.path}, t("page.word.none", "none")),
           crates.map((e) => h("option", {value: e.path, selected: e.path === c.path}, e.label))),
       h("select", {dataset: {field: `preview-face-${i}`}, onchange: (e) => change(i, "face", e.target.value)},
-        ["front", "back"].map((f) => h("option", {value: f, selected: f === c.face}, `${f} up`))),
+        ["front", "back"].map((f) => h("option", {value: f, selected: f === c.face}, t("page.box.face_up", "{face, select, front {front} back {back} other {{face}}} up", {face: f})))),
       h("select", {dataset: {field: `preview-rotation-${i}`}, onchange: (e) => change(i, "rotation", Number(e.target.value))},
-        [0, 90, 180, 270].map((r) => h("option", {value: r, selected: r === c.rotation}, `turned ${r}°`))))),
+        [0, 90, 180, 270].map((r) => h("option", {value: r, selected: r === c.rotation}, t("page.box.turned", "turned {rotation}°", {rotation: r})))))),
     answer?.error ? h("p", {class: "warn-text"}, answer.error) : answer ? [
       h("div", {class: "box-grid preview", style: {gridTemplateColumns: `repeat(${answer.cells[0]?.length || 1}, 1fr)`},
         dataset: {grid: "preview"}},
         answer.cells.flat().map((c, k) => cellView(c.shows, {dataset: {cell: String(k), layer: c.layer},
           class: "from-" + (c.layer < 0 ? "hold" : c.layer)}))),
       h("div", {class: "chips box-totals"},
-        ["gold", "rats", "cannons", "contraband"].map((k) => chip(`${titleCase(k)} ${answer.totals[k]}`, null)),
-        chip(`Filled ${answer.totals.filled}/${answer.totals.spaces}`, answer.totals.full ? "green" : null))] : null);
+        ["gold", "rats", "cannons", "contraband"].map((k) => chip(`${keyName(k)} ${answer.totals[k]}`, null)),
+        chip(t("page.box.filled", "Filled {filled}/{spaces}", {filled: answer.totals.filled, spaces: answer.totals.spaces}), answer.totals.full ? "green" : null))] : null);
 }
 
 // -- Abandon Ship: a die's faces, tapped one by one ---------------------------------------------
@@ -503,9 +511,9 @@ function facesEditor(app, entry, values) {
       onclick: () => write(c, circled, keep)}, {fwd: "→ forward", back: "← back"}[c] || c))),
     h("div", {class: "buttons"},
       h("button", {type: "button", class: "small" + (circled ? " on" : ""), dataset: {faceToggle: "circled"},
-        onclick: () => write(body, !circled, keep)}, "circled (any rat)"),
+        onclick: () => write(body, !circled, keep)}, t("page.box.circled", "circled (any rat)")),
       h("button", {type: "button", class: "small" + (keep ? " on" : ""), dataset: {faceToggle: "x"},
-        onclick: () => write(body, circled, !keep)}, "x (stays in the pool)"))];
+        onclick: () => write(body, circled, !keep)}, t("page.box.stays", "x (stays in the pool)")))];
 }
 
 // -- Wreckers: copies per card ------------------------------------------------------------------
@@ -516,13 +524,13 @@ function countsEditor(app, entry, values) {
   const seenCard = box.seen?.path === entry.path ? box.seen.slot : null;
   const set = (name, v) => edit(app, entry, f.name, {...counts, [name]: Math.max(f.min ?? 0, Math.min(f.max ?? 99, v))});
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  return [h("p", {}, `${total} cards in all.`),
+  return [h("p", {}, t("page.box.cards_in_all", "{total, plural, one {# card} other {# cards}} in all.", {total})),
     h("div", {class: "box-counts"}, Object.entries(counts).map(([name, n]) => h("div", {
       class: "box-count" + (name === seenCard ? " seen" : ""), dataset: {card: name}},
       h("span", {}, name),
-      h("button", {type: "button", class: "small", "aria-label": `one less ${name}`, onclick: () => set(name, n - 1)}, "−"),
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_less_of", "one less {name}", {name}), onclick: () => set(name, n - 1)}, "−"),
       h("strong", {class: "value"}, String(n)),
-      h("button", {type: "button", class: "small", "aria-label": `one more ${name}`, onclick: () => set(name, n + 1)}, "+"))))];
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_more_of", "one more {name}", {name}), onclick: () => set(name, n + 1)}, "+"))))];
 }
 
 // -- Schmuggler: the track, tapped in order -----------------------------------------------------
@@ -539,17 +547,18 @@ function orderEditor(app, entry, values) {
   return [
     h("ol", {class: "box-order"}, order.map((s) => h("li", {dataset: {space: s}}, names[s] || titleCase(s)))),
     tapped ? [
-      h("p", {}, `Tap the next space after ${names[tapped[tapped.length - 1]] || "the start"} (${tapped.length - 1} of ${rest.length}):`),
+      h("p", {}, t("page.box.tap_next", "Tap the next space after {space} ({done} of {all}):",
+        {space: names[tapped[tapped.length - 1]] || t("page.box.the_start", "the start"), done: tapped.length - 1, all: rest.length})),
       h("div", {class: "buttons"}, rest.filter((s) => !tapped.includes(s)).map((s) => h("button", {type: "button",
         class: "small", dataset: {space: s}, onclick: () => {
           const next = [...tapped, s];
           if (next.length === order.length) { delete box.draft[`${entry.path}#order`]; edit(app, entry, f.name, next); }
           else { box.draft[`${entry.path}#order`] = next; app.redraw(); }
         }}, names[s] || s))),
-      h("button", {type: "button", onclick: () => { delete box.draft[`${entry.path}#order`]; app.redraw(); }}, "Stop")]
+      h("button", {type: "button", onclick: () => { delete box.draft[`${entry.path}#order`]; app.redraw(); }}, t("page.box.stop", "Stop"))]
       : h("button", {type: "button", dataset: {do: "box-order-start"},
         onclick: () => { box.draft[`${entry.path}#order`] = [first]; app.redraw(); }},
-        "Tap the spaces in order, from the start")];
+        t("page.box.tap_order", "Tap the spaces in order, from the start"))];
 }
 
 // -- sharing a box --------------------------------------------------------------------------------
@@ -568,13 +577,13 @@ async function exportBox(app, game) {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   };
   dialog.replaceChildren(h("div", {},
-    h("h2", {}, "Export your box"),
-    h("p", {class: "quiet"}, "A box file serves every owner of the same edition: they import it on their table."),
+    h("h2", {}, t("page.box.export", "Export your box")),
+    h("p", {class: "quiet"}, t("page.box.export_explain", "A box file serves every owner of the same edition: they import it on their table.")),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "primary", dataset: {do: "box-export-game"}, onclick: () => go(game)},
         `${box.data.title} only`),
-      h("button", {type: "button", dataset: {do: "box-export-all"}, onclick: () => go(null)}, "Every game"),
-      h("button", {type: "button", onclick: () => dialog.close()}, "Cancel"))));
+      h("button", {type: "button", dataset: {do: "box-export-all"}, onclick: () => go(null)}, t("page.box.every_game", "Every game")),
+      h("button", {type: "button", onclick: () => dialog.close()}, t("page.play.cancel", "Cancel")))));
   dialog.showModal();
 }
 

@@ -15,11 +15,11 @@ function el(tag, attrs = {}, text) {
 }
 
 // chart: {label, x: [entry], series: {name: [value]}}; colourOf(name) -> a seat colour name.
-export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
+export function lineChart(chart, colourOf, {width = 640, height = 260, nameOf = (name) => name} = {}) {
   const names = Object.keys(chart.series);
   // The legend at the right: room for its longest label, and the chart tall enough for one
   // label per line (six rats' labels never run off the bottom).
-  const longest = Math.max(0, ...names.map((n) => `${n} ${chart.series[n].at(-1)}`.length));
+  const longest = Math.max(0, ...names.map((n) => `${nameOf(n)} ${chart.series[n].at(-1)}`.length));
   const pad = {left: 46, right: Math.max(96, 30 + longest * 9), top: 14, bottom: 30};
   height = Math.max(height, pad.top + pad.bottom + names.length * LABEL_GAP + 8);
   const xs = chart.x;
@@ -61,7 +61,7 @@ export function lineChart(chart, colourOf, {width = 640, height = 260} = {}) {
     const end = ends.find((e) => e.n === name);
     svg.append(mark(look.shape, width - pad.right + 12, end.y, colour, name));
     svg.append(el("text", {class: "series-label", x: width - pad.right + 22, y: end.y + 5,
-      style: `fill: var(--c-${colour})`, "data-label": name}, `${name} ${values[values.length - 1]}`));
+      style: `fill: var(--c-${colour})`, "data-label": name}, `${nameOf(name)} ${values[values.length - 1]}`));
   });
   return svg;
 }

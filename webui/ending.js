@@ -6,6 +6,7 @@ import {renderValue} from "./panels/index.js";
 import {lineChart} from "./chart.js";
 import {ruleChip, ruleStatement} from "./rules.js";
 import {t} from "./i18n.js";
+import {colourName} from "./words.js";
 
 export function endScreen(app, s, res, ctx) {
   const end = s.end || {};
@@ -31,7 +32,9 @@ export function endScreen(app, s, res, ctx) {
         h("td", {class: "num"}, r.score))))) : null,
     res ? sheet(res, ctx) : null,
     end.chart ? h("figure", {class: "chart-box"},
-      lineChart(end.chart, (name) => ctx.colours[name] || name),
+      // a series is a player, or (Abandon Ship) a rat by its colour
+      lineChart(end.chart, (name) => ctx.colours[name] || name,
+        {nameOf: (name) => (ctx.players || []).includes(name) ? name : colourName(name)}),
       h("figcaption", {class: "quiet"}, t("page.ending.chart_caption", "{label}, entry by entry", {label: end.chart.label}))) : null,
     runsTable && !s.game.ended ? h("div", {class: "row-buttons next"},
       h("button", {type: "button", class: "primary big", dataset: {do: "play-again"},

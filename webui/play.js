@@ -79,7 +79,7 @@ function unverifiedNotice(app, s) {
       s.lobby?.box ? h("button", {type: "button", class: "small box-open", dataset: {do: "box-open"},
         onclick: (e) => { e.preventDefault(); app.openBox(s.game.id); }},
         t("page.notice.check_box", "Check your box")) : null),
-    h("p", {}, unverified.join(", ")),
+    h("p", {translate: "no"}, unverified.join(", ")),  // the data file's paths: code, not words
     progress ? h("p", {}, t("page.notice.box_progress",
       "{progress}. This game keeps the components it started with; new games use your box.",
       {progress: progress.text})) : null);

@@ -166,3 +166,50 @@ export function stepName(step) {
   const word = STEPS[step];
   return word ? word() : titleCase(step);
 }
+
+// The keys of a game's private part and of its end breakdown, shown as a list (renderValue).
+const KEYS = {
+  hand: () => t("page.key.hand", "Hand"),
+  discard: () => t("page.key.discard", "Discard"),
+  preview: () => t("page.key.preview", "Preview"),
+  cards: () => t("page.key.cards", "Cards"),
+  check: () => t("page.key.check", "Check"),
+  goods: () => t("page.key.goods", "Goods"),
+  bid_set: () => t("page.key.bid_set", "Bid cards"),
+  tile: () => t("page.key.tile", "Tile"),
+  rats: () => t("page.key.rats", "Rats"),
+  colour: () => t("page.key.colour", "Colour"),
+  points: () => t("page.key.points", "Points"),
+  cheese_points: () => t("page.key.cheese_points", "Cheese points"),
+  voyage: () => t("page.key.voyage", "Voyage"),
+  turn: () => t("page.key.turn", "Turn"),
+  owner: () => t("page.key.owner", "Owner"),
+  value: () => t("page.key.value", "Value"),
+  finding: () => t("page.key.finding", "Finding"),
+  gold: () => t("page.key.gold", "Gold"),
+  cannons: () => t("page.key.cannons", "Cannons"),
+  contraband: () => t("page.key.contraband", "Contraband"),
+  full_ship: () => t("page.key.full_ship", "Full-ship bonus"),
+  coins: () => t("page.key.coins", "Coins"),
+  chips: () => t("page.key.chips", "Chips"),
+  bid: () => t("page.key.bid", "This bid"),
+  in_hand: () => t("page.key.in_hand", "In hand"),
+  laid: () => t("page.key.laid", "Laid"),
+  laid_face_down: () => t("page.key.laid_face_down", "Laid face down"),
+  face_up: () => t("page.key.face_up", "Face up"),
+  not_face_up: () => t("page.key.not_face_up", "Not face up"),
+  row: () => t("page.key.row", "Row"),
+  card: () => t("page.key.card", "Card"),
+  PASS: () => t("page.shipwrecked.bid.pass", "PASS"),
+  STOP: () => t("page.shipwrecked.bid.stop", "STOP"),
+  STRIKE: () => t("page.shipwrecked.bid.strike", "STRIKE"),
+  FOOD: () => t("page.shipwrecked.group.food", "Food"),
+  SHELTER: () => t("page.shipwrecked.group.shelter", "Shelter"),
+  WATER: () => t("page.shipwrecked.group.water", "Water"),
+  FRIENDS: () => t("page.shipwrecked.group.friends", "Friends"),
+};
+
+export function keyName(key) {
+  const word = KEYS[key];
+  return word ? word() : titleCase(key);
+}

@@ -77,11 +77,35 @@ def _values(values: Sequence[int | str]) -> Param:
     return tuple(values) or _NONE
 
 
+#: The colours of the rats and the dice as a screen names them ("Würfel rot", "la rata roja"):
+#: the data file's ids are English words. A colour the data file adds is shown as it is.
+_COLOUR_WORDS = {
+    "red": Message("abandon_ship.colour.red", "red"),
+    "blue": Message("abandon_ship.colour.blue", "blue"),
+    "green": Message("abandon_ship.colour.green", "green"),
+    "yellow": Message("abandon_ship.colour.yellow", "yellow"),
+    "orange": Message("abandon_ship.colour.orange", "orange"),
+    "purple": Message("abandon_ship.colour.purple", "purple"),
+    "black": Message("abandon_ship.colour.black", "black"),
+    "white": Message("abandon_ship.colour.white", "white"),
+    "neutral": Message("abandon_ship.colour.neutral", "neutral"),
+}
+
+
+def _colour(colour: str) -> Message | str:
+    """A rat's or a die's colour in words (its message, or the data file's id)."""
+    return _COLOUR_WORDS.get(colour, colour)
+
+
+def _colours(colours: Sequence[str]) -> tuple[Message | str, ...]:
+    return tuple(_colour(c) for c in colours)
+
+
 def _tile(colours: Sequence[str]) -> Message:
     """A tile as the table writes it: ``"red/blue/yellow"``."""
     first, second, third = colours
-    return Message("abandon_ship.word.tile", "{first}/{second}/{third}", first=first,
-                   second=second, third=third)
+    return Message("abandon_ship.word.tile", "{first}/{second}/{third}", first=_colour(first),
+                   second=_colour(second), third=_colour(third))
 
 
 def _goes_first(player: str) -> Note:
@@ -478,7 +502,7 @@ class AbandonShip(Game[Phase, Components]):
                 notes.append(Note(Message("abandon_ship.note.washed_away",
                                           "the {colour} rat is alone in the water on space "
                                           "{space} and is washed away; the {colour} die goes "
-                                          "back to the box", colour=colour, space=space),
+                                          "back to the box", colour=_colour(colour), space=space),
                                   "R-AS-06"))
         return notes
 
@@ -495,22 +519,23 @@ class AbandonShip(Game[Phase, Components]):
         if die is None or st["dice"][die_id] != POOL:
             raise IllegalAction(Message("abandon_ship.refuse.not_in_pool",
                                         "the {die} die is not in the dice pool; the pool holds "
-                                        "{pool} (R-AS-01)", die=die_id, pool=tuple(self._pool())))
+                                        "{pool} (R-AS-01)",
+                                        die=_colour(die_id), pool=_colours(self._pool())))
         if die_id in st["faces"]:
             raise IllegalAction(Message("abandon_ship.refuse.already_read",
                                         "the {die} die has already been read this turn (R-AS-01)",
-                                        die=die_id))
+                                        die=_colour(die_id)))
         if label not in die.faces:
             raise IllegalAction(Message("abandon_ship.refuse.no_such_face",
                                         "the {die} die has no face {face}; its faces are {faces} "
-                                        "(G-AS-09)", die=die_id, face=repr(label),
+                                        "(G-AS-09)", die=_colour(die_id), face=repr(label),
                                         faces=tuple(die.faces)))
         st["faces"][die_id] = label
         st["rolled"] = True
         if len(st["faces"]) == len(self._pool()):
             self.phase = Phase.CHOOSE
         return [Note(Message("abandon_ship.note.die_shows", "the {die} die shows {face}",
-                             die=die_id, face=die.faces[label].words), "R-AS-01")]
+                             die=_colour(die_id), face=die.faces[label].words), "R-AS-01")]
 
     # -- S4 choose a die and move a rat ------------------------------------------------------
 
@@ -527,7 +552,8 @@ class AbandonShip(Game[Phase, Components]):
         if die_id not in st["faces"]:
             raise IllegalAction(Message("abandon_ship.refuse.not_in_roll",
                                         "the {die} die is not in this roll; choose one of "
-                                        "{dice} (R-AS-02)", die=die_id, dice=tuple(st["faces"])))
+                                        "{dice} (R-AS-02)",
+                                        die=_colour(die_id), dice=_colours(st["faces"])))
         die = ship.dice[die_id]
         face = die.faces[st["faces"][die_id]]
         rat = action.get("rat")
@@ -538,8 +564,8 @@ class AbandonShip(Game[Phase, Components]):
         elif rat != die.colour:
             raise IllegalAction(Message("abandon_ship.refuse.not_circled",
                                         "the {die} die shows {face}, not circled, so it moves "
-                                        "only the {colour} rat (R-AS-02)", die=die_id,
-                                        face=face.words, colour=die.colour))
+                                        "only the {colour} rat (R-AS-02)", die=_colour(die_id),
+                                        face=face.words, colour=_colour(die.colour)))
         self._check_movable(rat)
 
         start = st["rats"][rat]
@@ -559,7 +585,7 @@ class AbandonShip(Game[Phase, Components]):
                               start=start)
         notes = [Note(Message("abandon_ship.note.uses_die",
                               "{player} uses the {die} die ({face}) on the {rat} rat: {outcome}",
-                              player=player, die=die_id, face=face.words, rat=rat,
+                              player=player, die=_colour(die_id), face=face.words, rat=_colour(rat),
                               outcome=outcome), "R-AS-02")]
         if moved:
             assert target is not None
@@ -583,13 +609,16 @@ class AbandonShip(Game[Phase, Components]):
             if rat in occupants:
                 raise IllegalAction(Message("abandon_ship.refuse.rat_scored",
                                             "the {rat} rat is on scoring space {slot} and is out "
-                                            "of the game (R-AS-02)", rat=rat, slot=space.label))
+                                            "of the game (R-AS-02)",
+                                            rat=_colour(rat), slot=space.label))
         if rat in st["washed"]:
             raise IllegalAction(Message("abandon_ship.refuse.rat_washed",
-                                        "the {rat} rat was washed away (R-AS-06)", rat=rat))
+                                        "the {rat} rat was washed away (R-AS-06)",
+                                        rat=_colour(rat)))
         raise IllegalAction(Message("abandon_ship.refuse.no_such_rat",
-                                    "there is no {rat} rat; the rats are {colours}", rat=rat,
-                                    colours=self.components.colours))
+                                    "there is no {rat} rat; the rats are {colours}",
+                                    rat=_colour(rat),
+                                    colours=_colours(self.components.colours)))
 
     def _target(self, rat: str, face: Face) -> int | None:
         """Where the rat goes (S4). A number: that many spaces on. FORWARD: the space of the
@@ -637,7 +666,7 @@ class AbandonShip(Game[Phase, Components]):
         st["dice"][ship.die_of_rat[rat]] = BOX
         return [Note(Message("abandon_ship.note.top_deck",
                              "the {rat} rat reaches the top deck and takes scoring space {slot}; "
-                             "the {rat} die goes back to the box", rat=rat,
+                             "the {rat} die goes back to the box", rat=_colour(rat),
                              slot=ship.scoring_spaces[index].label), "R-AS-09")]
 
     def _dispose_of(self, die_id: str, face: Face) -> list[Note]:
@@ -648,7 +677,8 @@ class AbandonShip(Game[Phase, Components]):
             return []
         if face.x:
             return [Note(Message("abandon_ship.note.x_stays",
-                                 "the {die} die shows x and stays in the pool", die=die_id),
+                                 "the {die} die shows x and stays in the pool",
+                                 die=_colour(die_id)),
                          "R-AS-03")]
         dice[die_id] = SPENT
         return []
@@ -670,7 +700,8 @@ class AbandonShip(Game[Phase, Components]):
             return self._finish(Note(Message("abandon_ship.note.fourth_rat",
                                              "the fourth rat has reached the top deck: the game "
                                              "ends; rats still on board score 0 ({left})",
-                                             left=_values(sorted(st["rats"]))), "R-AS-10"))
+                                             left=_values(_colours(sorted(st["rats"])))),
+                                     "R-AS-10"))
         if len(st["rats"]) > 2:
             return []
         st["end"] = "two_rats_left"
@@ -690,7 +721,8 @@ class AbandonShip(Game[Phase, Components]):
                                          "only {count, plural, one {# rat} other {# rats}} left "
                                          "({survivors}): placed together on scoring space "
                                          "{slot}; the game ends", count=len(survivors),
-                                         survivors=_values(survivors), slot=label), "R-AS-10"))
+                                         survivors=_values(_colours(survivors)), slot=label),
+                                 "R-AS-10"))
 
     def _finish(self, note: Note) -> list[Note]:
         st = self.state
@@ -835,7 +867,8 @@ class AbandonShip(Game[Phase, Components]):
         winners = [r["player"] for r in rows if r["rank"] == 1]
         sheet = [sheet_row(Message("abandon_ship.sheet.rats", "Rats (points each)"), {
                      p: Message("abandon_ship.sheet.rat_points_each", "{rats}", rats=tuple(
-                         Message("abandon_ship.sheet.rat_points", "{rat} {points}", rat=rat,
+                         Message("abandon_ship.sheet.rat_points", "{rat} {points}",
+                         rat=_colour(rat),
                                  points=pts) for rat, pts in breakdown[p]["rats"].items()))
                      for p in self.players}),
                  sheet_row(Message("abandon_ship.sheet.rat_total", "Rat points"),
@@ -926,8 +959,10 @@ class AbandonShip(Game[Phase, Components]):
     def label_params(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         if action.get("type") == "reveal_tile":
             colours = action.get("colours") or ()
-            return {"tile": _tile(colours) if len(colours) == 3 else tuple(colours)}
-        return {}
+            return {"tile": _tile(colours) if len(colours) == 3 else _colours(colours)}
+        # the dice and rats by their colours' words
+        return {k: _colour(v) for k, v in action.items()
+        if k in ("die", "rat") and isinstance(v, str)}
 
     def prompts(self) -> list[Prompt]:
         st = self.state
@@ -952,7 +987,7 @@ class AbandonShip(Game[Phase, Components]):
             waiting = tuple(d for d in self._pool() if d not in st["faces"])
             roll = Prompt(Message("abandon_ship.prompt.roll",
                                   "{player} rolls the dice pool; read: {dice}", player=turn,
-                                  dice=waiting), "R-AS-01", None, ("roll_die",))
+                                  dice=_colours(waiting)), "R-AS-01", None, ("roll_die",))
             if self._may_choose_first():
                 return [roll, Prompt(Message("abandon_ship.prompt.drawn_first",
                                              "{player} was drawn to go first; if the table chose "
@@ -1233,7 +1268,7 @@ class AbandonShip(Game[Phase, Components]):
         if any(d not in in_game for d in pooled):
             raise SetupError(Message("abandon_ship.setup.position_pool",
                                      "the pool holds only dice still in the game: {dice}",
-                                     dice=tuple(in_game)))
+                                     dice=_colours(in_game)))
         tokens = list(st["tokens_revealed"] if revealed is None else revealed)
         if Counter(tokens) - Counter(ship.sinking_tokens):
             raise SetupError(Message("abandon_ship.setup.position_tokens",

@@ -1,11 +1,12 @@
 """The words of a game's data file a screen shows, as messages: each option's label, explanation
 and choices, the goods' names (Schmuggler's "Coffee", "Kaffee" on a German screen), the start
-space's name.
+space's name, Wreckers' cards and card types.
 
 A data file is written in English, like the code; each word it shows gets a catalogue id made from
-where it stands (``data.schmuggler.goods.coffee``, ``data.wreckers.option.end_check.choice.at_once``),
-and :func:`worded` turns the data into the same data with those words as :class:`Message` s, so
-every screen renders them in its language. ``scripts/i18n`` lists the same ids
+where it stands (``data.schmuggler.goods.coffee``,
+``data.wreckers.option.end_check.choice.at_once``), and :func:`worded` turns the data into
+the same data with those words as :class:`Message` s, so every screen renders them in its
+language (an engine keeps ids in its state and shows the words). ``scripts/i18n`` lists the same ids
 (:func:`word_sites`, read by :mod:`tableassist.i18n.extract`).
 
 A word the players changed in their box (a good they named in their own language) is theirs: only
@@ -54,6 +55,16 @@ def _places(game_id: str, data: Mapping[str, Any]) -> Iterator[tuple[str, Any, A
         for good in goods:
             if isinstance(good, Mapping) and isinstance(good.get("name"), str) and "id" in good:
                 yield f"{base}.goods.{_key(good['id'])}", good, "name"
+    deck = data.get("deck")
+    if isinstance(deck, Mapping) and isinstance(deck.get("cards"), list):
+        for card in deck["cards"]:      # Wreckers' cards, named as the English edition prints them
+            if isinstance(card, Mapping) and isinstance(card.get("name"), str):
+                yield f"{base}.card.{_key(card['name'])}", card, "name"
+    types = data.get("types")
+    if isinstance(types, Mapping):
+        for code, kind in types.items():
+            if isinstance(kind, Mapping) and isinstance(kind.get("name"), str):
+                yield f"{base}.type.{_key(code)}", kind, "name"
     track = data.get("track")
     if isinstance(track, Mapping) and isinstance(track.get("start_name"), str):
         yield f"{base}.track.start_name", track, "start_name"

@@ -162,9 +162,9 @@ def sheet_row(label: Message, values: Mapping[str, int | Message]) -> dict[str, 
     ``label`` is the English text with the message's ``id`` and ``params`` beside it; a value in
     words (``"in business"``) is a :class:`Message` too, written out as its English text, with
     its ``id`` and ``params`` under ``messages``."""
-    row: dict[str, Any] = {"label": str(label), **label.to_json(),
-                           "values": {k: v if isinstance(v, int) else str(v)
-                                      for k, v in values.items()}}
+    # The label and the values in words stay messages: a screen reads them in its language.
+    row: dict[str, Any] = {**label.to_json(), "label": label,
+                           "values": dict(values)}
     words = {k: v.to_json() for k, v in values.items() if isinstance(v, Message)}
     if words:
         row["messages"] = words

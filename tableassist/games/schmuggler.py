@@ -564,8 +564,10 @@ class Schmuggler(Game[Phase, Components]):
         rnd["look_order"] = [roller]
         self.phase = Phase.LOOKING
         return [Note(Message("schmuggler.note.objected",
-                             "{objectors} object: {player} looks through their cards one at a "
-                             "time", objectors=_names(rnd["objectors"]), player=roller),
+                             "{objectors} {count, plural, one {objects} other {object}}: {player} "
+                             "looks through their cards one at a time",
+                             objectors=_names(rnd["objectors"]), count=len(rnd["objectors"]),
+                             player=roller),
                      "R-SB-05")]
 
     # -- looking, both after a self-suspicion and in a guessing round (R-SB-05, R-SB-10, R-SB-13) --

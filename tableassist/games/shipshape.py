@@ -1322,9 +1322,10 @@ class ShipShape(Game[Phase, Components]):
     def _waiting_for(self, group: Mapping[str, Any]) -> Message:
         stage = group["stage"]
         if stage == Stage.COMMIT:
+            waiting = tuple(n for n in group["pool"] if n not in group["laid"])
             return Message("shipshape.word.waiting_lay",
-                           "waiting for {players} to lay a crew card",
-                           players=tuple(n for n in group["pool"] if n not in group["laid"]))
+                           "waiting for {players} to lay {count, plural, one {a crew card} "
+                           "other {their crew cards}}", players=waiting, count=len(waiting))
         if stage == Stage.REVEAL:
             return Message("shipshape.word.waiting_reveal", "the crew cards are being turned over")
         if stage == Stage.TAKE:

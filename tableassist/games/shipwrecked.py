@@ -83,9 +83,41 @@ def _row(r: int) -> Message:
     return Message("shipwrecked.word.row", "row {round}", round=r)
 
 
+#: The cards' printed words as a screen names them: the resource groups of "FOOD-50" and the bid
+#: cards (the English edition prints them in capitals).
+_GROUP_WORDS = {
+    "FOOD": Message("shipwrecked.group.food", "FOOD"),
+    "SHELTER": Message("shipwrecked.group.shelter", "SHELTER"),
+    "WATER": Message("shipwrecked.group.water", "WATER"),
+    "FRIENDS": Message("shipwrecked.group.friends", "FRIENDS"),
+}
+_BID_WORDS = {
+    "PASS": Message("shipwrecked.bid.pass", "PASS"),
+    "STOP": Message("shipwrecked.bid.stop", "STOP"),
+    "STRIKE": Message("shipwrecked.bid.strike", "STRIKE"),
+}
+
+
+def _card_word(card: str) -> Message | str:
+    """A card as a screen writes it: "FOOD-50" ("NAHRUNG-50"), "STOP" ("STOPP"); its id when
+    it is neither (a Hidden card's id)."""
+    if card in _BID_WORDS:
+        return _BID_WORDS[card]
+    group, _, points = card.partition("-")
+    if group in _GROUP_WORDS and points.isdigit():
+        return Message("shipwrecked.word.card", "{group}-{points}", group=_GROUP_WORDS[group],
+                       points=points)
+    return card
+
+
+def _card_words(cards: Sequence[str]) -> tuple[Message | str, ...]:
+    return tuple(_card_word(c) for c in cards)
+
+
 def _player_card(player: str, card: str) -> Message:
     """One bidder's card in a revealed row: ``"Ann PASS"``."""
-    return Message("shipwrecked.word.player_card", "{player} {card}", player=player, card=card)
+    return Message("shipwrecked.word.player_card", "{player} {card}", player=player,
+        card=_card_word(card))
 
 
 def _bid_for(kind: str) -> Message:
@@ -223,7 +255,8 @@ def _violation_text(v: Violation) -> Message:
     # Cached: every view of every screen lists the game's violations.
     return Message("shipwrecked.note.violation",
                    "VIOLATION: {player} stopped the bid but laid {card} in row {round}; the row "
-                   "is resolved as revealed", player=v.player, card=v.card, round=v.round)
+                   "is resolved as revealed", player=v.player,
+                       card=_card_word(v.card), round=v.round)
 
 
 @dataclass(frozen=True)
@@ -409,7 +442,7 @@ class Shipwrecked(Game[Phase, Components]):
         if card not in self.stack_cards():
             raise IllegalAction(Message("shipwrecked.refuse.not_in_stack",
                                         "{card} is not in the stack any more, so it cannot be "
-                                        "turned over (I-SW-2)", card=card))
+                                        "turned over (I-SW-2)", card=_card_word(card)))
         if self.phase is Phase.CHOOSE_LOT:
             if not self.may_turn_over_top_card():
                 raise IllegalAction(Message("shipwrecked.refuse.stack_without_resources",
@@ -426,7 +459,8 @@ class Shipwrecked(Game[Phase, Components]):
             else:
                 s["lot"] = {"card": card, "source": "stack", "hidden": []}
                 note = Note(Message("shipwrecked.note.lot", "{player} turns over {card}: "
-                                    "everyone bids for it", player=s["turn"], card=card),
+                                    "everyone bids for it", player=s["turn"],
+                                        card=_card_word(card)),
                             "R-SW-03")
             s["lot_bids"] = 0
             s["lots"] = s.get("lots", 0) + 1
@@ -437,10 +471,10 @@ class Shipwrecked(Game[Phase, Components]):
             s["set_aside_hidden"].append(card)
             return [Note(Message("shipwrecked.note.another_hidden",
                                  "{card} is another Hidden card: set aside, turn over the next",
-                                 card=card), "R-SW-16")]
+                                 card=_card_word(card)), "R-SW-16")]
         s["lot"]["card"] = card
         return [Note(Message("shipwrecked.note.hidden_prize", "The Hidden lot is {card}",
-                             card=card), "R-SW-16"),
+                             card=_card_word(card)), "R-SW-16"),
                 *self._pay_for_lot()]
 
     def _take_from_stack(self, card: str) -> None:
@@ -466,7 +500,7 @@ class Shipwrecked(Game[Phase, Components]):
         s["lots"] = s.get("lots", 0) + 1
         return [Note(Message("shipwrecked.note.bank_lot",
                              "{player} puts {card} from the bank display up for bid",
-                             player=s["turn"], card=card), "R-SW-03"),
+                             player=s["turn"], card=_card_word(card)), "R-SW-03"),
                 *self._start_bid(self.active_players(), reason="new_lot")]
 
     # -- S3–S4 the bid rounds (R-SW-04, R-SW-06, R-SW-07, G-SW-13) -------------------------------
@@ -672,7 +706,7 @@ class Shipwrecked(Game[Phase, Components]):
         bid["tiebreak_done"].append(bidder)
         notes = [Note(Message("shipwrecked.note.turns_over_rows",
                               "{bidder} turns over {rows}: {cards} ({passes} PASS)",
-                              bidder=bidder, rows=rows_text(r - 1), cards=tuple(cards),
+                              bidder=bidder, rows=rows_text(r - 1), cards=_card_words(cards),
                               passes=cards.count(PASS)), "R-SW-09")]
         if len(bid["tiebreak_done"]) < len(bid["tied"]):
             return notes
@@ -701,8 +735,10 @@ class Shipwrecked(Game[Phase, Components]):
         strangers = [p for p in cards if p not in participants]
         if strangers:
             raise IllegalAction(Message("shipwrecked.refuse.not_bidders",
-                                        "{strangers} did not bid in this {where}",
-                                        strangers=tuple(map(str, strangers)), where=_row(r)))
+                                        "{strangers} did not bid in this {where} ({count, "
+                                        "plural, one {# player} other {# players}})",
+                                        strangers=tuple(map(str, strangers)),
+                                        where=_row(r), count=len(strangers)))
         if missing:
             raise IllegalAction(Message("shipwrecked.refuse.reveal_missing",
                                         "the reveal of {where} needs every bidder's card; "
@@ -730,7 +766,8 @@ class Shipwrecked(Game[Phase, Components]):
                 raise IllegalAction(Message(
                     "shipwrecked.refuse.too_many",
                     "{player} cannot show {count} {card} cards in {where}: a bid set holds "
-                    "only {most} (I-SW-3)", player=player, count=n, card=card, where=where,
+                    "only {most} (I-SW-3)", player=player, count=n,
+                        card=_card_word(card), where=where,
                     most=self.components.bid_set[card]))
 
     # -- outcomes of a bid (R-SW-09, R-SW-10, G-SW-10, G-SW-17) --------------------------------
@@ -835,7 +872,7 @@ class Shipwrecked(Game[Phase, Components]):
             s["bank_display"].append(lot["card"])
             text = Message("shipwrecked.note.lot_void",
                            "Nobody is left to bid: {card} goes to the bank display",
-                           card=lot["card"])
+                           card=_card_word(lot["card"]))
         else:
             s["set_aside_hidden"].extend(lot["hidden"])
             text = Message("shipwrecked.note.hidden_lot_void",
@@ -915,7 +952,7 @@ class Shipwrecked(Game[Phase, Components]):
         debt["due"] -= covered
         notes = [Note(Message("shipwrecked.note.sells",
                               "{player} sells {card} to the bank for {value}", player=player,
-                              card=card, value=gems(value)), "R-SW-11")]
+                              card=_card_word(card), value=gems(value)), "R-SW-11")]
         if value > covered:
             notes += self._bank_pays(player, value - covered, "change")
         return notes + self._settle_debts()
@@ -928,13 +965,13 @@ class Shipwrecked(Game[Phase, Components]):
         p = s["players"][player]
         s["bank_gems"] += p["gems"]
         s["bank_display"].extend(p["resources"])
-        lost: list[str] = list(p["resources"])
+        lost: list[str] = [_card_word(c) for c in p["resources"]]
         award = s["award"]
         if award is not None and award["winner"] == player:
             # The prize they could not pay for belongs to the bank too (R-SW-11).
             s["bank_display"].append(s["lot"]["card"])
             lost.append(Message("shipwrecked.word.the_prize", "{card} (the prize)",
-                                card=s["lot"]["card"]))
+                                card=_card_word(s["lot"]["card"])))
             s["lot"] = s["award"] = None
         held = p["gems"]
         p.update(status=BANKRUPT, gems=0, resources=[])
@@ -962,7 +999,7 @@ class Shipwrecked(Game[Phase, Components]):
         s["lot"] = s["award"] = None
         s["players"][winner]["resources"].append(prize)
         notes = [Note(Message("shipwrecked.note.takes", "{winner} takes {prize}", winner=winner,
-                              prize=prize), "R-SW-11")]
+                              prize=_card_word(prize)), "R-SW-11")]
         reason = self.win_reason(winner)
         if reason:
             return notes + self._end_game(winner, reason)
@@ -1162,10 +1199,15 @@ class Shipwrecked(Game[Phase, Components]):
                                    for p, t in action.get("cards", {}).items())}
         if kind == "turn_over_card":
             return {"hidden": "yes" if action.get("card") in self.components.hidden_ids
-                    else "no"}
+                    else "no", "card": _card_word(str(action.get("card", "")))}
         if kind == "sell_card":
             card = self.components.cards.get(action.get("card", ""))
-            return {"value": card.sale_value if card is not None else "?"}
+            return {"value": card.sale_value if card is not None else "?",
+                    "card": _card_word(str(action.get("card", "")))}
+        if kind == "reveal_earlier_rows":
+            return {"cards": _card_words([str(c) for c in action.get("cards") or ()])}
+        if isinstance(action.get("card"), str):
+            return {"card": _card_word(action["card"])}
         return {}
 
     def prompts(self) -> list[Prompt]:

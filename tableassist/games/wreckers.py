@@ -70,6 +70,9 @@ class Card:
     discovery: int = 0
     count: int = 1
     printed: str = ""
+    #: the card's name as a screen shows it (the data file's word, a message in each screen's
+    #: language); ``name`` is its id in the state and the actions
+    word: str = ""
 
     @property
     def is_wreck(self) -> bool:
@@ -148,8 +151,9 @@ def read_deck(data: Mapping[str, Any]) -> dict[str, Card]:
     for row in data["deck"]["cards"]:
         printed = row.get("millions", "")
         millions = dash if printed == "-" else int(printed or 0)
-        deck[row["name"]] = Card(row["name"], row["type"], millions, int(row.get("discovery", 0)),
-                                 int(row.get("count", 1)), str(printed))
+        name = str(row["name"])     # the id: a plain string (the word may be a message)
+        deck[name] = Card(name, row["type"], millions, int(row.get("discovery", 0)),
+                          int(row.get("count", 1)), str(printed), row["name"])
     return deck
 
 
@@ -199,9 +203,9 @@ def _describe(card: Card, effects: Mapping[str, Effect]) -> Message:
     ``"Mishap (Delay)"``."""
     if card.is_wreck:
         return Message("wreckers.word.wreck", "{card} (Wreck, {millions}M, {discovery} Disc.)",
-                       card=card.name, millions=card.printed or card.millions,
+                       card=card.word or card.name, millions=card.printed or card.millions,
                        discovery=card.discovery)
-    return Message("wreckers.word.card", "{card} ({type})", card=card.name,
+    return Message("wreckers.word.card", "{card} ({type})", card=card.word or card.name,
                    type=effects[card.type].name)
 
 
@@ -504,7 +508,7 @@ class Wreckers(Game[Phase, Components]):
                                         "{card} cannot be in the undealt deck: it is face up on "
                                         "the table, or the cuts have shown {left, plural, one "
                                         "{the one card} other {all # cards}} left (G-WR-10)",
-                                        card=card.name, left=s["deck_count"]))
+                                        card=card.word or card.name, left=s["deck_count"]))
         s["cut_pass"].pop(0)
         s["cut_pass_cards"][cutter] = card.name
         s["cuts"].append({"cutter": cutter, "card": card.name})
@@ -604,7 +608,8 @@ class Wreckers(Game[Phase, Components]):
         if card.type != "S":
             raise IllegalAction(Message("wreckers.refuse.not_a_search",
                                         "{card} is a {type}, not a Search card: searching needs "
-                                        "a Search card discarded (R-WR-04)", card=card.name,
+                                        "a Search card discarded (R-WR-04)",
+                                        card=card.word or card.name,
                                         type=self.effects[card.type].name))
         if card.name not in {c.name for c in self._hand_candidates("S")}:
             raise _not_in_hand(card.name, name)
@@ -612,7 +617,7 @@ class Wreckers(Game[Phase, Components]):
         s["discards"].append(card.name)
         self.step = Step.TARGET
         notes = [Note(Message("wreckers.note.discards", "{player} discards {card} (Search)",
-                              player=name, card=card.name), "R-WR-04")]
+                              player=name, card=card.word or card.name), "R-WR-04")]
         if "target" in action:  # the tablet may name the opponent with the discard
             return notes + self.on_choose_target(action)
         targets = self._targets(name)
@@ -898,7 +903,7 @@ class Wreckers(Game[Phase, Components]):
                             {n: Message("wreckers.sheet.wreck_list",
                                         "{count, plural, =0 {none} other {{wrecks}}}",
                                         count=len(breakdown[n]["wrecks"]),
-                                        wrecks=tuple(breakdown[n]["wrecks"]))
+                                        wrecks=tuple(self._words(breakdown[n]["wrecks"])))
                              for n in players}),
                   sheet_row(Message("wreckers.sheet.standing", "Standing"),
                             {n: _STANDING[breakdown[n]["status"]] for n in players})]
@@ -930,7 +935,7 @@ class Wreckers(Game[Phase, Components]):
             players.append({
                 "name": name, "seat": seat, "status": p["status"],
                 "reentry_round": p["reentry_round"], "money": p["money"],
-                "discovery": p["discovery"], "victory_pile": list(p["victory_pile"]),
+                "discovery": p["discovery"], "victory_pile": self._words(p["victory_pile"]),
                 "hand_size": p["hand_size"], "hand_count": p["hand_count"],
                 "upgraded_this_round": p["upgraded"], "locked": p["locked"],
                 "passed": p["passed"]})
@@ -939,17 +944,25 @@ class Wreckers(Game[Phase, Components]):
             "turn": s["current"], "players": players, "over": self.is_over,
             "result": self.result(), "unverified": list(self.components.unverified),
             "round": s["round"], "rounds": self.rounds, "deck_count": s["deck_count"],
-            "discards": list(s["discards"]), "discarded_face_down": s["discarded_face_down"],
-            "cuts": [dict(c) for c in s["cuts"]],
+            "discards": self._words(s["discards"]), "discarded_face_down": s["discarded_face_down"],
+            "cuts": [{**c, "card": self._word(c["card"])} for c in s["cuts"]],
             "cutting": s["cut_pass"][0] if s["cut_pass"] else None,
             "start_player": s["start_player"], "target": s["target"],
-            "last_pick": s["last_pick"]}
+            "last_pick": None if s["last_pick"] is None else self._word(s["last_pick"])}
         if self.options["show_seen_counts"]:
             view["not_seen_this_round"] = self._seen_counts()
         if viewer is not None:
             # The engine never knows a hand (SPEC §4.7), so it holds nothing private to show.
             view["private"] = {}
         return view
+
+    def _word(self, name: str) -> str:
+        """A card's name as a screen shows it (its word: a message), for the views."""
+        card = self.components.deck.get(name)
+        return card.word or card.name if card is not None else name
+
+    def _words(self, names: Sequence[str]) -> list[str]:
+        return [self._word(n) for n in names]
 
     @property
     def unverified(self) -> list[str]:
@@ -1009,7 +1022,10 @@ class Wreckers(Game[Phase, Components]):
     def label_params(self, action: Mapping[str, Any]) -> Mapping[str, Any]:
         if action.get("type") == "upgrade_hand":
             return {"cost": self.components.hand_upgrade_cost}
-        return {}
+        card = self.components.deck.get(action["card"]) if isinstance(action.get("card"), str) \
+            else None
+        # the card by its name in the data file's words (a message: each screen's language)
+        return {"card": card.word or card.name} if card is not None else {}
 
     def prompts(self) -> list[Prompt]:
         s = self.state

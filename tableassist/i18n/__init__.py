@@ -107,6 +107,11 @@ def rule_texts(texts: Mapping[str, Mapping[str, Any]], lang: str) -> dict[str, d
             for rule, text in texts.items()}
 
 
+#: CLDR's ``minimumGroupingDigits`` where it is not 1 (Babel does not carry it): Spanish groups
+#: a number's digits only from five of them on.
+_MIN_GROUPING = {"es": 2}
+
+
 @cache
 def voice(lang: str) -> Voice:
     """How ``lang`` writes plurals, numbers, lists and nested messages (CLDR, through Babel)."""
@@ -122,8 +127,11 @@ def voice(lang: str) -> Voice:
     def join(items: Sequence[str]) -> str:
         return format_list(list(items), locale=locale)
 
+    grouped_from = 10 ** (2 + _MIN_GROUPING.get(lang, 1))
+
     def number(n: int) -> str:
-        return format_decimal(n, locale=locale)
+        # CLDR's minimum grouping digits: Spanish writes 1234 but 12.345 (as the page's Intl does)
+        return format_decimal(n, locale=locale, group_separator=abs(n) >= grouped_from)
 
     return Voice(plural=rule, number=number, join=join,
                  message=lambda m: render(m, lang))

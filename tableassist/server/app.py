@@ -548,20 +548,25 @@ class TableServer:
 
     def _camera_check(self, grant: Grant, msg: messages.CameraCheck) -> None:
         if grant.role != HOST:
-            raise Refused("only the host screen checks the camera")
+            raise Refused(Message("app.refuse.check_host_only", "only the host screen checks the camera"))
         if msg.game is not None and msg.game not in catalog.ENGINES:
-            raise Refused(f"there is no game {msg.game[:40]!r} to check the camera for")
+            raise Refused(Message("app.refuse.check_no_game",
+                                  "there is no game {game} to check the camera for",
+                                  game=repr(msg.game[:40])))
         status = self.table.camera_status
         if self.camera_check is None or (msg.on and status.state == "off"):
-            raise Refused(f"no camera to check: {status.notice}")
+            raise Refused(Message("app.refuse.check_no_camera", "no camera to check: {notice}",
+                                  notice=status.notice))
         self.camera_check(msg.on, msg.game)
 
     def _recorder(self, grant: Grant) -> RecordingSwitch:
         if grant.role != HOST:
-            raise Refused("only the host screen records the camera")
+            raise Refused(Message("app.refuse.record_host_only",
+                                  "only the host screen records the camera"))
         if self.recording is None:
-            raise Refused("this table does not record its camera (start the server with "
-                          "--record, on the computer the camera is plugged into)")
+            raise Refused(Message("app.refuse.record_off", "this table does not record its camera "
+                                  "(start the server with --record, on the computer the camera "
+                                  "is plugged into)"))
         return self.recording
 
     def _record(self, grant: Grant, msg: messages.Record) -> None:
@@ -597,8 +602,9 @@ class TableServer:
         allowed = seat_colours(msg.game)
         for name, colour in colours.items():
             if colour not in allowed:
-                raise Refused(f"{name or 'a seat'} cannot be {colour[:20]}: this game's cards "
-                              "come in " + ", ".join(allowed))
+                raise Refused(Message("app.refuse.seat_colour", "{name} cannot be {colour}: this "
+                                      "game's cards come in {colours}", name=name,
+                                      colour=colour[:20], colours=tuple(allowed)))
         taken = list(colours.values())
         if len(set(taken)) != len(taken):
             raise Refused(Message("app.refuse.same_colour", "two seats have the same colour: each "

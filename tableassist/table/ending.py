@@ -35,7 +35,7 @@ def game_end(session: TableSession) -> dict[str, Any] | None:
                               components=saved.components, saved=True)
     why: list[dict[str, Any]] = []
     first = replay.story()
-    label = str(first.label) if first else ""
+    label = first.label if first else ""   # a message: each screen reads it in its language
     x: list[int] = [0]
     series: dict[str, list[int]] = {} if first is None else {k: [v] for k, v in first.values.items()}
     for i, step in enumerate(steps):
@@ -52,11 +52,12 @@ def game_end(session: TableSession) -> dict[str, Any] | None:
             x.append(step.seq)
             for k in series:
                 series[k].append(int(tally.values.get(k, series[k][-1])))
-    chart = {"label": label, "unit": str(first.unit), "x": x, "series": series,
+    chart = {"label": label, "unit": first.unit, "x": x, "series": series,
              "label_message": first.label.to_json(), "unit_message": first.unit.to_json()
              } if first is not None and series else None
     path = path_message(game.result(), chart, len(steps))
-    return {"why": why, "chart": chart, "path": "" if path is None else str(path),
+    # the path a message: each screen reads it in its language
+    return {"why": why, "chart": chart, "path": "" if path is None else path,
             "path_message": None if path is None else path.to_json()}
 
 
@@ -89,7 +90,7 @@ def path_message(result: dict[str, Any] | None, chart: dict[str, Any] | None,
     end = Message("ending.path.finished",
                   "finished with {value} {unit}{others, select, none {} other { ({others})}}",
                   value=series[winners[0]][-1], unit=chart["unit"], others=others or "none")
-    measure = chart["label"].lower()
+    measure = chart["unit"]      # "came from behind in chips": the tally's unit, a message
     if lead_from is None:
         return Message("ending.path.from_behind", "{names} came from behind in {measure} at the "
                        "very end and {end}; the final score: {score}.", names=names,

@@ -1,7 +1,7 @@
 // Pieces every panel uses: the phase line, the player cards, any JSON value made readable.
-import {h, chip, titleCase} from "../dom.js";
+import {h, chip} from "../dom.js";
 import {t} from "../i18n.js";
-import {phaseName, yesNo} from "../words.js";
+import {keyName, phaseName, yesNo} from "../words.js";
 
 // The phase and whose turn it is, as a line above every panel: "your turn" on that player's own
 // phone; in a phase everyone plays at once (`together`: Shipwrecked's bidding) no one's turn, but
@@ -42,7 +42,7 @@ export function renderValue(value) {
   }
   if (typeof value === "object") {
     return h("dl", {class: "value-table"}, Object.entries(value).map(([k, v]) => [
-      h("dt", {}, titleCase(k)), h("dd", {}, renderValue(v))]));
+      h("dt", {}, keyName(k)), h("dd", {}, renderValue(v))]));
   }
   if (typeof value === "boolean") return h("span", {}, yesNo(value));
   return h("span", {}, String(value));

@@ -18,11 +18,13 @@ const BID_WORDS = {PASS: () => t("page.shipwrecked.bid.pass", "PASS"), STOP: () 
   STRIKE: () => t("page.shipwrecked.bid.strike", "STRIKE")};
 const bidName = (card) => BID_WORDS[card]?.() ?? card;
 const hiddenName = () => t("page.shipwrecked.hidden", "Hidden");
+// A resource card's id as the server writes it in this language: "FOOD-50", "NAHRUNG-50".
+const cardName = (id) => { const {group, points} = cardParts(id); return group ? `${groupName(group).toUpperCase()}-${points}` : String(id); };
 
 export function shipwrecked(view, ctx) {
   const bid = view.bid;
   const lot = view.lot;
-  const lotText = !lot ? "–" : lot.hidden ? hiddenName() : lot.card;
+  const lotText = !lot ? "–" : lot.hidden ? hiddenName() : cardName(lot.card);
   return [
     // the lot's bidding is everyone's at once: no one's turn (the turn player chose the lot)
     header(view, ctx, {together: ["lay", "stop_window", "reveal", "tiebreak"].includes(view.phase)}),
@@ -72,12 +74,12 @@ export function resourceCard(id, x, y, {w = 120, hgt = 168, hidden = false, rota
       {size: 17 * k, weight: 800, attrs: {style: `fill: ${inkOn(colour)}`}}),
     text(w / 2, hgt / 2 + 16 * k, points, {size: 50 * k, weight: 800, cls: "card-points"}),
     !hidden && group ? text(w / 2, hgt - 18 * k, t("page.shipwrecked.points_caption", "points"), {size: 14 * k, cls: "card-caption"}) : null,
-    tip(hidden ? t("page.shipwrecked.hidden_card", "a Hidden resource card") : `${id}`));
+    tip(hidden ? t("page.shipwrecked.hidden_card", "a Hidden resource card") : cardName(id)));
 }
 
 function cardRow(ids, kind) {
   const w = 60, step = 66;
-  return picture(Math.max(120, ids.length * step + 10), 96, t("page.shipwrecked.card_row", "{count, plural, one {# card} other {# cards}}: {cards}", {count: ids.length, cards: ids.join(", ")}),
+  return picture(Math.max(120, ids.length * step + 10), 96, t("page.shipwrecked.card_row", "{count, plural, one {# card} other {# cards}}: {cards}", {count: ids.length, cards: ids.map(cardName).join(", ")}),
     {class: "card-row", dataset: {list: kind}},
     ids.map((id, i) => resourceCard(id, 6 + i * step, 6, {w, hgt: 84})));
 }
@@ -203,7 +205,7 @@ function bank(view) {
   const width = Math.max(narrow ? 376 : 720, x1 + 110 + display.length * 64);
   return picture(width, height, t("page.shipwrecked.bank_words",
     "The bank: {gems, plural, one {# gem} other {# gems}}; its display {display}; {stack, plural, one {# card} other {# cards}} in the stack",
-    {gems: view.bank_gems, display: display.join(", ") || t("page.shipwrecked.empty", "empty"), stack: view.stack_count}), {class: "bank"},
+    {gems: view.bank_gems, display: display.map(cardName).join(", ") || t("page.shipwrecked.empty", "empty"), stack: view.stack_count}), {class: "bank"},
     text(20, 18, t("page.shipwrecked.bank", "Bank: {gems, plural, one {# gem} other {# gems}}", {gems: view.bank_gems}), {size: 18, weight: 700, anchor: "start"}),
     gems(view.bank_gems, 30, 50, {kind: "bank"}),
     s("g", {class: "stack", dataset: {count: view.stack_count}, transform: `translate(0 ${y1})`},
@@ -227,7 +229,7 @@ function holdings(p, win) {
   const width = 340, top = 20 + gemRows(p.gems) * 18, fanY = top + 26;
   return picture(width, fanY + 172, t("page.shipwrecked.holdings",
     "{name}: {gems, plural, one {# gem} other {# gems}}; cards {cards}; {points} of {all} points",
-    {name: p.name, gems: p.gems, cards: p.resources.join(", ") || t("page.word.none", "none"), points: p.points_total, all}), {class: "holdings", dataset: {player: p.name}},
+    {name: p.name, gems: p.gems, cards: p.resources.map(cardName).join(", ") || t("page.word.none", "none"), points: p.points_total, all}), {class: "holdings", dataset: {player: p.name}},
     gems(p.gems, 14, 14),
     byGroup.map((g, i) => {
       const x = 6 + i * 84;
@@ -238,7 +240,7 @@ function holdings(p, win) {
         g.cards.length ? null : s("rect", {x: x + 13, y: fanY, width: 50, height: 70, rx: 6, class: "empty-slot"}),
         progress(x, fanY + 88, 76, g.points, one));
     }),
-    others.length ? text(6, fanY + 84, t("page.shipwrecked.also", "also: {cards}", {cards: others.join(", ")}), {size: 14, anchor: "start", cls: "caption"}) : null,
+    others.length ? text(6, fanY + 84, t("page.shipwrecked.also", "also: {cards}", {cards: others.map(cardName).join(", ")}), {size: 14, anchor: "start", cls: "caption"}) : null,
     text(6, fanY + 142, t("page.shipwrecked.all_groups", "all groups"), {size: 14, anchor: "start", cls: "caption"}),
     progress(90, fanY + 136, width - 96, p.points_total, all));
 }

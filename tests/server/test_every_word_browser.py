@@ -1,0 +1,151 @@
+"""No English word on a German or Spanish screen (issue 25), in headless Chromium on the real
+server: a game of each of the five games played through its screens — the lobby with every
+option unfolded, the play screen as the host sees it (the camera card and the links too), a rule
+dialog, the Fix dialog, a player's phone, the end screen — once in English and once in the
+screen's language; a word of the English rendering that shows on the other is a failure.
+
+Not counted: the players' names, the games' titles, the rule ids (G-SB-02), the rulebook's own
+words where the dialog marks them as the original (``lang`` other than the screen's), a word
+the language's own catalogue uses (German "Start", "Gold", "Chips"; Spanish "no"), and one- or
+two-letter marks (a rat's colour letter, "px").
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from tableassist import i18n
+from tableassist.table import catalog
+from tests.plugins.browser import TABLET
+from tests.server.conftest import RunningServer, serving, wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+GAMES = ["abandon_ship", "schmuggler", "shipshape", "shipwrecked", "wreckers"]
+PLAYERS = ("Ann", "Bea", "Cy")
+CLICKS = 10          # actions pressed on the page before the rest is played by a client
+WORD = re.compile(r"[A-Za-zÀ-ÿ]+(?:'[a-z]+)?")
+RULE_ID = re.compile(r"\b[GR]-[A-Z]{2}-\d+\b")
+
+#: The screen's visible text, its labels and tips (not the rulebook's marked original).
+VISIBLE = """() => {
+  // the rulebook's marked original; code (links, data-file paths) is not words
+  const skip = (e) => e.closest('[lang]') && e.closest('[lang]').lang !== document.documentElement.lang
+    || e.closest('code, [translate="no"]');
+  const parts = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skip(el) || el.closest('script,style,option:not(:checked)')) continue;
+    parts.push(n.textContent);
+  }
+  for (const e of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt'])
+      if (e.getAttribute(a) && !skip(e)) parts.push(e.getAttribute(a));
+  return parts.join('\\n');
+}"""
+
+_ENGLISH: dict[str, set[str]] = {}
+
+
+def _own_words(lang: str) -> set[str]:
+    """Every word of ``lang``'s catalogue: a word both languages write alike is the language's."""
+    return {w.lower() for text in i18n.catalogue(lang).values() for w in WORD.findall(text)}
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in WORD.findall(RULE_ID.sub(" ", text)) if len(w) > 2]
+
+
+def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[str, str]:
+    """The text of each screen of one game played in ``lang``."""
+    rnd = random.Random(7)
+    context = chromium.new_context(locale=lang, viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}#t={server.tokens.host}")
+    page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    page.locator(f'button[data-game="{game_id}"]').click()
+    page.locator(".options-box > summary").click()
+    shown = {"lobby": page.evaluate(VISIBLE)}
+    page.locator('[data-do="start"]').click()
+    page.wait_for_selector(".play")
+    play = []
+    for _ in range(CLICKS):
+        play.append(page.evaluate(VISIBLE))
+        buttons = [b for b in page.locator(".actions button.act").all() if b.is_visible()]
+        if not buttons:
+            break
+        n = page.evaluate("() => (window.tableassist.state.history || []).length")
+        rnd.choice(buttons).click()
+        page.wait_for_function("n => (window.tableassist.state.history || []).length !== n", arg=n)
+    shown["play"] = "\n".join(play)
+    page.locator(".history button.rule, .prompt button.rule").first.click()
+    page.locator("dialog[open] .rule-text").wait_for()
+    shown["rule"] = page.evaluate(VISIBLE)
+    page.keyboard.press("Escape")
+    page.locator('.history [data-do="fix"]').first.click()
+    page.locator("dialog[open] .fix").wait_for()
+    shown["fix"] = page.evaluate(VISIBLE)
+    page.keyboard.press("Escape")
+    phone_url = page.evaluate(f"() => window.tableassist.state.links.players['{PLAYERS[1]}'].url")
+    phone = context.new_page()
+    phone.goto(phone_url)
+    phone.wait_for_function("() => window.tableassist && window.tableassist.state && "
+                            "window.tableassist.state.game")
+    shown["phone"] = phone.evaluate(VISIBLE)
+    phone.close()
+    _play_to_the_end(server, rnd)
+    page.wait_for_selector(".result", timeout=60_000)
+    shown["end"] = page.evaluate(VISIBLE)
+    assert not errors, errors
+    context.close()
+    return shown
+
+
+def _play_to_the_end(server: RunningServer, rnd: random.Random) -> None:
+    """The rest of the game as random legal actions of the host's screen (a client of its own)."""
+    host = server.client(server.tokens.host)
+    for _ in range(5000):
+        state = host.states[-1]
+        if (state.get("view") or {}).get("over"):
+            return
+        actions = state.get("actions") or []
+        if not actions:
+            version = state["version"]
+            host.wait_state(lambda s, v=version: s["version"] != v, "the clock's action", 30)
+            continue
+        version = state["version"]
+        answer = host.act(rnd.choice(actions)["action"])
+        if answer.get("ok"):
+            wait_until(lambda v=version: host.states[-1]["version"] != v, 10, "the next state")
+    raise AssertionError("the game did not end after 5000 random actions")
+
+
+def _english(chromium, server_factory, game_id: str) -> set[str]:
+    if game_id not in _ENGLISH:
+        with server_factory() as english_server:
+            shown = _screens(chromium, english_server, game_id, "en")
+        _ENGLISH[game_id] = {w.lower() for text in shown.values() for w in _words(text)}
+    return _ENGLISH[game_id]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, game_id, lang):
+    english = _english(chromium, lambda: serving(tmp_path / "english.sqlite3"), game_id)
+    shown = _screens(chromium, server, game_id, lang)
+    allowed = _own_words(lang) | {p.lower() for p in PLAYERS} | {
+        w.lower() for name in i18n.NAMES.values() for w in WORD.findall(name)} | {
+        w.lower() for g in GAMES for w in WORD.findall(catalog.engine_class(g).title or g)}
+    found = {screen: Counter(w for w in _words(text)
+                             if w.lower() in english and w.lower() not in allowed)
+             for screen, text in shown.items()}
+    report = "; ".join(f"{screen}: " + ", ".join(f"{w}×{n}" for w, n in words.most_common(25))
+                       for screen, words in found.items() if words)
+    assert not report, f"English on the {lang} screens of {game_id}: {report}"
