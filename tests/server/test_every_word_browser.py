@@ -78,7 +78,7 @@ def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[s
     play = []
     for _ in range(CLICKS):
         play.append(page.evaluate(VISIBLE))
-        buttons = [b for b in page.locator(".actions button.act").all() if b.is_visible()]
+        buttons = page.locator(".actions button.act:visible:enabled").all()   # what a player can press
         if not buttons:
             break
         n = page.evaluate("() => (window.tableassist.state.history || []).length")

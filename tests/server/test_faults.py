@@ -559,11 +559,13 @@ def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(any_serve
     refused = None
     with store_factory.full_disk(store):  # the database cannot grow
         for _ in range(2000):
+            before = table.state["version"]
             answer = table.act(rng.choice(table.state["actions"])["action"])
             if not answer["ok"]:
                 refused = answer["error"]
                 break
-            table.wait_state(lambda s: s["version"] >= table.state["version"])
+            # the next action is chosen from the state that follows this one
+            table.wait_state(lambda s: s["version"] > before)
         assert refused == f"{store_factory.disk_full}: the action was not saved and not applied"
         session = server.table.session
         log = [e.action for e in store.entries(session.saved.id)]
