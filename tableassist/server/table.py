@@ -636,7 +636,7 @@ class Table:
             else:  # a change within one game: the links are that game's, as before
                 unchanged.append("links")
             if change is not None and "camera" in change["unchanged"] \
-                    and change["static"]["camera"] is camera:
+                    and change["static"]["camera"] == camera:   # an equal status republished
                 unchanged.append("camera")
             else:
                 out["camera"] = camera.device_json()
