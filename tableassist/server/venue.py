@@ -52,6 +52,7 @@ from flask import Flask, Response, send_from_directory
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
 import tableassist.i18n as i18n
+from tableassist.games.messages import Message
 from tableassist.server import messages
 from tableassist.server.app import HEADERS, WEBUI, page_words, screen_language, secure
 from tableassist.server.messages import VENUE_MESSAGES
@@ -140,17 +141,23 @@ class VenueServer:
         sio.on_event("disconnect", disconnect)
 
         def on(name: str, fn: Callable[[Any], dict[str, Any] | None]) -> None:
-            def refusal() -> str | None:
+            def refusal() -> Message | None:
                 with self._lock:
                     staff = event_sid() in self._sids
-                return None if staff else "only the venue's staff may do that"
+                return None if staff else Message("venue.refuse.staff_only",
+                                                  "only the venue's staff may do that")
+
+            def lang() -> str:
+                with self._lock:
+                    return self._sids.get(event_sid(), i18n.DEFAULT)
 
             def then_push(msg: Any) -> dict[str, Any] | None:
                 answer = fn(msg)
                 self.changed()
                 return answer
 
-            sio.on_event(name, checked(name, VENUE_MESSAGES, then_push, refusal=refusal))
+            sio.on_event(name, checked(name, VENUE_MESSAGES, then_push, refusal=refusal,
+                                         lang=lang))
 
         on("create_table", self._create)
         on("rename_table", lambda m: self._name(self.ops.rename_table(m.name, m.title)))
