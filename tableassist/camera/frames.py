@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tableassist.games.messages import Message
+
 if TYPE_CHECKING:
     # Only the types: a source is read through its two methods, so the server runs without
     # loading OpenCV when it has no camera.
@@ -59,14 +61,16 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
         link: Link | None = getattr(source, "link", None)
         if frame is None:
             if until_end:
-                device(state="off", notice=f"{name}: the video ended", markers=None, stickers=())
+                device(state="off", notice=Message("frames.notice.video_ended",
+                                                   "{camera}: the video ended", camera=name),
+                       markers=None, stickers=())
                 return
             if link is not None and link.state != "on":
                 # the source knows why: its stream dropped; it reconnects by itself
                 if shown != ("link", link):
                     shown, on = ("link", link), False
                     device(state="reconnecting" if link.state == "reconnecting" else "lost",
-                           notice=f"{name}: {link.text}", markers=None,
+                           notice=link_notice(name, link), markers=None,
                            attempt=link.attempt or None, retry_in=link.retry_in)
                 stop.wait(0.05)
                 continue
@@ -74,7 +78,9 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
             if misses == LOST_AFTER_MISSES:
                 on = False
                 shown = None
-                device(state="lost", notice=f"{name}: no picture (unplugged, or the video ended)")
+                device(state="lost", notice=Message(
+                    "frames.notice.no_picture",
+                    "{camera}: no picture (unplugged, or the video ended)", camera=name))
             stop.wait(1.0 / fps if fps else 0.05)
             continue
         misses = 0
@@ -133,3 +139,19 @@ class Latest:
         with self._ready:
             self._closed = True
             self._ready.notify_all()
+
+
+def link_notice(name: str, link: Link) -> Message:
+    """What a network source's dropped stream says on the screens, in their language (``Link.text``
+    is the command line's English); the reason is the source's own words."""
+    known = "yes" if link.reason else "no"
+    if link.state == "lost":
+        return Message("frames.notice.stream_stopped",
+                       "{camera}: the stream stopped{known, select, yes { ({reason})} other {}}",
+                       camera=name, known=known, reason=link.reason or "")
+    return Message("frames.notice.reconnecting",
+                   "{camera}: reconnecting{known, select, yes { ({reason})} other {}}: attempt "
+                   "{attempt}{waits, select, yes {, next in {retry} s} other {}}",
+                   camera=name, known=known, reason=link.reason or "", attempt=link.attempt,
+                   waits="no" if link.retry_in is None else "yes",
+                   retry=f"{link.retry_in or 0:g}")   # a parameter is never a float

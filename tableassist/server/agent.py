@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from flask_socketio import ConnectionRefusedError
 
 from tableassist.camera.live import Camera
+from tableassist.games.messages import Message
 from tableassist.markers.sighting import FailingSticker, event_from_json
 from tableassist.server import messages
 from tableassist.server.messages import Refused
@@ -171,7 +172,8 @@ class AgentLink:
 
     def _check(self, agent: str) -> None:
         if agent != self.agent:
-            raise Refused("another camera agent reads this table")
+            raise Refused(Message("agent.refuse.another_agent",
+                                  "another camera agent reads this table"))
 
     def events(self, msg: messages.CameraEvents) -> dict[str, Any]:
         """One frame's events: fed to the camera once, in the agent's order (the agent sends the
@@ -187,13 +189,15 @@ class AgentLink:
                 self.stats.duplicates += 1
                 return {**answer, "why": "duplicate"}
             if last is not None and msg.seq > last + MAX_SEQ_AHEAD:
-                raise Refused(f"batch {msg.seq} is implausibly far ahead of this agent's last "
-                              f"batch ({last}): an agent numbers its batches one by one, so it "
-                              "was dropped")
+                raise Refused(Message(
+                    "agent.refuse.far_ahead", "batch {seq} is implausibly far ahead of this "
+                    "agent's last batch ({last}): an agent numbers its batches one by one, so it "
+                    "was dropped", seq=msg.seq, last=last))
             try:
                 events = [event_from_json(e) for e in msg.events]
             except ValueError as exc:
-                raise Refused(f"a camera event is malformed: {exc}") from None
+                raise Refused(Message("agent.refuse.malformed_event",
+                                      "a camera event is malformed: {why}", why=str(exc))) from None
             self.camera.feed(events, msg.t)
             self._taken[msg.agent] = msg.seq
             self.stats.taken += 1
@@ -221,7 +225,7 @@ class AgentLink:
         if not self.server.host_watching():
             return
         if not msg.jpeg.startswith(b"\xff\xd8"):
-            raise Refused("a preview picture is a JPEG")
+            raise Refused(Message("agent.refuse.not_jpeg", "a preview picture is a JPEG"))
         self.stats.frames += 1
         self.server.socketio.emit("camera", {"jpeg": msg.jpeg, "markers": msg.markers,
                                              "size": list(msg.size)}, to="host")

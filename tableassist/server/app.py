@@ -172,6 +172,14 @@ class RecordingSwitch(Protocol):
         """Raises ``ValueError`` (why not) when the game has no recording to keep."""
 
 
+def page_words(lang: str) -> ResponseReturnValue:
+    """``/i18n/<lang>.json``: a page's own words in a language (webui/i18n.js), from the shipped
+    catalogues; the tablet page and the venue page ask for it beside themselves."""
+    if lang not in i18n.LANGUAGES:
+        return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+    return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+
+
 def speech_room(grant: Grant, lang: str) -> str:
     """The room of ``grant``'s screens that speak ``lang`` (each screen is in both rooms)."""
     return f"{room_of(grant)}@{lang}"
@@ -244,12 +252,7 @@ class TableServer:
             return jsonify({"rulebook": {"language": book["language"], "name": book["name"]},
                             "rules": i18n.rule_texts(catalog.rule_texts(game_id), lang)})
 
-        @app.get("/i18n/<lang>.json")
-        def catalogue(lang: str) -> ResponseReturnValue:
-            # The page's own words in a language (webui/i18n.js), from the shipped catalogues.
-            if lang not in i18n.LANGUAGES:
-                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
-            return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+        app.get("/i18n/<lang>.json")(page_words)
 
         @app.get("/plays.csv", defaults={"kind": "csv"})
         @app.get("/plays.json", defaults={"kind": "json"})

@@ -27,10 +27,11 @@ from typing import Any, Protocol
 
 from flask_socketio import SocketIO
 
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server import messages
 from tableassist.server.messages import Refused
-from tableassist.server.socket_events import MAX_MESSAGE, Handler, event_sid
+from tableassist.server.socket_events import MAX_MESSAGE, Handler, event_sid, reason
 from tableassist.server.table import Table
 from tableassist.server.tokens import Grant
 from tableassist.table import catalog
@@ -204,8 +205,8 @@ class BoxCamera:
 def _box(server: BoxServer) -> Box:
     box = server.table.box
     if box is None:
-        raise Refused("this table keeps no box (it was started without a box folder): "
-                      "nothing can be saved")
+        raise Refused(Message("box.refuse.no_box", "this table keeps no box (it was started "
+                              "without a box folder): nothing can be saved"))
     return box
 
 
@@ -238,10 +239,12 @@ def register(server: BoxServer) -> BoxCamera:
         try:
             box.save_entry(game, msg.path, {**msg.values, "checked": msg.checked})
         except BoxError as exc:
-            raise Refused(f"not saved: {exc}") from None
+            raise Refused(Message("box.refuse.not_saved", "not saved: {why}",
+                                  why=reason(exc))) from None
         except OSError as exc:
-            raise Refused(f"your box file cannot be written: "
-                          f"{(exc.strerror or str(exc)).lower()}; nothing was saved") from None
+            raise Refused(Message("box.refuse.unwritable_nothing_saved", "your box file cannot "
+                                  "be written: {why}; nothing was saved",
+                                  why=(exc.strerror or str(exc)).lower())) from None
         kept = []
         if msg.keep_photo:
             for side, jpeg in camera.photos_for(game, msg.path).items():
@@ -272,7 +275,8 @@ def register(server: BoxServer) -> BoxCamera:
         try:
             text = _box(server).export_text(game)
         except BoxError as exc:
-            raise Refused(f"cannot export: {exc}") from None
+            raise Refused(Message("box.refuse.no_export", "cannot export: {why}",
+                                  why=reason(exc))) from None
         return {"text": text, "filename": f"tableassist-box-{game or 'all'}.toml"}
 
     def import_(grant: Grant, msg: messages.BoxImport) -> dict[str, Any]:
@@ -283,8 +287,8 @@ def register(server: BoxServer) -> BoxCamera:
         except BoxError as exc:
             raise Refused(str(exc)) from None
         except OSError as exc:
-            raise Refused(f"your box file cannot be written: "
-                          f"{(exc.strerror or str(exc)).lower()}") from None
+            raise Refused(Message("box.refuse.unwritable", "your box file cannot be written: "
+                                  "{why}", why=(exc.strerror or str(exc)).lower())) from None
         server.table.box_changed()
         return {"report": report, "progress": {g: box.progress(g) for g in report}}
 
@@ -308,6 +312,7 @@ def shipshape_preview(hold: list[str], crates: list[dict[str, Any]]) -> dict[str
     try:
         seen, totals = seen_in_hold(hold, crates)
     except (SetupError, IllegalAction) as exc:
-        raise Refused(f"the preview: {exc}") from None
+        raise Refused(Message("box.refuse.preview", "the preview: {why}",
+                              why=reason(exc))) from None
     cells = [[{"shows": token, "layer": layer} for token, layer in row] for row in seen]
     return {"cells": cells, "totals": totals}

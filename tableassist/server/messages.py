@@ -29,11 +29,13 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, JsonValue, S
                       ValidationError)
 from pydantic_core import PydanticCustomError
 
+from tableassist.games.messages import Template
 from tableassist.table.store import MAX_INTEGER
 
 
 class Refused(Exception):
-    """A request this connection may not make, or one that is malformed. The message is shown."""
+    """A request this connection may not make, or one that is malformed. The message is shown,
+    in the screen's language where it is a :class:`~tableassist.games.messages.Message`."""
 
 
 @dataclass(frozen=True)
@@ -477,7 +479,9 @@ def parse(event: str, data: Any, structs: dict[str, type[Message]] = MESSAGES) -
     :data:`VENUE_MESSAGES`), or :class:`Refused` with the sentence for its first fault."""
     struct = structs[event]
     if not isinstance(data, dict):  # before pydantic, whose words for it are its own
-        raise Refused(f"{event!r} needs a JSON object, not {type(data).__name__}")
+        raise Refused(Template("messages.refuse.not_an_object",
+                               "{event} needs a JSON object, not {kind}")(
+            event=repr(event), kind=type(data).__name__))
     try:
         return struct.model_validate(data)
     except ValidationError as exc:
@@ -498,7 +502,9 @@ def _sentence(event: str, struct: type[Shape], error: Any) -> str:
         field = shape.model_fields.get(step)
         if field is None:  # a field the object does not have
             fields = ", ".join(f'"{name}"' for name in shape.model_fields) or "no fields"
-            return f"{where} has no field {str(step)[:40]!r} (it takes {fields})"
+            return Template("messages.refuse.no_field",
+                            "{where} has no field {field} (it takes {fields})")(
+                where=where, field=repr(str(step)[:40]), fields=fields)
         says = next((m for m in field.metadata if isinstance(m, Says)), says)
         shape = _shape_in(field.annotation)
         if shape is not None:

@@ -50,6 +50,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from tableassist.camera.live import Camera
 from tableassist.camera.recording import Recorder, Recordings
 from tableassist.camera.status import CameraStatus
+from tableassist.games.messages import Message
 from tableassist.markers.registry import Registry
 from tableassist.server.agent import AgentLink
 from tableassist.server.app import QuietHandler, TableServer, create_app
@@ -68,8 +69,9 @@ if TYPE_CHECKING:
     from tableassist.vision.sources import FrameSource
 
 #: What a table without a camera of its own says until an agent connects.
-NO_AGENT_YET = ("no camera yet: run the camera agent next to the webcam (tableassist camera; the "
-                "venue page gives its command line)")
+NO_AGENT_YET = Message("served.notice.no_agent_yet",
+                       "no camera yet: run the camera agent next to the webcam (tableassist "
+                       "camera; the venue page gives its command line)")
 #: A venue of several processes: how often each one looks at who serves what (s), besides when
 #: a notification says something changed; a dead process's tables are taken within about this.
 SCAN_EVERY = 1.0
@@ -703,7 +705,7 @@ def table_row(served: ServedTable) -> dict[str, Any]:
     status = table.camera_status
     row: dict[str, Any] = {"state": "lobby", "game": None, "players": [], "round": None,
                            "moves": 0, "prompt": None, "screens": served.server.screens(),
-                           "camera": {"state": status.state, "notice": status.notice}}
+                           "camera": {"state": status.state, "notice": said(status.notice)}}
     session = table.session
     if session is None:
         return row
@@ -713,8 +715,14 @@ def table_row(served: ServedTable) -> dict[str, Any]:
     row.update(state="ended" if saved.ended else "over" if game.is_over else "playing",
                game={"id": saved.game, "title": game.title or saved.game, "row": saved.id},
                players=list(saved.players), round=game.round, moves=len(session.steps),
-               prompt=prompts[0].to_json()["text"] if prompts else None)
+               prompt=said(prompts[0].text) if prompts else None)
     return row
+
+
+def said(text: Message | str) -> dict[str, Any]:
+    """A text of a row as it travels (``{"text", "id", "params"}``): the venue page's screens get
+    it in their language (``i18n.localize``), the English ``text`` as it is."""
+    return {"text": str(text), **(text.to_json() if isinstance(text, Message) else {})}
 
 
 def table_tokens(store: Store, whose: str = "the table's") -> Tokens:

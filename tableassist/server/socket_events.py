@@ -131,11 +131,16 @@ class InlineWebSocketWSGI(SimpleWebSocketWSGI):  # type: ignore[misc]  # untyped
         return ret
 
 
-def words(exc: BaseException, lang: str) -> str:
-    """A refusal's sentence in ``lang`` (a message of the engine or the table; the server's own
-    refusals are English still)."""
+def reason(exc: BaseException) -> Message | str:
+    """Why ``exc`` was raised, as a message where it carries one (the engine's, the table's), to
+    be a parameter of a refusal of our own; else its English text (a file's, the system's)."""
     text = exc.args[0] if exc.args else str(exc)
-    return i18n.render(text, lang) if isinstance(text, Message) else str(exc)
+    return text if isinstance(text, Message) else str(exc)
+
+
+def words(exc: BaseException, lang: str) -> str:
+    """A refusal's sentence in ``lang``."""
+    return i18n.render(reason(exc), lang)
 
 
 def checked(name: str, structs: dict[str, type[messages.Message]],
@@ -155,7 +160,9 @@ def checked(name: str, structs: dict[str, type[messages.Message]],
     def handler(data: Any = None, *extra: Any) -> dict[str, Any]:
         try:
             if extra:
-                raise Refused(f"{name!r} takes one message, not {1 + len(extra)}")
+                raise Refused(Message("socket_events.refuse.one_message",
+                                      "{event} takes one message, not {count}",
+                                      event=repr(name), count=1 + len(extra)))
             if data is None:
                 data = {}
             if binary and isinstance(data, dict):  # a picture: bytes are counted
@@ -165,9 +172,12 @@ def checked(name: str, structs: dict[str, type[messages.Message]],
                 try:
                     size = len(json.dumps(data))
                 except (TypeError, ValueError):  # bytes sent as a binary attachment
-                    raise Refused("a message holds JSON values only, not binary data") from None
+                    raise Refused(Message("socket_events.refuse.binary", "a message holds JSON "
+                                          "values only, not binary data")) from None
             if size > max_size:
-                raise Refused(f"that message is too large (over {max_size // 1024} KB)")
+                raise Refused(Message("socket_events.refuse.too_large",
+                                      "that message is too large (over {kb} KB)",
+                                      kb=max_size // 1024))
             why = refusal()
             if why:
                 raise Refused(why)

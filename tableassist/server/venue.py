@@ -21,9 +21,11 @@ whatever the room is called. A path per table is also what a proxy needs to send
 the process that runs it (several processes per venue).
 
 The venue page's Socket.IO takes the staff's key (printed at start, like the host link; kept in
-the venue's file). It sends the staff the list of tables (``tables``) when they connect and
-whenever a table changes (at most twice a second), and takes the staff's events, each checked
-against its struct in :data:`~tableassist.server.messages.VENUE_MESSAGES`:
+the venue's file) and the screen's language (``auth.lang``, as a table's screens say it). It
+sends the staff the list of tables (``tables``) when they connect and whenever a table changes
+(at most twice a second), its prompts and camera notices in each staff screen's language, and
+takes the staff's events, each checked against its struct in
+:data:`~tableassist.server.messages.VENUE_MESSAGES`:
 
 =================  ===========================================  ==============================
 event              data                                         answer
@@ -49,8 +51,10 @@ from typing import Any, Protocol
 from flask import Flask, Response, send_from_directory
 from flask_socketio import ConnectionRefusedError, emit, join_room
 
+import tableassist.i18n as i18n
+from tableassist.games.messages import Message
 from tableassist.server import messages
-from tableassist.server.app import HEADERS, WEBUI, secure
+from tableassist.server.app import HEADERS, WEBUI, page_words, screen_language, secure
 from tableassist.server.messages import VENUE_MESSAGES
 from tableassist.server.socket_events import checked, event_sid, new_socketio
 from tableassist.table.venue import NAME, TableEntry
@@ -96,7 +100,7 @@ class VenueServer:
         self.app.after_request(secure)
         self.socketio = new_socketio(self.app)
         self._lock = threading.Lock()
-        self._sids: set[str] = set()
+        self._sids: dict[str, str] = {}   # each staff screen's language
         self._pending = False
         self._last = -1e9
         self.pushes = 0
@@ -107,6 +111,8 @@ class VenueServer:
         @self.app.get("/")
         def index() -> Response:
             return send_from_directory(WEBUI / "venue", "index.html")
+
+        self.app.get("/i18n/<lang>.json")(page_words)
 
         @self.app.get("/<path:name>")
         def files(name: str) -> Response:
@@ -121,30 +127,37 @@ class VenueServer:
                     and hmac.compare_digest(token.encode(), self._staff.encode())):
                 raise ConnectionRefusedError("this link's key is not the venue's staff key (the "
                                              "server prints the venue page's link at start)")
+            lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             with self._lock:
-                self._sids.add(event_sid())
-            join_room("staff")
-            emit("tables", self.ops.rows())
+                self._sids[event_sid()] = lang
+            join_room(f"staff@{lang}")
+            emit("tables", i18n.localize(self.ops.rows(), lang))
 
         def disconnect(*_args: Any) -> None:
             with self._lock:
-                self._sids.discard(event_sid())
+                self._sids.pop(event_sid(), None)
 
         sio.on_event("connect", connect)
         sio.on_event("disconnect", disconnect)
 
         def on(name: str, fn: Callable[[Any], dict[str, Any] | None]) -> None:
-            def refusal() -> str | None:
+            def refusal() -> Message | None:
                 with self._lock:
                     staff = event_sid() in self._sids
-                return None if staff else "only the venue's staff may do that"
+                return None if staff else Message("venue.refuse.staff_only",
+                                                  "only the venue's staff may do that")
+
+            def lang() -> str:
+                with self._lock:
+                    return self._sids.get(event_sid(), i18n.DEFAULT)
 
             def then_push(msg: Any) -> dict[str, Any] | None:
                 answer = fn(msg)
                 self.changed()
                 return answer
 
-            sio.on_event(name, checked(name, VENUE_MESSAGES, then_push, refusal=refusal))
+            sio.on_event(name, checked(name, VENUE_MESSAGES, then_push, refusal=refusal,
+                                         lang=lang))
 
         on("create_table", self._create)
         on("rename_table", lambda m: self._name(self.ops.rename_table(m.name, m.title)))
@@ -178,8 +191,11 @@ class VenueServer:
         with self._lock:
             self._pending = False
             self._last = time.monotonic()
+            languages = set(self._sids.values())
         self.pushes += 1
-        self.socketio.emit("tables", self.ops.rows(), to="staff")
+        rows = self.ops.rows()
+        for lang in languages:   # each staff screen in its language
+            self.socketio.emit("tables", i18n.localize(rows, lang), to=f"staff@{lang}")
 
 
 # -- which app answers a path --------------------------------------------------------------------

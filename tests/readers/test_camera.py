@@ -250,3 +250,26 @@ def test_a_tracker_started_afresh_mid_game_reads_the_table_as_found(tmp_path):
     again.feed([table.event("removed", "card", wrecks[0].name, zone="cut"),
                 table.appear("card", wrecks[1].name, zone="cut", pos=(120.0, 100.0))], table.t)
     assert [s.action.get("cutter") for s in resumed.steps] == [None, "Ann", "Bea"]
+
+
+def test_the_reading_loops_notices_come_in_the_screens_language():
+    """What the loop says of its source is a message: a German screen reads it in German."""
+    import threading
+
+    from tableassist.camera.frames import link_notice, read_frames
+    from tableassist.vision.sources import Link
+
+    said: list = []
+    read_frames(Blinking([True, False]), lambda frame, t: None,
+                lambda **fields: said.append(fields["notice"]), stop=threading.Event(),
+                name="Kamera 7", until_end=True)
+    assert said[-1] == "Kamera 7: the video ended"
+    assert i18n.render(said[-1], "de") == "Kamera 7: das Video ist zu Ende"
+    assert i18n.render(said[-1], "es") == "Kamera 7: el vídeo ha terminado"
+    link = Link("reconnecting", attempt=2, retry_in=2.5, reason="HTTP 503")
+    lost = link_notice("Kamera 7", link)
+    assert lost == f"Kamera 7: {link.text}"   # the command line's English, word for word
+    assert i18n.render(lost, "de") == \
+        "Kamera 7: neue Verbindung (HTTP 503): Versuch 2, nächster in 2.5 s"
+    assert i18n.render(link_notice("Kamera 7", Link("lost")), "es") == \
+        "Kamera 7: la transmisión se ha detenido"

@@ -30,6 +30,7 @@ PLAYERS = ("Ann", "Bea", "Cy")
 CLICKS = 10          # actions pressed on the page before the rest is played by a client
 WORD = re.compile(r"[A-Za-zÀ-ÿ]+(?:'[a-z]+)?")
 RULE_ID = re.compile(r"\b[GR]-[A-Z]{2}-\d+\b")
+URL = re.compile(r"https?://\S+")
 
 #: The screen's visible text, its labels and tips (not the rulebook's marked original).
 VISIBLE = """() => {
@@ -149,3 +150,54 @@ def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, ga
     report = "; ".join(f"{screen}: " + ", ".join(f"{w}×{n}" for w, n in words.most_common(25))
                        for screen, words in found.items() if words)
     assert not report, f"English on the {lang} screens of {game_id}: {report}"
+
+
+def _venue_screens(chromium, server: RunningServer, lang: str) -> dict[str, str]:
+    """The text of the staff's venue page in ``lang``: its list (a table in its lobby, one
+    playing), the camera agent's, rename and close dialogs, and the printed join card."""
+    assert server.served is not None
+    if "ahoi-4" not in server.served.tables:
+        server.served.create_table("Ahoi 4")   # no English word in its title
+        server.table.start("schmuggler", list(PLAYERS), options=None, seed=3)
+    context = chromium.new_context(locale=lang, viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.served.staff_link)
+    page.wait_for_selector('article[data-table="ahoi-4"]')
+    page.wait_for_selector('article[data-table="main"][data-state="playing"]')
+    shown = {"venue": page.evaluate(VISIBLE)}
+    card = page.locator('article[data-table="main"]')
+    for do, dialog in (("camera", "camera"), ("rename", "rename"), ("close", "close")):
+        page.locator(f'article[data-table="ahoi-4"] [data-do="{do}"]').click()
+        page.locator("#dialog[open]").wait_for()
+        shown[dialog] = page.evaluate(VISIBLE)
+        page.keyboard.press("Escape")
+    page.evaluate("() => { window.print = () => { window.printed = true; }; }")
+    card.locator('[data-do="card"]').click()
+    page.wait_for_function("() => window.printed")
+    shown["join card"] = page.locator("#card").evaluate(
+        "e => e.innerText + '\\n' + e.querySelector('img').alt")
+    assert not errors, errors
+    context.close()
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_on_the_venue_page(chromium, server, tmp_path, lang):
+    with serving(tmp_path / "english.sqlite3") as english_server:
+        english = {w.lower() for text in _venue_screens(chromium, english_server, "en").values()
+                   for w in _words(text)}
+    shown = _venue_screens(chromium, server, lang)
+    # the tables' titles are the staff's names for them ("Main", "Ahoi 4"), addresses not words
+    allowed = _own_words(lang) | {p.lower() for p in PLAYERS} | {
+        w.lower() for w in WORD.findall(catalog.engine_class("schmuggler").title or "")} | {
+        w.lower() for e in server.served.venue.tables() for w in WORD.findall(e.title)}
+    shown = {screen: URL.sub(" ", text) for screen, text in shown.items()}
+    assert {"venue", "table", "game", "players", "rename"} <= english   # the English page's words
+    found = {screen: Counter(w for w in _words(text)
+                             if w.lower() in english and w.lower() not in allowed)
+             for screen, text in shown.items()}
+    report = "; ".join(f"{screen}: " + ", ".join(f"{w}×{n}" for w, n in words.most_common(25))
+                       for screen, words in found.items() if words)
+    assert not report, f"English on the {lang} venue page: {report}"

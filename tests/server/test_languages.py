@@ -179,3 +179,30 @@ def test_the_rules_come_in_the_screens_language_and_the_rulebook_in_its_own(serv
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{server.url}rules/{wrong}")
         assert refused.value.code == 404
+
+
+def test_the_servers_own_refusals_come_in_the_screens_language(server):
+    """A malformed message, one too large, a box event at a table without a box: the refusal is
+    German on a German screen, Spanish on a Spanish one, as the English one says it."""
+    screens = {lang: server.client(server.tokens.host, lang) for lang in ("en", "de", "es")}
+
+    def refused(event: str, data) -> dict[str, str]:
+        answers = {lang: c.call(event, data) for lang, c in screens.items()}
+        assert not any(a["ok"] for a in answers.values()), answers
+        return {lang: a["error"] for lang, a in answers.items()}
+
+    said = refused("start", "Schmuggler")
+    assert said["en"] == "'start' needs a JSON object, not str"
+    assert said["de"] == "'start' braucht ein JSON-Objekt, kein str"
+    assert said["es"] == "'start' necesita un objeto JSON, no str"
+    said = refused("box_export", {"games": "all"})
+    assert said["en"].startswith("'box_export' has no field 'games' (it takes \"game\")")
+    assert said["de"].startswith("'box_export' hat kein Feld 'games'")
+    assert said["es"].startswith("'box_export' no tiene el campo 'games'")
+    said = refused("box_export", {})
+    assert said["en"].startswith("this table keeps no box")
+    assert said["de"].startswith("dieser Tisch führt keine Schachtel")
+    assert said["es"].startswith("esta mesa no guarda ninguna caja")
+    said = refused("start", {"game": "x" * 20_000})
+    assert said["de"] == "diese Nachricht ist zu groß (über 16 KB)"
+    assert said["es"] == "ese mensaje es demasiado grande (más de 16 KB)"
