@@ -526,3 +526,16 @@ def test_the_box_command(tmp_path, capsys, box):
     assert cli.main(["box", *mine, "import", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert file_state(box) == before
+
+
+def test_the_progress_says_group_by_group_what_its_count_is_made_of(box):
+    """Schmuggler's 28 values to check are 26 of the 30 goods, the track and the die: one count,
+    group by group, that every screen shows (issue 27: 26, 28 and 30 seemed to disagree)."""
+    box.save_entry("schmuggler", "goods[good_05]", {"name": "Tee", "checked": True})
+    progress = box.progress("schmuggler")
+    assert (progress["checked"], progress["total"]) == (1, 28)
+    assert progress["parts"] == [
+        {"group": "Goods", "entries": 30, "total": 26, "checked": 1},
+        {"group": "The board", "entries": 1, "total": 1, "checked": 0},
+        {"group": "The die", "entries": 1, "total": 1, "checked": 0}]
+    assert sum(p["total"] for p in progress["parts"]) == progress["total"]

@@ -6,7 +6,7 @@
 // `draft`, so a payload arriving mid-edit redraws the screen without losing it.
 import {h, chip, titleCase} from "./dom.js";
 import {t} from "./i18n.js";
-import {colourName, keyName} from "./words.js";
+import {boxProgress, colourName, keyName} from "./words.js";
 
 const box = {
   game: null,        // the game whose box is open
@@ -125,7 +125,7 @@ export function renderBox(app, main) {
       h("div", {class: "row-buttons"},
         h("h2", {}, t("page.box.title", "Your box: {game}", {game: d.title})),
         h("span", {class: "pill box-progress", dataset: {progress: `${d.progress.checked}/${d.progress.total}`}},
-          d.progress.text),
+          boxProgress(d.progress)),
         h("span", {class: "spacer"}),
         h("button", {type: "button", dataset: {do: "box-export"}, onclick: () => exportBox(app, d.game)},
           t("page.box.export_button", "Export…")),
@@ -180,10 +180,10 @@ function entriesList(app, d) {
     groups.get(e.group).push(e);
   }
   return [...groups].map(([group, entries]) => {
-    const toCheck = entries.filter((e) => e.unverified);
-    const done = toCheck.filter((e) => e.checked).length;
+    // the group's count is the progress's own (box.progress), as the lobby and the game show it
+    const part = (d.progress.parts || []).find((p) => p.group === group);
     return h("div", {class: "box-group"},
-      h("h3", {}, group, toCheck.length ? h("span", {class: "quiet"}, ` · ${done} of ${toCheck.length} checked`) : null),
+      h("h3", {}, group, part ? h("span", {class: "quiet"}, ` · ${part.checked} of ${part.total} checked`) : null),
       h("div", {class: "box-chips"}, entries.map((e) => h("button", {type: "button",
         class: "box-entry" + (e.path === box.selected ? " on" : "") + (e.checked ? " checked" : "")
           + (dirty(e) ? " dirty" : ""),

@@ -4,7 +4,7 @@ import {h, titleCase} from "./dom.js";
 import {cameraCard} from "./camera.js";
 import {length, t, when} from "./i18n.js";
 import {openPlayLog, resultWords, statusWords} from "./plays.js";
-import {colourName} from "./words.js";
+import {boxProgress, colourName} from "./words.js";
 
 const setup = {game: null, players: [], options: {}, seed: 0};
 // The longest name the server takes (server/messages.py: a player's name, 24 letters).
@@ -123,7 +123,7 @@ function boxLine(app, game) {
   return h("div", {class: "row-buttons box-line", dataset: {box: game.id}},
     h("span", {class: progress.problem || progress.unplayable ? "warn-text" : done ? "ok-text" : "quiet"},
       progress.problem ? t("page.lobby.box_unusable", "Your box file cannot be used: {problem}", {problem: progress.problem})
-        : progress.unplayable ? `${progress.text}; ${progress.unplayable}` : progress.text),
+        : progress.unplayable ? `${boxProgress(progress)}; ${progress.unplayable}` : boxProgress(progress)),
     h("button", {type: "button", dataset: {do: "box-open"}, onclick: () => app.openBox(game.id)},
       done ? t("page.lobby.your_box", "Your box") : t("page.lobby.check_box", "Check your box")));
 }

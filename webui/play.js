@@ -7,7 +7,7 @@ import {markChanges} from "./changes.js";
 import {ruleChip} from "./rules.js";
 import {endScreen} from "./ending.js";
 import {language, t} from "./i18n.js";
-import {kindName} from "./words.js";
+import {boxProgress, kindName} from "./words.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -82,7 +82,7 @@ function unverifiedNotice(app, s) {
     h("p", {translate: "no"}, unverified.join(", ")),  // the data file's paths: code, not words
     progress ? h("p", {}, t("page.notice.box_progress",
       "{progress}. This game keeps the components it started with; new games use your box.",
-      {progress: progress.text})) : null);
+      {progress: boxProgress(progress)})) : null);
 }
 
 // What to do now. On a player's own phone their prompt says "You: …" and the others' are one

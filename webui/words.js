@@ -213,3 +213,15 @@ export function keyName(key) {
   const word = KEYS[key];
   return word ? word() : titleCase(key);
 }
+
+// A box's progress with what its count is made of, group by group, from the server's one count
+// (box.progress): "Schmuggler: 0 of 28 checked (Goods: 26 of 30, The board: 1, The die: 1)", so
+// the lobby, the box screen and the play screen never show numbers that seem to disagree.
+export function boxProgress(progress) {
+  const parts = (progress.parts || []).map((p) => p.total < p.entries
+    ? t("page.box.part_some", "{group}: {total} of {entries}", {group: p.group, total: p.total, entries: p.entries})
+    : t("page.box.part_all", "{group}: {total}", {group: p.group, total: p.total}));
+  return parts.length
+    ? t("page.box.progress_parts", "{progress} ({parts})", {progress: progress.text, parts: parts.join(", ")})
+    : progress.text;
+}

@@ -398,6 +398,10 @@ class AbandonShip(Game[Phase, Components]):
         if first not in self.players:
             raise _not_a_player(first)
         st = self.state
+        if first == st["first_player"]:
+            # a second tap on the same name changes nothing, so it is no entry of the log
+            raise IllegalAction(Message("abandon_ship.refuse.first_player_already",
+                                        "{player} already goes first (R-AS-01)", player=first))
         st["first_player"] = first
         notes = [_goes_first(first)]
         if self.phase is not Phase.PLACE_CHEESE:

@@ -38,7 +38,7 @@ from typing import Any
 from tableassist.table import catalog
 from tableassist.table.box_checks import check_box, check_fields, unplayable
 from tableassist.table.box_file import dump_text, parse_text
-from tableassist.table.box_form import BoxError, form, shipped_value
+from tableassist.table.box_form import BoxError, Form, form, shipped_value
 from tableassist.table.box_merge import merge
 from tableassist.table.files import replaced
 
@@ -147,7 +147,8 @@ class Box:
         done = sum(1 for p in the_form.unverified if read.entries.get(p, {}).get("checked"))
         text = f"{the_form.title}: {done} of {total} checked" if total else \
             f"{the_form.title}: nothing to check"
-        return {"checked": done, "total": total, "text": text, "problem": read.problem,
+        return {"checked": done, "total": total, "text": text,
+                "parts": progress_parts(the_form, read.entries), "problem": read.problem,
                 "unplayable": read.unplayable, "entries": len(read.entries)}
 
     def revision(self) -> tuple[Any, ...]:
@@ -261,6 +262,21 @@ class Box:
         return {p.name[len(stem):-len(".jpg")]: p for p in sorted(folder.glob(f"{stem}*.jpg"))}
 
 
+def progress_parts(the_form: Form, kept: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The progress group by group, the one count every screen shows ("Goods: 26 of the 30 to
+    check"): each group's ``entries``, the ``total`` of them unverified and how many are
+    ``checked``; groups with nothing to check are left out."""
+    parts: dict[str, dict[str, Any]] = {}
+    for path, entry in the_form.entries.items():
+        part = parts.setdefault(entry.kind.group, {"group": entry.kind.group, "entries": 0,
+                                                   "total": 0, "checked": 0})
+        part["entries"] += 1
+        if path in the_form.unverified:
+            part["total"] += 1
+            part["checked"] += bool(kept.get(path, {}).get("checked"))
+    return [p for p in parts.values() if p["total"]]
+
+
 def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
     """What the "Your box" screen shows of a game: its entries grouped as the form has them,
     each with what it is, where to look, its fields and their values (the box's, else the shipped
@@ -284,7 +300,8 @@ def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
             "camera": entry.kind.component is not None})
     progress = box.progress(game_id) if box is not None else {
         "checked": 0, "total": len(the_form.unverified), "problem": None, "entries": 0,
-        "text": f"{the_form.title}: 0 of {len(the_form.unverified)} checked"}
+        "text": f"{the_form.title}: 0 of {len(the_form.unverified)} checked",
+        "parts": progress_parts(the_form, {})}
     return {"game": game_id, "title": the_form.title, "entries": out, "progress": progress}
 
 

@@ -85,3 +85,48 @@ def test_the_demo_says_it_is_one_on_every_screen_size(tmp_path, chromium, screen
         assert errors == []
     finally:
         demo.close()
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("de-DE", {"summary": "Demo: Abandon Ship · Zug 0 von 255 · ab Zug 30 das Tablet",
+               "camera": "Die Kamera liest den Tisch bis Zug 29, danach spielt das Tablet die "
+                         "letzten 226 Züge.",
+               "real": "Für ein echtes Spiel", "tablet": "Das Tablet spielt jetzt die letzten 226 Züge",
+               "short": "jetzt spielt das Tablet"}),
+    ("es-ES", {"summary": "Demo: Abandon Ship · jugada 0 de 255 · la tableta desde la jugada 30",
+               "camera": "La cámara lee la mesa hasta la jugada 29; después la tableta juega las "
+                         "últimas 226 jugadas.",
+               "real": "Para jugar una partida real",
+               "tablet": "La tableta juega ahora las últimas 226 jugadas",
+               "short": "ahora juega la tableta"}),
+])
+def test_the_demo_banner_in_german_and_spanish(tmp_path, chromium, locale, words):
+    """The banner in the browser's language: the step, where the tablet takes over and how to
+    play a real game, with no English left (the English one: the test above)."""
+    demo = Demo("abandon_ship", db=tmp_path / "demo.sqlite3", hands=False, flicker=0.0)
+    context = chromium.new_context(locale=locale, viewport=TABLET)
+    try:
+        demo.start()
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(demo.host_link)
+        banner = page.locator('[data-notice="demo"]')
+        banner.wait_for()
+        summary = banner.locator("summary")
+        assert summary.inner_text() == words["summary"]
+        text = banner.inner_text()
+        assert words["camera"] in text and words["real"] in text, text
+        assert "tableassist serve" in text and "abandon_ship" not in text
+        for english in ("move", "the tablet", "real game", "camera reads"):
+            assert english not in text, (english, text)
+        session = demo.table.session
+        for action in demo.scripted.expected:         # the camera's part, as the camera reads it
+            session.submit(action, source="camera")
+        page.wait_for_selector('[data-notice="demo"] .demo-step[data-step="29"]')
+        assert words["tablet"] in banner.inner_text()
+        assert words["short"] in summary.inner_text()
+        assert errors == []
+    finally:
+        context.close()
+        demo.close()

@@ -666,3 +666,15 @@ def test_example_log_replays_to_the_end_through_the_command(capsys):
     assert view["result"]["winners"] == ["Cy"]
     assert [(r["player"], r["score"], r["cheese"]) for r in view["result"]["ranking"]] == [
         ("Cy", 12, 2), ("Ann", 6, 4), ("Bea", 6, 3)]
+
+
+def test_naming_the_first_player_again_changes_nothing_and_is_refused():
+    """A second tap on "Bea goes first" is no entry of the log: the engine refuses it, and the
+    one who goes first is not offered again (issue 27)."""
+    game = catalog.new_game("abandon_ship", PLAYERS, seed=0, options={"first_player": "manual"})
+    game.apply({"type": "choose_first_player", "player": None, "first_player": "Bea"})
+    unchanged(game, {"type": "choose_first_player", "player": None, "first_player": "Bea"},
+              "Bea already goes first")
+    offered = [a["first_player"] for a in game.legal_actions(None)
+               if a["type"] == "choose_first_player"]
+    assert "Bea" not in offered and offered

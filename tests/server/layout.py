@@ -68,6 +68,15 @@ def cut(page, selector: str = "#main *") -> list[dict[str, Any]]:
         return out; }""", selector)
 
 
+def scrolls_sideways(page, selector: str = ".result .table-scroll") -> list[dict[str, Any]]:
+    """Boxes made to scroll sideways whose content is wider than they are (a score table a
+    phone must scroll to read), with how much wider."""
+    return page.evaluate("""sel => [...document.querySelectorAll(sel)]
+        .filter(el => el.scrollWidth > el.clientWidth + 1)
+        .map(el => ({cls: String(el.className), width: el.clientWidth, content: el.scrollWidth,
+                     text: el.textContent.trim().slice(0, 40)}))""", selector)
+
+
 def page_wider_than_screen(page) -> bool:
     return page.evaluate(
         "() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")

@@ -223,3 +223,23 @@ def test_a_die_is_tapped_face_by_face(chromium, box_server: RunningServer):
     assert "not saved: board: top_deck: a whole number 3–99, not 2" in \
         page.locator("#toast").inner_text()
     assert "board" not in box_server.table.box.entries("abandon_ship")
+
+
+def test_schmugglers_goods_are_counted_alike_on_every_screen(chromium, box_server: RunningServer):
+    """The lobby, the box screen and the game's notice give the one count with what it is made
+    of, so 26 (goods to check), 28 (values) and 30 (goods) no longer seem to disagree."""
+    words = "Schmuggler an Bord: 0 of 28 checked (Goods: 26 of 30, The board: 1, The die: 1)"
+    page = chromium.new_page(viewport=TABLET)
+    page.goto(f"{box_server.url}#t={box_server.tokens.table}")
+    page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    page.locator('button[data-game="schmuggler"]').click()
+    assert words in page.locator('[data-box="schmuggler"]').inner_text()
+    page.evaluate("() => window.tableassist.openBox('schmuggler')")
+    page.wait_for_selector(".box-editor")
+    assert page.locator(".box-progress").inner_text() == words
+    goods = page.locator(".box-group", has_text="Goods").locator("h3").inner_text()
+    assert goods == "Goods · 0 of 26 checked"
+    box_server.table.start("schmuggler", ["Ann", "Bea", "Cy"], options=None)
+    page.reload()
+    page.wait_for_selector('[data-notice="unverified"]', state="attached")
+    assert words in page.locator('[data-notice="unverified"]').text_content()

@@ -16,7 +16,8 @@ from tableassist.table import catalog
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import RunningServer
 from tests.server.layout import (BAR_MOST, SCREENS, bar_height, box, cut, in_view,
-                                 outside_pictures, page_wider_than_screen, under_the_bar)
+                                 outside_pictures, page_wider_than_screen, scrolls_sideways,
+                                 under_the_bar)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -99,6 +100,8 @@ def test_every_game_fits_every_screen_mid_game_and_at_its_end(chromium, server: 
         assert_fits(page, screen, where)
         assert in_view(page, ".result h2"), where
         assert under_the_bar(page, ".result h2") == [], where
+        # the score tables fit: no sideways scrolling to read a score, even at 320 px
+        assert scrolls_sideways(page) == [], (where, scrolls_sideways(page))
         assert errors == [], where
 
 

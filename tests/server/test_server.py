@@ -490,3 +490,22 @@ def test_the_page_loads_nothing_from_elsewhere(server):
             # The SVG namespace is a name (createElementNS), never fetched.
             text = path.read_text().replace('"http://www.w3.org/2000/svg"', "")
             assert not re.search(r"https?://", text), path
+
+
+def test_repeated_taps_on_who_goes_first_leave_one_history_line(server):
+    """Set-up of Abandon Ship: "Bea goes first" tapped three times is one line of the history;
+    the taps after the first are refused and the name is no longer on offer (issue 27)."""
+    table = server.client(server.tokens.table)
+    answer = table.call("start", {"game": "abandon_ship", "players": PLAYERS,
+                                  "options": {"first_player": "manual"}})
+    assert answer["ok"], answer
+    table.wait_state(lambda s: s["game"])
+    tap = {"type": "choose_first_player", "player": None, "first_player": "Bea"}
+    assert table.act(tap)["ok"]
+    again = [table.act(tap) for _ in range(2)]
+    assert [a["ok"] for a in again] == [False, False]
+    assert "Bea already goes first" in json.dumps(again[0])
+    table.wait_state(lambda s: len(s["history"]) == 1)
+    assert server.table.session is not None
+    assert tap not in server.table.session.game.legal_actions(None)
+    assert len(table.states[-1]["history"]) == 1
