@@ -736,6 +736,15 @@ def table_tokens(store: Store, whose: str = "the table's") -> Tokens:
         raise OpenError(f"cannot write {whose} links {links.where}: {reason}") from None
 
 
+def listen(host: str, port: int, app: Any) -> BaseWSGIServer:
+    """The HTTP server for ``app`` on ``host:port``, or :class:`OpenError` saying why not."""
+    try:
+        return make_server(host, port, app, threaded=True, request_handler=QuietHandler)
+    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
+        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
+        raise OpenError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
 def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 camera: str | FrameSource = "none", camera_size: tuple[int, int] | None = None,
                 camera_says: str | None = None, public_host: str | None = None,
@@ -806,12 +815,7 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
             if entry.name != MAIN and not entry.closed:
                 served.open(entry)
         app = Paths(served.main.server.app, served.venue_server.app, served.app_for)
-        try:
-            served.http = make_server(host, port, app, threaded=True,
-                                      request_handler=QuietHandler)
-        except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-            reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-            raise OpenError(f"cannot listen on {host}:{port}: {reason}") from None
+        served.http = listen(host, port, app)
     except BaseException:
         if served is not None:
             for other in served.tables.values():
@@ -863,12 +867,7 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
         served = ServedVenue(db, venue, load_registry(), "the table's", box, clock)
         app = Paths(served.home_app, served.venue_server.app, served.app_for,
                     route=served.route)
-        try:
-            served.http = make_server(host, port, app, threaded=True,
-                                      request_handler=QuietHandler)
-        except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-            reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-            raise OpenError(f"cannot listen on {host}:{port}: {reason}") from None
+        served.http = listen(host, port, app)
         address = advertise or f"{host}:{served.http.server_port}"
         served.url = public_url or f"http://{address}/"
         if not served.url.endswith("/"):
