@@ -118,6 +118,7 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
     client.on("state", lambda p: received.append((int(p.get("version", -1)), time.time())))
     try:
         table, camera = served.table, served.camera
+        broadcasts, emits = _watch(served)
         session = table.start(scripted.game, list(scripted.players), options=scripted.options,
                               seed=scripted.seed, colours=scripted.colours)
         version_of: dict[int, int] = {}        # log entry -> the table's first version with it
@@ -154,23 +155,77 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
             time.sleep(0.02)
         drawn = page.evaluate("() => window.tableassist.drawn")
         page.close()
-        to_dom, to_client = [], []
-        for t, seq in camera.stats.accepted:
-            wall, version = source.taken_at.get(t), version_of.get(seq)
+        to_dom, to_client, stages, worst = [], [], [], []
+        wall_of = time.time() - time.perf_counter()    # the camera's clock -> wall clock
+        for timing in camera.stats.timings:
+            wall, version = source.taken_at.get(timing.t), version_of.get(timing.seq)
             if wall is None or version is None:
                 continue
-            at = next((ms / 1000 for v, ms in drawn if v >= version), None)
+            at = first(drawn, version, 1, 1000)
             if at is not None:
                 to_dom.append(at - wall)
-            got = next((w for v, w in received if v >= version), None)
+            got = first(received, version)
             if got is not None:
                 to_client.append(got - wall)
+            # where the time went: each stage's end, in wall time (None: not seen)
+            ends = [wall_of + x for x in timing[2:]] + [
+                first(broadcasts, version), first(emits, version), got,
+                first(drawn, version, 2, 1000), at]
+            stage, before = {}, wall
+            for name, end in zip(STAGES, ends):
+                if end is not None:
+                    stage[name], before = max(0.0, end - before), end
+            stages.append(stage)
+            if at is not None:
+                worst.append((at - wall, stage))
+        worst.sort(key=lambda w: -w[0])
         return {"dom": to_dom, "client": to_client, "camera": list(camera.stats.latency),
-                "drawn": len(drawn),
+                "stages": stages, "worst": worst[:3], "drawn": len(drawn),
                 "dropped": camera.stats.dropped + source.skipped, "frames": len(frames)}
     finally:
         _common.disconnect(client)
         served.close()
+
+
+#: Where an action's time goes, from its frame taken to the page's redraw (each stage runs from
+#: the end of the one before): the capture thread's hand-over, the wait for the detection
+#: thread (busy with the frame before), the pipeline, the wait for the worker (its jobs before), the reader (and
+#: the job's earlier actions), the submission (the engine, the session's lock, the log's append,
+#: the session's listeners), the wait for the broadcast (the rest of the job, the server's lock),
+#: building the payloads, the emit to the Socket.IO client (the rooms before it, the socket's
+#: writer), the page's receipt, and its redraw.
+STAGES = ("capture", "wait", "detect", "queue", "read", "store", "to bcast", "build", "to client",
+          "to page", "redraw")
+
+
+def first(seen: list[Any], version: int, at: int = 1, scale: float = 1.0) -> float | None:
+    """When the first of ``seen`` (rows: version first, times after) held ``version``: the
+    row's ``at``-th field divided by ``scale`` (the page's times are in ms)."""
+    row = next((r for r in seen if r[0] >= version and len(r) > at), None)
+    return None if row is None else row[at] / scale
+
+
+def _watch(served: Any) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """The server's side of each broadcast, as the bench watches it (the product keeps no
+    such record): when a broadcast began building the payloads (under the server's lock,
+    ``Table.history_update`` is its first step), and when each state was emitted, with its
+    version (wall time)."""
+    table, sio = served.table, served.server.socketio
+    broadcasts: list[tuple[int, float]] = []
+    emits: list[tuple[int, float]] = []
+    history_update, emit = table.history_update, sio.emit
+
+    def watched_update() -> Any:
+        broadcasts.append((table.version, time.time()))
+        return history_update()
+
+    def watched_emit(event: str, *args: Any, **kwargs: Any) -> Any:
+        if event == "state" and args and isinstance(args[0], dict):
+            emits.append((int(args[0].get("version", -1)), time.time()))
+        return emit(event, *args, **kwargs)
+    table.history_update = watched_update
+    sio.emit = watched_emit
+    return broadcasts, emits
 
 
 def _tap(tablet: TabletScript, source: PacedSource, done: threading.Event) -> None:
@@ -184,6 +239,21 @@ def ms(values: list[float], q: float | None = None) -> str:
         return "    -"
     v = statistics.median(values) if q is None else _common.pct(values, q)
     return f"{v * 1000:5.0f}"
+
+
+def breakdown(stages: list[dict[str, float]]) -> str:
+    """Each stage's median / p95 in ms over the actions that reached it."""
+    parts = []
+    for name in STAGES:
+        values = [s[name] for s in stages if name in s]
+        if values:
+            parts.append(f"{name} {ms(values).strip()}/{ms(values, 0.95).strip()}")
+    return ", ".join(parts)
+
+
+def one(stage: dict[str, float]) -> str:
+    """One action's stages in ms (those over 1 ms)."""
+    return " ".join(f"{k} {v * 1000:.0f}" for k, v in stage.items() if v >= 0.001)
 
 
 def main() -> int:
@@ -213,7 +283,7 @@ def main() -> int:
                     got = run_game(game, mode, browser, frames, Path(tmp), args.seconds,
                                    args.speed)
                     into = results.setdefault((game, mode), {"dom": [], "client": [],
-                                                             "camera": []})
+                                                             "camera": [], "stages": []})
                     for k in into:
                         into[k] += got[k]
                     print(f"{game:13} {mode:8} frame to DOM: median {ms(got['dom'])} ms, p95 "
@@ -223,13 +293,18 @@ def main() -> int:
                           f"{ms(got['camera'])}, p95 {ms(got['camera'], 0.95)} ms; "
                           f"{got['dropped']} of {got['frames']} frames not read; {got['drawn']} states drawn; "
                           f"load {_common.load()}", flush=True)
+                    print(f"{'':22} stages (median/p95 ms): {breakdown(got['stages'])}")
+                    for total, stage in got["worst"]:
+                        print(f"{'':22} slowest {total * 1000:.0f} ms: {one(stage)}")
         browser.close()
-    print("p95 per game, all rounds (goal: frame to DOM <= 100 ms at load <= 4):")
+    print("p95 per game, all rounds (goal: frame to DOM <= 100 ms at load <= 4; n: the camera "
+          "actions measured; of fewer than 20 the p95 is the largest):")
     for game in args.games.split(","):
         line = [f"{game:13}"]
         for mode in modes:
             r = results[(game, mode)]
-            line.append(f"{mode} DOM {ms(r['dom'], 0.95)} ms, client {ms(r['client'], 0.95)} ms")
+            line.append(f"{mode} DOM {ms(r['dom'], 0.95)} ms (n={len(r['dom'])}), client "
+                        f"{ms(r['client'], 0.95)} ms")
         if set(MODES) <= set(modes):
             base, cand = results[(game, "sync")], results[(game, "threaded")]
             line.append("threaded/sync DOM " + _common.ratio(
@@ -237,6 +312,8 @@ def main() -> int:
                 + _common.ratio(_common.pct(cand["client"], 0.95),
                                 _common.pct(base["client"], 0.95)))
         print("; ".join(line), flush=True)
+        for mode in modes:
+            print(f"{'':13} {mode} stages: {breakdown(results[(game, mode)]['stages'])}")
     print(f"load {_common.load()}")
     return 0
 

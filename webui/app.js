@@ -48,6 +48,7 @@ const shortenMenu = () => { for (const o of menu.options) o.textContent = narrow
 narrow.addEventListener("change", shortenMenu);
 shortenMenu();
 socket.on("state", (payload) => {
+  const got = performance.now();
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).
   const sameGame = (payload.unchanged || []).includes("game") || payload.game?.row === app.state?.game?.row;
@@ -69,8 +70,9 @@ socket.on("state", (payload) => {
   app.state = payload;
   if (!payload.game) app.lobbyOpen = false;
   redraw();
-  // When each version reached the DOM (wall clock, ms): bench/bench_frame_to_dom.py reads it.
-  app.drawn.push([payload.version, performance.timeOrigin + performance.now()]);
+  // When each version reached the DOM and the page (wall clock, ms): bench/bench_frame_to_dom.py
+  // reads them.
+  app.drawn.push([payload.version, performance.timeOrigin + performance.now(), performance.timeOrigin + got]);
   if (app.drawn.length > 500) app.drawn.splice(0, 250);
 });
 socket.on("camera", (frame) => onCamera(app, frame));

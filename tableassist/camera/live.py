@@ -62,7 +62,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tableassist.camera.frames import Latest, read_frames
 from tableassist.camera.status import CameraState, CameraStatus, Notice, Option, Proposal
@@ -124,6 +124,26 @@ class Stats:
     latency: list[float] = field(default_factory=list)
     accepted: list[tuple[float, int]] = field(default_factory=list)
     dropped: int = 0
+    #: Per accepted action, where its latency went (:class:`Timing`, the camera's clock).
+    timings: list[Timing] = field(default_factory=list)
+
+
+class Timing(NamedTuple):
+    """Where one accepted camera action's time went, in the camera's ``clock``: its frame handed
+    over (``started``), taken by the detection thread, its detection done, the worker's job for
+    it begun, the action
+    handed to ``TableSession.submit`` (after the reader and the job's earlier actions) and
+    stored (the engine, the log's append, the session's listeners). ``t`` and ``seq``: as in
+    ``Stats.accepted``. The benchmarks put the screens' side after it (bench_frame_to_dom)."""
+
+    t: float
+    seq: int
+    started: float
+    detecting: float
+    detected: float
+    job: float
+    submitted: float
+    stored: float
 
 
 def settle(reader: Reader[Any], game: Callable[[], Game[Any, Any]],
@@ -197,6 +217,8 @@ class Camera:
         self._latest = Latest()
         self._source: FrameSource | None = None
         self._t = 0.0                       # the last frame's time
+        # the job's frame: handed over, taken to detection, detected; the job begun
+        self._times = (0.0, 0.0, 0.0, 0.0)
         self._markers_at = -1e9             # when the markers count was last published
         self._reset()
 
@@ -340,9 +362,12 @@ class Camera:
         time the frame's processing began, for the latency. The frame's reading is applied when
         this returns."""
         started = self.clock() if started is None else started
+        detecting = self.clock()
         generation, events, seen = self._detect(frame, t)
         if events is not None:
-            self.worker.call(lambda: self._take(events, t, started, generation))
+            detected = self.clock()
+            self.worker.call(lambda: self._take(events, t, started, generation,
+                                                (detecting, detected)))
         self._tell_frame(t, frame, seen)
         return seen
 
@@ -375,10 +400,12 @@ class Camera:
         self.worker.call(lambda: self._take(taken, t, started, None))
 
     def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float,
-              generation: int | None) -> None:
+              generation: int | None, detection: tuple[float, float] | None = None) -> None:
+        """Apply a frame's events (``detection``: when the detection began and ended)."""
         if generation is not None and generation != self._generation:
             return      # seen by the pipeline of the game before: not this game's table
         self._t = t
+        self._times = (started, *(detection or (started, started)), self.clock())
         if self.reader is not None and self.session is not None:
             table = [e for e in events if isinstance(e, TableEvent)]
             self.reader.feed(table, self.session.game)
@@ -401,11 +428,18 @@ class Camera:
 
     def _submit(self, action: dict[str, Any], started: float) -> None:
         assert self.session is not None
+        submitted = self.clock()
         self.session.submit(action, source="camera", author="camera")
         if self._unsaved:        # saved again: the report of the refused one is old news
             self.report, self._unsaved = None, False
-        self.stats.latency.append(self.clock() - started)
+        stored = self.clock()
+        self.stats.latency.append(stored - started)
         self.stats.accepted.append((self._t, self.session.entries))
+        frame, detecting, detected, job = self._times
+        if frame != started:     # a confirmation or a re-reading, not this frame's job
+            detecting = detected = job = submitted
+        self.stats.timings.append(Timing(self._t, self.session.entries, started, detecting,
+                                         detected, job, submitted, stored))
 
     def _sync(self, t: float, started: float) -> None:
         """Submit what the reader reads now; keep its confirmations and its notice."""
@@ -626,10 +660,11 @@ class Camera:
         while (item := latest.take()) is not None:
             frame, t, started = item
             try:
+                detecting = self.clock()
                 generation, events, seen = self._detect(frame, t)
                 if events is not None:
                     self.worker.post(self._safely(partial(self._take, events, t, started,
-                                                          generation)))
+                                                          generation, (detecting, self.clock()))))
                 # after the frame's reading, as with process(): the recording notes the log's
                 # last entry once the camera had read the frame (replay-camera relies on it)
                 self.worker.post(self._safely(partial(self._tell_frame, t, frame, seen)))
