@@ -122,7 +122,8 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
         session = table.start(scripted.game, list(scripted.players), options=scripted.options,
                               seed=scripted.seed, colours=scripted.colours)
         version_of: dict[int, int] = {}        # log entry -> the table's first version with it
-        session.subscribe(lambda _c: version_of.setdefault(session.entries, table.version))
+        session.subscribe(lambda c: version_of.setdefault(c.seq or session.entries,
+                                                          table.version))
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{served.url}#t={served.tokens.table}")
         page.wait_for_function("() => window.tableassist?.state?.view")

@@ -264,3 +264,51 @@ def test_undo_never_reaches_a_sealed_entry_even_one_step_at_a_time(store):
     session.undo()  # the newest draw, still shown
     with pytest.raises(IllegalAction, match="undo stops here"):
         session.undo()
+
+
+def test_changes_made_together_are_one_write_stored_before_anyone_hears(store, store_factory):
+    """A frame's several readings (TableSession.together): one transaction, so one flush to the
+    disk however many actions (a count), and each listener told only once all are stored."""
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    writes: list[int] = []
+    append_all = store.append_all
+
+    def counted(game_id, entries):
+        writes.append(len(entries))
+        return append_all(game_id, entries)
+    store.append_all = counted
+    heard: list[tuple[str, int | None, bool]] = []
+    session.subscribe(lambda c: heard.append(
+        (c.kind, c.seq, c.seq in {e.seq for e in store.entries(session.saved.id)})))
+    rng = random.Random(3)
+    with session.together(source="camera"):
+        acked = play(session, rng, 5)
+        session.undo(source="camera")
+        assert heard == [] and writes == []        # nothing told, nothing written yet
+    assert writes == [6]                           # five actions and an undo: one write
+    assert heard == [("action", n, True) for n in range(1, 6)] + [("undo", 6, True)]
+    assert session.game.state == replayed(acked[:-1])
+    reopened = TableSession.open(store_factory(), session.saved.id)
+    assert reopened.game.state == session.game.state
+    assert reopened.history() == session.history()
+    play(session, rng, 2)                           # outside a block: a write per action
+    assert writes == [6, 1, 1]
+
+
+def test_changes_made_together_are_stored_all_or_none(store, store_factory):
+    """The store refuses the block's write (another program wrote meanwhile): none of its
+    changes is saved or applied, the listeners hear one reload, and it says so."""
+    session = TableSession.create(store, GAME, PLAYERS, seed=7)
+    other = TableSession.open(store_factory(), session.saved.id)
+    theirs = play(other, random.Random(5), 1)
+    heard: list[str] = []
+    session.subscribe(lambda c: heard.append(c.kind))
+    with pytest.raises(StoreError, match="another program wrote.*the action and the 2 changes "
+                                         "after it were not saved and not applied"):
+        with session.together(source="camera"):
+            play(session, random.Random(6), 3)
+    assert heard == ["reload"]
+    assert [e.action for e in store.entries(session.saved.id)] == theirs
+    assert session.game.state == replayed(theirs)
+    play(session, random.Random(7), 1)            # the table plays on from the log
+    assert len(store.entries(session.saved.id)) == 2

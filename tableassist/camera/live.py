@@ -56,6 +56,7 @@ broadcasts what a job of the worker changed once the job ends: ``TableWorker.aft
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -426,20 +427,25 @@ class Camera:
             self._markers_at = now
             self._publish(markers=markers)
 
-    def _submit(self, action: dict[str, Any], started: float) -> None:
+    def _submit(self, action: dict[str, Any], done: list[tuple[int, float]]) -> None:
         assert self.session is not None
         submitted = self.clock()
         self.session.submit(action, source="camera", author="camera")
-        if self._unsaved:        # saved again: the report of the refused one is old news
+        done.append((self.session.entries, submitted))
+
+    def _stored(self, done: list[tuple[int, float]], started: float) -> None:
+        """The actions ``done`` (their entries, when each was submitted) are stored: counted."""
+        if done and self._unsaved:   # saved again: the report of the refused one is old news
             self.report, self._unsaved = None, False
         stored = self.clock()
-        self.stats.latency.append(stored - started)
-        self.stats.accepted.append((self._t, self.session.entries))
         frame, detecting, detected, job = self._times
-        if frame != started:     # a confirmation or a re-reading, not this frame's job
-            detecting = detected = job = submitted
-        self.stats.timings.append(Timing(self._t, self.session.entries, started, detecting,
-                                         detected, job, submitted, stored))
+        for seq, submitted in done:
+            self.stats.latency.append(stored - started)
+            self.stats.accepted.append((self._t, seq))
+            if frame != started:     # a confirmation or a re-reading, not this frame's job
+                detecting = detected = job = submitted
+            self.stats.timings.append(Timing(self._t, seq, started, detecting, detected, job,
+                                             submitted, stored))
 
     def _sync(self, t: float, started: float) -> None:
         """Submit what the reader reads now; keep its confirmations and its notice."""
@@ -451,16 +457,30 @@ class Camera:
             return
         if t < self._retry_at:
             return
+        done: list[tuple[int, float]] = []
+        # The reader as it was before its first action, and its counts, until the reading is
+        # stored: if the store refuses it, it is read again as if it had not been read.
+        before: list[tuple[Reader[Any], dict[str, int]]] = []
+
+        def submit(action: dict[str, Any]) -> None:
+            if not before:
+                before.append((copy.deepcopy(reader, {id(reader.components): reader.components}),
+                               dict(self.stats.read)))
+            self._submit(action, done)
         try:
-            confirm, mismatches, refused = settle(reader, lambda: session.game,
-                                                  lambda a: self._submit(a, started),
-                                                  stats=self.stats)
+            # the frame's actions in one write, told to the screens once stored
+            with session.together(source="camera", author="camera"):
+                confirm, mismatches, refused = settle(reader, lambda: session.game, submit,
+                                                      stats=self.stats)
         except RuntimeError as exc:   # the store refused: nothing was saved, the session reloaded
+            if before:
+                self.reader, self.stats.read = before[0]
             self._retry_at = t + RETRY_AFTER
             self.report = f"a camera reading was not saved ({exc}); the camera tries again in a " \
                           f"moment"
             self._unsaved = True
             return
+        self._stored(done, started)
         # a row the Cancel card set aside stays aside while the reader still proposes it
         self._set_aside = [c for c in self._set_aside if any(r.confirm == c for r in confirm)]
         confirm = [r for r in confirm if r.confirm not in self._set_aside]

@@ -16,8 +16,8 @@ The contract is the SQLite store's (``store.py``); what differs is where things 
   table's computer) blocks nothing; the stale owner row is overwritten by the next holder.
   Within one process every writing store of one table shares that connection (as SQLite's share
   the file lock): they are one writer, their appends ordered by ``expected_seq``.
-* Durability: each entry is one autocommitted statement, acknowledged by the server only once
-  its WAL record is flushed (``synchronous_commit`` on, PostgreSQL's default); the statement
+* Durability: each entry is one autocommitted statement (the entries of one change,
+  ``append_all``, one transaction), acknowledged by the server only once its WAL record is flushed (``synchronous_commit`` on, PostgreSQL's default); the statement
   inserts only if the log ends where the caller expects, so a stale writer is refused.
 * A lost connection (the server restarted, a network blip) is not the end of the table: the next
   call reconnects, takes the lock again (refused, naming the holder, if another process took
@@ -38,10 +38,11 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
-from tableassist.table.store import (MAIN, Entry, GameSummary, SavedGame, StaleLog, Store,
-                                     StoreError, TableHeld, check_table_name, entry,
+from tableassist.table.store import (MAIN, Entry, GameSummary, NewEntry, SavedGame, StaleLog,
+                                     Store, StoreError, TableHeld, check_table_name, entry,
                                      imported_rows, now, saved_game, summary)
 from tableassist.table.writer_lock import in_use, this_process
 
@@ -590,17 +591,31 @@ class PostgresStore(Store):
     def append(self, game_id: int, kind: str, *, expected_seq: int,
                action: Mapping[str, Any] | None = None, target: int | None = None,
                source: str = "tablet", author: str | None = None) -> Entry:
-        text = self._checked_entry(kind, source, action)
+        return self.append_all(game_id, [NewEntry(kind, expected_seq, action, target, source,
+                                                  author)])[0]
+
+    def append_all(self, game_id: int, entries: Sequence[NewEntry]) -> list[Entry]:
+        texts = [self._checked_entry(e.kind, e.source, e.action) for e in entries]
         self._writable()
         at = now()
-        values = {"table": self.table, "game": game_id, "seq": expected_seq, "kind": kind,
-                  "action": text, "target": target, "source": source, "author": author,
-                  "at": at}
+        rows = [{"table": self.table, "game": game_id, "seq": e.expected_seq, "kind": e.kind,
+                 "action": text, "target": e.target, "source": e.source, "author": e.author,
+                 "at": at} for e, text in zip(entries, texts)]
 
         def write(conn: Any) -> None:
+            if len(rows) == 1:
+                one(conn, rows[0], nullcontext())        # autocommitted
+                return
+            with conn.transaction():                     # all of them or none
+                for values in rows:
+                    # a savepoint: a refused insert must not end the transaction
+                    one(conn, values, conn.transaction())
+
+        def one(conn: Any, values: dict[str, Any], attempt: AbstractContextManager[Any]) -> None:
             try:
-                if conn.execute(_APPEND, values).fetchone() is not None:
-                    return
+                with attempt:
+                    if conn.execute(_APPEND, values).fetchone() is not None:
+                        return
             except psycopg.errors.UniqueViolation:
                 pass  # another connection wrote the same entry number first
             last, ours = conn.execute(
@@ -612,10 +627,10 @@ class PostgresStore(Store):
             if ours:
                 return  # the first try was committed before its connection was lost
             raise StaleLog(f"another program wrote to the log of game #{game_id} (it has {last} "
-                           f"entries, this table knew of {expected_seq - 1})")
+                           f"entries, this table knew of {values['seq'] - 1})")
         self._run(None, write)
-        return Entry(expected_seq, kind, None if action is None else dict(action), target,
-                     source, author, at)
+        return [Entry(e.expected_seq, e.kind, None if e.action is None else dict(e.action),
+                      e.target, e.source, e.author, at) for e in entries]
 
     def entries(self, game_id: int) -> list[Entry]:
         rows = self._run("cannot read the game's log", lambda conn: conn.execute(

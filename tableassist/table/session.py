@@ -26,7 +26,7 @@ from tableassist.table import catalog
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, Note, SetupError
 from tableassist.table.box_form import BoxError
-from tableassist.table.store import Entry, SavedGame, StaleLog, Store, StoreError
+from tableassist.table.store import Entry, NewEntry, SavedGame, StaleLog, Store, StoreError, now
 from tableassist.table.stores import open_store
 
 
@@ -106,6 +106,12 @@ class TableSession:
         #: ``None`` while it has none: how long the game has been played.
         self.times: tuple[str, str] | None = None
         self._resume_at: int | None = None  # a marker to write before the next entry
+        # In a together() block: the entries to write at its end, what they are (for a refusal's
+        # words), the changes to tell then, and the session as it was before the block.
+        self._pending: list[NewEntry] | None = None
+        self._pending_what: list[str] = []
+        self._held: list[Change] = []
+        self._before: tuple[list[Step], list[Step], int, int | None] | None = None
         self._load()
 
     # -- creating and opening --------------------------------------------------------------
@@ -254,15 +260,27 @@ class TableSession:
         """Write one entry after the last one this session knows of (first the ``resume``
         marker, if the log was resumed short of its end). On failure the session reloads from
         the log and :class:`NotSaved` says why, naming ``what`` was not saved."""
+        entries = []
+        if self._resume_at is not None:
+            entries.append(NewEntry("resume", self._log_end + 1, target=self._resume_at,
+                                    source=source, author=author))
+        entries.append(NewEntry(kind, self._log_end + len(entries) + 1, action, target, source,
+                                author))
+        if self._pending is None:
+            return self._write(entries, [what])[-1]
+        # in a together() block: written at its end, as the session expects them now
+        self._pending += entries
+        self._pending_what.append(what)
+        self._log_end += len(entries)
+        self._resume_at = None
+        return Entry(self._log_end, kind, None if action is None else dict(action), target,
+                     source, author, now())
+
+    def _write(self, entries: Sequence[NewEntry], whats: Sequence[str]) -> list[Entry]:
+        """Store ``entries`` in one transaction. On failure the session reloads from the log and
+        :class:`NotSaved` says why, naming what (``whats``) was not saved."""
         try:
-            if self._resume_at is not None:
-                self.store.append(self.saved.id, "resume", target=self._resume_at,
-                                  source=source, author=author, expected_seq=self._log_end + 1)
-                self._log_end += 1
-                self._resume_at = None
-            entry = self.store.append(self.saved.id, kind, action=action, target=target,
-                                      source=source, author=author,
-                                      expected_seq=self._log_end + 1)
+            written = self.store.append_all(self.saved.id, entries)
         except StoreError as exc:
             warning = self.warning
             try:
@@ -270,16 +288,20 @@ class TableSession:
             except StoreError:
                 # The log cannot be read either (the database server is gone): the game is put
                 # back as this session last read it, which is the log as far as it knows.
+                if self._before is not None:   # before the together() block's changes
+                    self.steps, self._redo, self._log_end, self._resume_at = self._before
                 self.game, _ = self._replay(self.steps)
+            what = f"the {whats[0]} was" if len(whats) == 1 else \
+                f"the {whats[0]} and the {len(whats) - 1} changes after it were"
             if isinstance(exc, StaleLog):
-                raise NotSaved(f"{exc}: the {what} was not saved and not applied; the table "
-                               "reloaded the game from the log, check it and do it again if "
-                               "still wanted") from None
+                raise NotSaved(f"{exc}: {what} not saved and not applied; the table reloaded "
+                               "the game from the log, check it and do it again if still "
+                               "wanted") from None
             self.warning = self.warning or warning
-            raise NotSaved(f"{exc}: the {what} was not saved and not applied") from None
-        self._log_end = entry.seq
-        self.times = (self.times[0] if self.times else entry.at, entry.at)
-        return entry
+            raise NotSaved(f"{exc}: {what} not saved and not applied") from None
+        self._log_end = written[-1].seq
+        self.times = (self.times[0] if self.times else written[0].at, written[-1].at)
+        return written
 
     @contextmanager
     def _changing(self, kind: str, source: str, author: str | None) -> Iterator[None]:
@@ -289,11 +311,54 @@ class TableSession:
             with self._lock:
                 self._check_open()
                 yield
-                seq = self._log_end
+                change = Change(self, kind, source, author, self._log_end)
+                if self._pending is not None:   # told once the together() block stored it
+                    self._held.append(change)
+                    return
         except NotSaved:
             self._changed(Change(self, "reload", source, author))
             raise
-        self._changed(Change(self, kind, source, author, seq))
+        self._changed(change)
+
+    @contextmanager
+    def together(self, *, source: str, author: str | None = None) -> Iterator[None]:
+        """The changes made in the block as one write: each is checked by the engine and applied
+        at once (the next one sees it), their entries are stored in one transaction when the
+        block ends (one commit, one flush to the disk, for the camera's reading of a frame: a
+        roll of eight dice is eight actions), and only then are the listeners told of them, so
+        nothing is acknowledged or broadcast before it is stored. The session's lock is held
+        over the block (one writer per table: a tap waits for the frame's commit). When the
+        store refuses, none of them is saved, the session is again the replay of its log, the
+        listeners hear "reload" (``source``, ``author``: whose block it was) and
+        :class:`NotSaved` is raised at the block's end; what the block raised itself does not
+        keep its changes from being stored first. A block within a block is the outer one."""
+        raised: BaseException | None = None
+        refused: NotSaved | None = None
+        with self._lock:
+            if self._pending is not None:
+                yield
+                return
+            self._pending, self._pending_what, self._held = [], [], []
+            self._before = (list(self.steps), list(self._redo), self._log_end, self._resume_at)
+            try:
+                yield
+            except BaseException as exc:  # noqa: BLE001 - raised again once the block is stored
+                raised = exc
+            pending, whats, held = self._pending, self._pending_what, self._held
+            self._pending, self._pending_what, self._held = None, [], []
+            try:
+                if pending:
+                    self._write(pending, whats)
+            except NotSaved as exc:
+                refused, held = exc, [Change(self, "reload", source, author)]
+            finally:
+                self._before = None
+        for change in held:
+            self._changed(change)
+        if refused is not None:
+            raise refused
+        if raised is not None:
+            raise raised
 
     # -- changes ---------------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.table.links import JsonLinks, links_file
-from tableassist.table.store import (MAIN, DamagedStore, Entry, GameSummary, SavedGame, StaleLog,
-                                     Store, StoreError, check_table_name, compact, entry,
+from tableassist.table.store import (MAIN, DamagedStore, Entry, GameSummary, NewEntry, SavedGame,
+                                     StaleLog, Store, StoreError, check_table_name, compact, entry,
                                      imported_rows, now, saved_game, summary)
 from tableassist.table.writer_lock import LockError, WriterLock
 
@@ -344,21 +344,27 @@ class SqliteStore(Store):
     def append(self, game_id: int, kind: str, *, expected_seq: int,
                action: Mapping[str, Any] | None = None, target: int | None = None,
                source: str = "tablet", author: str | None = None) -> Entry:
-        text = self._checked_entry(kind, source, action)
+        return self.append_all(game_id, [NewEntry(kind, expected_seq, action, target, source,
+                                                  author)])[0]
+
+    def append_all(self, game_id: int, entries: Sequence[NewEntry]) -> list[Entry]:
+        texts = [self._checked_entry(e.kind, e.source, e.action) for e in entries]
         self._writable()
         at = now()
         with self._conn() as db:
             with self._transaction(db):
                 seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM entries "
                                  "WHERE game_id = ?", (game_id,)).fetchone()[0]
-                if seq != expected_seq:
-                    raise StaleLog(
-                        f"another program wrote to the log of game #{game_id} (it has "
-                        f"{seq - 1} entries, this table knew of {expected_seq - 1})")
-                db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, seq, kind, text, target, source, author, at))
-        return Entry(seq, kind, None if action is None else dict(action), target, source,
-                     author, at)
+                for e, text in zip(entries, texts):
+                    if seq != e.expected_seq:
+                        raise StaleLog(
+                            f"another program wrote to the log of game #{game_id} (it has "
+                            f"{seq - 1} entries, this table knew of {e.expected_seq - 1})")
+                    db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (game_id, seq, e.kind, text, e.target, e.source, e.author, at))
+                    seq += 1
+        return [Entry(e.expected_seq, e.kind, None if e.action is None else dict(e.action),
+                      e.target, e.source, e.author, at) for e in entries]
 
     @staticmethod
     @contextmanager

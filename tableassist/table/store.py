@@ -102,6 +102,18 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class NewEntry:
+    """An entry to write (:meth:`Store.append_all`): as :meth:`Store.append` takes it."""
+
+    kind: str
+    expected_seq: int
+    action: Mapping[str, Any] | None = None
+    target: int | None = None
+    source: str = "tablet"
+    author: str | None = None
+
+
+@dataclass(frozen=True)
 class SavedGame:
     """A game's row: everything needed to replay it, and its bookkeeping."""
 
@@ -218,6 +230,13 @@ class Store:
         Raises :class:`StaleLog` if the log already has entry ``expected_seq`` (another writer got
         there first: the caller's picture of the game is stale), :class:`StoreError` with the
         reason in words ("the disk is full") if the write fails. Either way nothing is written."""
+        raise NotImplementedError
+
+    def append_all(self, game_id: int, entries: Sequence[NewEntry]) -> list[Entry]:
+        """Commit ``entries`` (each as entry ``expected_seq``, in order) in one transaction, and
+        return them: all are durable, or none is written (the errors of :meth:`append`). A
+        change of the table made of several entries (the camera's reading of one frame: a roll
+        of eight dice is eight actions) costs one commit, one flush to the disk, not eight."""
         raise NotImplementedError
 
     def entries(self, game_id: int) -> list[Entry]:

@@ -164,6 +164,28 @@ def test_the_engines_refusal_in_the_notice_is_its_message_in_every_language(tmp_
     assert i18n.render(notice.refusal, "de") in german and str(notice.refusal) not in german
 
 
+def test_a_frames_readings_are_one_write_and_told_once_stored(tmp_path):
+    """The five cheese tokens laid in one frame are five actions, stored in one transaction
+    (one flush to the disk, not five: a count), and the session's listeners hear of them only
+    once they are all in the log."""
+    session, camera, _ = on_a_session(tmp_path, "abandon_ship")
+    store = session.store
+    writes: list[int] = []
+    append_all = store.append_all
+
+    def counted(game_id, entries):
+        writes.append(len(entries))
+        return append_all(game_id, entries)
+    store.append_all = counted
+    stored_when_told: list[bool] = []
+    session.subscribe(lambda c: stored_when_told.append(
+        c.seq in {e.seq for e in store.entries(session.saved.id)}))
+    camera.feed(cheese_events(Table("abandon_ship")), 10.0)
+    assert [s.source for s in session.steps] == ["camera"] * 5
+    assert writes == [5] and stored_when_told == [True] * 5
+    assert [seq for _t, seq in camera.stats.accepted] == [1, 2, 3, 4, 5]
+
+
 def test_a_refused_save_is_reported_and_the_camera_reads_on(tmp_path):
     """Another program wrote to the log (a stale writer): the camera's reading is not saved, the
     screens are told, and once the session has reloaded the camera reads the rest."""
