@@ -4,16 +4,18 @@ real served table while the table's screen follows it in headless Chromium and a
 
 For each game's scripted table (``tableassist.demo.scripts``, hands passing, 2 % flicker), the
 frames are given to the served table's camera at the video's pace (as a webcam gives them), in this
-process, while the real server broadcasts to the page and the client over Socket.IO. Two ways,
-interleaved game by game (their order swapped every round), on the same frames:
+process, while the real server broadcasts to the page and the client over Socket.IO. Each game's
+video is drawn once and played ``--rounds`` times (2 by default) each way asked for:
 
-* ``sync`` (the baseline: the camera before its threads): this thread calls ``Camera.process``
-  for each frame, so detection, the reader, the engine, the log's append and the broadcast all
-  run on the camera's thread, and the next frame waits for them; and each change is broadcast
-  by itself (``Table.on_change`` is the server's broadcast), as before the worker;
-* ``threaded`` (what ``serve`` does): ``Camera.start`` reads the frames on its capture thread,
-  detects on its detection thread (the newest frame wins) and hands the readings to its worker,
-  which applies, stores and broadcasts them.
+* ``threaded`` (what ``serve`` does; the default): ``Camera.start`` reads the frames on its
+  capture thread, detects on its detection thread (the newest frame wins) and hands the readings
+  to its worker, which applies, stores (a frame's readings in one transaction) and broadcasts
+  them (once per job);
+* ``sync`` (``--modes sync,threaded``: the camera before its threads, interleaved with the
+  threaded way, their order swapped every round): this thread calls ``Camera.process`` for
+  each frame, so detection, the reader, the engine, the log's append and the broadcast all run
+  on the camera's thread, and the next frame waits for them; and each change is broadcast by
+  itself (``Table.on_change`` is the server's broadcast), as before the worker.
 
 The scripted person at the tablet plays its inputs from another thread (as a tablet's taps come
 from the server's threads). For each action the camera submits, the latency is from the moment
@@ -21,17 +23,21 @@ its frame was taken (the tracker's debounce is over by then) to the moment the p
 the first state that holds it (the page notes each version's redraw time,
 ``tableassist.drawn``), and to the moment the Socket.IO client received it; all clocks are this
 machine's wall clock. Printed per game and way: median and p95 over the camera's actions, the
-camera's own latency (``Camera.stats.latency``: from the frame to the session updated; the
-sync way's includes each change's broadcast, the threaded way's broadcast comes after its job) and the frames dropped; then the ratio of the p95s. Goal: p95 <= 100 ms at a
-load <= 4; the load average is printed.
+camera's own latency (``Camera.stats.latency``: from the frame to the session's update stored;
+the sync way's includes each change's broadcast, the threaded way's broadcast comes after its
+job) and the frames dropped; where the time went, stage by stage (:data:`STAGES`: median and
+p95 of each, and the three slowest actions' stages), and the interpreter's garbage collections;
+then per game the p95 with its sample count (the ratio of the p95s with both ways), and over all
+games. Goal: p95 <= 100 ms at a load <= 4; the load average is printed with every run.
 
     .venv/bin/python bench/bench_frame_to_dom.py [--games abandon_ship,wreckers] [--seconds S]
-                                                 [--speed 1] [--rounds 1]
-                                                 [--modes sync,threaded] [--smoke]
+                                                 [--speed 1] [--rounds 2]
+                                                 [--modes threaded|sync,threaded] [--smoke]
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import sys
 import tempfile
@@ -54,7 +60,7 @@ from tableassist.vision.sources import Link  # noqa: E402
 from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 
 # Wreckers' first seconds: the deal and the first cuts, read by the camera.
-SMOKE = {"games": "wreckers", "seconds": 4.0, "speed": 4.0}
+SMOKE = {"games": "wreckers", "seconds": 4.0, "speed": 4.0, "rounds": 1, "modes": "sync,threaded"}
 MODES = ("sync", "threaded")
 
 
@@ -119,6 +125,7 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
     try:
         table, camera = served.table, served.camera
         broadcasts, emits = _watch(served)
+        pauses = _collections()
         session = table.start(scripted.game, list(scripted.players), options=scripted.options,
                               seed=scripted.seed, colours=scripted.colours)
         version_of: dict[int, int] = {}        # log entry -> the table's first version with it
@@ -180,8 +187,9 @@ def run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]]
             if at is not None:
                 worst.append((at - wall, stage))
         worst.sort(key=lambda w: -w[0])
+        gc.callbacks.remove(pauses.note)
         return {"dom": to_dom, "client": to_client, "camera": list(camera.stats.latency),
-                "stages": stages, "worst": worst[:3], "drawn": len(drawn),
+                "stages": stages, "worst": worst[:3], "drawn": len(drawn), "gc": pauses,
                 "dropped": camera.stats.dropped + source.skipped, "frames": len(frames)}
     finally:
         _common.disconnect(client)
@@ -229,6 +237,34 @@ def _watch(served: Any) -> tuple[list[tuple[int, float]], list[tuple[int, float]
     return broadcasts, emits
 
 
+class _Collections:
+    """The interpreter's garbage collections during a run: how many of each generation, and the
+    longest pause (every thread of the process waits for one)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.longest = [0.0, 0.0, 0.0]
+        self._since = 0.0
+
+    def note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._since = time.perf_counter()
+            return
+        g = info["generation"]
+        self.count[g] += 1
+        self.longest[g] = max(self.longest[g], time.perf_counter() - self._since)
+
+    def __str__(self) -> str:
+        return ", ".join(f"gen{g} {n} (longest {t * 1000:.0f} ms)"
+                         for g, (n, t) in enumerate(zip(self.count, self.longest)))
+
+
+def _collections() -> _Collections:
+    pauses = _Collections()
+    gc.callbacks.append(pauses.note)
+    return pauses
+
+
 def _tap(tablet: TabletScript, source: PacedSource, done: threading.Event) -> None:
     """The scripted person at the tablet, on a thread of its own: each input once it is due."""
     while not done.wait(0.02):
@@ -264,9 +300,13 @@ def main() -> int:
                         help="only the first seconds of each game's video (default: all of it)")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="times the video's pace the frames are given (default: its pace)")
-    parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--modes", default=",".join(MODES),
-                        help="sync (the camera's thread does everything), threaded, or both")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="runs of each game's video per way (default 2: about 7 minutes "
+                             "for the five games, threaded)")
+    parser.add_argument("--modes", default="threaded",
+                        help="threaded (what serve does; the default), sync (the camera's "
+                             "thread does everything, as before its threads), or both: "
+                             "sync,threaded")
     args = _common.parse(parser, SMOKE)
     modes = args.modes.split(",")
     chromium = _common.chromium()
@@ -277,9 +317,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium,
                                      args=["--no-sandbox", "--disable-gpu"])
-        for round_ in range(args.rounds):
-            for game in args.games.split(","):
-                frames = draw(game, renderer, args.seconds)
+        for game in args.games.split(","):
+            frames = draw(game, renderer, args.seconds)    # once: the same frames every round
+            for round_ in range(args.rounds):
                 for mode in modes if round_ % 2 == 0 else modes[::-1]:
                     got = run_game(game, mode, browser, frames, Path(tmp), args.seconds,
                                    args.speed)
@@ -295,6 +335,7 @@ def main() -> int:
                           f"{got['dropped']} of {got['frames']} frames not read; {got['drawn']} states drawn; "
                           f"load {_common.load()}", flush=True)
                     print(f"{'':22} stages (median/p95 ms): {breakdown(got['stages'])}")
+                    print(f"{'':22} garbage collections: {got['gc']}")
                     for total, stage in got["worst"]:
                         print(f"{'':22} slowest {total * 1000:.0f} ms: {one(stage)}")
         browser.close()
@@ -315,6 +356,11 @@ def main() -> int:
         print("; ".join(line), flush=True)
         for mode in modes:
             print(f"{'':13} {mode} stages: {breakdown(results[(game, mode)]['stages'])}")
+    for mode in modes:
+        everything = [v for (_g, m), r in results.items() if m == mode for v in r["dom"]]
+        print(f"all games, {mode}: frame to DOM median {ms(everything)} ms, p95 "
+              f"{ms(everything, 0.95)} ms (n={len(everything)}), the largest "
+              f"{ms(everything, 1.0)} ms")
     print(f"load {_common.load()}")
     return 0
 
