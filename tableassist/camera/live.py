@@ -48,10 +48,13 @@ waits for the screens (docs/server.md, "The camera's threads"):
 
 Without :meth:`start` the worker is synchronous: :meth:`Camera.process`, :meth:`Camera.feed`
 and :meth:`Camera.run` apply each frame's reading before they return, in order (the tests,
-``replay-camera``); after :meth:`start` they wait for the worker to apply it. Each accepted
-camera action records its latency: from the frame's capture (or the start of its processing) to
-the end of the session's update (the action stored, the session's listeners told; the server
-broadcasts what a job of the worker changed once the job ends: ``TableWorker.after``).
+``replay-camera``); after :meth:`start` they wait for the worker to apply it. The actions read
+at once (a roll of eight dice) are one write (``TableSession.together``: one transaction, the
+session's listeners told once all are stored); if the store refuses it, none is saved and the
+reader is put back to read them again. Each accepted camera action records its latency: from the
+frame's capture (or the start of its processing) to the end of the session's update (the
+frame's actions stored, the session's listeners told; the server broadcasts what a job of the
+worker changed once the job ends: ``TableWorker.after``), and where it went (:class:`Timing`).
 """
 
 from __future__ import annotations
