@@ -55,7 +55,7 @@ import _common  # noqa: E402
 from tableassist.demo.play import TabletScript  # noqa: E402
 from tableassist.demo.scripts import SCRIPTS  # noqa: E402
 from tableassist.markers.registry import load_registry  # noqa: E402
-from tableassist.server.served import serve_venue  # noqa: E402
+from tableassist.server.served import serve_venue, settle_memory  # noqa: E402
 from tableassist.vision.sources import Link  # noqa: E402
 from tableassist.vision.synthetic.render import Renderer  # noqa: E402
 
@@ -132,6 +132,7 @@ def _run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]
     served = serve_venue(tmp / f"{game}-{mode}-{time.monotonic_ns()}.sqlite3", host="127.0.0.1",
                          port=0)
     served.serve_in_thread()
+    settle_memory()                 # as tableassist serve does before it serves
     client = socketio.Client(reconnection=False)
     received: list[tuple[int, float]] = []     # (version, wall time) as the client got them
     client.on("state", lambda p: received.append((int(p.get("version", -1)), time.time())))

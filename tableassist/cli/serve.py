@@ -194,7 +194,10 @@ def _serve_share(served: ServedVenue) -> int:
 
 
 def _forever(served: ServedVenue) -> int:
+    from tableassist.server.served import settle_memory
+
     print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
+    settle_memory()
     try:
         assert served.http is not None
         served.http.serve_forever()

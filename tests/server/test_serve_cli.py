@@ -25,3 +25,19 @@ def test_port_in_use_is_refused(tmp_path, capsys):
         code = main(["serve", "--host", "127.0.0.1", "--port", str(port), "--camera", "none",
                      "--db", str(tmp_path / "t.sqlite3")])
     assert code == 2 and "cannot listen" in capsys.readouterr().err
+
+
+def test_what_the_server_holds_is_left_out_of_full_collections():
+    """``tableassist serve`` settles its memory before it serves: a full garbage collection then
+    looks at what was made since, not at the tens of thousands of objects set up for good (a
+    count: those a full pass walks)."""
+    import gc
+
+    from tableassist.server.served import settle_memory
+    try:
+        settle_memory()
+        assert gc.get_freeze_count() > 10_000       # the modules, the engines, the app ...
+        walked = len(gc.get_objects())              # what a full pass still walks
+        assert walked < gc.get_freeze_count() / 10
+    finally:
+        gc.unfreeze()                               # the rest of the test session as it was
