@@ -178,9 +178,13 @@ def _run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]
         drawn = page.evaluate("() => window.tableassist.drawn")
         page.close()
         to_dom, to_client, stages, worst = [], [], [], []
+        again = 0
         wall_of = time.time() - time.perf_counter()    # the camera's clock -> wall clock
         for timing in camera.stats.timings:
             wall, version = source.taken_at.get(timing.t), version_of.get(timing.seq)
+            if not timing.frame:   # read again after the tablet's change: from that change
+                wall = wall_of + timing.started
+                again += 1
             if wall is None or version is None:
                 continue
             at = first(drawn, version, 1, 1000)
@@ -190,7 +194,7 @@ def _run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]
             if got is not None:
                 to_client.append(got - wall)
             # where the time went: each stage's end, in wall time (None: not seen)
-            ends = [wall_of + x for x in timing[2:]] + [
+            ends = [wall_of + x for x in timing[2:8]] + [
                 first(broadcasts, version), first(emits, version), got,
                 first(drawn, version, 2, 1000), at]
             stage, before = {}, wall
@@ -204,6 +208,7 @@ def _run_game(game: str, mode: str, browser: Any, frames: list[tuple[float, Any]
         gc.callbacks.remove(pauses.note)
         return {"dom": to_dom, "client": to_client, "camera": list(camera.stats.latency),
                 "stages": stages, "worst": worst[:3], "drawn": len(drawn), "gc": pauses,
+                "again": again,
                 "dropped": camera.stats.dropped + source.skipped, "frames": len(frames)}
     finally:
         _common.disconnect(client)
@@ -342,7 +347,9 @@ def main() -> int:
                     for k in into:
                         into[k] += got[k]
                     print(f"{game:13} {mode:8} frame to DOM: median {ms(got['dom'])} ms, p95 "
-                          f"{ms(got['dom'], 0.95)} ms over {len(got['dom'])} camera actions; to "
+                          f"{ms(got['dom'], 0.95)} ms over {len(got['dom'])} camera actions "
+                          f"({got['again']} read again after the tablet's change: from the "
+                          f"change); to "
                           f"a Socket.IO client: median {ms(got['client'])}, p95 "
                           f"{ms(got['client'], 0.95)} ms; the camera's own: median "
                           f"{ms(got['camera'])}, p95 {ms(got['camera'], 0.95)} ms; "

@@ -138,7 +138,10 @@ class Timing(NamedTuple):
     it begun, the action
     handed to ``TableSession.submit`` (after the reader and the job's earlier actions) and
     stored (the engine, the log's append, the session's listeners). ``t`` and ``seq``: as in
-    ``Stats.accepted``. The benchmarks put the screens' side after it (bench_frame_to_dom)."""
+    ``Stats.accepted``. ``frame`` is False for an action read again after another change (the
+    tablet's, the clock's, a tap on a proposal): it waited for that change, not for its frame,
+    so ``started`` is when the change was heard and the stages before ``job`` are that moment.
+    The benchmarks put the screens' side after it (bench_frame_to_dom)."""
 
     t: float
     seq: int
@@ -148,6 +151,7 @@ class Timing(NamedTuple):
     job: float
     submitted: float
     stored: float
+    frame: bool = True
 
 
 def settle(reader: Reader[Any], game: Callable[[], Game[Any, Any]],
@@ -338,12 +342,13 @@ class Camera:
         table again (the tablet's thread does not wait for it)."""
         if change.source == "camera":
             return
+        heard = self.clock()
 
         def again() -> None:
             if self.session is not change.session or self.session.saved.ended:
                 return
             self.report = None
-            self._sync(self._t, self.clock())
+            self._sync(self._t, heard)
             self._publish()
         self.worker.post(self._safely(again))
 
@@ -442,13 +447,14 @@ class Camera:
             self.report, self._unsaved = None, False
         stored = self.clock()
         frame, detecting, detected, job = self._times
+        again = frame != started     # a confirmation or a re-reading, not this frame's job
+        if again:
+            detecting = detected = job = started
         for seq, submitted in done:
             self.stats.latency.append(stored - started)
             self.stats.accepted.append((self._t, seq))
-            if frame != started:     # a confirmation or a re-reading, not this frame's job
-                detecting = detected = job = submitted
             self.stats.timings.append(Timing(self._t, seq, started, detecting, detected, job,
-                                             submitted, stored))
+                                             submitted, stored, not again))
 
     def _sync(self, t: float, started: float) -> None:
         """Submit what the reader reads now; keep its confirmations and its notice."""
