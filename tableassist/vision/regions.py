@@ -178,6 +178,7 @@ class RegionTracker:
     _worn_known: set[int] = field(default_factory=set, repr=False)
     _quick: MarkerDetector | None = field(default=None, repr=False)
     _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
+    _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -392,15 +393,20 @@ class RegionTracker:
         reach = (max(known) if known else 4 * s) + s
         explained = np.zeros_like(recent)
         strips: list[Box] = []
-        for mid, corners in zip(moved.ids.tolist(), moved.corners):
-            now = self._card(mid, corners)
-            cv2.fillConvexPoly(explained, np.round((now - s / 2) / s).astype(np.int32), 1)
-            before = self._before(mid, now.mean(axis=0))
-            if before is None:
-                continue
-            was = self._card(mid, before.corners)
-            cv2.fillConvexPoly(explained, np.round((was - s / 2) / s).astype(np.int32), 1)
-            strips += _left_behind(was, now, before.side + s)
+        if len(moved):
+            ids = moved.ids.tolist()
+            now = self._cards(ids, moved.corners)
+            # each one's reading of last frame, nearest where it is now (copies of a sticker share an id)
+            before = [self._before(mid, centre) for mid, centre in zip(ids, now.mean(axis=1).tolist())]
+            pairs = [k for k, b in enumerate(before) if b is not None]
+            olds = [b for b in before if b is not None]
+            polys = list(np.round((now - s / 2) / s).astype(np.int32))
+            if pairs:
+                was = self._cards([ids[k] for k in pairs], np.array([b.corners for b in olds], np.float32))
+                polys += list(np.round((was - s / 2) / s).astype(np.int32))
+                strips = _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32))
+            for poly in polys:
+                cv2.fillConvexPoly(explained, poly, 1)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
         raw = self.changes.raw
         self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & (1 - explained), np.ones((5, 5), np.uint8)))
@@ -409,14 +415,21 @@ class RegionTracker:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
 
-    def _card(self, marker_id: int, corners: np.ndarray) -> np.ndarray:
-        """The corners (4, 2) of the component of a marker with these corners, in the same pixels."""
-        fw, fh = self.footprint(marker_id) if self.footprint else (1.4, 1.4)
+    def _cards(self, marker_ids: list[int], corners: np.ndarray) -> np.ndarray:
+        """The corners (n, 4, 2) of the components of markers with these ids and corners (n, 4, 2),
+        in the same pixels."""
+        fp = self._footprints
+        for mid in marker_ids:
+            if mid not in fp:
+                fp[mid] = self.footprint(mid) if self.footprint else (1.4, 1.4)
+        f = np.array([fp[mid] for mid in marker_ids], np.float32).reshape(-1, 1, 2)
         c = np.asarray(corners, np.float32)
         # the marker's own axes, one side long (a card's perspective is the marker's, to a pixel)
-        ux = 0.5 * ((c[1] - c[0]) + (c[2] - c[3]))
-        uy = 0.5 * ((c[3] - c[0]) + (c[2] - c[1]))
-        out: np.ndarray = c.mean(axis=0) + (_UNIT[:, :1] * fw) * ux + (_UNIT[:, 1:] * fh) * uy
+        ux = 0.5 * ((c[:, 1] - c[:, 0]) + (c[:, 2] - c[:, 3]))[:, None, :]
+        uy = 0.5 * ((c[:, 3] - c[:, 0]) + (c[:, 2] - c[:, 1]))[:, None, :]
+        unit = _UNIT[None]
+        out: np.ndarray = c.mean(axis=1, keepdims=True) + (unit[..., :1] * f[..., :1]) * ux \
+            + (unit[..., 1:] * f[..., 1:]) * uy
         return out
 
     def _before(self, marker_id: int, centre: np.ndarray) -> _Known | None:
@@ -478,31 +491,31 @@ def _refine(gray: np.ndarray, found: Detections) -> Detections:
 _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)
 
 
-def _left_behind(was: np.ndarray, now: np.ndarray, reach: float) -> list[Box]:
-    """The boxes of what a component uncovered moving from corners `was` to `now` (4, 2): beside
-    each edge it left behind, from where the edge is now to `reach` px beyond where it was, and
-    `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the component
-    now, and partly inside where it was)."""
+def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Box]:
+    """The boxes of what components uncovered moving from corners `was` to `now` (n, 4, 2): beside
+    each edge one left behind, from where the edge is now to `reach` (n,) px beyond where it was,
+    and `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the
+    component now, and partly inside where it was)."""
+    if not len(now):
+        return []
     nxt = [1, 2, 3, 0]
-    along = now[nxt] - now
-    along /= np.maximum(1e-6, np.hypot(along[:, 0], along[:, 1]))[:, None]
-    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)          # each edge's outward normal
-    centre = now.mean(axis=0)
-    normal *= np.where(((now - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    along = now[:, nxt] - now
+    along /= np.maximum(1e-6, np.hypot(along[..., 0], along[..., 1]))[..., None]
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)          # each edge's outward normal
+    centre = now.mean(axis=1, keepdims=True)
+    normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
     # how far each old corner lies outside the component now: its largest distance past an edge
-    past = (((was[:, None, :] - now[None, :, :]) * normal[None, :, :]).sum(axis=2)).max(axis=1)
-    out: list[Box] = []
-    for i in range(4):
-        j = nxt[i]
-        if max(past[i], past[j]) < 1.0:
-            continue        # the edge is not left behind: it is inside (or on) the component now
-        pts = np.array([now[i], now[j], was[i], was[j],
-                        was[i] + reach * normal[i], was[j] + reach * normal[i],
-                        now[i] - reach * along[i], now[j] + reach * along[i]], np.float32)
-        x0, y0 = pts.min(axis=0)
-        x1, y1 = pts.max(axis=0)
-        out.append((int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5))
-    return out
+    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=-1)
+    # the edge is left behind unless it is inside (or on) the component now
+    left = np.maximum(past, past[:, nxt]) >= 1.0
+    if not left.any():
+        return []
+    r = reach.astype(np.float32)[:, None, None]
+    pts = np.stack([now, now[:, nxt], was, was[:, nxt], was + r * normal, was[:, nxt] + r * normal,
+                    now - r * along, now[:, nxt] + r * along], axis=2)[left]       # (edges, 8, 2)
+    lo, hi = pts.min(axis=1), pts.max(axis=1)
+    return [(int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5)
+            for (x0, y0), (x1, y1) in zip(lo.tolist(), hi.tolist())]
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:
