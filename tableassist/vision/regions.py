@@ -130,11 +130,13 @@ class _Known:
         return int(x0 - pad), int(y0 - pad), int(x1 + pad) + 1, int(y1 + pad) + 1
 
     def search_box(self, margin: float) -> Box:
-        """Its box moved by its last motion, joined with where it was: a card slid across the table
-        is found where it is going."""
-        x0, y0, x1, y1 = self.box(margin)
-        dx, dy = int(round(self.velocity[0])), int(round(self.velocity[1]))
-        return min(x0, x0 + dx), min(y0, y0 + dy), max(x1, x1 + dx), max(y1, y1 + dy)
+        """Its box where its last motion takes it, grown by `margin` sides and half that motion: a
+        card slid across the table is found where it is going, one that slowed down or stopped
+        where it was (one that jumped further is what changed there, searched for every id)."""
+        dx, dy = self.velocity
+        pad = margin * self.side + 4 + 0.5 * (dx * dx + dy * dy) ** 0.5
+        x0, y0, x1, y1 = self._bounds
+        return int(x0 + dx - pad), int(y0 + dy - pad), int(x1 + dx + pad) + 1, int(y1 + dy + pad) + 1
 
 
 @dataclass
@@ -147,6 +149,8 @@ class RegionTracker:
     detector: MarkerDetector
     full_every: int = 20
     margin: float = 0.5
+    #: a marker read last frame and moving is looked for this many sides round where it is going
+    track_margin: float = 0.25
     keep: int = 20
     change_threshold: int = 24
     footprint: Callable[[int], tuple[float, float]] | None = None
@@ -224,7 +228,7 @@ class RegionTracker:
         for k in moving:
             if k.seen == self._count - 1:
                 # read last frame: it is there, moving, found where its motion takes it
-                crops.append(k.search_box(self.margin))
+                crops.append(k.search_box(self.track_margin))
                 only.append(({k.marker_id}, _window(k.side)))
             elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3:
                 # missed: something else may lie there now (the other side of a card turned over, a
