@@ -3,6 +3,7 @@ and the QR command cards held up to the camera."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -148,6 +149,12 @@ class TablePipeline:
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: CommandScanner | None = None
         self._qr_error: str | None = None
+        if qr_every is not None:
+            # zbar loaded now, not in the camera's first frame
+            try:
+                self._qr = CommandScanner()
+            except QRUnavailable as exc:
+                self._qr_error = str(exc)
         self._t = 0.0
         self.last: FrameResult | None = None
 
@@ -234,7 +241,7 @@ class TablePipeline:
                  if i in self.markers]
         if not known:
             return []
-        per_mm = float(np.median([side / mm for side, mm in known]))
+        per_mm = statistics.median([side / mm for side, mm in known])
         least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
         outlines: list[tuple[np.ndarray, int | None]] = [
             (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
@@ -244,8 +251,10 @@ class TablePipeline:
         settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
         self._changed_before = changed
         boxes: list[Box | None] = [None] if full or self.regions.changed is None else list(settled)
+        read = (found.centers(), sides)
         for box in boxes:
-            outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most)]
+            outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most,
+                                                            read=read)]
         for s, _ in self.tracker.failing(t, 0.0):
             corners = self._read_at.get(s.marker_id)
             if corners is not None:
@@ -255,14 +264,7 @@ class TablePipeline:
 
     def _scan_qr(self, frame: np.ndarray) -> list[CardShown]:
         """The command cards shown: zbar only where a QR-like pattern appeared (`qr.CommandScanner`)."""
-        if self.qr_every is None:
-            return []
-        if self._qr is None and self._qr_error is None:
-            try:
-                self._qr = CommandScanner()
-            except QRUnavailable as exc:
-                self._qr_error = str(exc)
-        if self._qr is None:
+        if self.qr_every is None or self._qr is None:
             return []
         if self.regions is None:
             return self.cards.update(self._qr.scan(frame, None, own_changes=True), self._t)
