@@ -497,9 +497,11 @@ _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float3
 
 def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Box]:
     """The boxes of what components uncovered moving from corners `was` to `now` (n, 4, 2): beside
-    each edge one left behind, from where the edge is now to `reach` (n,) px beyond where it was,
-    and `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the
-    component now, and partly inside where it was)."""
+    each edge one left behind (part of where it was lies past that edge now), from where the edge
+    is now to `reach` (n,) px beyond where it was, and at its ends `reach` px past them and round
+    the corner (a sticker uncovered there lies wholly outside the component now, and partly
+    inside where it was, maybe beside the next edge). An edge that stayed where it was costs
+    nothing: a card sliding sideways uncovers a strip along its trailing edge only."""
     if not len(now):
         return []
     nxt = [1, 2, 3, 0]
@@ -508,15 +510,16 @@ def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Bo
     normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)          # each edge's outward normal
     centre = now.mean(axis=1, keepdims=True)
     normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
-    # how far each old corner lies outside the component now: its largest distance past an edge
-    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=-1)
-    # the edge is left behind unless it is inside (or on) the component now
-    left = np.maximum(past, past[:, nxt]) >= 1.0
+    # how far the component as it was lies past each edge now (its farthest old corner)
+    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=1)
+    left = past >= 1.0
     if not left.any():
         return []
     r = reach.astype(np.float32)[:, None, None]
-    pts = np.stack([now, now[:, nxt], was, was[:, nxt], was + r * normal, was[:, nxt] + r * normal,
-                    now - r * along, now[:, nxt] + r * along], axis=2)[left]       # (edges, 8, 2)
+    a, b = now, now[:, nxt]
+    pts = np.stack([a, b, was, was[:, nxt], was + r * normal, was[:, nxt] + r * normal,
+                    a - r * along, b + r * along, a - r * (along + normal), b + r * (along - normal)],
+                   axis=2)[left]                                                   # (edges, 10, 2)
     lo, hi = pts.min(axis=1), pts.max(axis=1)
     return [(int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5)
             for (x0, y0), (x1, y1) in zip(lo.tolist(), hi.tolist())]
