@@ -297,21 +297,26 @@ class MarkerDetector:
         found = detector._detect_once(canvas, frame_size, self.sharpen) if quick else \
             detector._detect_gray(canvas, frame_size)
 
+        # each crop's place on the canvas, where it lies in the frame, and whether it was turned
+        px, py, pw, ph = (np.array(v, np.float32) for v in zip(*where))
+        shift = np.array([(x0, y0) for _, x0, y0 in crops], np.float32)
+        width1 = np.array([c.shape[1] - 1 for c, _, _ in crops], np.float32)
+        turns = np.array(turned, bool)
+
         def back(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """Each quad (n, 4, 2) where its crop puts it in the frame, and whether it lies in a
-            crop at all."""
-            out = quads.copy()
-            keep = np.zeros(len(quads), bool)
-            for k, (cx, cy) in enumerate(quads.mean(axis=1)):
-                for (px, py, pw, ph), (crop, x0, y0), t in zip(where, crops, turned):
-                    if px <= cx < px + pw and py <= cy < py + ph:
-                        local = quads[k] - np.array([px, py], np.float32)
-                        if t:   # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
-                            local = np.stack([crop.shape[1] - 1 - local[:, 1], local[:, 0]], axis=1)
-                        out[k] = local + np.array([x0, y0], np.float32)
-                        keep[k] = True
-                        break
-            return out, keep
+            crop at all (the first crop whose place holds its centre)."""
+            cx, cy = (c[:, None] for c in quads.mean(axis=1).T)
+            inside = (px <= cx) & (cx < px + pw) & (py <= cy) & (cy < py + ph)
+            keep = inside.any(axis=1)
+            k = inside.argmax(axis=1)
+            local = quads - np.stack([px[k], py[k]], axis=1)[:, None, :]
+            # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
+            turn = turns[k][:, None]
+            local = np.where(turn[..., None], np.stack([width1[k][:, None] - local[..., 1], local[..., 0]], axis=-1),
+                             local)
+            out = np.where(keep[:, None, None], local + shift[k][:, None, :], quads)
+            return out.astype(np.float32), keep
 
         if detector.rejected:
             quads, keep = back(np.array(detector.rejected, np.float32))
@@ -382,12 +387,9 @@ def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:
     if not quads or not len(found):
         return quads
     centres, sides = found.centers(), found.side_px()
-    out = []
-    for q in quads:
-        d = np.linalg.norm(centres - q.mean(axis=0), axis=1)
-        if not (d < 0.6 * sides).any():
-            out.append(q)
-    return out
+    d = np.linalg.norm(centres[None, :, :] - np.array(quads).mean(axis=1)[:, None, :], axis=2)
+    near = (d < 0.6 * sides[None, :]).any(axis=1)
+    return [q for q, n in zip(quads, near.tolist()) if not n]
 
 
 def _dedupe(found: Detections) -> Detections:
