@@ -140,8 +140,8 @@ class TablePipeline:
         self.worn_after = worn_after
         self._worn_since: dict[int, float] = {}
         self._read_at: dict[int, np.ndarray] = {}      # each id's outlines as last read (px)
-        self._full_scans = 0
         self._changed_before: list[Box] = []
+        self._search_all = False      # the worn watch's dark squares looked for in the whole frame
         # the game's smallest and largest sticker (mm): the sizes a sticker's square may have
         self._sizes = (min((m.size_mm for m in markers.values()), default=20.0),
                        max((m.size_mm for m in markers.values()), default=20.0))
@@ -222,9 +222,10 @@ class TablePipeline:
                ) -> list[tuple[np.ndarray, int | None, float]]:
         """This frame's look at the places where a sticker is seen but not read (`worn.Watch`),
         and those that keep showing a worn one for `worn_after` s. The places: the outlines the
-        scans rejected, the dark squares of a sticker's size in the whole frame when the scans
-        looked at all of it and otherwise where the picture changed and has settled (a torn corner
-        or a scratch through the border leaves OpenCV no outline), and where a marker was last read that lies there unread.
+        scans rejected, the dark squares of a sticker's size where this frame's full scan looked
+        (a band of the sweep; the whole frame after a first one) and where the picture changed and has
+        settled (a torn corner or a scratch through the border leaves OpenCV no outline), and where
+        a marker was last read that lies there unread.
         The size is the game's stickers' at the px/mm of the markers read: before any is read, a
         dark square says nothing (a board's art is full of them)."""
         assert self.regions is not None
@@ -233,8 +234,6 @@ class TablePipeline:
         sides = found.side_px()
         for mid, corners in zip(found.ids.tolist(), found.corners):
             self._read_at[mid] = corners
-        full = self.regions.full_scans != self._full_scans
-        self._full_scans = self.regions.full_scans
         if not len(found):
             return []
         known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
@@ -250,7 +249,13 @@ class TablePipeline:
         changed = self.regions.changed or []
         settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
         self._changed_before = changed
-        boxes: list[Box | None] = [None] if full or self.regions.changed is None else list(settled)
+        # and what this frame's band of the sweep looked at (each part of the table once a sweep);
+        # a first frame's whole, in the frame after it (the first frame costs a plain pass already)
+        swept = self.regions.swept
+        first = self.regions.changed is None
+        boxes: list[Box | None] = [None] if self._search_all else \
+            [] if first else [*settled, *([] if swept is None else [swept])]
+        self._search_all = first
         read = (found.centers(), sides)
         for box in boxes:
             outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most,

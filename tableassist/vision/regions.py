@@ -175,6 +175,9 @@ class RegionTracker:
     rejected: list[np.ndarray] = field(default_factory=list, repr=False)
     #: the scale of the last full scan
     full_scale: float = 1.0
+    #: the part of the frame this frame's full scan looked at for every id (full-frame px: the
+    #: whole of a first frame, one band of the sweep), None in a frame without one
+    swept: Box | None = field(default=None, repr=False)
     #: reads the outlines the scans rejected, with more error correction (None: not at all)
     worn: WornReader | None = None
     #: the ids this frame read only by the worn-sticker reading
@@ -194,6 +197,7 @@ class RegionTracker:
         fresh = self.changes.update(frame)
         self.changed = self.arrived = fresh
         self.rejected = []
+        self.swept = None
         first = fresh is None
         step = max(1, self.full_every // self.bands)
         band = None if first or self._count % step else (self._count // step - 1) % self.bands
@@ -294,6 +298,7 @@ class RegionTracker:
         found = self._quick._detect_gray(gray, (gray.shape[1], gray.shape[0]))
         self.rejected += self._quick.rejected
         self.full_scale = 1.0
+        self.swept = (0, 0, gray.shape[1], gray.shape[0])
         return found
 
     def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
@@ -310,6 +315,7 @@ class RegionTracker:
         y1 = min(h, (band + 1) * h // self.bands + overlap)
         scale = self._scan_scale()
         self.full_scale = scale
+        self.swept = (0, y0, w, y1)
         gray = _gray(frame[y0:y1])
         sides = self._sides()
         rejected: list[np.ndarray] = []
