@@ -224,7 +224,10 @@ class MarkerDetector:
             params.minMarkerPerimeterRate = max(4 * sides[0] / image_px, 1e-3)
             params.maxMarkerPerimeterRate = max(4 * sides[1] / image_px, params.minMarkerPerimeterRate)
         if windows is not None:
+            # the two ends of the range only: markers of these sizes read with either (OpenCV's
+            # default, 3 to 23 px in steps of 10, reads every size), one pass fewer in three
             params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = windows
+            params.adaptiveThreshWinSizeStep = max(1, windows[1] - windows[0])
         self._aruco.setDetectorParameters(params)
 
     def detect(self, frame: np.ndarray) -> Detections:
@@ -297,21 +300,26 @@ class MarkerDetector:
         found = detector._detect_once(canvas, frame_size, self.sharpen) if quick else \
             detector._detect_gray(canvas, frame_size)
 
+        # each crop's place on the canvas, where it lies in the frame, and whether it was turned
+        px, py, pw, ph = (np.array(v, np.float32) for v in zip(*where))
+        shift = np.array([(x0, y0) for _, x0, y0 in crops], np.float32)
+        width1 = np.array([c.shape[1] - 1 for c, _, _ in crops], np.float32)
+        turns = np.array(turned, bool)
+
         def back(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """Each quad (n, 4, 2) where its crop puts it in the frame, and whether it lies in a
-            crop at all."""
-            out = quads.copy()
-            keep = np.zeros(len(quads), bool)
-            for k, (cx, cy) in enumerate(quads.mean(axis=1)):
-                for (px, py, pw, ph), (crop, x0, y0), t in zip(where, crops, turned):
-                    if px <= cx < px + pw and py <= cy < py + ph:
-                        local = quads[k] - np.array([px, py], np.float32)
-                        if t:   # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
-                            local = np.stack([crop.shape[1] - 1 - local[:, 1], local[:, 0]], axis=1)
-                        out[k] = local + np.array([x0, y0], np.float32)
-                        keep[k] = True
-                        break
-            return out, keep
+            crop at all (the first crop whose place holds its centre)."""
+            cx, cy = (c[:, None] for c in quads.mean(axis=1).T)
+            inside = (px <= cx) & (cx < px + pw) & (py <= cy) & (cy < py + ph)
+            keep = inside.any(axis=1)
+            k = inside.argmax(axis=1)
+            local = quads - np.stack([px[k], py[k]], axis=1)[:, None, :]
+            # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
+            turn = turns[k][:, None]
+            local = np.where(turn[..., None], np.stack([width1[k][:, None] - local[..., 1], local[..., 0]], axis=-1),
+                             local)
+            out = np.where(keep[:, None, None], local + shift[k][:, None, :], quads)
+            return out.astype(np.float32), keep
 
         if detector.rejected:
             quads, keep = back(np.array(detector.rejected, np.float32))
@@ -382,12 +390,9 @@ def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:
     if not quads or not len(found):
         return quads
     centres, sides = found.centers(), found.side_px()
-    out = []
-    for q in quads:
-        d = np.linalg.norm(centres - q.mean(axis=0), axis=1)
-        if not (d < 0.6 * sides).any():
-            out.append(q)
-    return out
+    d = np.linalg.norm(centres[None, :, :] - np.array(quads).mean(axis=1)[:, None, :], axis=2)
+    near = (d < 0.6 * sides[None, :]).any(axis=1)
+    return [q for q, n in zip(quads, near.tolist()) if not n]
 
 
 def _dedupe(found: Detections) -> Detections:
@@ -406,21 +411,33 @@ def _dedupe(found: Detections) -> Detections:
 
 
 def _pack(crops: list[np.ndarray], gap: int = 12) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
-    """Shelf-pack grey crops on a white canvas with `gap` px between them; (canvas, [(x, y, w, h)])."""
+    """Shelf-pack grey crops on a white canvas with `gap` px between them, at the width of a few
+    tried that gives the smallest canvas (the detector's cost follows its pixels: ~15 % fewer
+    than one width for all); (canvas, [(x, y, w, h)])."""
     order = sorted(range(len(crops)), key=lambda k: -crops[k].shape[0])
-    area = sum((c.shape[0] + gap) * (c.shape[1] + gap) for c in crops)
-    width = max(max(c.shape[1] for c in crops) + 2 * gap, int(np.sqrt(area) * 1.2))
+    sizes = [crops[k].shape[:2] for k in order]
+    area = sum((ch + gap) * (cw + gap) for ch, cw in sizes)
+    least = max(cw for _, cw in sizes) + 2 * gap
+    best: tuple[int, int, list[tuple[int, int]]] | None = None
+    for width in sorted({max(least, int(np.sqrt(area) * f)) for f in (0.8, 1.0, 1.2, 1.5, 2.0)} | {least}):
+        x = y = gap
+        shelf = 0
+        at = []
+        for ch, cw in sizes:
+            if x + cw + gap > width:
+                x, y, shelf = gap, y + shelf + gap, 0
+            at.append((x, y))
+            x += cw + gap
+            shelf = max(shelf, ch)
+        height = y + shelf + gap
+        if best is None or width * height < best[0] * best[1]:
+            best = (width, height, at)
+    assert best is not None
+    width, height, at = best
     where: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * len(crops)
-    x = y = gap
-    shelf = 0
-    for k in order:
-        ch, cw = crops[k].shape[:2]
-        if x + cw + gap > width:
-            x, y, shelf = gap, y + shelf + gap, 0
+    for k, (x, y), (ch, cw) in zip(order, at, sizes):
         where[k] = (x, y, cw, ch)
-        x += cw + gap
-        shelf = max(shelf, ch)
-    canvas = np.full((y + shelf + gap, width), 255, np.uint8)
+    canvas = np.full((height, width), 255, np.uint8)
     for k, (x, y, cw, ch) in enumerate(where):
         canvas[y:y + ch, x:x + cw] = crops[k]
     return canvas, where

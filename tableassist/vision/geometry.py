@@ -197,13 +197,14 @@ def _loop_track(t: dict[str, Any]) -> list[Zone]:
 def marker_center(quad: NDArray[np.float32]) -> NDArray[np.float32]:
     """The projective centre of a marker: where its diagonals cross (the mean of the corners is not, under
     perspective)."""
-    p1, p2, p3, p4 = (np.asarray(q, np.float64) for q in quad)
-    d1, d2 = p3 - p1, p4 - p2
-    denom = float(d1[0] * d2[1] - d1[1] * d2[0])
+    # in Python floats (numpy's float64, operation for operation): a frame has one per marker read
+    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = np.asarray(quad, np.float64).tolist()
+    d1x, d1y, d2x, d2y = x3 - x1, y3 - y1, x4 - x2, y4 - y2
+    denom = d1x * d2y - d1y * d2x
     if abs(denom) < 1e-9:
         return np.asarray(quad.mean(axis=0), np.float32)
-    t = float((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / denom
-    return (p1 + t * d1).astype(np.float32)
+    t = ((x2 - x1) * d2y - (y2 - y1) * d2x) / denom
+    return np.array([x1 + t * d1x, y1 + t * d1y], np.float32)
 
 
 def map_points(H: NDArray[np.float64], pts: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
@@ -323,7 +324,7 @@ class TableGeometry:
             center_mm = centers[k]
             if m is None or m.component not in ("table_corner", "seat") and \
                     not (m.item in CORNERS and any(b.component == m.component for b in self.layout.boards)):
-                zone, cell, rotation, shared = self._zone(found.corners[k], table_quads[k], carriers, m)
+                zone, cell, rotation, shared = self._zone(found.corners[k], table_quads[k], carriers, m, center_mm)
             elif (quad := table_quads[k]) is not None:
                 rotation = quarter(_angle(quad))
             seat = None
@@ -376,13 +377,14 @@ class TableGeometry:
         return frames
 
     def _zone(self, quad_px: NDArray[np.float32], quad_mm: NDArray[np.float32] | None,
-              carriers: list[CarrierFrame], m: Marker | None
+              carriers: list[CarrierFrame], m: Marker | None, center: NDArray[np.float32] | None = None
               ) -> tuple[str | None, str | None, int | None, bool]:
         """The zone, cell, quarter rotation and sharedness of a marker (its quad in pixels and in table
-        mm, None without the table's homography)."""
+        mm, None without the table's homography; `center`: the quad's `marker_center` in mm, if known)."""
         # carriers first (a crate in a hold lying on the table), then boards, then the table's own zones
-        if quad_mm is not None:
+        if quad_mm is not None and center is None:
             center = marker_center(quad_mm)
+        if quad_mm is not None and center is not None:
             for carrier, item, origin, angle in carriers:
                 if m is not None and m.component == carrier.component:
                     continue
@@ -402,9 +404,8 @@ class TableGeometry:
             for z in board.zones:
                 if z.contains(on_board):
                     return z.name, z.cell(on_board), quarter(_angle(local_quad)), z.shared
-        if quad_mm is None:
+        if quad_mm is None or center is None:
             return None, None, None, False
-        center = marker_center(quad_mm)
         for z in self.layout.zones:
             if z.contains(center):
                 return z.name, z.cell(center), quarter(_angle(quad_mm)), z.shared

@@ -3,6 +3,7 @@ and the QR command cards held up to the camera."""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -139,8 +140,8 @@ class TablePipeline:
         self.worn_after = worn_after
         self._worn_since: dict[int, float] = {}
         self._read_at: dict[int, np.ndarray] = {}      # each id's outlines as last read (px)
-        self._full_scans = 0
         self._changed_before: list[Box] = []
+        self._search_all = False      # the worn watch's dark squares looked for in the whole frame
         # the game's smallest and largest sticker (mm): the sizes a sticker's square may have
         self._sizes = (min((m.size_mm for m in markers.values()), default=20.0),
                        max((m.size_mm for m in markers.values()), default=20.0))
@@ -148,6 +149,12 @@ class TablePipeline:
         self.cards = CommandCards(registry, gone_after=3 * (qr_every or 1.0))
         self._qr: CommandScanner | None = None
         self._qr_error: str | None = None
+        if qr_every is not None:
+            # zbar loaded now, not in the camera's first frame
+            try:
+                self._qr = CommandScanner()
+            except QRUnavailable as exc:
+                self._qr_error = str(exc)
         self._t = 0.0
         self.last: FrameResult | None = None
 
@@ -215,9 +222,10 @@ class TablePipeline:
                ) -> list[tuple[np.ndarray, int | None, float]]:
         """This frame's look at the places where a sticker is seen but not read (`worn.Watch`),
         and those that keep showing a worn one for `worn_after` s. The places: the outlines the
-        scans rejected, the dark squares of a sticker's size in the whole frame when the scans
-        looked at all of it and otherwise where the picture changed and has settled (a torn corner
-        or a scratch through the border leaves OpenCV no outline), and where a marker was last read that lies there unread.
+        scans rejected, the dark squares of a sticker's size where this frame's full scan looked
+        (a band of the sweep; the whole frame after a first one) and where the picture changed and has
+        settled (a torn corner or a scratch through the border leaves OpenCV no outline), and where
+        a marker was last read that lies there unread.
         The size is the game's stickers' at the px/mm of the markers read: before any is read, a
         dark square says nothing (a board's art is full of them)."""
         assert self.regions is not None
@@ -226,15 +234,13 @@ class TablePipeline:
         sides = found.side_px()
         for mid, corners in zip(found.ids.tolist(), found.corners):
             self._read_at[mid] = corners
-        full = self.regions.full_scans != self._full_scans
-        self._full_scans = self.regions.full_scans
         if not len(found):
             return []
         known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
                  if i in self.markers]
         if not known:
             return []
-        per_mm = float(np.median([side / mm for side, mm in known]))
+        per_mm = statistics.median([side / mm for side, mm in known])
         least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
         outlines: list[tuple[np.ndarray, int | None]] = [
             (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
@@ -243,9 +249,17 @@ class TablePipeline:
         changed = self.regions.changed or []
         settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
         self._changed_before = changed
-        boxes: list[Box | None] = [None] if full or self.regions.changed is None else list(settled)
+        # and what this frame's band of the sweep looked at (each part of the table once a sweep);
+        # a first frame's whole, in the frame after it (the first frame costs a plain pass already)
+        swept = self.regions.swept
+        first = self.regions.changed is None
+        boxes: list[Box | None] = [None] if self._search_all else \
+            [] if first else [*settled, *([] if swept is None else [swept])]
+        self._search_all = first
+        read = (found.centers(), sides)
         for box in boxes:
-            outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most)]
+            outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most,
+                                                            read=read)]
         for s, _ in self.tracker.failing(t, 0.0):
             corners = self._read_at.get(s.marker_id)
             if corners is not None:
@@ -255,14 +269,7 @@ class TablePipeline:
 
     def _scan_qr(self, frame: np.ndarray) -> list[CardShown]:
         """The command cards shown: zbar only where a QR-like pattern appeared (`qr.CommandScanner`)."""
-        if self.qr_every is None:
-            return []
-        if self._qr is None and self._qr_error is None:
-            try:
-                self._qr = CommandScanner()
-            except QRUnavailable as exc:
-                self._qr_error = str(exc)
-        if self._qr is None:
+        if self.qr_every is None or self._qr is None:
             return []
         if self.regions is None:
             return self.cards.update(self._qr.scan(frame, None, own_changes=True), self._t)

@@ -130,11 +130,13 @@ class _Known:
         return int(x0 - pad), int(y0 - pad), int(x1 + pad) + 1, int(y1 + pad) + 1
 
     def search_box(self, margin: float) -> Box:
-        """Its box moved by its last motion, joined with where it was: a card slid across the table
-        is found where it is going."""
-        x0, y0, x1, y1 = self.box(margin)
-        dx, dy = int(round(self.velocity[0])), int(round(self.velocity[1]))
-        return min(x0, x0 + dx), min(y0, y0 + dy), max(x1, x1 + dx), max(y1, y1 + dy)
+        """Its box where its last motion takes it, grown by `margin` sides and half that motion: a
+        card slid across the table is found where it is going, one that slowed down or stopped
+        where it was (one that jumped further is what changed there, searched for every id)."""
+        dx, dy = self.velocity
+        pad = margin * self.side + 4 + 0.5 * (dx * dx + dy * dy) ** 0.5
+        x0, y0, x1, y1 = self._bounds
+        return int(x0 + dx - pad), int(y0 + dy - pad), int(x1 + dx + pad) + 1, int(y1 + dy + pad) + 1
 
 
 @dataclass
@@ -147,6 +149,8 @@ class RegionTracker:
     detector: MarkerDetector
     full_every: int = 20
     margin: float = 0.5
+    #: a marker read last frame and moving is looked for this many sides round where it is going
+    track_margin: float = 0.25
     keep: int = 20
     change_threshold: int = 24
     footprint: Callable[[int], tuple[float, float]] | None = None
@@ -171,6 +175,9 @@ class RegionTracker:
     rejected: list[np.ndarray] = field(default_factory=list, repr=False)
     #: the scale of the last full scan
     full_scale: float = 1.0
+    #: the part of the frame this frame's full scan looked at for every id (full-frame px: the
+    #: whole of a first frame, one band of the sweep), None in a frame without one
+    swept: Box | None = field(default=None, repr=False)
     #: reads the outlines the scans rejected, with more error correction (None: not at all)
     worn: WornReader | None = None
     #: the ids this frame read only by the worn-sticker reading
@@ -178,6 +185,7 @@ class RegionTracker:
     _worn_known: set[int] = field(default_factory=set, repr=False)
     _quick: MarkerDetector | None = field(default=None, repr=False)
     _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
+    _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -189,6 +197,7 @@ class RegionTracker:
         fresh = self.changes.update(frame)
         self.changed = self.arrived = fresh
         self.rejected = []
+        self.swept = None
         first = fresh is None
         step = max(1, self.full_every // self.bands)
         band = None if first or self._count % step else (self._count // step - 1) % self.bands
@@ -223,7 +232,7 @@ class RegionTracker:
         for k in moving:
             if k.seen == self._count - 1:
                 # read last frame: it is there, moving, found where its motion takes it
-                crops.append(k.search_box(self.margin))
+                crops.append(k.search_box(self.track_margin))
                 only.append(({k.marker_id}, _window(k.side)))
             elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3:
                 # missed: something else may lie there now (the other side of a card turned over, a
@@ -289,6 +298,7 @@ class RegionTracker:
         found = self._quick._detect_gray(gray, (gray.shape[1], gray.shape[0]))
         self.rejected += self._quick.rejected
         self.full_scale = 1.0
+        self.swept = (0, 0, gray.shape[1], gray.shape[0])
         return found
 
     def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
@@ -305,6 +315,7 @@ class RegionTracker:
         y1 = min(h, (band + 1) * h // self.bands + overlap)
         scale = self._scan_scale()
         self.full_scale = scale
+        self.swept = (0, y0, w, y1)
         gray = _gray(frame[y0:y1])
         sides = self._sides()
         rejected: list[np.ndarray] = []
@@ -392,15 +403,20 @@ class RegionTracker:
         reach = (max(known) if known else 4 * s) + s
         explained = np.zeros_like(recent)
         strips: list[Box] = []
-        for mid, corners in zip(moved.ids.tolist(), moved.corners):
-            now = self._card(mid, corners)
-            cv2.fillConvexPoly(explained, np.round((now - s / 2) / s).astype(np.int32), 1)
-            before = self._before(mid, now.mean(axis=0))
-            if before is None:
-                continue
-            was = self._card(mid, before.corners)
-            cv2.fillConvexPoly(explained, np.round((was - s / 2) / s).astype(np.int32), 1)
-            strips += _left_behind(was, now, before.side + s)
+        if len(moved):
+            ids = moved.ids.tolist()
+            now = self._cards(ids, moved.corners)
+            # each one's reading of last frame, nearest where it is now (copies of a sticker share an id)
+            before = [self._before(mid, centre) for mid, centre in zip(ids, now.mean(axis=1).tolist())]
+            pairs = [k for k, b in enumerate(before) if b is not None]
+            olds = [b for b in before if b is not None]
+            polys = list(np.round((now - s / 2) / s).astype(np.int32))
+            if pairs:
+                was = self._cards([ids[k] for k in pairs], np.array([b.corners for b in olds], np.float32))
+                polys += list(np.round((was - s / 2) / s).astype(np.int32))
+                strips = _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32))
+            for poly in polys:
+                cv2.fillConvexPoly(explained, poly, 1)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
         raw = self.changes.raw
         self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & (1 - explained), np.ones((5, 5), np.uint8)))
@@ -409,14 +425,21 @@ class RegionTracker:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
 
-    def _card(self, marker_id: int, corners: np.ndarray) -> np.ndarray:
-        """The corners (4, 2) of the component of a marker with these corners, in the same pixels."""
-        fw, fh = self.footprint(marker_id) if self.footprint else (1.4, 1.4)
+    def _cards(self, marker_ids: list[int], corners: np.ndarray) -> np.ndarray:
+        """The corners (n, 4, 2) of the components of markers with these ids and corners (n, 4, 2),
+        in the same pixels."""
+        fp = self._footprints
+        for mid in marker_ids:
+            if mid not in fp:
+                fp[mid] = self.footprint(mid) if self.footprint else (1.4, 1.4)
+        f = np.array([fp[mid] for mid in marker_ids], np.float32).reshape(-1, 1, 2)
         c = np.asarray(corners, np.float32)
         # the marker's own axes, one side long (a card's perspective is the marker's, to a pixel)
-        ux = 0.5 * ((c[1] - c[0]) + (c[2] - c[3]))
-        uy = 0.5 * ((c[3] - c[0]) + (c[2] - c[1]))
-        out: np.ndarray = c.mean(axis=0) + (_UNIT[:, :1] * fw) * ux + (_UNIT[:, 1:] * fh) * uy
+        ux = 0.5 * ((c[:, 1] - c[:, 0]) + (c[:, 2] - c[:, 3]))[:, None, :]
+        uy = 0.5 * ((c[:, 3] - c[:, 0]) + (c[:, 2] - c[:, 1]))[:, None, :]
+        unit = _UNIT[None]
+        out: np.ndarray = c.mean(axis=1, keepdims=True) + (unit[..., :1] * f[..., :1]) * ux \
+            + (unit[..., 1:] * f[..., 1:]) * uy
         return out
 
     def _before(self, marker_id: int, centre: np.ndarray) -> _Known | None:
@@ -478,31 +501,34 @@ def _refine(gray: np.ndarray, found: Detections) -> Detections:
 _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)
 
 
-def _left_behind(was: np.ndarray, now: np.ndarray, reach: float) -> list[Box]:
-    """The boxes of what a component uncovered moving from corners `was` to `now` (4, 2): beside
-    each edge it left behind, from where the edge is now to `reach` px beyond where it was, and
-    `reach` px past the edge's ends (a sticker uncovered there lies wholly outside the component
-    now, and partly inside where it was)."""
+def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Box]:
+    """The boxes of what components uncovered moving from corners `was` to `now` (n, 4, 2): beside
+    each edge one left behind (part of where it was lies past that edge now), from where the edge
+    is now to `reach` (n,) px beyond where it was, and at its ends `reach` px past them and round
+    the corner (a sticker uncovered there lies wholly outside the component now, and partly
+    inside where it was, maybe beside the next edge). An edge that stayed where it was costs
+    nothing: a card sliding sideways uncovers a strip along its trailing edge only."""
+    if not len(now):
+        return []
     nxt = [1, 2, 3, 0]
-    along = now[nxt] - now
-    along /= np.maximum(1e-6, np.hypot(along[:, 0], along[:, 1]))[:, None]
-    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)          # each edge's outward normal
-    centre = now.mean(axis=0)
-    normal *= np.where(((now - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
-    # how far each old corner lies outside the component now: its largest distance past an edge
-    past = (((was[:, None, :] - now[None, :, :]) * normal[None, :, :]).sum(axis=2)).max(axis=1)
-    out: list[Box] = []
-    for i in range(4):
-        j = nxt[i]
-        if max(past[i], past[j]) < 1.0:
-            continue        # the edge is not left behind: it is inside (or on) the component now
-        pts = np.array([now[i], now[j], was[i], was[j],
-                        was[i] + reach * normal[i], was[j] + reach * normal[i],
-                        now[i] - reach * along[i], now[j] + reach * along[i]], np.float32)
-        x0, y0 = pts.min(axis=0)
-        x1, y1 = pts.max(axis=0)
-        out.append((int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5))
-    return out
+    along = now[:, nxt] - now
+    along /= np.maximum(1e-6, np.hypot(along[..., 0], along[..., 1]))[..., None]
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)          # each edge's outward normal
+    centre = now.mean(axis=1, keepdims=True)
+    normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
+    # how far the component as it was lies past each edge now (its farthest old corner)
+    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=1)
+    left = past >= 1.0
+    if not left.any():
+        return []
+    r = reach.astype(np.float32)[:, None, None]
+    a, b = now, now[:, nxt]
+    pts = np.stack([a, b, was, was[:, nxt], was + r * normal, was[:, nxt] + r * normal,
+                    a - r * along, b + r * along, a - r * (along + normal), b + r * (along - normal)],
+                   axis=2)[left]                                                   # (edges, 10, 2)
+    lo, hi = pts.min(axis=1), pts.max(axis=1)
+    return [(int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5)
+            for (x0, y0), (x1, y1) in zip(lo.tolist(), hi.tolist())]
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:

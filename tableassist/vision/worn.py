@@ -21,6 +21,7 @@ whether it is worn. A place that shows a worn sticker for a second is a failing 
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -142,7 +143,8 @@ class WornReader:
         border = np.zeros((m, m), bool)
         border[1:-1, 1:-1] = True
         border[2:-2, 2:-2] = False
-        bright, dark = float(np.median(mean[ring])), float(np.median(mean[border]))
+        # statistics, not np.median: numpy's first median imports numpy.ma (25 ms in a camera's first frame)
+        bright, dark = statistics.median(mean[ring].tolist()), statistics.median(mean[border].tolist())
         contrast = bright - dark
         if contrast < MIN_CONTRAST:
             return None
@@ -234,12 +236,14 @@ def _clockwise(q: np.ndarray) -> np.ndarray | None:
 
 
 def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *, min_side: float,
-                    max_side: float) -> list[np.ndarray]:
+                    max_side: float, read: tuple[np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
     """Dark squares of `min_side`..`max_side` px in `box` of `frame` (None: all of it), full-frame
     px, also those OpenCV's detector finds no outline for: a gap up to 4 px wide is closed (a
     scratch through the border cuts the outline in two), and an outline of more than four
     corners is taken for the square its four longest sides make, carried on to meet (a corner
-    torn away, a pen stroke running out over the card)."""
+    torn away, a pen stroke running out over the card). `read` (the centres and sides of the
+    markers read, full-frame px): outlines centred on one of them are its own and are not
+    fitted (`Watch` drops them; on a whole frame they are most of the work)."""
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if box is None else box
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
@@ -255,10 +259,17 @@ def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *,
     contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     out = []
     shift = np.array([x0, y0], np.float32)
+    centres, sides = (None, None) if read is None or not len(read[0]) else \
+        (np.asarray(read[0], np.float32) - shift, np.asarray(read[1], np.float32))
     for c in contours:
         perimeter = cv2.arcLength(c, True)
         if not 4 * min_side <= perimeter <= 6 * max_side:
             continue
+        if centres is not None and sides is not None:
+            bx, by, bw, bh = cv2.boundingRect(c)
+            d = np.hypot(centres[:, 0] - (bx + 0.5 * bw), centres[:, 1] - (by + 0.5 * bh))
+            if (d < 0.25 * sides).any():
+                continue
         hull = cv2.convexHull(c)
         hull_area = cv2.contourArea(hull)
         if hull_area < 0.3 * min_side ** 2 or cv2.contourArea(c) < 0.5 * hull_area:
