@@ -33,7 +33,6 @@ import random
 import selectors
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tarfile
@@ -53,10 +52,6 @@ SCREENS = ("table", "host", *PLAYERS, "spectator")
 # The revision before this benchmark's work (broadcast branch); HEAD for the smoke run (a shallow
 # clone has no older history to export).
 BASELINE = "2ae8747"
-#: Linux's socket option (and control message) for the kernel's time of a read's arrival
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-TIMESPEC = struct.Struct("qq")
-ANCILLARY = socket.CMSG_SPACE(TIMESPEC.size)
 SMOKE = {"tables": "2", "window": 1.0, "cycles": 1, "rounds": 1, "baseline_rev": "HEAD",
          "workers": 1, "languages": "en,de"}
 
@@ -175,12 +170,14 @@ def set_up_tables(server: Server, n: int) -> list[dict[str, Any]]:
 
 # -- the screens, in worker processes -----------------------------------------------------------
 
-class Screen:
-    def __init__(self, variant: int, table: int, index: int, sock: socket.socket, ws: Any,
+class Screen(_common.Lean):
+    """A table's screen: which server's table, which of its seven, its last version, and (the
+    table's screen) the buttons it may press."""
+
+    def __init__(self, variant: int, table: int, index: int, url: str, path: str,
                  token: str | None, lang: str) -> None:
+        super().__init__(url, path, token, lang)
         self.variant, self.table, self.index = variant, table, index
-        self.sock, self.ws, self.token, self.lang = sock, ws, token, lang
-        self.parts: list[str] = []
         self.version = -1
         self.actions: list[dict] = []
 
@@ -193,26 +190,17 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
     clock for every process), each server's in turn; in its windows each of its tables' screen
     acts once a second (the tables staggered over the second). The first round of windows warms
     up; the next ``cycles`` are measured. Sends each server's latencies (ms) and counts."""
-    from wsproto import ConnectionType, WSConnection
-    from wsproto.events import CloseConnection, Ping, Request, TextMessage
     sel = selectors.DefaultSelector()
     screens: list[Screen] = []
     by_table: list[list[list[Screen]]] = []
     for v, (url, tables) in enumerate(servers):
-        parts = urlsplit(url)
         rows = []
         for t, table in enumerate(tables):
             row = []
             for i, token in enumerate(table["tokens"]):
-                sock = socket.create_connection((parts.hostname, parts.port))
-                # as a browser's: no Nagle; and the kernel's time of arrival of each read
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-                ws = WSConnection(ConnectionType.CLIENT)
-                sock.sendall(ws.send(Request(host=parts.netloc, target=f"/{table['path']}"
-                                             "/socket.io/?EIO=4&transport=websocket")))
-                screen = Screen(v, t, i, sock, ws, token, languages[(t + i) % len(languages)])
-                sel.register(sock, selectors.EVENT_READ, screen)
+                screen = Screen(v, t, i, url, table["path"], token,
+                                languages[(t + i) % len(languages)])
+                sel.register(screen.sock, selectors.EVENT_READ, screen)
                 screens.append(screen)
                 row.append(screen)
             rows.append(row)
@@ -223,22 +211,12 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
     # per delivery, what the screens' own loop added: kernel arrival -> read, read -> parsed
     lags: list[list[tuple[float, float]]] = [[] for _ in servers]
     sizes: list[list[int]] = [[] for _ in servers]
-    # CLOCK_REALTIME (the kernel's stamps) - CLOCK_MONOTONIC (perf_counter), kept fresh
-    offset = [time.time() - time.perf_counter()]
     counts = [{"actions": 0, "late": 0, "refused": 0, "new_games": 0} for _ in servers]
     pending: dict[tuple[int, int], tuple[float, dict[int, int], bool]] = {}
     ack = [0]
 
-    def send(screen: Screen, text: str) -> None:
-        screen.sock.sendall(screen.ws.send(TextMessage(data=text)))
-
     def packet(screen: Screen, text: str, now: float, kernel: float) -> None:
-        if text.startswith("0"):       # Engine.IO open: join the namespace with the screen's key
-            auth = {"token": screen.token} if screen.token else {}
-            send(screen, "40" + json.dumps({**auth, "lang": screen.lang}))
-        elif text == "2":              # Engine.IO ping
-            send(screen, "3")
-        elif text.startswith("42"):
+        if text.startswith("42"):
             event, payload = json.loads(text[2:])
             parsed = time.perf_counter()
             if event == "state" and isinstance(payload, dict):
@@ -291,50 +269,21 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
                 action = rng.choice(actor.actions)["action"]
                 pending[(v, t)] = (time.perf_counter(),
                                    {s.index: s.version for s in by_table[v][t]}, measured)
-                send(actor, f"42{ack[0]}" + json.dumps(["act", {"action": action}]))
+                actor.send(f"42{ack[0]}" + json.dumps(["act", {"action": action}]))
                 counts[v]["actions"] += measured
             elif actor.version >= 0:   # the game is over: the same again
-                send(actor, f"42{ack[0]}" + json.dumps(["play_again", {}]))
+                actor.send(f"42{ack[0]}" + json.dumps(["play_again", {}]))
                 counts[v]["new_games"] += 1
         upcoming = [w for w in (due[v] if v >= 0 else []) if w > now] or [now + 0.05]
         timeout = max(0.0, min(min(upcoming), end, start + (k + 1) * window) - time.perf_counter())
-        for key, _mask in sel.select(timeout):
-            screen = key.data
-            try:
-                data, ancillary, _flags, _addr = screen.sock.recvmsg(1 << 16, ANCILLARY)
-            except OSError:
-                data = b""
-            if not data:
-                sel.unregister(screen.sock)
-                continue
-            arrived = time.perf_counter()
-            kernel = arrived
-            for level, kind, stamp in ancillary:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                    sec, nsec = TIMESPEC.unpack(stamp[:TIMESPEC.size])
-                    kernel = min(arrived, sec + nsec / 1e9 - offset[0])
-            screen.ws.receive_data(data)
-            for event in screen.ws.events():
-                if isinstance(event, TextMessage):
-                    screen.parts.append(event.data)
-                    if event.message_finished:
-                        packet(screen, "".join(screen.parts), arrived, kernel)
-                        screen.parts = []
-                elif isinstance(event, Ping):
-                    screen.sock.sendall(screen.ws.send(event.response()))
-                elif isinstance(event, CloseConnection):
-                    sel.unregister(screen.sock)
-                    break
+        for screen, text, arrived, kernel in _common.lean_messages(sel, timeout):
+            packet(screen, text, arrived, kernel)
     link.send([{"latencies": latencies[v], "lags": lags[v], "sizes": sizes[v], **counts[v],
                 "connected": sum(1 for s in screens if s.variant == v and s.version >= 0)}
                for v in range(n_variants)])
     link.recv()   # "close": after the servers' figures were read with every screen connected
     for screen in screens:
-        try:
-            screen.sock.sendall(screen.ws.send(CloseConnection(code=1000)))
-        except OSError:
-            pass
-        screen.sock.close()
+        screen.close()
     link.send("closed")
 
 
