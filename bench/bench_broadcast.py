@@ -21,7 +21,6 @@ import multiprocessing as mp
 import random
 import selectors
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import socketio
 
@@ -65,92 +63,44 @@ class Follower:
 
 
 class LeanFollowers:
-    """``n`` spectators served by one thread: the Engine.IO 4 / Socket.IO 5 text protocol spoken
-    by hand over wsproto (the WebSocket library under the server's simple-websocket), each state
-    parsed with ``json.loads``. A browser tab does this work in native code; python-socketio's
-    client starts a thread per message, which on two cores costs far more than the server's
-    sending. These followers show what the server can do when its clients are cheap."""
-
-    class _Conn:
-        def __init__(self, sock: socket.socket, ws: Any) -> None:
-            self.sock, self.ws = sock, ws
-            self.arrivals: list[float] = []
-            self.parts: list[str] = []
+    """``n`` spectators served by one thread (``_common.Lean``: the Engine.IO 4 / Socket.IO 5
+    text protocol spoken by hand over wsproto, each state parsed with ``json.loads``). A browser
+    tab does this work in native code; python-socketio's client starts a thread per message,
+    which on two cores costs far more than the server's sending. These followers show what the
+    server can do when its clients are cheap. Each keeps its states' times of arrival."""
 
     def __init__(self, url: str, n: int, arrived: threading.Condition) -> None:
-        from wsproto import ConnectionType, WSConnection
-        from wsproto.events import Request
-        parts = urlsplit(url)
         self.arrived = arrived
         self.sel = selectors.DefaultSelector()
-        self.conns = []
+        self.conns: list[_common.Lean] = []
         for _ in range(n):
-            sock = socket.create_connection((parts.hostname, parts.port))
-            ws = WSConnection(ConnectionType.CLIENT)
-            sock.sendall(ws.send(Request(host=parts.netloc,
-                                         target="/socket.io/?EIO=4&transport=websocket")))
-            conn = self._Conn(sock, ws)
-            self.sel.register(sock, selectors.EVENT_READ, conn)
+            conn = _common.Lean(url)
+            conn.arrivals: list[float] = []   # type: ignore[attr-defined]
+            self.sel.register(conn.sock, selectors.EVENT_READ, conn)
             self.conns.append(conn)
         self.running = True
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
 
-    def _send(self, conn: "_Conn", text: str) -> None:
-        from wsproto.events import TextMessage
-        conn.sock.sendall(conn.ws.send(TextMessage(data=text)))
-
     def _loop(self) -> None:
-        from wsproto.events import CloseConnection, Ping, TextMessage
         while self.running:
-            for key, _mask in self.sel.select(0.2):
-                conn = key.data
-                try:
-                    data = conn.sock.recv(1 << 16)
-                except OSError:
-                    data = b""
-                if not data:
-                    self.sel.unregister(conn.sock)
-                    continue
-                conn.ws.receive_data(data)
-                for event in conn.ws.events():
-                    if isinstance(event, TextMessage):
-                        conn.parts.append(event.data)
-                        if event.message_finished:
-                            self._packet(conn, "".join(conn.parts))
-                            conn.parts = []
-                    elif isinstance(event, Ping):
-                        conn.sock.sendall(conn.ws.send(event.response()))
-                    elif isinstance(event, CloseConnection):
-                        self.sel.unregister(conn.sock)
-                        break
-
-    def _packet(self, conn: "_Conn", text: str) -> None:
-        if text.startswith("0"):     # Engine.IO open: join the default namespace (no token)
-            self._send(conn, "40")
-        elif text == "2":            # Engine.IO ping
-            self._send(conn, "3")
-        elif text.startswith("42"):  # a Socket.IO event
-            event, payload = json.loads(text[2:])
-            if event == "state" and isinstance(payload, dict):
-                conn.arrivals.append(time.perf_counter())
-                with self.arrived:
-                    self.arrived.notify_all()
+            for conn, text, _read, kernel in _common.lean_messages(self.sel, 0.2):
+                if text.startswith("42"):  # a Socket.IO event
+                    event, payload = json.loads(text[2:])
+                    if event == "state" and isinstance(payload, dict):
+                        conn.arrivals.append(kernel)   # type: ignore[attr-defined]
+                        with self.arrived:
+                            self.arrived.notify_all()
 
     @property
-    def followers(self) -> list["_Conn"]:
+    def followers(self) -> list[_common.Lean]:
         return self.conns
 
     def close(self) -> None:
-        from wsproto.events import CloseConnection
         self.running = False
         self.thread.join(timeout=5)
         for conn in self.conns:
-            try:
-                conn.sock.sendall(conn.ws.send(CloseConnection(code=1000)))
-            except Exception:  # noqa: BLE001 - already closed by the server
-                pass
-            conn.sock.close()
+            conn.close()
 
 
 def _worker(url: str, n: int, conn, kind: str = "socketio") -> None:

@@ -68,13 +68,21 @@ def serve(tree: str, mode: str, argv: list[str]) -> int:
     elif mode.startswith("switch="):
         sys.setswitchinterval(float(mode.partition("=")[2]))
     sys.path.insert(0, tree)
+    if os.environ.get("BENCH_STAGES"):   # --stages: time each act's stages (bench/_stages.py)
+        import _stages
+        _stages.install()
+    if os.environ.get("BENCH_PROFILE"):   # a profile of the broadcasts (bench/_stages.py)
+        import _stages
+        _stages.install_profile(os.environ["BENCH_PROFILE"])
     from tableassist import cli
     return cli.main(argv)
 
 
 class Server:
-    def __init__(self, tree: Path, db: Path, mode: str) -> None:
+    def __init__(self, tree: Path, db: Path, mode: str, stages: Path | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(tree)}
+        if stages is not None:
+            env["BENCH_STAGES"] = str(stages)
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--serve", str(tree), mode,
              "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--camera", "none"],
@@ -162,40 +170,37 @@ def set_up_tables(server: Server, n: int) -> list[dict[str, Any]]:
 
 # -- the screens, in worker processes -----------------------------------------------------------
 
-class Screen:
-    def __init__(self, variant: int, table: int, index: int, sock: socket.socket, ws: Any,
+class Screen(_common.Lean):
+    """A table's screen: which server's table, which of its seven, its last version, and (the
+    table's screen) the buttons it may press."""
+
+    def __init__(self, variant: int, table: int, index: int, url: str, path: str,
                  token: str | None, lang: str) -> None:
+        super().__init__(url, path, token, lang)
         self.variant, self.table, self.index = variant, table, index
-        self.sock, self.ws, self.token, self.lang = sock, ws, token, lang
-        self.parts: list[str] = []
         self.version = -1
         self.actions: list[dict] = []
 
 
 def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], start: float,
-                   window: float, cycles: int, seed: int, link: Any) -> None:
+                   window: float, cycles: int, seed: int, link: Any,
+                   slot: tuple[int, int] = (0, 1)) -> None:
     """Hold the screens of every server's ``tables`` (``servers``: its URL and tables). Time is
     cut into windows of ``window`` s from ``start`` (a ``perf_counter`` time: CLOCK_MONOTONIC, one
     clock for every process), each server's in turn; in its windows each of its tables' screen
     acts once a second (the tables staggered over the second). The first round of windows warms
     up; the next ``cycles`` are measured. Sends each server's latencies (ms) and counts."""
-    from wsproto import ConnectionType, WSConnection
-    from wsproto.events import CloseConnection, Ping, Request, TextMessage
     sel = selectors.DefaultSelector()
     screens: list[Screen] = []
     by_table: list[list[list[Screen]]] = []
     for v, (url, tables) in enumerate(servers):
-        parts = urlsplit(url)
         rows = []
         for t, table in enumerate(tables):
             row = []
             for i, token in enumerate(table["tokens"]):
-                sock = socket.create_connection((parts.hostname, parts.port))
-                ws = WSConnection(ConnectionType.CLIENT)
-                sock.sendall(ws.send(Request(host=parts.netloc, target=f"/{table['path']}"
-                                             "/socket.io/?EIO=4&transport=websocket")))
-                screen = Screen(v, t, i, sock, ws, token, languages[(t + i) % len(languages)])
-                sel.register(sock, selectors.EVENT_READ, screen)
+                screen = Screen(v, t, i, url, table["path"], token,
+                                languages[(t + i) % len(languages)])
+                sel.register(screen.sock, selectors.EVENT_READ, screen)
                 screens.append(screen)
                 row.append(screen)
             rows.append(row)
@@ -203,21 +208,17 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
     n_variants = len(servers)
     rng = random.Random(seed)
     latencies: list[list[float]] = [[] for _ in servers]
+    # per delivery, what the screens' own loop added: kernel arrival -> read, read -> parsed
+    lags: list[list[tuple[float, float]]] = [[] for _ in servers]
+    sizes: list[list[int]] = [[] for _ in servers]
     counts = [{"actions": 0, "late": 0, "refused": 0, "new_games": 0} for _ in servers]
     pending: dict[tuple[int, int], tuple[float, dict[int, int], bool]] = {}
     ack = [0]
 
-    def send(screen: Screen, text: str) -> None:
-        screen.sock.sendall(screen.ws.send(TextMessage(data=text)))
-
-    def packet(screen: Screen, text: str, now: float) -> None:
-        if text.startswith("0"):       # Engine.IO open: join the namespace with the screen's key
-            auth = {"token": screen.token} if screen.token else {}
-            send(screen, "40" + json.dumps({**auth, "lang": screen.lang}))
-        elif text == "2":              # Engine.IO ping
-            send(screen, "3")
-        elif text.startswith("42"):
+    def packet(screen: Screen, text: str, now: float, kernel: float) -> None:
+        if text.startswith("42"):
             event, payload = json.loads(text[2:])
+            parsed = time.perf_counter()
             if event == "state" and isinstance(payload, dict):
                 screen.version = max(screen.version, payload["version"])
                 if screen.index == 0:
@@ -227,7 +228,10 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
                         and payload["version"] > waiting[1][screen.index]:
                     del waiting[1][screen.index]
                     if waiting[2]:
-                        latencies[screen.variant].append((now - waiting[0]) * 1000)
+                        latencies[screen.variant].append((kernel - waiting[0]) * 1000)
+                        lags[screen.variant].append(((now - kernel) * 1000,
+                                                     (parsed - now) * 1000))
+                        sizes[screen.variant].append(len(text))
         elif text.startswith("43"):    # an acknowledgement
             body = text[2:].lstrip("0123456789")
             answer = json.loads(body)[0] if body else {}
@@ -246,8 +250,11 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
         if v != current and v >= 0:    # this server's window: its tables act from now on
             current = v
             base = start + k * window + 0.2
-            n = len(by_table[v])
-            due[v] = [base + t / max(1, n) for t in range(n)]
+            # this worker's tables are every ``workers``-th of the server's, from ``mine``:
+            # spread over the second between all workers' tables, none acting at once
+            mine, workers = slot
+            n = len(by_table[v]) * workers
+            due[v] = [base + (t * workers + mine) / max(1, n) for t in range(len(by_table[v]))]
         measured = k >= n_variants
         for t, when in enumerate(due[v] if v >= 0 else []):
             if now < when or when >= start + (k + 1) * window:
@@ -262,45 +269,21 @@ def screens_worker(servers: list[tuple[str, list[dict]]], languages: list[str], 
                 action = rng.choice(actor.actions)["action"]
                 pending[(v, t)] = (time.perf_counter(),
                                    {s.index: s.version for s in by_table[v][t]}, measured)
-                send(actor, f"42{ack[0]}" + json.dumps(["act", {"action": action}]))
+                actor.send(f"42{ack[0]}" + json.dumps(["act", {"action": action}]))
                 counts[v]["actions"] += measured
             elif actor.version >= 0:   # the game is over: the same again
-                send(actor, f"42{ack[0]}" + json.dumps(["play_again", {}]))
+                actor.send(f"42{ack[0]}" + json.dumps(["play_again", {}]))
                 counts[v]["new_games"] += 1
         upcoming = [w for w in (due[v] if v >= 0 else []) if w > now] or [now + 0.05]
         timeout = max(0.0, min(min(upcoming), end, start + (k + 1) * window) - time.perf_counter())
-        for key, _mask in sel.select(timeout):
-            screen = key.data
-            try:
-                data = screen.sock.recv(1 << 16)
-            except OSError:
-                data = b""
-            if not data:
-                sel.unregister(screen.sock)
-                continue
-            screen.ws.receive_data(data)
-            arrived = time.perf_counter()
-            for event in screen.ws.events():
-                if isinstance(event, TextMessage):
-                    screen.parts.append(event.data)
-                    if event.message_finished:
-                        packet(screen, "".join(screen.parts), arrived)
-                        screen.parts = []
-                elif isinstance(event, Ping):
-                    screen.sock.sendall(screen.ws.send(event.response()))
-                elif isinstance(event, CloseConnection):
-                    sel.unregister(screen.sock)
-                    break
-    link.send([{"latencies": latencies[v], **counts[v],
+        for screen, text, arrived, kernel in _common.lean_messages(sel, timeout):
+            packet(screen, text, arrived, kernel)
+    link.send([{"latencies": latencies[v], "lags": lags[v], "sizes": sizes[v], **counts[v],
                 "connected": sum(1 for s in screens if s.variant == v and s.version >= 0)}
                for v in range(n_variants)])
     link.recv()   # "close": after the servers' figures were read with every screen connected
     for screen in screens:
-        try:
-            screen.sock.sendall(screen.ws.send(CloseConnection(code=1000)))
-        except OSError:
-            pass
-        screen.sock.close()
+        screen.close()
     link.send("closed")
 
 
@@ -312,7 +295,8 @@ def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
     servers: list[Server] = []
     try:
         for i, (_name, tree, mode) in enumerate(variants):
-            servers.append(Server(tree, tmp / f"v{i}" / "table.sqlite3", mode))
+            servers.append(Server(tree, tmp / f"v{i}" / "table.sqlite3", mode,
+                                  tmp / f"stages-{i}.jsonl" if args.stages else None))
         for server in servers:
             server.wait()
         tables = [set_up_tables(server, n) for server in servers]
@@ -327,7 +311,7 @@ def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
             ours, theirs = ctx.Pipe()
             proc = ctx.Process(target=screens_worker, args=(
                 mine, args.languages.split(","), start, args.window, args.cycles,
-                seed * 100 + w, theirs), daemon=True)
+                seed * 100 + w, theirs, (w, args.workers)), daemon=True)
             proc.start()
             workers.append((proc, ours))
         V = len(variants)
@@ -353,17 +337,59 @@ def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
     finally:
         for server in servers:
             server.stop()
+    stages = [read_stages(tmp / f"stages-{v}.jsonl", start, args.window, len(variants), v,
+                          args.cycles) if args.stages else None for v in range(len(variants))]
     out = []
     screens = n * len(SCREENS)
     for v in range(V):
         mine = [r[v] for r in results]
         out.append({"latencies": [x for r in mine for x in r["latencies"]],
+                    "lags": [x for r in mine for x in r["lags"]],
+                    "sizes": [x for r in mine for x in r["sizes"]], "stages": stages[v],
                     "cpu": cpu[v] / (args.cycles * args.window), "threads": threads[v],
                     "per_screen": (threads[v] - idle[v]) / screens, "rss_mib": rss[v] / 1024,
                     "load": load, **{k: sum(r[k] for r in mine)
                                      for k in ("actions", "late", "refused", "new_games",
                                                "connected")}})
     return out
+
+
+def read_stages(path: Path, start: float, window: float, n_variants: int, v: int,
+                cycles: int) -> list[dict[str, Any]]:
+    """The server's stage records (bench/_stages.py) of its measured windows."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        k = int((rec["read"] - start) // window)
+        if n_variants <= k < (cycles + 1) * n_variants and k % n_variants == v:
+            out.append(rec)
+    return out
+
+
+def stage_lines(recs: list[dict[str, Any]]) -> list[str]:
+    """The stages' p50/p99 (ms) as the report prints them."""
+    def ms(xs: list[float]) -> str:
+        return f"{_common.pct(xs, 0.5) * 1000:6.2f} / {_common.pct(xs, 0.99) * 1000:6.2f}"
+
+    full = [r for r in recs if "commit1" in r and "broadcast1" in r and r["writes"]]
+    parts = {
+        "read -> handler thread runs": [r["handler"] - r["read"] for r in full],
+        "handler -> commit begins (engine)": [r["commit0"] - r["handler"] for r in full],
+        "SQLite transaction (append)": [r["commit1"] - r["commit0"] for r in full],
+        "commit -> broadcast begins": [r["broadcast0"] - r["commit1"] for r in full],
+        "broadcast (payloads, emits)": [r["broadcast1"] - r["broadcast0"] for r in full],
+        "broadcast end -> last write": [max(w[0] for w in r["writes"]) - r["broadcast1"]
+                                        for r in full],
+        "each write after its broadcast end": [w[0] - r["broadcast1"] for r in full
+                                               for w in r["writes"]],
+        "each ws.send itself": [w[1] for r in full for w in r["writes"]],
+        "read -> last write (server total)": [max(w[0] for w in r["writes"]) - r["read"]
+                                              for r in full],
+    }
+    return [f"    {name:38} p50 / p99 {ms(xs)} ms" for name, xs in parts.items()] + [
+        f"    ({len(full)} acts timed of {len(recs)})"]
 
 
 def export(rev: str, into: Path) -> Path:
@@ -391,6 +417,8 @@ def main() -> int:
     ap.add_argument("--languages", default="en",
                     help="the screens' languages, comma-separated, dealt round the screens")
     ap.add_argument("--workers", type=int, default=2, help="processes holding the screens")
+    ap.add_argument("--stages", action="store_true",
+                    help="also time each act's stages inside the servers (bench/_stages.py)")
     args = _common.parse(ap, SMOKE)
     holder = tempfile.TemporaryDirectory(prefix="bench-tables-trees-")
     variants: list[tuple[str, Path, str]] = []
@@ -435,6 +463,17 @@ def main() -> int:
                   f"screen); RSS {max(r['rss_mib'] for r in rs):.0f} MiB; load "
                   f"{max(r['load'] for r in rs):.1f}; screens connected "
                   f"{min(r['connected'] for r in rs)}/{n * len(SCREENS)}")
+            lags = [x for r in rs for x in r["lags"]]
+            sizes = [x for r in rs for x in r["sizes"]]
+            print(f"    the screens' own loop: arrival -> read p50 / p99 "
+                  f"{_common.pct([a for a, _ in lags], 0.5):.2f} / "
+                  f"{_common.pct([a for a, _ in lags], 0.99):.2f} ms, read -> parsed "
+                  f"{_common.pct([b for _, b in lags], 0.5):.2f} / "
+                  f"{_common.pct([b for _, b in lags], 0.99):.2f} ms; state message "
+                  f"p50 / p99 {_common.pct(sizes, 0.5):.0f} / {_common.pct(sizes, 0.99):.0f} B")
+            if args.stages:
+                for line in stage_lines([x for r in rs for x in r["stages"] or []]):
+                    print(line)
         base = runs.get(("baseline", n))
         for name, _tree, _green in variants:
             if base is None or name == "baseline":

@@ -5,7 +5,7 @@ the configuration ``tableassist proxy`` writes, and N serve processes on one dat
 are added on the venue page through the proxy (they spread over the processes); each gets a
 player (the table's key) that plays a Shipwrecked game by random legal actions, one action a
 second, and S spectators: lean Socket.IO clients (Engine.IO 4 / Socket.IO 5 spoken by hand over
-wsproto, every connection on one selector thread, as in bench_broadcast.py), all through the
+wsproto, every connection on one selector thread: ``_common.Lean``), all through the
 proxy. For each process count of the curve it prints the broadcast latency (action sent -> each
 screen's next state) p50/p99, the acknowledged actions a second, each process's resident
 memory, and, with two processes or more, the takeover time after ``kill -9`` of one of them
@@ -27,7 +27,6 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import socketio
 
@@ -41,108 +40,69 @@ PLAYERS = [{"name": n} for n in ("Ann", "Bea", "Cy")]
 SMOKE = {"tables": 2, "screens": 2, "curve": "2", "seconds": 2.0}
 
 
-class Lean:
-    """Many Socket.IO connections on one thread: spectators keep their arrival times, a player
-    (with a key) keeps its last state and sends ``act`` with an ack id."""
+class Screen(_common.Lean):
+    """A lean screen (``_common.Lean``): a spectator keeps its arrival times, a player (with a
+    key) keeps its last state and sends ``act`` with an ack id."""
 
-    class Conn:
-        def __init__(self, sock: socket.socket, ws: Any, token: str | None) -> None:
-            self.sock, self.ws, self.token = sock, ws, token
-            self.parts: list[str] = []
-            self.arrivals: list[float] = []
-            self.last: dict[str, Any] | None = None
-            self.acks: dict[int, float] = {}
-            self.answered: list[tuple[float, float, bool]] = []
-            self.next_id = 1
-            self.lock = threading.Lock()
+    def __init__(self, url: str, path: str, token: str | None = None) -> None:
+        super().__init__(url, path, token)
+        self.arrivals: list[float] = []
+        self.last: dict[str, Any] | None = None
+        self.acks: dict[int, float] = {}
+        self.answered: list[tuple[float, float, bool]] = []
+        self.next_id = 1
+
+    def message(self, text: str, kernel: float) -> None:
+        if text.startswith("42"):
+            event, payload = json.loads(text[2:])
+            if event == "state" and isinstance(payload, dict):
+                self.arrivals.append(kernel)
+                if self.token:
+                    if "history_delta" in payload and self.last is not None:
+                        payload = {**self.last, **payload}
+                    self.last = payload
+        elif text.startswith("43"):
+            head, _, body = text[2:].partition("[")
+            with self.lock:
+                sent = self.acks.pop(int(head), None)
+            if sent is not None:
+                answer = json.loads("[" + body)[0]
+                self.answered.append((sent, kernel, bool(answer.get("ok"))))
+
+
+class Lean:
+    """Many lean screens on one thread (``_common.lean_messages``)."""
 
     def __init__(self) -> None:
         self.sel = selectors.DefaultSelector()
-        self.conns: list[Lean.Conn] = []
+        self.conns: list[Screen] = []
         self.running = True
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
 
-    def open(self, url: str, path: str, token: str | None = None) -> "Lean.Conn":
-        from wsproto import ConnectionType, WSConnection
-        from wsproto.events import Request
-        parts = urlsplit(url)
-        sock = socket.create_connection((parts.hostname, parts.port))
-        ws = WSConnection(ConnectionType.CLIENT)
-        sock.sendall(ws.send(Request(host=parts.netloc,
-                                     target=f"{path}socket.io/?EIO=4&transport=websocket")))
-        conn = self.Conn(sock, ws, token)
+    def open(self, url: str, path: str, token: str | None = None) -> Screen:
+        conn = Screen(url, path, token)
         self.conns.append(conn)
-        self.sel.register(sock, selectors.EVENT_READ, conn)
+        self.sel.register(conn.sock, selectors.EVENT_READ, conn)
         return conn
 
-    def send(self, conn: "Lean.Conn", text: str) -> None:
-        from wsproto.events import TextMessage
-        with conn.lock:
-            try:
-                conn.sock.sendall(conn.ws.send(TextMessage(data=text)))
-            except OSError:
-                pass
-
-    def act(self, conn: "Lean.Conn", event: str, data: Any) -> None:
+    def act(self, conn: Screen, event: str, data: Any) -> None:
         with conn.lock:
             ack = conn.next_id
             conn.next_id += 1
             conn.acks[ack] = time.perf_counter()
-        self.send(conn, f"42{ack}" + json.dumps([event, data]))
+        conn.send(f"42{ack}" + json.dumps([event, data]))
 
     def _loop(self) -> None:
-        from wsproto.events import CloseConnection, Ping, TextMessage
         while self.running:
-            for key, _mask in self.sel.select(0.2):
-                conn = key.data
-                try:
-                    data = conn.sock.recv(1 << 16)
-                except OSError:
-                    data = b""
-                if not data:
-                    self.sel.unregister(conn.sock)
-                    continue
-                conn.ws.receive_data(data)
-                for event in conn.ws.events():
-                    if isinstance(event, TextMessage):
-                        conn.parts.append(event.data)
-                        if event.message_finished:
-                            self._packet(conn, "".join(conn.parts))
-                            conn.parts = []
-                    elif isinstance(event, Ping):
-                        with conn.lock:
-                            conn.sock.sendall(conn.ws.send(event.response()))
-                    elif isinstance(event, CloseConnection):
-                        self.sel.unregister(conn.sock)
-                        break
-
-    def _packet(self, conn: "Lean.Conn", text: str) -> None:
-        if text.startswith("0"):
-            self.send(conn, "40" + (json.dumps({"token": conn.token}) if conn.token else ""))
-        elif text == "2":
-            self.send(conn, "3")
-        elif text.startswith("42"):
-            event, payload = json.loads(text[2:])
-            if event == "state" and isinstance(payload, dict):
-                conn.arrivals.append(time.perf_counter())
-                if conn.token:
-                    if "history_delta" in payload and conn.last is not None:
-                        payload = {**conn.last, **payload}
-                    conn.last = payload
-        elif text.startswith("43"):
-            head, _, body = text[2:].partition("[")
-            with conn.lock:
-                sent = conn.acks.pop(int(head), None)
-            if sent is not None:
-                answer = json.loads("[" + body)[0]
-                conn.answered.append((sent, time.perf_counter(), bool(answer.get("ok"))))
+            for conn, text, _read, kernel in _common.lean_messages(self.sel, 0.2):
+                conn.message(text, kernel)
 
     def close(self) -> None:
         self.running = False
         self.thread.join(timeout=5)
         for conn in self.conns:
-            conn.sock.close()
+            conn.close()
 
 
 def owners(pg: PostgresServer, db: str) -> dict[str, int | None]:

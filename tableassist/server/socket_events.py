@@ -10,6 +10,7 @@ and the venue page (:mod:`tableassist.server.venue`) register their events throu
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import sys
@@ -19,7 +20,10 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import engineio.packet
+import engineio.socket
 import simple_websocket
+import socketio.packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from flask import Flask, request
 from flask_socketio import SocketIO, emit
@@ -64,14 +68,113 @@ def new_socketio(app: Flask) -> SocketIO:
     thread that waits for its messages (:class:`InlineWebSocket`)."""
     for name in ("engineio.server", "werkzeug"):
         logging.getLogger(name).addFilter(UNREADABLE)   # once: addFilter keeps one of each
+    # async_handlers=False: an event is handled in the thread that read it (the connection's
+    # own), not in a new thread per event; serializer: each emit's JSON written once
     sio = SocketIO(app, async_mode="threading", logger=False, engineio_logger=False,
                    max_http_buffer_size=MAX_TRANSPORT, cors_allowed_origins=None,
-                   ping_interval=10, ping_timeout=10)
+                   ping_interval=10, ping_timeout=10, async_handlers=False,
+                   serializer=JsonOncePacket)
     eio = sio.server.eio
     # Engine.IO's threading driver, with its WebSocket class replaced (the driver is a table of
     # its parts; this server's own copy of it)
     eio._async = {**eio._async, "websocket": InlineWebSocketWSGI}
+    start = eio.start_background_task
+
+    def start_background_task(target: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if getattr(target, "__func__", None) is engineio.socket.Socket._send_ping:
+            return PINGER.schedule(getattr(target, "__self__"))   # its next ping
+        return start(target, *args, **kwargs)
+
+    eio.start_background_task = start_background_task
     return sio
+
+
+class JsonOncePacket(socketio.packet.Packet):  # type: ignore[misc]  # untyped library
+    """python-socketio's packet, its data written as JSON once, when it is made.
+
+    python-socketio looks for binary data by walking the whole of every emitted message in Python
+    (``Packet.data_is_binary``, not stopping at the first find), then writes its JSON: for a
+    table's state, a few hundred values per screen per broadcast, a third of a broadcast's
+    time under the profiler. Here the JSON encoder (C) walks it once: what it cannot write
+    (bytes: a camera preview's JPEG) makes it a binary packet as before, and otherwise the JSON it
+    wrote is the packet's."""
+
+    def __init__(self, packet_type: int = socketio.packet.EVENT, data: Any = None,
+                 namespace: str | None = None, id: int | None = None,
+                 binary: bool | None = None, encoded_packet: Any = None) -> None:
+        self._json: str | None = None
+        if binary is None and encoded_packet is None and data is not None:
+            try:
+                self._json = self.json.dumps(data, separators=(",", ":"), default=_binary)
+                binary = False
+            except _Binary:
+                binary = True
+        super().__init__(packet_type, data, namespace, id, binary, encoded_packet)
+
+    def encode(self) -> Any:
+        if self._json is None or self.packet_type in (socketio.packet.BINARY_EVENT,
+                                                      socketio.packet.BINARY_ACK):
+            return super().encode()
+        encoded = str(self.packet_type)
+        if self.namespace is not None and self.namespace != "/":
+            encoded += self.namespace + ","
+        if self.id is not None:
+            encoded += str(self.id)
+        return encoded + self._json
+
+
+class _Binary(Exception):
+    """A message holds binary data (raised from within the JSON encoder)."""
+
+
+def _binary(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray)):
+        raise _Binary
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+class Pinger:
+    """Engine.IO's pings of every connection of the process, sent by one thread.
+
+    python-engineio starts a thread per connection and ping cycle that sleeps ``ping_interval``
+    and queues one PING (``Socket._send_ping``): an OS thread per screen, asleep, and one
+    started per screen every 10 s. :func:`new_socketio` hands those pings to this one thread,
+    which queues each connection's PING when its time comes, as that thread would have (the
+    connection's writer sends it; its PONG schedules the next)."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Any]] = []
+        self._cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._count = 0
+
+    def schedule(self, socket: Any) -> None:
+        due = time.monotonic() + socket.server.ping_interval
+        with self._cv:
+            self._count += 1
+            heapq.heappush(self._due, (due, self._count, socket))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="engineio pings",
+                                                daemon=True)
+                self._thread.start()
+            self._cv.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._cv.wait(None if not self._due else self._due[0][0] - time.monotonic())
+                _due, _n, socket = heapq.heappop(self._due)
+            if not socket.closing and not socket.closed:
+                socket.last_ping = time.time()
+                try:
+                    socket.send(engineio.packet.Packet(engineio.packet.PING))
+                except Exception:  # noqa: BLE001 - a closed connection's ping is nobody's error
+                    log.debug("a ping could not be queued", exc_info=True)
+
+
+#: The process's one ping thread, for every table's Socket.IO server.
+PINGER = Pinger()
 
 
 class _NotStarted:
@@ -210,7 +313,9 @@ def unreadable(exc: BaseException | None) -> bool:
     without a name), before any handler of the server's ran? A bug in a handler is not one."""
     if exc is None:
         return False
-    modules = [frame.f_globals.get("__name__", "") for frame, _line in
+    # this module's packet class decodes as python-socketio's does (in its frames)
+    modules = ["socketio.packet" if frame.f_code is JsonOncePacket.__init__.__code__
+               else frame.f_globals.get("__name__", "") for frame, _line in
                traceback.walk_tb(exc.__traceback__)]
     for module in reversed(modules):   # from where it was raised, outwards
         if module in _READERS:

@@ -15,6 +15,7 @@ from tableassist import i18n
 from tableassist.server import table as table_module
 from tableassist.server.table import Table
 from tableassist.table.session import Step
+from tests.server.conftest import wait_until
 
 PLAYERS = ["Ann", "Bea", "Cy", "Dee"]
 
@@ -224,3 +225,76 @@ def test_a_websocket_is_read_by_its_own_request_thread(server, seven):
         assert not [t.name for t in threading.enumerate() if "simple_websocket" in t.name]
     finally:
         upgraded.disconnect()
+
+
+def test_a_broadcast_walks_no_message_in_python_and_writes_each_rooms_json_once(server, seven,
+                                                                                 monkeypatch):
+    """python-socketio looked for binary data by walking every emitted message in Python
+    (``Packet.data_is_binary``) before writing its JSON: a third of a broadcast's time under the
+    profiler. The server's packet class writes the JSON once, and that is the whole walk."""
+    import socketio.packet
+
+    from tableassist.server.socket_events import JsonOncePacket
+    play(server, seven, 2)
+    walked: list = []
+    real = socketio.packet.Packet.data_is_binary   # a class method
+    monkeypatch.setattr(socketio.packet.Packet, "data_is_binary",
+                        classmethod(lambda cls, data: walked.append(data) or real(data)))
+    written = counting(monkeypatch, JsonOncePacket, "encode")
+    assert play(server, seven, 5, seed=3) == 5
+    # the clients (python-socketio, in this process) walk their own messages
+    assert [d for d in walked if isinstance(d, list) and d and d[0] == "state"] == []
+    # each action: its answer, and one state per room (seven rooms, all speaking English)
+    assert len(written) == 5 * (1 + 7)
+
+
+def test_a_packet_with_bytes_is_still_sent_as_binary():
+    """The JSON encoder's refusal of bytes is what tells a binary message (a camera preview)."""
+    from tableassist.server.socket_events import JsonOncePacket
+    plain = JsonOncePacket(data=["state", {"a": [1, "x", None]}])
+    assert plain.encode() == '2["state",{"a":[1,"x",null]}]'
+    picture = JsonOncePacket(data=["camera_frame", {"jpeg": b"\xff\xd8", "n": 1}])
+    encoded = picture.encode()
+    assert encoded == ['51-["camera_frame",{"jpeg":{"_placeholder":true,"num":0},"n":1}]',
+                       b"\xff\xd8"]
+
+
+def test_an_event_and_a_ping_start_no_thread(server, seven, monkeypatch):
+    """Each event used to run in a thread started for it (python-socketio's ``async_handlers``)
+    and each connection's every ping cycle in another (python-engineio's ``_send_ping``, asleep
+    for the ping interval): now an event runs in the thread that read it and the process's one
+    ping thread pings every connection."""
+    import threading
+
+    import engineio.socket
+
+    from tableassist.server import socket_events
+    play(server, seven, 1)
+    started = counting(monkeypatch, threading.Thread, "start")
+    sleepers = counting(monkeypatch, engineio.socket.Socket, "_send_ping")
+    sent: list = []
+    real_send = engineio.socket.Socket.send
+
+    def send(socket, pkt):
+        if pkt.packet_type == engineio.packet.PING:
+            sent.append(socket.sid)
+        return real_send(socket, pkt)
+
+    monkeypatch.setattr(engineio.socket.Socket, "send", send)
+    eio = server.app.socketio.server.eio
+    monkeypatch.setattr(eio, "ping_interval", 0.2)   # pings due within the test
+    for socket in eio.sockets.values():
+        socket.last_ping = None   # as if its PONG came: the next ping is due in 0.2 s
+        socket.schedule_ping()
+    assert play(server, seven, 5, seed=4) == 5
+    ids = set(eio.sockets)
+    # every connection is pinged, answers (its PONG schedules the next) and stays
+    wait_until(lambda: sum(1 for sid in sent if sid in ids) >= 2 * len(ids), 10.0,
+               "two pings of every screen")
+    assert ids <= set(sent)
+    assert all(screen.sio.connected for screen in seven)
+    # (the test's python-socketio clients, in this process, start a thread per message they get)
+    targets = [getattr(getattr(t, "_target", None), "__name__", "") for (t,) in started]
+    assert "_handle_event_internal" not in targets and "_send_ping" not in targets, targets
+    assert sleepers == []
+    assert socket_events.PINGER._thread is not None and socket_events.PINGER._thread.is_alive()

@@ -102,7 +102,8 @@ def camera_of(rows: list[list[dict[str, Any]]], table: str) -> str | None:
     return None if row is None or row.get("camera") is None else row["camera"]["state"]
 
 
-def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournament, tmp_path):
+def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournament, tmp_path,
+                                                               chromium):
     import threading
 
     from tableassist.agent import Agent, Journal
@@ -126,6 +127,17 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
         # the staff's page lists every table of both processes, live
         wait_until(lambda: rows and [r["state"] for r in rows[-1]] == ["lobby"] * 4, 20,
                    "the venue page listing four tables in the lobby")
+        # ... each with the process serving it, which the page shows
+        address = {p.proc.pid: proxy.servers[i] for i, p in enumerate(procs)}
+        serving = {t: address[pid] for t, pid in by.items()}
+        wait_until(lambda: {r["name"]: r.get("process") for r in rows[-1]} == serving, 20,
+                   "each table's process in the venue page's rows")
+        page = chromium.new_context().new_page()
+        page.goto(f"{proxy.url.rstrip('/')}/venue/#t={key}")
+        for table in tables:
+            fact = page.wait_for_selector(f'article[data-table="{table}"] dd[data-fact="process"]')
+            assert fact.inner_text() == serving[table]
+        page.close()
 
         acked: dict[str, int] = {}
         rng = random.Random(26)

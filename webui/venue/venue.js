@@ -90,6 +90,8 @@ function tableCard(tbl) {
     ["now", t("page.venue.fact.now", "Now"), said(tbl.prompt)],
     ["screens", t("page.venue.fact.screens", "Screens"), open ? (screens || t("page.venue.screens.none", "none")) : null],
     ["camera", t("page.venue.fact.camera", "Camera"), open && tbl.camera ? said(tbl.camera.notice) : null],
+    // a venue of several processes: the address of the one serving the table (else null)
+    ["process", t("page.venue.fact.process", "Served by"), open ? tbl.process : null],
     ["problem", t("page.venue.fact.problem", "Problem"), tbl.problem],
   ].filter(([, , v]) => v !== null && v !== undefined && v !== "");
   return h("article", {class: "card table-card", dataset: {table: tbl.name, state: tbl.state}},
