@@ -215,3 +215,48 @@ def test_numbers_are_grouped_as_cldr_says_as_the_page_does():
     assert i18n.render(chips(12345), "es") == "12.345 fichas"
     assert i18n.render(chips(1234), "de") == "1.234 Chips"
     assert i18n.render(chips(1234), "en") == "1234 chips"
+
+
+def test_a_list_of_names_is_joined_once():
+    """"Anna, Bea, Cy und Dora", not "Anna, Bea und Cy und Dora" (the names but the last were a
+    list, which the language joined again)."""
+    from tableassist.games.schmuggler import _names
+    four = _names(["Anna", "Bea", "Cy", "Dora"])
+    assert four == "Anna, Bea, Cy and Dora"
+    assert i18n.render(four, "de") == "Anna, Bea, Cy und Dora"
+    assert i18n.render(four, "es") == "Anna, Bea, Cy y Dora"
+    assert i18n.render(_names(["Anna", "Bea"]), "de") == "Anna und Bea"
+    assert i18n.render(_names(["Anna"]), "es") == "Anna"
+    assert i18n.render_json(four.id, four.to_json()["params"], "de") == "Anna, Bea, Cy und Dora"
+
+
+def test_a_rats_colour_agrees_with_the_rat():
+    """Spanish adjectives agree with their noun: "la rata roja" but "el dado rojo" (a rat's
+    colour has words of its own, ``abandon_ship.rat_colour.*``)."""
+    from tableassist.games.abandon_ship import _colour, _rat
+    uses = Message("abandon_ship.note.uses_die",
+                   "{player} uses the {die} die ({face}) on the {rat} rat: {outcome}",
+                   player="Ann", die=_colour("red"), face="2", rat=_rat("red"), outcome="ok")
+    assert uses.startswith("Ann uses the red die (2) on the red rat")
+    assert "el dado rojo (2) con la rata roja" in i18n.render(uses, "es")
+    assert "Würfel Rot (2) für die Ratte Rot" in i18n.render(uses, "de")
+    for colour in ("red", "white", "yellow", "black", "purple"):
+        assert i18n.render(_rat(colour), "es").endswith("a"), colour
+        assert i18n.render(_colour(colour), "es").endswith("o"), colour
+
+
+def test_a_number_with_decimals_is_written_the_languages_way():
+    """A parameter with decimals (seconds, millimetres) as each language writes it: 2.5 s in
+    English, 2,5 s in German and Spanish; up to three decimals, none trailing."""
+    wait = Message("frames.notice.reconnecting",
+                   "{camera}: reconnecting{known, select, yes { ({reason})} other {}}: attempt "
+                   "{attempt}{waits, select, yes {, next in {retry} s} other {}}",
+                   camera="cam", known="no", reason="", attempt=2, waits="yes", retry=2.5)
+    assert wait.endswith("next in 2.5 s")
+    assert i18n.render(wait, "de").endswith("nächster in 2,5 s")
+    assert i18n.render(wait, "es").endswith("en 2,5 s")
+    assert i18n.render_json(wait.id, wait.to_json()["params"], "de").endswith("2,5 s")
+    whole = Message(wait.id, wait.template, **{**wait.params, "retry": 3.0})
+    assert whole.endswith("next in 3 s") and i18n.render(whole, "de").endswith("in 3 s")
+    assert i18n.voice("de").decimal(12345.125) == "12.345,125"
+    assert i18n.voice("es").decimal(1234.5) == "1234,5"

@@ -11,9 +11,9 @@ there too, as plain texts (``rule.R-SW-04.statement``, :func:`rule_texts`): what
 shown in the screen's language, the rulebook's quote in the rulebook's.
 
 Everything a template leaves open is the language's: the plural category of a number by CLDR
-(``babel.Locale(lang).plural_form``), numbers as the language writes them (``12.345``), lists
-joined its way (Babel's ``format_list``: "Ann, Bea und Cy"), and a nested message or a list of
-them rendered in the same language. A translated template is parsed once, by the same parser as
+(``babel.Locale(lang).plural_form``), numbers as the language writes them (``12.345``, ``2,5``),
+lists joined its way (Babel's ``format_list``: "Ann, Bea und Cy"), and a nested message or a list
+of them rendered in the same language. A translated template is parsed once, by the same parser as
 the English ones (:func:`tableassist.games.messages.fill`). An id a catalogue lacks falls back to
 English (the tests make sure none does).
 """
@@ -133,8 +133,12 @@ def voice(lang: str) -> Voice:
         # CLDR's minimum grouping digits: Spanish writes 1234 but 12.345 (as the page's Intl does)
         return format_decimal(n, locale=locale, group_separator=abs(n) >= grouped_from)
 
+    def decimal(x: float) -> str:
+        # CLDR's decimal pattern: up to three decimals, the language's separators ("2,5")
+        return format_decimal(x, locale=locale, group_separator=abs(x) >= grouped_from)
+
     return Voice(plural=rule, number=number, join=join,
-                 message=lambda m: render(m, lang))
+                 message=lambda m: render(m, lang), decimal=decimal)
 
 
 def render(message: Message | str, lang: str) -> str:
