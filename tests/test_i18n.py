@@ -260,3 +260,83 @@ def test_a_number_with_decimals_is_written_the_languages_way():
     assert whole.endswith("next in 3 s") and i18n.render(whole, "de").endswith("in 3 s")
     assert i18n.voice("de").decimal(12345.125) == "12.345,125"
     assert i18n.voice("es").decimal(1234.5) == "1234,5"
+
+
+# -- no English word left inside a translation ------------------------------------------------------
+
+#: Words a German or Spanish text shares with its English template by right: the names of the
+#: games, their characters and printed cards; units; the data files' keys and values and the
+#: command line's words that a text quotes as they are written (never translated); JSON's values.
+SAME_EVERYWHERE = frozenset("""
+    abandon ship shipwrecked wreckers shipshape schmuggler cap'n happen stance fano
+    florida keys wall street gibraltar war graves millions controversy etiquette strikes stops
+    px mm cm fps min max ii ③x
+    null true false tableassist serve camera player players id number grid front face rotation
+    offset category none track coffee net income random manual bid physical unlimited count
+    verified immediate effects bytes
+""".split())
+
+#: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
+SAME_IN = {
+    "de": frozenset("""
+        in so was die all rest hand bank gold chip chips bonus name text start phase agent link
+        links code server tablet tablets app computer webcam video demo installation version
+        marker export original route pause problem person moment standard investor orange
+        neutral blind negative option
+    """.split()),
+    "es": frozenset("""
+        no use final total visible real extra literal normal error neutral demo original zoom
+        webcam nuclear colonial robots
+    """.split()),
+}
+
+_QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'|`[^`]*`')
+#: A data file's key or a path (``allow_offset``, ``crates[]``, ``--camera``, ``scripts/start``).
+_CODE = re.compile(r"\S*[_\[\]=|]\S*|--\S+|\S+/\S+")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _literal(template: str) -> str:
+    """A template's own words: its literal text in every case, without parameters or case keys
+    (a rule's text is plain text, not a template)."""
+    from tableassist.games.messages import MessageError, _Choice, _parse
+    try:
+        nodes = _parse(template)
+    except MessageError:
+        return template
+    out: list[str] = []
+
+    def walk(nodes) -> None:
+        for node in nodes:
+            if isinstance(node, str):
+                out.append(node)
+            elif isinstance(node, _Choice):
+                for body in node.cases.values():
+                    walk(body)
+    walk(nodes)
+    return " ".join(out)
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text, lower-case, but what it quotes, code, acronyms and single letters."""
+    text = _CODE.sub(" ", _QUOTED.sub(" ", _literal(text)))
+    return {w.lower() for w in _WORD.findall(text) if len(w) > 1 and not w.isupper()}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_english_word_is_left_inside_a_translation(lang, english):
+    """The word test of the screens allows each language's own catalogue words, so an English
+    word kept inside a translation ("die Spiel-Engine", "la engine") would pass there: here every
+    word a translation shares with its English template must be on the reviewed list of words
+    that are the same in that language."""
+    catalogue = i18n.catalogue(lang)
+    allowed = SAME_EVERYWHERE | SAME_IN[lang]
+    left = {}
+    for id_, template in sorted({**english, **_rule_texts()}.items()):
+        shared = (_words(catalogue.get(id_, "")) & _words(template)) - allowed
+        if shared:
+            left[id_] = sorted(shared)
+    assert not left, f"{lang}: English words inside translations (translate them, or add a " \
+        f"word that is the same in {lang} to SAME_IN): {left}"
+    assert _words("die Spiel-Engine sagt: {refusal}") & _words("the engine says: {refusal}") \
+        == {"engine"}   # the check sees a word inside a compound

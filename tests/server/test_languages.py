@@ -209,7 +209,7 @@ def test_the_servers_own_refusals_come_in_the_screens_language(server):
     # a field's own sentence (messages.Says), its bound and value as the language writes numbers
     said = refused("start", {"game": "shipwrecked", "players": [{"name": "Ann"}], "seed": -1})
     assert said["en"] == "the seed is a whole number 0–9223372036854775807, not -1"
-    assert said["de"] == "der Seed ist eine ganze Zahl von 0 bis 9.223.372.036.854.775.807, nicht -1"
+    assert said["de"] == "der Startwert ist eine ganze Zahl von 0 bis 9.223.372.036.854.775.807, nicht -1"
     assert said["es"] == "la semilla es un número entero de 0 a 9.223.372.036.854.775.807, no -1"
     said = refused("resume", {"row": "3"})
     assert said["de"] == "sag mit \"row\", welches gespeicherte Spiel: eine ganze Zahl"
