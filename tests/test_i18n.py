@@ -286,7 +286,7 @@ SAME_IN = {
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom
-        webcam nuclear colonial robots
+        webcam nuclear colonial robots control
     """.split()),
 }
 

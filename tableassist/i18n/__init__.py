@@ -30,10 +30,11 @@ from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from tableassist.games.messages import ENGLISH, Message, Voice, fill
+from tableassist.games.messages import ENGLISH, Message, MessageError, Voice, fill
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "RULE_FIELDS", "best_language", "catalogue", "localize",
-           "page_catalogue", "render", "render_json", "rule_message_id", "rule_texts", "voice"]
+__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "RULE_FIELDS", "best_language", "catalogue",
+           "from_json", "localize", "page_catalogue", "render", "render_json", "rule_message_id",
+           "rule_texts", "voice"]
 
 #: The languages a screen may speak, the code's own first.
 LANGUAGES = ("en", "de", "es")
@@ -160,6 +161,25 @@ def render_json(id: str, params: Mapping[str, Any], lang: str, english_text: str
     if template is None:
         return english_text
     return fill(template, {k: _from_json(v) for k, v in params.items()}, voice(lang))
+
+
+def from_json(value: Any) -> Message | None:
+    """A message as it travels (``Message.to_json``) made again, or ``None`` when it is not one
+    of the code's messages with its template's parameters (sent by another program)."""
+    if not (isinstance(value, Mapping) and isinstance(value.get("id"), str)
+            and isinstance(value.get("params"), Mapping) and value["id"] in english()):
+        return None
+    try:
+        made = _from_json(value)
+    except (MessageError, TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(made, Message):
+        return None
+    try:
+        str(made), render(made, DEFAULT)   # its parameters fill its template
+    except (MessageError, KeyError, TypeError, ValueError):
+        return None
+    return made
 
 
 def _from_json(value: Any) -> Any:

@@ -501,6 +501,10 @@ class CameraStatusReport(Message):
                        Says(
             Template("messages.says.camera_status_report.markers",
                      "\"markers\" is how many markers the camera sees: a whole number"))] = None
+    said: Annotated[dict[str, JsonValue] | None, Says(
+        Template("messages.says.camera_status_report.said",
+                 "a camera's \"said\" is its notice as a message (an \"id\" and its "
+                 "\"params\"), or null"))] = None
     stickers: Annotated[list[StickerReport], Field(max_length=MAX_EVENTS),
                         Says(
             Template("messages.says.camera_status_report.stickers",
