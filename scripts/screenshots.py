@@ -27,7 +27,7 @@ from PIL import Image  # noqa: E402 - reportlab's dependency
 from tableassist.markers.registry import seat_colours  # noqa: E402
 from tableassist.server.served import serve_venue  # noqa: E402
 from tableassist.table import catalog  # noqa: E402
-from tests.games.random_play import all_legal_actions  # noqa: E402
+from tests.games.random_play import submit_random  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
                  if os.path.exists(p)), None)
@@ -35,22 +35,6 @@ PLAYERS = ["Ann", "Bea", "Cy"]
 TABLET = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 320, "height": 640}
-
-
-def step(session, rng: random.Random) -> bool:
-    """One seeded random legal action (the table's by the engine's own draw); False at the end."""
-    game = session.game
-    if game.is_over:
-        table = game.legal_actions(None)   # Abandon Ship: the tiles still to be shown
-        if game.result() is not None or not table:
-            return False
-        session.submit(table[0])
-        return True
-    action = rng.choice(all_legal_actions(game))
-    if action["player"] is None:
-        action = game.chance_action() or action
-    session.submit(action)
-    return True
 
 
 def save(png: bytes, path: Path) -> int:
@@ -107,7 +91,7 @@ def main() -> None:
                                              colours=colours)
                 rng = random.Random(7)
                 for _ in range(args.moves):
-                    if not step(session, rng):
+                    if not submit_random(session, rng):
                         break
                 table = f"{served.url}#t={served.tokens.table}"
                 ann = served.tokens.players(session.saved.id, ["Ann"])["Ann"]
@@ -120,7 +104,7 @@ def main() -> None:
                          shoot(small, served.host_link, args.out / f"{game_id}-host-320.png",
                                ".play .panel")]
                 small.close()
-                while step(session, rng):
+                while submit_random(session, rng):
                     pass
                 sizes.append(shoot(tablet, table, args.out / f"{game_id}-end.png", ".result"))
                 tablet.close()

@@ -39,6 +39,19 @@ def _wait(ready, what: str, timeout: float = 30.0) -> None:
         time.sleep(0.05)  # a poll interval
 
 
+def end(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Stop ``proc`` as a terminal's user would: SIGTERM, and SIGKILL when it has not ended
+    ``timeout`` s later; either way it is waited for (no zombie)."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 # -- PostgreSQL ------------------------------------------------------------------------------------
 
 def postgres_bin() -> Path:
@@ -218,12 +231,7 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            end(self.proc)
             self.proc = None
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -260,19 +268,15 @@ class NginxServer:
 
     def _answers(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:
-            raise RuntimeError("nginx stopped: " + (self.folder / "stdout.log").read_text(
-                errors="replace") + (self.folder / "error.log").read_text(errors="replace")
-                if (self.folder / "error.log").exists() else "")
+            # what nginx said before it stopped: its output, and its error log when it wrote one
+            said = [(self.folder / name).read_text(errors="replace")
+                    for name in ("stdout.log", "error.log") if (self.folder / name).exists()]
+            raise RuntimeError("nginx stopped: " + "".join(said))
         with socket.socket() as s:
             return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            end(self.proc)
             self.proc = None
         shutil.rmtree(self.folder, ignore_errors=True)

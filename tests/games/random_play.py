@@ -44,6 +44,24 @@ def random_actions(game: Game, rng: random.Random, *, max_actions: int = 5000,
         yield action
 
 
+def submit_random(session: Any, rng: random.Random) -> bool:
+    """One seeded random legal action submitted to a table's ``session`` (a table input drawn by
+    the engine, as in :func:`random_actions`); False when there is none left (the game is over;
+    Abandon Ship once its last tiles are shown)."""
+    game = session.game
+    if game.is_over:
+        table = game.legal_actions(None)   # Abandon Ship: the tiles still to be shown
+        if game.result() is not None or not table:
+            return False
+        session.submit(table[0])
+        return True
+    action = rng.choice(all_legal_actions(game))
+    if action["player"] is None:
+        action = game.chance_action() or action
+    session.submit(action)
+    return True
+
+
 def play_random_game(game: Game, seed: int, **kwargs: Any) -> list[dict[str, Any]]:
     """The log of one random legal game (the game is left in its final state)."""
     return list(random_actions(game, random.Random(seed), **kwargs))

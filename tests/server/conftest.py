@@ -25,6 +25,7 @@ from tableassist.server.served import ServedVenue, serve_venue
 from tableassist.server.table import Clock
 from tableassist.table.box import Box
 from tableassist.table.store import Store
+from tests.services import end
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,12 +186,6 @@ class ServerProcess:
         self.proc.stdout.close()  # type: ignore[union-attr]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end(self.proc)
         if self.proc.stdout and not self.proc.stdout.closed:
             self.proc.stdout.close()

@@ -13,7 +13,7 @@ import pytest
 
 from tableassist.markers.registry import seat_colours
 from tableassist.table import catalog
-from tests.games.random_play import all_legal_actions
+from tests.games.random_play import submit_random
 from tests.server.conftest import RunningServer
 from tests.server.layout import (BAR_MOST, SCREENS, bar_height, box, cut, in_view,
                                  outside_pictures, page_wider_than_screen, scrolls_sideways,
@@ -23,23 +23,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PLAYERS = ["Ann", "Bea", "Cy"]
 PHONES = ("390x844", "320x640")
-
-
-def step(session, rng: random.Random) -> bool:
-    """One seeded random legal action (the table's by the engine's own draw); False at the end
-    (Abandon Ship: once its tiles are shown)."""
-    game = session.game
-    if game.is_over:
-        table = game.legal_actions(None)
-        if game.result() is not None or not table:
-            return False
-        session.submit(table[0])
-        return True
-    action = rng.choice(all_legal_actions(game))
-    if action["player"] is None:
-        action = game.chance_action() or action
-    session.submit(action)
-    return True
 
 
 def open_screen(chromium, url: str, screen: str):
@@ -74,7 +57,7 @@ def test_every_game_fits_every_screen_mid_game_and_at_its_end(chromium, server: 
                                  colours=dict(zip(PLAYERS, seat_colours(game_id))))
     rng = random.Random(7)
     for _ in range(14):
-        step(session, rng)
+        submit_random(session, rng)
     ann = server.tokens.players(session.saved.id, ["Ann"])["Ann"]
     links = {"host": server.tokens.host, "Ann": ann}
     pages = {(screen, who): open_screen(chromium, f"{server.url}#t={token}", screen)
@@ -91,7 +74,7 @@ def test_every_game_fits_every_screen_mid_game_and_at_its_end(chromium, server: 
                 line = box(page, "#camera-card > summary")
                 assert line is not None and line["height"] <= 48, (where, line)
 
-    while step(session, rng):
+    while submit_random(session, rng):
         pass
     for (screen, who), (page, errors) in pages.items():
         where = f"{game_id} at its end, {who} at {screen}"
@@ -112,7 +95,7 @@ def test_the_end_headline_and_after_play_again_the_first_prompt_are_in_view(
                                  colours=dict(zip(PLAYERS, seat_colours("abandon_ship"))))
     page, errors = open_screen(chromium, f"{server.url}#t={server.tokens.host}", screen)
     rng = random.Random(3)
-    while step(session, rng):
+    while submit_random(session, rng):
         pass
     page.wait_for_selector(".result h2")
     headline = page.locator(".result h2").inner_text()
