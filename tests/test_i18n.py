@@ -26,7 +26,8 @@ def english() -> dict[str, str]:
     """The templates of the code, the page and the data files' words (the rules' texts are
     checked on their own)."""
     return {site.id: site.template
-            for site in [*extract.sites(), *extract.page_sites(), *extract.data_sites()]}
+            for site in [*extract.sites(), *extract.page_sites(), *extract.data_sites(),
+                         *extract.box_sites()]}
 
 
 def _rule_texts() -> dict[str, str]:
@@ -147,7 +148,7 @@ def test_the_catalogues_ship_in_the_package():
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
     english = {site.id: site.template
                for site in [*extract.sites(), *extract.page_sites(), *extract.rule_sites(),
-                            *extract.data_sites()]}
+                            *extract.data_sites(), *extract.box_sites()]}
     assert i18n.english() == english     # long templates too (the .pot wraps its comments)
 
 
@@ -273,7 +274,7 @@ SAME_EVERYWHERE = frozenset("""
     px mm cm fps min max ii ③x
     null true false tableassist serve camera player players id number grid front face rotation
     offset category none track coffee net income random manual bid physical unlimited count
-    verified immediate effects bytes
+    verified immediate effects bytes checked fwd back
 """.split())
 
 #: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
@@ -282,7 +283,7 @@ SAME_IN = {
         in so was die all rest hand bank gold chip chips bonus name text start phase agent link
         links code server tablet tablets app computer webcam video demo installation version
         marker export original route pause problem person moment standard investor orange
-        neutral blind negative option
+        neutral blind negative option lobby format
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom
@@ -291,8 +292,9 @@ SAME_IN = {
 }
 
 _QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'|`[^`]*`')
-#: A data file's key or a path (``allow_offset``, ``crates[]``, ``--camera``, ``scripts/start``).
-_CODE = re.compile(r"\S*[_\[\]=|]\S*|--\S+|\S+/\S+")
+#: A data file's key or a path (``allow_offset``, ``crates[]``, ``--camera``, ``scripts/start``), a
+#: sticker's name (``cheese-1``), a command (``tableassist box check``).
+_CODE = re.compile(r"\S*[_\[\]=|]\S*|--\S+|\S+/\S+|\S+-\d+\b|tableassist(?: [a-z-]+)+")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 

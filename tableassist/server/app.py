@@ -517,6 +517,10 @@ class TableServer:
     def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
         emit("state", i18n.localize(self._payload(grant), self._language_of(event_sid())))
 
+    def language_of(self, sid: str) -> str:
+        """The language connection ``sid`` reads (English once it is gone)."""
+        return self._language_of(sid)
+
     def _language_of(self, sid: str) -> str:
         with self._lock:
             return self._conns.get(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))[2]
