@@ -26,7 +26,8 @@ def english() -> dict[str, str]:
     """The templates of the code, the page and the data files' words (the rules' texts are
     checked on their own)."""
     return {site.id: site.template
-            for site in [*extract.sites(), *extract.page_sites(), *extract.data_sites()]}
+            for site in [*extract.sites(), *extract.page_sites(), *extract.data_sites(),
+                         *extract.box_sites()]}
 
 
 def _rule_texts() -> dict[str, str]:
@@ -147,7 +148,7 @@ def test_the_catalogues_ship_in_the_package():
     assert i18n.english()["protocol.refuse.over"] == "the game is over"
     english = {site.id: site.template
                for site in [*extract.sites(), *extract.page_sites(), *extract.rule_sites(),
-                            *extract.data_sites()]}
+                            *extract.data_sites(), *extract.box_sites()]}
     assert i18n.english() == english     # long templates too (the .pot wraps its comments)
 
 
@@ -215,3 +216,129 @@ def test_numbers_are_grouped_as_cldr_says_as_the_page_does():
     assert i18n.render(chips(12345), "es") == "12.345 fichas"
     assert i18n.render(chips(1234), "de") == "1.234 Chips"
     assert i18n.render(chips(1234), "en") == "1234 chips"
+
+
+def test_a_list_of_names_is_joined_once():
+    """"Anna, Bea, Cy und Dora", not "Anna, Bea und Cy und Dora" (the names but the last were a
+    list, which the language joined again)."""
+    from tableassist.games.schmuggler import _names
+    four = _names(["Anna", "Bea", "Cy", "Dora"])
+    assert four == "Anna, Bea, Cy and Dora"
+    assert i18n.render(four, "de") == "Anna, Bea, Cy und Dora"
+    assert i18n.render(four, "es") == "Anna, Bea, Cy y Dora"
+    assert i18n.render(_names(["Anna", "Bea"]), "de") == "Anna und Bea"
+    assert i18n.render(_names(["Anna"]), "es") == "Anna"
+    assert i18n.render_json(four.id, four.to_json()["params"], "de") == "Anna, Bea, Cy und Dora"
+
+
+def test_a_rats_colour_agrees_with_the_rat():
+    """Spanish adjectives agree with their noun: "la rata roja" but "el dado rojo" (a rat's
+    colour has words of its own, ``abandon_ship.rat_colour.*``)."""
+    from tableassist.games.abandon_ship import _colour, _rat
+    uses = Message("abandon_ship.note.uses_die",
+                   "{player} uses the {die} die ({face}) on the {rat} rat: {outcome}",
+                   player="Ann", die=_colour("red"), face="2", rat=_rat("red"), outcome="ok")
+    assert uses.startswith("Ann uses the red die (2) on the red rat")
+    assert "el dado rojo (2) con la rata roja" in i18n.render(uses, "es")
+    assert "Würfel Rot (2) für die Ratte Rot" in i18n.render(uses, "de")
+    for colour in ("red", "white", "yellow", "black", "purple"):
+        assert i18n.render(_rat(colour), "es").endswith("a"), colour
+        assert i18n.render(_colour(colour), "es").endswith("o"), colour
+
+
+def test_a_number_with_decimals_is_written_the_languages_way():
+    """A parameter with decimals (seconds, millimetres) as each language writes it: 2.5 s in
+    English, 2,5 s in German and Spanish; up to three decimals, none trailing."""
+    wait = Message("frames.notice.reconnecting",
+                   "{camera}: reconnecting{known, select, yes { ({reason})} other {}}: attempt "
+                   "{attempt}{waits, select, yes {, next in {retry} s} other {}}",
+                   camera="cam", known="no", reason="", attempt=2, waits="yes", retry=2.5)
+    assert wait.endswith("next in 2.5 s")
+    assert i18n.render(wait, "de").endswith("nächster in 2,5 s")
+    assert i18n.render(wait, "es").endswith("en 2,5 s")
+    assert i18n.render_json(wait.id, wait.to_json()["params"], "de").endswith("2,5 s")
+    whole = Message(wait.id, wait.template, **{**wait.params, "retry": 3.0})
+    assert whole.endswith("next in 3 s") and i18n.render(whole, "de").endswith("in 3 s")
+    assert i18n.voice("de").decimal(12345.125) == "12.345,125"
+    assert i18n.voice("es").decimal(1234.5) == "1234,5"
+
+
+# -- no English word left inside a translation ------------------------------------------------------
+
+#: Words a German or Spanish text shares with its English template by right: the names of the
+#: games, their characters and printed cards; units; the data files' keys and values and the
+#: command line's words that a text quotes as they are written (never translated); JSON's values.
+SAME_EVERYWHERE = frozenset("""
+    abandon ship shipwrecked wreckers shipshape schmuggler cap'n happen stance fano
+    florida keys wall street gibraltar war graves millions controversy etiquette strikes stops
+    px mm cm fps min max ii ③x
+    null true false tableassist serve camera player players id number grid front face rotation
+    offset category none track coffee net income random manual bid physical unlimited count
+    verified immediate effects bytes checked fwd back
+""".split())
+
+#: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
+SAME_IN = {
+    "de": frozenset("""
+        in so was die all rest hand bank gold chip chips bonus name text start phase agent link
+        links code server tablet tablets app computer webcam video demo installation version
+        marker export original route pause problem person moment standard investor orange
+        neutral blind negative option lobby format
+    """.split()),
+    "es": frozenset("""
+        no use final total visible real extra literal normal error neutral demo original zoom
+        webcam nuclear colonial robots control
+    """.split()),
+}
+
+_QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'|`[^`]*`')
+#: A data file's key or a path (``allow_offset``, ``crates[]``, ``--camera``, ``scripts/start``), a
+#: sticker's name (``cheese-1``), a command (``tableassist box check``).
+_CODE = re.compile(r"\S*[_\[\]=|]\S*|--\S+|\S+/\S+|\S+-\d+\b|tableassist(?: [a-z-]+)+")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _literal(template: str) -> str:
+    """A template's own words: its literal text in every case, without parameters or case keys
+    (a rule's text is plain text, not a template)."""
+    from tableassist.games.messages import MessageError, _Choice, _parse
+    try:
+        nodes = _parse(template)
+    except MessageError:
+        return template
+    out: list[str] = []
+
+    def walk(nodes) -> None:
+        for node in nodes:
+            if isinstance(node, str):
+                out.append(node)
+            elif isinstance(node, _Choice):
+                for body in node.cases.values():
+                    walk(body)
+    walk(nodes)
+    return " ".join(out)
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text, lower-case, but what it quotes, code, acronyms and single letters."""
+    text = _CODE.sub(" ", _QUOTED.sub(" ", _literal(text)))
+    return {w.lower() for w in _WORD.findall(text) if len(w) > 1 and not w.isupper()}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_english_word_is_left_inside_a_translation(lang, english):
+    """The word test of the screens allows each language's own catalogue words, so an English
+    word kept inside a translation ("die Spiel-Engine", "la engine") would pass there: here every
+    word a translation shares with its English template must be on the reviewed list of words
+    that are the same in that language."""
+    catalogue = i18n.catalogue(lang)
+    allowed = SAME_EVERYWHERE | SAME_IN[lang]
+    left = {}
+    for id_, template in sorted({**english, **_rule_texts()}.items()):
+        shared = (_words(catalogue.get(id_, "")) & _words(template)) - allowed
+        if shared:
+            left[id_] = sorted(shared)
+    assert not left, f"{lang}: English words inside translations (translate them, or add a " \
+        f"word that is the same in {lang} to SAME_IN): {left}"
+    assert _words("die Spiel-Engine sagt: {refusal}") & _words("the engine says: {refusal}") \
+        == {"engine"}   # the check sees a word inside a compound

@@ -595,8 +595,9 @@ async function importBox(app, input) {
   const answer = await app.ask("box_import", {text});
   if (!answer.ok) return;
   const parts = Object.entries(answer.report).map(([g, r]) =>
-    `${answer.progress[g].text} (${r.added} added, ${r.replaced} replaced, ${r.unchanged} unchanged)`);
-  box.report = `Imported ${file.name}: ${parts.join("; ")}.`;
+    t("page.box.imported_game", "{progress} ({added} added, {replaced} replaced, {unchanged} unchanged)",
+      {progress: answer.progress[g].text, added: r.added, replaced: r.replaced, unchanged: r.unchanged}));
+  box.report = t("page.box.imported", "Imported {file}: {games}.", {file: file.name, games: parts.join("; ")});
   const game = box.game;
   const again = await app.ask("box", {game});
   if (again.ok && box.game === game) { box.data = again; box.draft = {}; box.photos = {}; }

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import socketio
 
 from tableassist.agent.journal import Journal
+from tableassist.games.messages import Message
 
 #: A batch not acknowledged within this long (s) on a live connection is sent again.
 ACK_TIMEOUT = 10.0
@@ -296,8 +297,12 @@ class Link:
         if not self.connected:
             return
         try:
+            notice = self.status.get("notice")
+            # the notice's message too (frames.py's are messages): each screen its language
+            said = notice.to_json() if isinstance(notice, Message) else None
             self.sio.emit("camera_status", {"agent": self.journal.agent,
-                                            "at": time.monotonic(), **self.status})
+                                            "at": time.monotonic(), **self.status,
+                                            "said": said})
         except Exception:  # noqa: BLE001 - sent again at the next change or connection
             pass
 

@@ -4,7 +4,6 @@ source (on, lost, reconnecting, off, and the picture it gives)."""
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -155,4 +154,4 @@ def link_notice(name: str, link: Link) -> Message:
                    "{attempt}{waits, select, yes {, next in {retry} s} other {}}",
                    camera=name, known=known, reason=link.reason or "", attempt=link.attempt,
                    waits="no" if link.retry_in is None else "yes",
-                   retry=math.ceil(link.retry_in or 0))   # whole seconds: never a float
+                   retry=float(link.retry_in or 0))   # "2.5 s", "2,5 s" in German

@@ -410,7 +410,8 @@ class Recorder:
         with self._lock:
             session = self._session
             if session is None or not self.recordings.keep(session.saved, keep):
-                raise ValueError("this game has no recording to keep")
+                raise ValueError(Message("recording.refuse.none_to_keep",
+                                         "this game has no recording to keep"))
             self._tell()
 
     # -- the table's side ----------------------------------------------------------------------

@@ -92,9 +92,33 @@ _COLOUR_WORDS = {
 }
 
 
+#: A rat's colour, the word agreeing with "rat" where a language's adjectives agree with their
+#: noun ("la rata roja", but "el dado rojo"); the same English word.
+_RAT_WORDS = {
+    "red": Message("abandon_ship.rat_colour.red", "red"),
+    "blue": Message("abandon_ship.rat_colour.blue", "blue"),
+    "green": Message("abandon_ship.rat_colour.green", "green"),
+    "yellow": Message("abandon_ship.rat_colour.yellow", "yellow"),
+    "orange": Message("abandon_ship.rat_colour.orange", "orange"),
+    "purple": Message("abandon_ship.rat_colour.purple", "purple"),
+    "black": Message("abandon_ship.rat_colour.black", "black"),
+    "white": Message("abandon_ship.rat_colour.white", "white"),
+    "neutral": Message("abandon_ship.rat_colour.neutral", "neutral"),
+}
+
+
 def _colour(colour: str) -> Message | str:
-    """A rat's or a die's colour in words (its message, or the data file's id)."""
+    """A die's colour in words, or a colour as a noun (its message, or the data file's id)."""
     return _COLOUR_WORDS.get(colour, colour)
+
+
+def _rat(colour: str) -> Message | str:
+    """A rat's colour in words, agreeing with "rat" (:data:`_RAT_WORDS`)."""
+    return _RAT_WORDS.get(colour, colour)
+
+
+def _rats(colours: Sequence[str]) -> tuple[Message | str, ...]:
+    return tuple(_rat(c) for c in colours)
 
 
 def _colours(colours: Sequence[str]) -> tuple[Message | str, ...]:
@@ -504,9 +528,10 @@ class AbandonShip(Game[Phase, Components]):
                 st["washed"].append(colour)
                 st["dice"][self.components.die_of_rat[colour]] = BOX
                 notes.append(Note(Message("abandon_ship.note.washed_away",
-                                          "the {colour} rat is alone in the water on space "
-                                          "{space} and is washed away; the {colour} die goes "
-                                          "back to the box", colour=_colour(colour), space=space),
+                                          "the {rat} rat is alone in the water on space "
+                                          "{space} and is washed away; the {die} die goes "
+                                          "back to the box", rat=_rat(colour),
+                                          die=_colour(colour), space=space),
                                   "R-AS-06"))
         return notes
 
@@ -569,7 +594,7 @@ class AbandonShip(Game[Phase, Components]):
             raise IllegalAction(Message("abandon_ship.refuse.not_circled",
                                         "the {die} die shows {face}, not circled, so it moves "
                                         "only the {colour} rat (R-AS-02)", die=_colour(die_id),
-                                        face=face.words, colour=_colour(die.colour)))
+                                        face=face.words, colour=_rat(die.colour)))
         self._check_movable(rat)
 
         start = st["rats"][rat]
@@ -589,7 +614,7 @@ class AbandonShip(Game[Phase, Components]):
                               start=start)
         notes = [Note(Message("abandon_ship.note.uses_die",
                               "{player} uses the {die} die ({face}) on the {rat} rat: {outcome}",
-                              player=player, die=_colour(die_id), face=face.words, rat=_colour(rat),
+                              player=player, die=_colour(die_id), face=face.words, rat=_rat(rat),
                               outcome=outcome), "R-AS-02")]
         if moved:
             assert target is not None
@@ -614,14 +639,14 @@ class AbandonShip(Game[Phase, Components]):
                 raise IllegalAction(Message("abandon_ship.refuse.rat_scored",
                                             "the {rat} rat is on scoring space {slot} and is out "
                                             "of the game (R-AS-02)",
-                                            rat=_colour(rat), slot=space.label))
+                                            rat=_rat(rat), slot=space.label))
         if rat in st["washed"]:
             raise IllegalAction(Message("abandon_ship.refuse.rat_washed",
                                         "the {rat} rat was washed away (R-AS-06)",
-                                        rat=_colour(rat)))
+                                        rat=_rat(rat)))
         raise IllegalAction(Message("abandon_ship.refuse.no_such_rat",
                                     "there is no {rat} rat; the rats are {colours}",
-                                    rat=_colour(rat),
+                                    rat=_rat(rat),
                                     colours=_colours(self.components.colours)))
 
     def _target(self, rat: str, face: Face) -> int | None:
@@ -670,7 +695,8 @@ class AbandonShip(Game[Phase, Components]):
         st["dice"][ship.die_of_rat[rat]] = BOX
         return [Note(Message("abandon_ship.note.top_deck",
                              "the {rat} rat reaches the top deck and takes scoring space {slot}; "
-                             "the {rat} die goes back to the box", rat=_colour(rat),
+                             "the {die} die goes back to the box", rat=_rat(rat),
+                             die=_colour(rat),
                              slot=ship.scoring_spaces[index].label), "R-AS-09")]
 
     def _dispose_of(self, die_id: str, face: Face) -> list[Note]:
@@ -704,7 +730,7 @@ class AbandonShip(Game[Phase, Components]):
             return self._finish(Note(Message("abandon_ship.note.fourth_rat",
                                              "the fourth rat has reached the top deck: the game "
                                              "ends; rats still on board score 0 ({left})",
-                                             left=_values(_colours(sorted(st["rats"])))),
+                                             left=_values(_rats(sorted(st["rats"])))),
                                      "R-AS-10"))
         if len(st["rats"]) > 2:
             return []
@@ -725,7 +751,7 @@ class AbandonShip(Game[Phase, Components]):
                                          "only {count, plural, one {# rat} other {# rats}} left "
                                          "({survivors}): placed together on scoring space "
                                          "{slot}; the game ends", count=len(survivors),
-                                         survivors=_values(_colours(survivors)), slot=label),
+                                         survivors=_values(_rats(survivors)), slot=label),
                                  "R-AS-10"))
 
     def _finish(self, note: Note) -> list[Note]:
@@ -965,8 +991,8 @@ class AbandonShip(Game[Phase, Components]):
             colours = action.get("colours") or ()
             return {"tile": _tile(colours) if len(colours) == 3 else _colours(colours)}
         # the dice and rats by their colours' words
-        return {k: _colour(v) for k, v in action.items()
-        if k in ("die", "rat") and isinstance(v, str)}
+        return {k: (_rat if k == "rat" else _colour)(v) for k, v in action.items()
+                if k in ("die", "rat") and isinstance(v, str)}
 
     def prompts(self) -> list[Prompt]:
         st = self.state

@@ -9,6 +9,10 @@ the same data with those words as :class:`Message` s, so every screen renders th
 language (an engine keeps ids in its state and shows the words). ``scripts/i18n`` lists the same ids
 (:func:`word_sites`, read by :mod:`tableassist.i18n.extract`).
 
+A game's box form (``data/box/<game>.toml``: what the "Your box" screen says of each kind of
+entry) is written in English too; its words get ids the same way (``box.shipshape.crates.where``,
+``box.shipshape.crates.field.front``: :func:`box_word_sites`, :func:`box_word_id`).
+
 A word the players changed in their box (a good they named in their own language) is theirs: only
 a word still equal to the shipped file's becomes a message; the others stay as the players wrote
 them.
@@ -22,7 +26,7 @@ from typing import Any
 
 from tableassist.games.messages import Message
 
-__all__ = ["word_sites", "worded"]
+__all__ = ["box_word_id", "box_word_sites", "word_sites", "worded"]
 
 # Messages made from the data file's id and text (the extractor reads the same pairs), not from
 # literals at a call site: the name keeps the call-site check of tests/games/test_messages.py to
@@ -97,3 +101,36 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
+
+
+#: The words of a box form's kind (``[[kind]]``) the box screen shows, and of each of its fields.
+BOX_KIND_WORDS = ("group", "label", "what", "where")
+
+
+def box_kind_key(kind: Mapping[str, Any]) -> str:
+    """A box form's kind as its words' ids name it: its list or its path (``crates``,
+    ``types_c``)."""
+    return _key(kind.get("list") or kind.get("path") or "_")
+
+
+def box_word_id(game_id: str, kind: Mapping[str, Any], word: str) -> str:
+    """The id of one word of a box form's kind (``box.<game>.<kind>.<word>``), or of a field's
+    label (``word`` ``field.<name>``); a group, which several kinds share, by its own words
+    (``box.<game>.group.tokens_and_tiles``)."""
+    if word == "group":
+        return f"box.{_key(game_id)}.group.{_key(kind.get('group', ''))}"
+    return f"box.{_key(game_id)}.{box_kind_key(kind)}.{'.'.join(map(_key, word.split('.')))}"
+
+
+def box_word_sites(game_id: str, raw: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every shown word of the box form ``raw`` of ``game_id``: (its id, its English text)."""
+    out = []
+    for kind in raw.get("kind", []) if isinstance(raw.get("kind"), list) else []:
+        if not isinstance(kind, Mapping):
+            continue
+        out += [(box_word_id(game_id, kind, word), kind[word]) for word in BOX_KIND_WORDS
+                if isinstance(kind.get(word), str)]
+        for f in kind.get("field", []) if isinstance(kind.get("field"), list) else []:
+            if isinstance(f, Mapping) and isinstance(f.get("label"), str) and "name" in f:
+                out.append((box_word_id(game_id, kind, f"field.{f['name']}"), f["label"]))
+    return list(dict(out).items())   # a group once

@@ -15,7 +15,7 @@ with ``message.params`` from its own catalogue instead (:func:`fill` with that l
 
 Templates are a small subset of ICU MessageFormat, the syntax CLDR-based tools translate:
 
-* ``{name}`` — a parameter: a name, a card, a number; a nested :class:`Message`; or a tuple of
+* ``{name}`` — a parameter: a name, a card, a number (``2.5`` written ``2,5`` in German); a nested :class:`Message`; or a tuple of
   them, written as a list (``"Ann, Bea"``; a translation may join lists its own way);
 * ``{count, plural, one {# gem} other {# gems}}`` — a number's plural form; ``#`` is the number.
   English has the CLDR categories ``one`` and ``other``; a translation lists its language's own
@@ -34,6 +34,7 @@ also checks every call site without running it).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,9 +45,9 @@ from typing import Any, TypeAlias, Union
 __all__ = ["ENGLISH", "Message", "MessageError", "Param", "Template", "Voice", "choice_cases",
            "english_plural", "fill", "placeholders"]
 
-Param: TypeAlias = Union[str, int, "Message", Sequence[Union[str, int, "Message"]]]
-"""What a message parameter may be: a word or a name, a number, a nested message, or a list of
-those."""
+Param: TypeAlias = Union[str, int, float, "Message", Sequence[Union[str, int, float, "Message"]]]
+"""What a message parameter may be: a word or a name, a number (whole, or with decimals: seconds,
+millimetres), a nested message, or a list of those."""
 
 _ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*")
@@ -171,21 +172,28 @@ def placeholders(template: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class Voice:
     """How a language writes what a template leaves to it: the plural category of a number, a
-    number, a list, and a nested message. English is :data:`ENGLISH`; the catalogues
+    number, a list, a nested message, and a number with decimals. English is :data:`ENGLISH`; the catalogues
     (``tableassist.i18n``) give German and Spanish theirs from CLDR."""
 
     plural: Callable[[int], str]
     number: Callable[[int], str]
     join: Callable[[Sequence[str]], str]
     message: Callable[["Message"], str]
+    decimal: Callable[[float], str]
 
 
 def _english_join(items: Sequence[str]) -> str:
     return ", ".join(items)
 
 
-ENGLISH = Voice(english_plural, str, _english_join, str)
-"""English as the engines write it: ``1 gem``/``2 gems``, ``1234``, ``Ann, Bea``."""
+def _english_decimal(x: float) -> str:
+    """A number with decimals as English writes it: up to three of them, none trailing
+    (``2.5``, ``0.125``, ``3``), as CLDR's decimal pattern does in every language."""
+    return f"{x:.3f}".rstrip("0").rstrip(".") if math.isfinite(x) else str(x)
+
+
+ENGLISH = Voice(english_plural, str, _english_join, str, _english_decimal)
+"""English as the engines write it: ``1 gem``/``2 gems``, ``1234``, ``2.5``, ``Ann, Bea``."""
 
 
 def _text(value: Param, voice: Voice = ENGLISH) -> str:
@@ -197,6 +205,8 @@ def _text(value: Param, voice: Voice = ENGLISH) -> str:
         return value
     if isinstance(value, int):
         return voice.number(value)
+    if isinstance(value, float):
+        return voice.decimal(value)
     if isinstance(value, Sequence):
         return voice.join([_text(v, voice) for v in value])
     raise MessageError(f"a parameter cannot be {type(value).__name__}: {value!r}")
@@ -354,7 +364,7 @@ def _rebuild(id: str, template: str, params: dict[str, Param]) -> Message:
 def _param_json(value: Param) -> Any:
     if isinstance(value, Message):
         return value.to_json()
-    if isinstance(value, (str, int)):
+    if isinstance(value, (str, int, float)):
         return value
     return [_param_json(v) for v in value]
 

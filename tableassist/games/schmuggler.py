@@ -146,10 +146,20 @@ def _chips(n: int) -> Message:
 
 
 def _names(players: Sequence[str]) -> Message:
-    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``."""
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``: joined once (the names but the last
+    as a list would be joined again by the language: "Ann, Bea und Cy und Dee")."""
     return Message("schmuggler.word.names",
                    "{count, plural, one {{last}} other {{rest} and {last}}}",
-                   count=len(players), rest=tuple(players[:-1]), last=players[-1])
+                   count=len(players), rest=_commas(players[:-1]) if len(players) > 1 else "",
+                   last=players[-1])
+
+
+def _commas(names: Sequence[str]) -> Message | str:
+    """``"Ann, Bea, Cy"``: names with commas, as English, German and Spanish write them."""
+    if len(names) == 1:
+        return names[0]
+    return Message("schmuggler.word.commas", "{first}, {rest}", first=names[0],
+                   rest=_commas(names[1:]))
 
 
 def _you_have_it(player: str, suspects: str) -> Note:

@@ -11,9 +11,9 @@ there too, as plain texts (``rule.R-SW-04.statement``, :func:`rule_texts`): what
 shown in the screen's language, the rulebook's quote in the rulebook's.
 
 Everything a template leaves open is the language's: the plural category of a number by CLDR
-(``babel.Locale(lang).plural_form``), numbers as the language writes them (``12.345``), lists
-joined its way (Babel's ``format_list``: "Ann, Bea und Cy"), and a nested message or a list of
-them rendered in the same language. A translated template is parsed once, by the same parser as
+(``babel.Locale(lang).plural_form``), numbers as the language writes them (``12.345``, ``2,5``),
+lists joined its way (Babel's ``format_list``: "Ann, Bea und Cy"), and a nested message or a list
+of them rendered in the same language. A translated template is parsed once, by the same parser as
 the English ones (:func:`tableassist.games.messages.fill`). An id a catalogue lacks falls back to
 English (the tests make sure none does).
 """
@@ -30,10 +30,11 @@ from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from tableassist.games.messages import ENGLISH, Message, Voice, fill
+from tableassist.games.messages import ENGLISH, Message, MessageError, Voice, fill
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "RULE_FIELDS", "best_language", "catalogue", "localize",
-           "page_catalogue", "render", "render_json", "rule_message_id", "rule_texts", "voice"]
+__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "RULE_FIELDS", "best_language", "catalogue",
+           "from_json", "localize", "page_catalogue", "render", "render_json", "rule_message_id",
+           "rule_texts", "voice"]
 
 #: The languages a screen may speak, the code's own first.
 LANGUAGES = ("en", "de", "es")
@@ -133,8 +134,12 @@ def voice(lang: str) -> Voice:
         # CLDR's minimum grouping digits: Spanish writes 1234 but 12.345 (as the page's Intl does)
         return format_decimal(n, locale=locale, group_separator=abs(n) >= grouped_from)
 
+    def decimal(x: float) -> str:
+        # CLDR's decimal pattern: up to three decimals, the language's separators ("2,5")
+        return format_decimal(x, locale=locale, group_separator=abs(x) >= grouped_from)
+
     return Voice(plural=rule, number=number, join=join,
-                 message=lambda m: render(m, lang))
+                 message=lambda m: render(m, lang), decimal=decimal)
 
 
 def render(message: Message | str, lang: str) -> str:
@@ -156,6 +161,25 @@ def render_json(id: str, params: Mapping[str, Any], lang: str, english_text: str
     if template is None:
         return english_text
     return fill(template, {k: _from_json(v) for k, v in params.items()}, voice(lang))
+
+
+def from_json(value: Any) -> Message | None:
+    """A message as it travels (``Message.to_json``) made again, or ``None`` when it is not one
+    of the code's messages with its template's parameters (sent by another program)."""
+    if not (isinstance(value, Mapping) and isinstance(value.get("id"), str)
+            and isinstance(value.get("params"), Mapping) and value["id"] in english()):
+        return None
+    try:
+        made = _from_json(value)
+    except (MessageError, TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(made, Message):
+        return None
+    try:
+        str(made), render(made, DEFAULT)   # its parameters fill its template
+    except (MessageError, KeyError, TypeError, ValueError):
+        return None
+    return made
 
 
 def _from_json(value: Any) -> Any:

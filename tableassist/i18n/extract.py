@@ -25,7 +25,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from tableassist.games.data_words import word_sites
+from tableassist.games.data_words import box_word_sites, word_sites
 from tableassist.i18n import RULE_FIELDS, rule_message_id
 from tableassist.shipped import folder
 
@@ -145,10 +145,23 @@ def data_sites() -> list[Site]:
     return out
 
 
+def box_sites() -> list[Site]:
+    """Every shown word of the box forms (``box.<game>.…``: what the "Your box" screen says of
+    each kind of entry), its English the form's text."""
+    out = []
+    for path in sorted((DATA / "box").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+        for id_, english in box_word_sites(str(raw.get("game", path.stem)), raw):
+            line = text.count("\n", 0, max(0, text.find(english))) + 1
+            out.append(Site(path, line, "box", id_, english))
+    return out
+
+
 def template_catalog() -> Catalog:
     """The ``.pot``: one entry per id, its English template as the translator's comment."""
     cat = Catalog(project="tableassist", version="", fuzzy=False)
-    for site in [*sites(), *page_sites(), *rule_sites(), *data_sites()]:
+    for site in [*sites(), *page_sites(), *rule_sites(), *data_sites(), *box_sites()]:
         if site.id in cat:
             continue   # the test reports an id made twice; the first site is the entry
         cat.add(site.id, "", auto_comments=[site.template],

@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask_socketio import ConnectionRefusedError
 
+import tableassist.i18n as i18n
+
 from tableassist.camera.live import Camera
 from tableassist.games.messages import Message
 from tableassist.markers.sighting import FailingSticker, event_from_json
@@ -51,7 +53,6 @@ if TYPE_CHECKING:
     from tableassist.table.session import TableSession
 
 #: How the screens call a camera that is an agent's.
-AGENT_NAME = "camera agent"
 #: How far ahead of the agent's last batch taken its next may be. The agent numbers each batch
 #: one more than the last and sends them in order, so a gap is only the batches it dropped unsent
 #: (another game's, while it was away); a million is days of frames at READ_FPS, more than any
@@ -93,7 +94,7 @@ class AgentLink:
         self.game: str | None = None          # what the agent's tracker tracks (None: cards only)
         self.sid: str | None = None
         self.agent: str | None = None         # the connected agent's id
-        self.where = ""                       # "on pi-table4": where the agent runs
+        self.where = ""                       # "pi-table4": where the agent runs
         self._taken: dict[str, int] = {}      # agent id -> the last batch taken
         self._status_at = -1.0
 
@@ -138,11 +139,11 @@ class AgentLink:
             raise ConnectionRefusedError(
                 f"this table reads a camera of its own ({self.own}); restart the server with "
                 "--camera none to use a camera agent")
-        where = f"on {name[:40]}" if isinstance(name, str) and name else ""
+        where = name[:40] if isinstance(name, str) else ""
         with self._lock:
             old = self.sid
             if old is not None and agent != self.agent:
-                raise ConnectionRefusedError(f"another camera agent ({self.where or 'elsewhere'}) "
+                raise ConnectionRefusedError(f"another camera agent (on {self.where or 'elsewhere'}) "
                                              "reads this table; stop it first")
             self.sid, self.agent, self.where = sid, agent, where
             self._status_at = -1.0
@@ -150,7 +151,8 @@ class AgentLink:
         if old is not None and old != sid:   # the same agent, started again: its old line goes
             self.server.socketio.server.disconnect(old, namespace="/")
         self.server.socketio.emit("follow", follow, to=sid)
-        self.camera.show_device(state="starting", notice=f"{AGENT_NAME} {where}: connected")
+        self.camera.show_device(state="starting", notice=_agent_says(
+            where, Message("agent.notice.connected", "connected")))
 
     def disconnected(self, sid: str) -> None:
         with self._lock:
@@ -159,8 +161,9 @@ class AgentLink:
             self.sid = None
             where = self.where
         since = time.strftime("%H:%M:%S")
-        self.camera.show_device(state="lost", notice=f"{AGENT_NAME} {where}: not connected "
-                                f"(since {since}); it reconnects by itself when it can")
+        self.camera.show_device(state="lost", notice=_agent_says(where, Message(
+            "agent.notice.not_connected", "not connected (since {since}); it reconnects by "
+            "itself when it can", since=since)))
 
     def host_watching(self, watching: bool) -> None:
         with self._lock:
@@ -210,7 +213,10 @@ class AgentLink:
                 return   # overtaken by a newer report
             self._status_at = msg.at
             where = self.where
-        notice = f"{AGENT_NAME} {where}: {msg.notice}" if where else f"{AGENT_NAME}: {msg.notice}"
+        # the agent's own words as a message where it sent one, so each screen reads its language
+        said = i18n.from_json(msg.said) if msg.said is not None else None
+        notice = _agent_says(where, said if isinstance(said, Message) and said == msg.notice
+                             else msg.notice)
         reads = self.camera.reader is not None
         self.camera.show_device(
             state=msg.state, notice=notice, mode=msg.mode,
@@ -239,3 +245,10 @@ class AgentLink:
             self.camera.read_afresh()
             self._begin()
             return self._follow()
+
+
+def _agent_says(where: str, said: Message | str) -> Message:
+    """What the camera card says of the agent: "camera agent on pi-table4: connected"."""
+    return Message("agent.notice.says",
+                   "camera agent{placed, select, yes { on {where}} other {}}: {said}",
+                   placed="yes" if where else "no", where=where, said=said)

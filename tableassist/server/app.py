@@ -72,7 +72,7 @@ from tableassist.server import box as box_events
 from tableassist.server import messages
 from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused
 from tableassist.server.socket_events import (MAX_MESSAGE, Handler, checked, event_sid,
-                                              new_socketio)
+                                              new_socketio, reason)
 from tableassist.server.table import Table
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
@@ -382,7 +382,7 @@ class TableServer:
 
     def _agent_link(self) -> CameraAgents:
         if self.agents is None:
-            raise Refused("this table takes no camera agent")
+            raise Refused(Message("app.refuse.no_agents", "this table takes no camera agent"))
         return self.agents
 
     def _camera_connects(self, grant: Grant, auth: Any) -> None:
@@ -432,13 +432,14 @@ class TableServer:
                     out[grant.role] = out.get(grant.role, 0) + 1
         return out
 
-    def let_go(self, message: str) -> None:
-        """Tell every connection ``message`` (as an ``error`` event) and disconnect it: the table
-        closes."""
+    def let_go(self, message: Message | str) -> None:
+        """Tell every connection ``message`` (as an ``error`` event, in its language) and
+        disconnect it: the table closes."""
         with self._lock:
-            sids = list(self._conns)
-        for sid in sids:
-            self.socketio.emit("error", {"event": "closed", "message": message}, to=sid)
+            conns = {sid: conn[2] for sid, conn in self._conns.items()}
+        for sid, lang in conns.items():
+            self.socketio.emit("error", {"event": "closed",
+                                         "message": i18n.render(message, lang)}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
 
     def move_away(self) -> None:
@@ -516,14 +517,19 @@ class TableServer:
     def _sync(self, grant: Grant, _msg: messages.Sync) -> None:
         emit("state", i18n.localize(self._payload(grant), self._language_of(event_sid())))
 
+    def language_of(self, sid: str) -> str:
+        """The language connection ``sid`` reads (English once it is gone)."""
+        return self._language_of(sid)
+
     def _language_of(self, sid: str) -> str:
         with self._lock:
             return self._conns.get(sid, (None, SPECTATOR_GRANT, i18n.DEFAULT))[2]
 
     def _language(self, grant: Grant, msg: messages.Language) -> dict[str, Any]:
         if msg.lang not in i18n.LANGUAGES:
-            raise Refused(f"the table speaks {', '.join(i18n.NAMES.values())}, not "
-                          f"{msg.lang[:16]!r}")
+            raise Refused(Message("app.refuse.language", "the table speaks {languages}, not "
+                                  "{lang}", languages=tuple(i18n.NAMES.values()),
+                                  lang=repr(msg.lang[:16])))
         sid = event_sid()
         with self._lock:
             token, grant, old = self._conns[sid]
@@ -579,7 +585,7 @@ class TableServer:
         try:
             self._recorder(grant).keep(msg.keep)
         except ValueError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(reason(exc)) from None
 
     @staticmethod
     def _author(grant: Grant) -> str:

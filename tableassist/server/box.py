@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from flask_socketio import SocketIO
 
+import tableassist.i18n as i18n
 from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.server import messages
@@ -58,6 +59,8 @@ class BoxServer(Protocol):
     def socketio(self) -> SocketIO: ...
 
     def connected(self, sid: str) -> bool: ...
+
+    def language_of(self, sid: str) -> str: ...
 
     def on(self, name: str, fn: Handler, *, max_size: int = MAX_MESSAGE) -> None: ...
 
@@ -121,8 +124,9 @@ class BoxCamera:
                 self._sent[game] = (key, now)
                 sids = [s for s, g in self._watch.items() if g == game]
             payload = seen or {"game": game, "path": None}
-            for sid in sids:
-                self.server.socketio.emit("box_seen", payload, to=sid)
+            for sid in sids:   # the entry's label and the notices in each screen's language
+                self.server.socketio.emit(
+                    "box_seen", i18n.localize(payload, self.server.language_of(sid)), to=sid)
 
     def _seen(self, game: str, frame: Any, detections: Any) -> dict[str, Any] | None:
         registry = self._registry
@@ -141,10 +145,11 @@ class BoxCamera:
         side_px, i, marker, entry, slot = best
         session = self.server.table.session
         if marker.secret and session is not None and not session.saved.ended:
-            kind = marker.component.replace("_", " ")
             return {"game": game, "path": None,
-                    "notice": f"the camera sees a {kind}, whose face is secret in the game being "
-                              "played: it is named and photographed at the lobby only"}
+                    "notice": Message("box.notice.secret_face", "the camera sees a {kind}, whose "
+                                      "face is secret in the game being played: it is named and "
+                                      "photographed at the lobby only",
+                                      kind=marker.component.replace("_", " "))}
         out: dict[str, Any] = {"game": game, "path": entry.path, "label": entry.label,
                                "side": marker.side, "slot": slot, "photo": None, "problem": None}
         if not entry.kind.photo:
@@ -267,7 +272,7 @@ def register(server: BoxServer) -> BoxCamera:
         try:
             found = box.images(game, msg.path)
         except BoxError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(reason(exc)) from None
         return {"photos": {side: _data_uri(path.read_bytes()) for side, path in found.items()}}
 
     def export(grant: Grant, msg: messages.BoxExport) -> dict[str, Any]:
@@ -283,9 +288,10 @@ def register(server: BoxServer) -> BoxCamera:
         game = None if msg.game is None else _game(msg.game)
         box = _box(server)
         try:
-            report = box.import_text(msg.text, game=game, where="that file")
+            report = box.import_text(msg.text, game=game,
+                                     where=Message("box.word.that_file", "that file"))
         except BoxError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(reason(exc)) from None
         except OSError as exc:
             raise Refused(Message("box.refuse.unwritable", "your box file cannot be written: "
                                   "{why}", why=(exc.strerror or str(exc)).lower())) from None

@@ -59,7 +59,8 @@ from tableassist.server.camera import (READ_FPS, BoxLook, CameraCheck, Preview, 
                                        open_camera, pipeline_for)
 from tableassist.server.table import Clock, Table
 from tableassist.server.tokens import Tokens
-from tableassist.server.venue import Paths, VenueServer, page
+from tableassist.server.socket_events import reason
+from tableassist.server.venue import NO_TABLE, Paths, VenueServer, page
 from tableassist.table.box import Box
 from tableassist.table.store import MAIN, Store, StoreError, TableHeld, is_postgres
 from tableassist.table.stores import open_store, open_venue
@@ -84,6 +85,10 @@ GRACE = 3.0
 FRESH = 0.05
 #: How many tables a process opens at once when it takes several (a dead process's).
 TAKERS = 4
+
+
+def _closed(name: str) -> Message:
+    return Message("served.refuse.closed", "table {name} is closed", name=repr(name))
 
 
 class OpenError(Exception):
@@ -132,7 +137,7 @@ class ServedTable:
         if self.source is not None:
             self.camera.start(self.source, **{"name": self.source_name, "fps": READ_FPS, **run})
 
-    def close(self, tell: str | None = None, *, move: bool = False) -> None:
+    def close(self, tell: Message | str | None = None, *, move: bool = False) -> None:
         """Stop the camera (its source is let go), the clock; with ``tell``, say it to every
         screen and the agent and disconnect them (``move``: drop them, so that they reconnect
         to the table's next process); close the store (its writer lock goes)."""
@@ -211,7 +216,7 @@ class ServedVenue:
         self.box = box
         self.clock = clock
         self.tables: dict[str, ServedTable] = {}
-        self.problems: dict[str, str] = {}
+        self.problems: dict[str, Message | str] = {}
         self.venue_server = VenueServer(self, venue.staff)
         self.http: BaseWSGIServer | None = None
         self.url = ""
@@ -293,7 +298,7 @@ class ServedVenue:
         with self._lock:
             served = self.tables.get(name)
         if served is None:
-            raise VenueError(self.problems.get(name) or f"table {name!r} is closed")
+            raise VenueError(self.problems.get(name) or _closed(name))
         return served
 
     def open(self, entry: TableEntry) -> ServedTable | None:
@@ -302,13 +307,15 @@ class ServedVenue:
         try:
             store = open_store(self.db, entry.name)
         except StoreError as exc:
-            self.problems[entry.name] = f"cannot open the table's database: {exc}"
+            self.problems[entry.name] = Message("served.problem.no_database",
+                                                "cannot open the table's database: {why}",
+                                                why=reason(exc))
             return None
         try:
             tokens = table_tokens(store)
         except OpenError as exc:
             store.close()
-            self.problems[entry.name] = str(exc)
+            self.problems[entry.name] = reason(exc)
             return None
         return self._add(compose_table(entry.name, store, tokens, self.registry, box=self.box,
                                        clock=self.clock))
@@ -352,8 +359,9 @@ class ServedVenue:
             self.rescan()   # the least loaded process takes it (this one, or another told)
             return entry
         if self.open(entry) is None:
-            raise VenueError(f"{entry.title!r} was added but cannot be opened: "
-                             f"{self.problems[entry.name]}")
+            raise VenueError(Message("served.refuse.added_not_opened", "{title} was added but "
+                                     "cannot be opened: {why}", title=repr(entry.title),
+                                     why=self.problems[entry.name]))
         return entry
 
     def rename_table(self, name: str, title: str) -> TableEntry:
@@ -370,8 +378,9 @@ class ServedVenue:
             served = self.tables.get(name)
             self.tables = {k: v for k, v in self.tables.items() if k != name}
         if served is not None:
-            served.close(tell=f"the staff closed {entry.title!r}; the game is saved (the table "
-                              "can be opened again on the venue page)")
+            served.close(tell=Message("served.notice.staff_closed", "the staff closed {title}; "
+                                      "the game is saved (the table can be opened again on the "
+                                      "venue page)", title=repr(entry.title)))
         self.problems.pop(name, None)
 
     def reopen_table(self, name: str) -> TableEntry:
@@ -381,7 +390,8 @@ class ServedVenue:
             return entry
         served = self.open(entry)
         if served is None:
-            raise VenueError(f"{entry.title!r} cannot be opened: {self.problems[name]}")
+            raise VenueError(Message("served.refuse.not_opened", "{title} cannot be opened: "
+                                     "{why}", title=repr(entry.title), why=self.problems[name]))
         try:
             served.table.resume_latest()
         except StoreError:
@@ -412,19 +422,22 @@ class ServedVenue:
         """Table ``name``'s keys as the process that serves it keeps them (its links, read)."""
         entry = self.venue.entry(name)
         if entry.closed:
-            raise VenueError(f"table {name!r} is closed")
+            raise VenueError(_closed(name))
         deadline = time.monotonic() + 2 * GRACE
         while True:   # a table just added: its process writes its keys as it opens it
             try:
                 with open_store(self.db, name, read_only=True) as reader:
                     data = reader.links().load()
             except StoreError as exc:
-                raise VenueError(f"the keys of {entry.title!r} cannot be read: {exc}") from None
+                raise VenueError(Message("served.refuse.keys_unreadable", "the keys of {title} "
+                                         "cannot be read: {why}", title=repr(entry.title),
+                                         why=reason(exc))) from None
             if all(isinstance(data.get(k), str) for k in ("host", "table", "camera")):
                 return {k: str(data[k]) for k in ("host", "table", "camera")}
             if time.monotonic() > deadline:
-                raise VenueError(f"{entry.title!r} is not served yet (no process of the venue "
-                                 "has opened it); try again in a moment")
+                raise VenueError(Message("served.refuse.not_served_yet", "{title} is not served "
+                                         "yet (no process of the venue has opened it); try "
+                                         "again in a moment", title=repr(entry.title)))
             time.sleep(0.1)   # a poll interval
 
     def rows(self) -> list[dict[str, Any]]:
@@ -449,7 +462,8 @@ class ServedVenue:
             else:
                 row["state"] = "closed" if entry.closed else "unavailable"
                 if snapshot is not None and not entry.closed and row["problem"] is None:
-                    row["problem"] = ("being opened by a process of the venue" if
+                    row["problem"] = (Message("served.problem.being_opened",
+                                              "being opened by a process of the venue") if
                                       snapshot.address(entry.name) is None else None)
             out.append(row)
         return out
@@ -463,17 +477,25 @@ class ServedVenue:
         try:
             entry = self.venue.entry(name)
         except VenueError:
-            return page("404 Not Found", "No such table",
-                        f"There is no table {name!r} here; ask the staff for the table's card.")
+            return page("404 Not Found", NO_TABLE, Message(
+                "served.page.no_table", "There is no table {name} here; ask the staff for the "
+                "table's card.", name=repr(name)))
         if entry.closed:
-            return page("410 Gone", f"{entry.title} is closed",
-                        "The staff closed this table; its games are saved.")
+            return page("410 Gone", Message("served.page.closed_title", "{title} is closed",
+                                            title=entry.title),
+                        Message("served.page.closed",
+                                "The staff closed this table; its games are saved."))
         if self.share is not None and name not in self.problems:
-            return page("503 Service Unavailable", f"{entry.title} is moving",
-                        "Another server of the venue takes this table over; this page works "
-                        "again in a few seconds.")
-        return page("503 Service Unavailable", f"{entry.title} is not available",
-                    self.problems.get(name) or "The table cannot be opened now.")
+            return page("503 Service Unavailable",
+                        Message("served.page.moving_title", "{title} is moving",
+                                title=entry.title),
+                        Message("served.page.moving", "Another server of the venue takes this "
+                                "table over; this page works again in a few seconds."))
+        return page("503 Service Unavailable",
+                    Message("served.page.unavailable_title", "{title} is not available",
+                            title=entry.title),
+                    self.problems.get(name) or Message("served.page.unavailable",
+                                                       "The table cannot be opened now."))
 
     # -- a venue of several processes (PostgreSQL) --------------------------------------------
 

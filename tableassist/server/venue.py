@@ -200,20 +200,44 @@ class VenueServer:
 
 # -- which app answers a path --------------------------------------------------------------------
 
-def page(status: str, title: str, text: str) -> WSGIApp:
-    """A small page in words (a table that is closed, or not there), with the usual headers."""
-    body = ("<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport "
-            "content='width=device-width, initial-scale=1'><title>tableassist</title>"
-            "<link rel=stylesheet href=/style.css><body><main><h1>"
-            f"{html.escape(title)}</h1><p class=big>{html.escape(text)}</p></main></body></html>"
-            ).encode()
+#: The heading of the page of a path that names no table.
+NO_TABLE = Message("venue.page.no_table", "No such table")
 
-    def answer(_environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+
+def page(status: str, title: Message | str, text: Message | str) -> WSGIApp:
+    """A small page in words (a table that is closed, or not there), with the usual headers, in
+    the language the browser asks for first (``Accept-Language``) of those the table speaks."""
+    def answer(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        lang = page_language(environ.get("HTTP_ACCEPT_LANGUAGE", ""))
+        body = (f"<!doctype html><html lang={lang}><meta charset=utf-8><meta name=viewport "
+                "content='width=device-width, initial-scale=1'><title>tableassist</title>"
+                "<link rel=stylesheet href=/style.css><body><main><h1>"
+                f"{html.escape(i18n.render(title, lang))}</h1><p class=big>"
+                f"{html.escape(i18n.render(text, lang))}</p></main></body></html>").encode()
         start_response(status, [("Content-Type", "text/html; charset=utf-8"),
-                                ("Content-Length", str(len(body))), *HEADERS.items()])
+                                ("Content-Length", str(len(body))),
+                                ("Content-Language", lang), ("Vary", "Accept-Language"),
+                                *HEADERS.items()])
         return [body]
 
     return answer
+
+
+def page_language(accept: str) -> str:
+    """The language of an HTTP request's ``Accept-Language`` (``"de-AT,de;q=0.9,en;q=0.5"``):
+    its tags by their weight, the first the table speaks (English when none is)."""
+    tags = []
+    for i, part in enumerate(str(accept).split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        if tag and weight > 0:
+            tags.append((-weight, i, tag))
+    return i18n.best_language([tag for _, _, tag in sorted(tags)])
 
 
 def redirect(location: str) -> WSGIApp:
@@ -247,8 +271,9 @@ class Paths:
         if path.startswith("/t/"):
             name, slash, rest = path[3:].partition("/")
             if not NAME.fullmatch(name):
-                return page("404 Not Found", "No such table",
-                            "There is no table at this address.")(environ, start_response)
+                return page("404 Not Found", NO_TABLE, Message(
+                    "venue.page.no_table_at_address", "There is no table at this address."))(
+                        environ, start_response)
             if not slash:
                 return redirect(f"{self._root(environ)}/t/{name}/")(environ, start_response)
             return self.table(name)(self._shift(environ, f"/t/{name}", "/" + rest),

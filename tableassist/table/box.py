@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.box_checks import check_box, check_fields, unplayable
 from tableassist.table.box_file import dump_text, parse_text
@@ -62,8 +63,8 @@ def write_file(path: Path, data: bytes) -> None:
 class _Read:
     stamp: tuple[int, int] | None
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)
-    problem: str | None = None      # the file cannot be used (damaged, a value out of its form)
-    unplayable: str | None = None   # its values are fine one by one, but no game can use them
+    problem: Message | None = None  # the file cannot be used (damaged, a value out of its form)
+    unplayable: Message | None = None  # its values are fine one by one, but no game can use them
 
 
 class Box:
@@ -107,14 +108,18 @@ class Box:
                     games = parse_text(raw, where)
                     others = [g for g in games if g != game_id]
                     if others:
-                        raise BoxError([f"{where} holds {', '.join(others)} as well: a game's "
-                                        "box file holds that game only"])
+                        raise BoxError([Message("box.problem.others", "{where} holds {others} "
+                                                "as well: a game's box file holds that game "
+                                                "only", where=where, others=tuple(others))])
                     read.entries = check_fields(game_id, games.get(game_id, {}))
                     read.unplayable = unplayable(game_id, read.entries)
                 except OSError as exc:
-                    read.problem = f"{where} cannot be read: {(exc.strerror or str(exc)).lower()}"
+                    read.problem = Message("box.problem.unreadable", "{where} cannot be read: "
+                                           "{why}", where=where,
+                                           why=(exc.strerror or str(exc)).lower())
                 except BoxError as exc:
-                    read.problem = f"your box file {where} cannot be used: {exc}"
+                    read.problem = Message("box.problem.unusable", "your box file {where} cannot "
+                                           "be used: {why}", where=where, why=exc.args[0])
             self._read[game_id] = read
             return read
 
@@ -122,7 +127,8 @@ class Box:
         """The game's entries (checked), or :class:`BoxError` when its file cannot be used."""
         read = self._load(game_id)
         if read.problem is not None:
-            raise BoxError([read.problem + "; fix it (tableassist box check) or move it away"])
+            raise BoxError([Message("box.problem.fix_it", "{problem}; fix it (tableassist box "
+                                    "check) or move it away", problem=read.problem)])
         return copy.deepcopy(read.entries)
 
     def problem(self, game_id: str) -> str | None:
@@ -135,7 +141,8 @@ class Box:
         entries = self.entries(game_id)
         problem = self._load(game_id).unplayable
         if problem is not None:
-            raise BoxError([f"your box: {problem}; fix the entries it names on the box screen"])
+            raise BoxError([Message("box.problem.unplayable", "your box: {problem}; fix the "
+                                    "entries it names on the box screen", problem=problem)])
         return merge(game_id, shipped, entries) if entries else copy.deepcopy(dict(shipped))
 
     def progress(self, game_id: str) -> dict[str, Any]:
@@ -145,8 +152,7 @@ class Box:
         read = self._load(game_id)
         total = len(the_form.unverified)
         done = sum(1 for p in the_form.unverified if read.entries.get(p, {}).get("checked"))
-        text = f"{the_form.title}: {done} of {total} checked" if total else \
-            f"{the_form.title}: nothing to check"
+        text = checked_of(the_form.title, done, total)
         return {"checked": done, "total": total, "text": text,
                 "parts": progress_parts(the_form, read.entries), "problem": read.problem,
                 "unplayable": read.unplayable, "entries": len(read.entries)}
@@ -166,8 +172,9 @@ class Box:
         read = self._load(game_id)
         if read.problem is not None:
             # Saving now would write over what the file holds: the person's own work.
-            raise BoxError([read.problem + "; nothing was saved: fix it (tableassist box check) "
-                            "or move it away first"])
+            raise BoxError([Message("box.problem.fix_it_first", "{problem}; nothing was saved: fix "
+                                    "it (tableassist box check) or move it away first",
+                                    problem=read.problem)])
         return copy.deepcopy(read.entries)
 
     def save_entry(self, game_id: str, path: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -184,7 +191,7 @@ class Box:
             return kept[path]
 
     def import_text(self, text: str | bytes, *, game: str | None = None,
-                    where: str = "the box file") -> dict[str, dict[str, int]]:
+                    where: Message | str = "the box file") -> dict[str, dict[str, int]]:
         """Take the entries of a box file (all its games, or only ``game``): each replaces the
         entry of the same path, the others stay. Everything is checked first; a file with any
         fault changes nothing. Returns per game how many entries were ``added``, ``replaced``
@@ -193,16 +200,19 @@ class Box:
         if game is not None:
             catalog.engine_class(game)
             if game not in games:
-                held = ", ".join(catalog.engine_class(g).title for g in games) or "no game"
-                raise BoxError([f"{where} holds {held}, not "
-                                f"{catalog.engine_class(game).title}"])
+                raise BoxError([Message("box.problem.other_game", "{where} holds {held, select, "
+                                        "none {no game} other {{held}}}, not {game}", where=where,
+                                        held=", ".join(catalog.engine_class(g).title
+                                                       for g in games) or "none",
+                                        game=catalog.engine_class(game).title)])
             games = {game: games[game]}
         if not games:
-            raise BoxError([f"{where} holds no game's entries"])
+            raise BoxError([Message("box.problem.no_games", "{where} holds no game's entries",
+                                    where=where)])
         with self._lock:
             planned: dict[str, dict[str, dict[str, Any]]] = {}
             report: dict[str, dict[str, int]] = {}
-            problems: list[str] = []
+            problems: list[Message | str] = []
             for game_id, incoming in games.items():
                 try:
                     current = self._writable(game_id)
@@ -210,7 +220,8 @@ class Box:
                     kept = check_box(game_id, merged)
                 except BoxError as exc:
                     title = catalog.engine_class(game_id).title
-                    problems += [f"{title}: {p}" for p in exc.problems]
+                    problems += [Message("box.problem.of_game", "{game}: {problem}", game=title,
+                                         problem=p) for p in exc.problems]
                     continue
                 planned[game_id] = kept
                 report[game_id] = {
@@ -218,7 +229,8 @@ class Box:
                     "replaced": sum(p in current and current[p] != kept[p] for p in incoming),
                     "unchanged": sum(p in current and current[p] == kept[p] for p in incoming)}
             if problems:
-                raise BoxError(problems + ["nothing was imported"])
+                raise BoxError([*problems, Message("box.problem.nothing_imported",
+                                                   "nothing was imported")])
             for game_id, kept in planned.items():
                 self._write(game_id, kept)
             return report
@@ -262,6 +274,14 @@ class Box:
         return {p.name[len(stem):-len(".jpg")]: p for p in sorted(folder.glob(f"{stem}*.jpg"))}
 
 
+def checked_of(title: str, done: int, total: int) -> Message:
+    """A box's progress as the screens say it: "ShipShape: 41 of 72 checked"."""
+    if not total:
+        return Message("box.progress.nothing", "{title}: nothing to check", title=title)
+    return Message("box.progress.checked", "{title}: {done} of {total} checked", title=title,
+                   done=done, total=total)
+
+
 def progress_parts(the_form: Form, kept: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The progress group by group, the one count every screen shows ("Goods: 26 of the 30 to
     check"): each group's ``entries``, the ``total`` of them unverified and how many are
@@ -300,7 +320,7 @@ def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
             "camera": entry.kind.component is not None})
     progress = box.progress(game_id) if box is not None else {
         "checked": 0, "total": len(the_form.unverified), "problem": None, "entries": 0,
-        "text": f"{the_form.title}: 0 of {len(the_form.unverified)} checked",
+        "text": checked_of(the_form.title, 0, len(the_form.unverified)),
         "parts": progress_parts(the_form, {})}
     return {"game": game_id, "title": the_form.title, "entries": out, "progress": progress}
 

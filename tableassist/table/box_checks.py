@@ -13,10 +13,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tableassist.games.messages import Message
 from tableassist.games.protocol import IllegalAction, SetupError
 from tableassist.games.shipshape import KINDS, CellError, read_cell
 from tableassist.table import catalog
-from tableassist.table.box_form import (CORNERS, FIELD_TYPES, BoxError, Field, form,
+from tableassist.table.box_form import (CORNERS, FIELD_TYPES, BoxError, Field, form, semicolons,
                                         shipped_value)
 from tableassist.table.box_merge import merge
 
@@ -24,14 +25,22 @@ __all__ = ["CHECKS", "check_box", "check_entry", "check_fields", "unplayable"]
 
 
 class _Wrong(Exception):
-    """A field's value that its form does not allow; the message says why."""
+    """A field's value that its form does not allow; the message (a :class:`Message`) says
+    why."""
+
+    @property
+    def why(self) -> Message:
+        said: Message = self.args[0]
+        return said
 
 
-def _int(value: Any, lo: int, hi: int, what: str = "a whole number") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Wrong(f"{what} {lo}–{hi}, not {_shown(value)}")
-    if not lo <= value <= hi:
-        raise _Wrong(f"{what} {lo}–{hi}, not {value}")
+
+
+def _int(value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _Wrong(Message("box_checks.wrong.whole_number", "a whole number {lo}–{hi}, not "
+                             "{value}", lo=lo, hi=hi,
+                             value=value if type(value) is int else _shown(value)))
     return value
 
 
@@ -42,23 +51,26 @@ def _shown(value: Any) -> str:
 
 def _text(value: Any, longest: int) -> str:
     if not isinstance(value, str):
-        raise _Wrong(f"a text, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.text", "a text, not {value}",
+                             value=_shown(value)))
     text = " ".join(value.split())
     if not text:
-        raise _Wrong("a text, not an empty one")
+        raise _Wrong(Message("box_checks.wrong.empty_text", "a text, not an empty one"))
     if len(text) > longest:
-        raise _Wrong(f"{longest} letters at most, not {len(text)}")
+        raise _Wrong(Message("box_checks.wrong.long_text", "{longest} letters at most, not {n}",
+                             longest=longest, n=len(text)))
     if any(not ch.isprintable() for ch in text):
-        raise _Wrong("printable letters only")
+        raise _Wrong(Message("box_checks.wrong.unprintable", "printable letters only"))
     return text
 
 
 def _list(value: Any, lo: int, hi: int) -> list[Any]:
     if not isinstance(value, list):
-        raise _Wrong(f"a list, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.list", "a list, not {value}", value=_shown(value)))
     if not lo <= len(value) <= hi:
-        count = f"{lo}" if lo == hi else f"{lo}–{hi}"
-        raise _Wrong(f"{count} items, not {len(value)}")
+        raise _Wrong(Message("box_checks.wrong.items", "{exact, select, yes {{lo}} other "
+                             "{{lo}–{hi}}} items, not {n}", exact="yes" if lo == hi else "no",
+                             lo=lo, hi=hi, n=len(value)))
     return value
 
 
@@ -68,7 +80,8 @@ def check_int(f: Field, value: Any, shipped: Any) -> int:
 
 def check_bool(f: Field, value: Any, shipped: Any) -> bool:
     if not isinstance(value, bool):
-        raise _Wrong(f"true or false, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.bool", "true or false, not {value}",
+                             value=_shown(value)))
     return value
 
 
@@ -84,10 +97,10 @@ def check_int_list(f: Field, value: Any, shipped: Any) -> list[int]:
         try:
             out.append(_int(v, lo, hi))
         except _Wrong as exc:
-            raise _Wrong(f"item {i}: {exc}") from None
+            raise _Wrong(_at("item", i, exc)) from None
     if f.spec.get("ascending") and any(b <= a for a, b in zip(out, out[1:])):
-        raise _Wrong("the numbers go up, each once, from the bottom: "
-                     + ", ".join(str(v) for v in out))
+        raise _Wrong(Message("box_checks.wrong.ascending", "the numbers go up, each once, from "
+                             "the bottom: {values}", values=tuple(out)))
     return out
 
 
@@ -99,10 +112,11 @@ def check_names(f: Field, value: Any, shipped: Any) -> list[str]:
         try:
             out.append(_text(v, int(f.spec.get("max_length", 24))).lower())
         except _Wrong as exc:
-            raise _Wrong(f"name {i}: {exc}") from None
+            raise _Wrong(_at("name", i, exc)) from None
     twice = sorted({v for v in out if out.count(v) > 1})
     if twice:
-        raise _Wrong(f"each name once ({', '.join(twice)} twice)")
+        raise _Wrong(Message("box_checks.wrong.names_twice", "each name once ({names} twice)",
+                             names=tuple(twice)))
     return out
 
 
@@ -113,8 +127,9 @@ def check_faces(f: Field, value: Any, shipped: Any) -> list[str]:
     out = []
     for i, v in enumerate(items, 1):
         if not isinstance(v, str) or not pattern.fullmatch(v.strip()):
-            raise _Wrong(f"face {i} cannot be {_shown(v)}: a number, fwd or back, circled "
-                         "as (2), kept with x as 3x")
+            raise _Wrong(Message("box_checks.wrong.face", "face {i} cannot be {value}: a number, "
+                                 "fwd or back, circled as (2), kept with x as 3x", i=i,
+                                 value=_shown(v)))
         out.append(v.strip())
     return out
 
@@ -126,32 +141,50 @@ def _cell(token: str, crate: bool, most: int) -> str:
         cell = read_cell(token, crate=crate)
     except CellError as exc:
         if exc.item is not None:
-            raise _Wrong(f"{exc.item} {token!r} needs a value 1–{most}") from None
-        allowed = ". (a hole), # (blank), - (no cell), " if crate else ". (empty), "
-        raise _Wrong(f"a cell is {allowed}or G, K, X, R with a value such as G2; "
-                     f"not {_shown(token)}") from None
+            raise _Wrong(_needs_value(exc.item, token, most)) from None
+        raise _Wrong(Message("box_checks.wrong.cell", "a cell is {crate, select, yes {. (a hole), "
+                             "# (blank), - (no cell), } other {. (empty), }}or G, K, X, R with a "
+                             "value such as G2; not {token}", crate="yes" if crate else "no",
+                             token=_shown(token))) from None
     if cell[:1] in KINDS and int(cell[1:]) > most:
-        raise _Wrong(f"{KINDS[cell[:1]]} {token!r} needs a value 1–{most}")
+        raise _Wrong(_needs_value(KINDS[cell[:1]], token, most))
     return cell
+
+
+def _needs_value(item: str, token: str, most: int) -> Message:
+    """ShipShape's printed item (``KINDS``' words) without the value it needs."""
+    return Message("box_checks.wrong.needs_value", "{item, select, gold {gold} cannons {cannons} "
+                   "contraband {contraband} rats {rats} other {{item}}} {token} needs a value "
+                   "1–{most}", item=item, token=repr(token), most=most)
+
+
+def _at(where: str, i: int | str, exc: _Wrong) -> Message:
+    """What is wrong with one part of a value: "item 3: …", "row 2: …", "gold: …"."""
+    return Message("box_checks.wrong.at", "{where, select, item {item {i}} name {name {i}} "
+                   "row {row {i}} other {{i}}}: {why}", where=where, i=i, why=exc.why)
 
 
 def _grid(value: Any, shape: tuple[int, int], crate: bool, most: int) -> list[str]:
     rows, cols = shape
-    what = "a crate" if crate else "a hold"
+    what = "crate" if crate else "hold"
     if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
-        raise _Wrong(f"a grid is a list of rows, each a text of cells such as \"G2 . #\"; "
-                     f"not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.grid", "a grid is a list of rows, each a text of "
+                             "cells such as \"G2 . #\"; not {value}", value=_shown(value)))
     if len(value) != rows:
-        raise _Wrong(f"{what} has {rows} rows of {cols} cells, not {len(value)} rows")
+        raise _Wrong(Message("box_checks.wrong.grid_rows", "{what, select, crate {a crate} "
+                             "other {a hold}} has {rows} rows of {cols} cells, not {n} rows",
+                             what=what, rows=rows, cols=cols, n=len(value)))
     out = []
     for r, row in enumerate(value, 1):
         cells = row.split()
         if len(cells) != cols:
-            raise _Wrong(f"{what} has {rows} rows of {cols} cells; row {r} has {len(cells)}")
+            raise _Wrong(Message("box_checks.wrong.grid_cells", "{what, select, crate {a crate} "
+                                 "other {a hold}} has {rows} rows of {cols} cells; row {r} has "
+                                 "{n}", what=what, rows=rows, cols=cols, r=r, n=len(cells)))
         try:
             tokens = [_cell(c, crate, most) for c in cells]
         except _Wrong as exc:
-            raise _Wrong(f"row {r}: {exc}") from None
+            raise _Wrong(_at("row", r, exc)) from None
         out.append(" ".join(t.ljust(2) for t in tokens).rstrip())
     return out
 
@@ -170,13 +203,15 @@ def check_back(f: Field, value: Any, shipped: Any) -> str | list[str]:
     if value == "mirror":
         return "mirror"
     if isinstance(value, str):
-        raise _Wrong(f"\"mirror\" (the front mirrored) or a grid of its own, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.back", "\"mirror\" (the front mirrored) or a "
+                             "grid of its own, not {value}", value=_shown(value)))
     return _grid(value, _shape(shipped), True, int(f.spec.get("max_value", 9)))
 
 
 def check_corner(f: Field, value: Any, shipped: Any) -> str:
     if value not in CORNERS:
-        raise _Wrong(f"one of {', '.join(CORNERS)}, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.corner", "one of {corners}, not {value}",
+                             corners=CORNERS, value=_shown(value)))
     return str(value)
 
 
@@ -186,12 +221,17 @@ def check_order(f: Field, value: Any, shipped: Any) -> list[str]:
         missing = sorted(set(map(str, shipped)) - set(map(str, items)))
         extra = sorted(set(map(str, items)) - set(map(str, shipped)))
         twice = sorted({str(v) for v in items if items.count(v) > 1})
-        said = [f"missing {', '.join(missing)}" if missing else "",
-                f"unknown {', '.join(_shown(x) for x in extra)}" if extra else "",
-                f"twice {', '.join(twice)}" if twice else ""]
-        raise _Wrong("every space once: " + "; ".join(s for s in said if s))
+        said = [Message("box_checks.wrong.missing", "missing {spaces}",
+                        spaces=tuple(missing)) if missing else None,
+                Message("box_checks.wrong.unknown", "unknown {spaces}",
+                        spaces=tuple(_shown(x) for x in extra)) if extra else None,
+                Message("box_checks.wrong.twice", "twice {spaces}",
+                        spaces=tuple(twice)) if twice else None]
+        raise _Wrong(Message("box_checks.wrong.every_space", "every space once: {said}",
+                             said=semicolons([s for s in said if s is not None])))
     if f.spec.get("keep_first") and items[0] != shipped[0]:
-        raise _Wrong(f"the loop begins at {shipped[0]!r}")
+        raise _Wrong(Message("box_checks.wrong.loop_start", "the loop begins at {space}",
+                             space=repr(shipped[0])))
     return [str(v) for v in items]
 
 
@@ -201,26 +241,30 @@ def check_sets(f: Field, value: Any, shipped: Any) -> list[list[str]]:
     out = []
     for i, s in enumerate(items, 1):
         if not isinstance(s, list) or len(s) != size or not all(isinstance(x, str) for x in s):
-            raise _Wrong(f"item {i}: {size} names, not {_shown(s)}")
+            raise _Wrong(Message("box_checks.wrong.set_size", "item {i}: {size} names, not "
+                                 "{value}", i=i, size=size, value=_shown(s)))
         names = [" ".join(x.split()).lower() for x in s]
         if len(set(names)) != size:
-            raise _Wrong(f"item {i}: {size} different names, not {', '.join(names)}")
+            raise _Wrong(Message("box_checks.wrong.set_alike", "item {i}: {size} different "
+                                 "names, not {names}", i=i, size=size, names=tuple(names)))
         out.append(names)
     return out
 
 
 def check_counts(f: Field, value: Any, shipped: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
-        raise _Wrong(f"a count per {f.spec.get('key', 'name')}, not {_shown(value)}")
+        raise _Wrong(Message("box_checks.wrong.counts", "a count per {key}, not {value}",
+                             key=str(f.spec.get("key", "name")), value=_shown(value)))
     lo, hi = int(f.spec.get("min", 0)), int(f.spec.get("max", 10**9))
     out = {}
     for key, count in value.items():
         if key not in shipped:
-            raise _Wrong(f"no card named {_shown(key)} in the deck")
+            raise _Wrong(Message("box_checks.wrong.no_card", "no card named {key} in the deck",
+                                 key=_shown(key)))
         try:
             out[str(key)] = _int(count, lo, hi)
         except _Wrong as exc:
-            raise _Wrong(f"{key}: {exc}") from None
+            raise _Wrong(_at("key", str(key), exc)) from None
     return out
 
 
@@ -240,17 +284,21 @@ def check_entry(game_id: str, path: str, values: Any) -> dict[str, Any]:
     entry = the_form.entry(path)
     where = f"{entry.path}"
     if not isinstance(values, Mapping):
-        raise BoxError([f"{where}: an entry is a table of values, not {_shown(values)}"])
+        raise BoxError([Message("box_checks.problem.not_a_table", "{where}: an entry is a table "
+                                "of values, not {value}", where=where, value=_shown(values))])
     fields = {f.name: f for f in entry.kind.fields}
-    problems = []
+    problems: list[Message] = []
     unknown = [k for k in values if k != "checked" and k not in fields]
     if unknown:
-        problems.append(f"{where}: unknown field {str(unknown[0])[:40]!r} "
-                        f"({entry.label} has {', '.join(fields)})")
+        problems.append(Message("box_checks.problem.unknown_field", "{where}: unknown field "
+                                "{field} ({entry} has {fields})", where=where,
+                                field=repr(str(unknown[0])[:40]), entry=entry.label,
+                                fields=tuple(fields)))
     out: dict[str, Any] = {}
     checked = values.get("checked", False)
     if not isinstance(checked, bool):
-        problems.append(f"{where}: checked is true or false, not {_shown(checked)}")
+        problems.append(Message("box_checks.problem.checked", "{where}: checked is true or "
+                                "false, not {value}", where=where, value=_shown(checked)))
     out["checked"] = checked is True
     shipped = catalog.shipped_components(game_id)
     for name, f in fields.items():
@@ -261,7 +309,8 @@ def check_entry(game_id: str, path: str, values: Any) -> dict[str, Any]:
         try:
             out[name] = CHECKS[f.type](f, values[name], shipped_value(entry, like, shipped))
         except _Wrong as exc:
-            problems.append(f"{where}: {f.name}: {exc}")
+            problems.append(Message("box_checks.problem.field", "{where}: {field}: {why}",
+                                    where=where, field=f.name, why=exc.why))
     if problems:
         raise BoxError(problems)
     return out
@@ -270,7 +319,7 @@ def check_entry(game_id: str, path: str, values: Any) -> dict[str, Any]:
 def check_fields(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Every entry of a game's box checked against its form: the entries as the box keeps them,
     or :class:`BoxError` naming every fault."""
-    problems: list[str] = []
+    problems: list[Message | str] = []
     checked: dict[str, dict[str, Any]] = {}
     for path, values in entries.items():
         try:
@@ -282,7 +331,7 @@ def check_fields(game_id: str, entries: Mapping[str, Any]) -> dict[str, dict[str
     return checked
 
 
-def unplayable(game_id: str, entries: Mapping[str, Mapping[str, Any]]) -> str | None:
+def unplayable(game_id: str, entries: Mapping[str, Mapping[str, Any]]) -> Message | None:
     """Why the engine cannot set up a game with the box's (checked) entries merged over the
     shipped data, or ``None``: what one field cannot see (Abandon Ship needs one cheese token per
     cheese space)."""
@@ -292,7 +341,9 @@ def unplayable(game_id: str, entries: Mapping[str, Mapping[str, Any]]) -> str | 
     try:
         catalog.new_game(game_id, names, components=data)
     except (SetupError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as exc:
-        return f"{cls.title or game_id} cannot be played with these values: {str(exc)[:300]}"
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)[:300]
+        return Message("box_checks.problem.unplayable", "{game} cannot be played with these "
+                       "values: {why}", game=cls.title or game_id, why=said)
     return None
 
 

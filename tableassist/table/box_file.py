@@ -30,6 +30,7 @@ from typing import Any
 
 import tomli_w
 
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.box_form import BoxError, form
 
@@ -42,50 +43,63 @@ FORMAT_VERSION = 1
 MAX_BYTES = 512 * 1024
 
 
-def parse_text(text: str | bytes, where: str = "the box file") -> dict[str, dict[str, Any]]:
+def parse_text(text: str | bytes, where: Message | str = "the box file"
+               ) -> dict[str, dict[str, Any]]:
     """A box file's games and their entries, as written (not yet checked against the forms);
     :class:`BoxError` for a file that is damaged, not a box file, or from a newer version."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
-            raise BoxError([f"{where} is {len(text) // 1024} KB; a box file is a few KB "
-                            "(is it the right file?)"])
+            raise BoxError([Message("box_file.problem.large", "{where} is {kb} KB; a box file "
+                                    "is a few KB (is it the right file?)", where=where,
+                                    kb=len(text) // 1024)])
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BoxError([f"{where} is not a text file (a box file is TOML, written in UTF-8)"]
+            raise BoxError([Message("box_file.problem.not_text", "{where} is not a text file "
+                                    "(a box file is TOML, written in UTF-8)", where=where)]
                            ) from None
     if len(text) > MAX_BYTES:
-        raise BoxError([f"{where} is too large for a box file"])
+        raise BoxError([Message("box_file.problem.too_large", "{where} is too large for a box "
+                                "file", where=where)])
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BoxError([f"{where} is damaged and cannot be read ({exc})"]) from None
+        raise BoxError([Message("box_file.problem.damaged", "{where} is damaged and cannot be "
+                                "read ({why})", where=where, why=str(exc))]) from None
     except RecursionError:
         # tomllib reads nested arrays and tables by recursion; a box file is three levels deep.
-        raise BoxError([f"{where} is nested far too deeply to be a box file "
-                        "(is it the right file?)"]) from None
+        raise BoxError([Message("box_file.problem.deep", "{where} is nested far too deeply to "
+                                "be a box file (is it the right file?)", where=where)]) from None
     version = doc.get(FORMAT_KEY)
     if version is None:
-        hint = " (it looks like a game's data file)" if "game" in doc else ""
-        raise BoxError([f"{where} is not a tableassist box file: it has no "
-                        f"`{FORMAT_KEY} = {FORMAT_VERSION}` line{hint}"])
+        first_line = f"`{FORMAT_KEY} = {FORMAT_VERSION}`"   # as the file writes it
+        raise BoxError([Message("box_file.problem.not_a_box", "{where} is not a tableassist box "
+                                "file: it has no {line} line{data, select, yes { (it looks like "
+                                "a game's data file)} other {}}", where=where, line=first_line,
+                                data="yes" if "game" in doc else "no")])
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise BoxError([f"{where}: `{FORMAT_KEY}` is the format's version, a whole number"])
+        raise BoxError([Message("box_file.problem.version", "{where}: `{key}` is the format's "
+                                "version, a whole number", where=where, key=FORMAT_KEY)])
     if version > FORMAT_VERSION:
-        raise BoxError([f"{where} was written by a newer tableassist (box format {version}; "
-                        f"this one reads {FORMAT_VERSION}): update tableassist to read it"])
+        raise BoxError([Message("box_file.problem.newer", "{where} was written by a newer "
+                                "tableassist (box format {version}; this one reads {reads}): "
+                                "update tableassist to read it", where=where, version=version,
+                                reads=FORMAT_VERSION)])
     games: dict[str, dict[str, Any]] = {}
-    problems = []
+    problems: list[Message | str] = []
     for key, value in doc.items():
         if key == FORMAT_KEY:
             continue
         if key not in catalog.ENGINES:
-            problems.append(f"{where}: {key[:40]!r} is not a game of this tableassist "
-                            f"({', '.join(catalog.ENGINES)})")
+            problems.append(Message("box_file.problem.no_game", "{where}: {key} is not a game of "
+                                    "this tableassist ({games})", where=where,
+                                    key=repr(key[:40]), games=tuple(catalog.ENGINES)))
             continue
         if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
-            problems.append(f"{where}: [{key}] holds one table per entry, such as "
-                            f"[{key}.\"...\"]")
+            table, example = f"[{key}]", f"[{key}.\"...\"]"   # as the file writes them
+            problems.append(Message("box_file.problem.tables", "{where}: {table} holds one table "
+                                    "per entry, such as {example}", where=where, table=table,
+                                    example=example))
             continue
         games[key] = {str(p): dict(v) for p, v in value.items()}
     if problems:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tableassist.games.data_words import box_word_id
 from tableassist.games.messages import Message
 from tableassist.games.protocol import SetupError
 from tableassist.table import catalog
@@ -33,15 +34,32 @@ FIELD_TYPES = ("int", "bool", "text", "int_list", "names", "faces", "grid", "bac
                "order", "sets", "counts")
 
 
+# The form's words are messages made from the form's ids and texts (the extractor reads the same
+# pairs: tableassist.games.data_words.box_word_sites), not literals at a call site.
+_word = Message
+
+
 class BoxError(ValueError):
     """A box file, or an entry, that cannot be used. ``problems`` lists every fault found, each
     naming where it is; the message is the first few."""
 
-    def __init__(self, problems: Sequence[str]) -> None:
+    def __init__(self, problems: Sequence[Message | str]) -> None:
         self.problems = list(problems)
         shown = self.problems[:5]
         more = len(self.problems) - len(shown)
-        super().__init__("; ".join(shown) + (f"; and {more} more" if more > 0 else ""))
+        said = semicolons(shown)
+        super().__init__(Message("box_form.problems_more", "{said}; and {more} more", said=said,
+                                 more=more) if more > 0 else said)
+
+
+def semicolons(said: Sequence[Message | str]) -> Message | str:
+    """Sentences one after the other, "…; …; …" (each in the screen's language)."""
+    if not said:
+        return ""
+    if len(said) == 1:
+        return said[0]
+    return Message("box_form.semicolons", "{first}; {rest}", first=said[0],
+                   rest=semicolons(said[1:]))
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,7 @@ class Kind:
     item: str = "{id}"             # how the sticker's item names the entry (and a slot in it)
     sticker: str = "center"        # where the sticker sits on the component
     photo: bool = True             # whether the camera cuts out a photo of the component
+    label_id: str = ""             # the catalogues' id of ``label`` (a screen's words)
 
     def item_match(self, item: str) -> tuple[str | None, str | None] | None:
         """The entry id and slot a sticker's ``item`` names (``"red:face-3"`` → ``("red",
@@ -102,12 +121,14 @@ class Entry:
     id: str | None
 
     @property
-    def label(self) -> str:
-        """The entry as the screen names it: "Crate C17"; a numbered placeholder's id by its
-        number ("Good 05", not "Good good_05")."""
+    def label(self) -> Message:
+        """The entry as the screen names it: "Crate C17" (a message, in the screen's language);
+        a numbered placeholder's id by its number ("Good 05", not "Good good_05")."""
         shown = self.id or ""
         numbered = re.fullmatch(r"[a-z]+_(\d+)", shown)
-        return self.kind.label.replace("{id}", numbered.group(1) if numbered else shown)
+        shown = numbered.group(1) if numbered else shown
+        return _word(self.kind.label_id, self.kind.label,
+                     **({"id": shown} if "{id}" in self.kind.label else {}))
 
 
 @dataclass(frozen=True)
@@ -124,10 +145,11 @@ class Form:
         try:
             return self.entries[path]
         except KeyError:
-            raise BoxError([f"{path[:60]!r}: no such entry in {self.title}'s components "
-                            f"({self.known()})"]) from None
+            raise BoxError([Message("box_form.problem.no_entry", "{path}: no such entry in "
+                                    "{game}'s components ({known})", path=repr(path[:60]),
+                                    game=self.title, known=self.known())]) from None
 
-    def known(self) -> str:
+    def known(self) -> Message:
         """The entries as a reader would look for them: "holds H01–H18, crates C01–C54"."""
         parts = []
         for kind in self.kinds:
@@ -137,7 +159,7 @@ class Form:
                              f"{kind.list} {''.join(str(i) for i in ids)}")
             else:
                 parts.append(str(kind.path))
-        return "its entries are " + ", ".join(parts)
+        return Message("box_form.known", "its entries are {parts}", parts=tuple(parts))
 
     def for_marker(self, component: str, item: str) -> tuple[Entry, str | None] | None:
         """The entry a sticker of ``component`` ``item`` selects, and the slot it names."""
@@ -212,15 +234,20 @@ def _kind(game_id: str, n: int, raw: Mapping[str, Any]) -> Kind:
         if f.get("type") not in FIELD_TYPES:
             raise _form_error(f"{where}: field {f.get('name')!r} has an unknown type "
                               f"{f.get('type')!r}; types: {', '.join(FIELD_TYPES)}")
-        fields.append(Field(str(f["name"]), str(f["type"]), str(f.get("label", f["name"])), spec,
+        label = str(f.get("label", f["name"]))
+        shown = _word(box_word_id(game_id, raw, f"field.{f['name']}"), label) \
+            if "label" in f else label
+        fields.append(Field(str(f["name"]), str(f["type"]), shown, spec,
                             bool(f.get("box_only", False))))
     sticker = str(raw.get("sticker", "center"))
     if sticker not in STICKER_PLACES:
         raise _form_error(f"{where}: sticker must be one of {', '.join(STICKER_PLACES)}")
-    return Kind(raw.get("list"), raw.get("path"), str(raw["group"]), str(raw["label"]),
-                str(raw["what"]), str(raw["where"]), str(raw["editor"]), tuple(fields),
+    def words(word: str) -> Message:
+        return _word(box_word_id(game_id, raw, word), str(raw[word]))
+    return Kind(raw.get("list"), raw.get("path"), words("group"), str(raw["label"]),
+                words("what"), words("where"), str(raw["editor"]), tuple(fields),
                 raw.get("component"), str(raw.get("item", "{id}")), sticker,
-                bool(raw.get("photo", True)))
+                bool(raw.get("photo", True)), box_word_id(game_id, raw, "label"))
 
 
 def resolve(data: Any, path: str, where: str = "") -> Any:

@@ -29,7 +29,9 @@ import psycopg  # stores.open_venue checks first that it is installed
 from tableassist.table.postgres_store import (LOCK_SPACE, PROCESS_SPACE, SCHEMA, connect_error, explain,
                                               parameters, prepare_schema, shown)
 from tableassist.table.store import MAIN, StoreError, now
-from tableassist.table.venue import TableEntry, VenueError, check_name, check_title, slug
+from tableassist.table.venue import (TableEntry, check_name, check_title,
+                                     closed_already, main_stays_open, name_taken,
+                                     no_such_table, open_already, slug, title_taken)
 from tableassist.table.writer_lock import this_process
 
 #: The channel every process of a venue listens on: the list of tables changed (``{"venue":
@@ -141,7 +143,7 @@ class PostgresVenue:
                 "SELECT name, title, created, closed FROM tables WHERE name = %s",
                 (name,)).fetchone())
         if row is None:
-            raise VenueError(f"there is no table {str(name)[:40]!r} at this venue")
+            raise no_such_table(name)
         return _entry(row)
 
     # -- changing ----------------------------------------------------------------------------------
@@ -165,7 +167,7 @@ class PostgresVenue:
     @staticmethod
     def _same_title(tables: list[TableEntry], title: str, but: str | None = None) -> None:
         if any(t.title.casefold() == title.casefold() and t.name != but for t in tables):
-            raise VenueError(f"there is already a table called {title!r}")
+            raise title_taken(title)
 
     def create(self, title: str, name: str | None = None) -> TableEntry:
         title = check_title(title)
@@ -183,7 +185,7 @@ class PostgresVenue:
                     k += 1
                     chosen = f"{base[:29].rstrip('-')}-{k}"
             elif chosen in names:
-                raise VenueError(f"there is already a table named {chosen!r}")
+                raise name_taken(chosen)
             entry = TableEntry(chosen, title, now())
             conn.execute("INSERT INTO tables (name, created, title) VALUES (%s, %s, %s)",
                          (entry.name, entry.created, entry.title))
@@ -195,7 +197,7 @@ class PostgresVenue:
         def update(conn: Any, tables: list[TableEntry]) -> TableEntry:
             found = next((t for t in tables if t.name == name), None)
             if found is None:
-                raise VenueError(f"there is no table {str(name)[:40]!r} at this venue")
+                raise no_such_table(name)
             entry = check(found, tables)
             conn.execute("UPDATE tables SET title = %s, closed = %s WHERE name = %s",
                          (entry.title, entry.closed, entry.name))
@@ -213,17 +215,16 @@ class PostgresVenue:
     def close(self, name: str) -> TableEntry:
         def close(entry: TableEntry, _tables: list[TableEntry]) -> TableEntry:
             if name == MAIN:
-                raise VenueError("the main table cannot be closed (it is the one a restart "
-                                 "opens first); rename it instead")
+                raise main_stays_open()
             if entry.closed:
-                raise VenueError(f"{entry.title!r} is closed already")
+                raise closed_already(entry.title)
             return TableEntry(entry.name, entry.title, entry.created, now())
         return self._update(name, close)
 
     def reopen(self, name: str) -> TableEntry:
         def reopen(entry: TableEntry, _tables: list[TableEntry]) -> TableEntry:
             if not entry.closed:
-                raise VenueError(f"{entry.title!r} is open")
+                raise open_already(entry.title)
             return TableEntry(entry.name, entry.title, entry.created, None)
         return self._update(name, reopen)
 

@@ -128,7 +128,7 @@ class TableSession:
         except BoxError as exc:
             raise SetupError(Message("session.setup.box", "cannot start {game}: {problem}",
                                      game=catalog.engine_class(game_id).title or game_id,
-                                     problem=str(exc))) from None
+                                     problem=exc.args[0])) from None
         game = catalog.new_game(game_id, players, seed=seed, options=options,
                                 components=components)
         row = store.create_game(game_id, game.players, seed, options or {}, components)

@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
+from tableassist.games.messages import Message
 from tableassist.table.files import read_json, replace_json
 from tableassist.table.sqlite_store import table_file
 from tableassist.table.store import MAIN, StoreError
@@ -42,14 +43,45 @@ from tableassist.table.writer_lock import LockError, WriterLock
 #: A table's name as the venue gives it: what its path, its files and a camera agent's
 #: ``--table`` say (a stricter form of the store's ``TABLE_NAME``: no '_', no '-' at the end).
 NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?")
-NAME_RULE = "a table's name is 1–32 small letters a–z, digits and '-' (not at either end)"
 #: Longest title the venue page and the join card show.
 MAX_TITLE = 40
 VENUE_FORMAT = 1
 
 
 class VenueError(ValueError):
-    """A request the venue refuses (the message says why, in the staff's words)."""
+    """A request the venue refuses (the message says why, in the staff's words: a
+    :class:`Message`, so the venue page shows it in its language)."""
+
+
+# -- the venue's refusals, one place for both of its lists (this file's and PostgreSQL's) ----------
+
+def no_such_table(name: object) -> VenueError:
+    return VenueError(Message("venue.refuse.no_such_table", "there is no table {name} at this venue",
+                              name=repr(str(name)[:40])))
+
+
+def title_taken(title: str) -> VenueError:
+    return VenueError(Message("venue.refuse.title_taken", "there is already a table called {title}",
+                              title=repr(title)))
+
+
+def name_taken(name: str) -> VenueError:
+    return VenueError(Message("venue.refuse.name_taken", "there is already a table named {name}",
+                              name=repr(name)))
+
+
+def main_stays_open() -> VenueError:
+    return VenueError(Message("venue.refuse.main_stays_open", "the main table cannot be closed "
+                              "(it is the one a restart opens first); rename it instead"))
+
+
+def closed_already(title: str) -> VenueError:
+    return VenueError(Message("venue.refuse.closed_already", "{title} is closed already",
+                              title=repr(title)))
+
+
+def open_already(title: str) -> VenueError:
+    return VenueError(Message("venue.refuse.open_already", "{title} is open", title=repr(title)))
 
 
 @dataclass(frozen=True)
@@ -79,7 +111,10 @@ def venue_file(db: str | Path) -> Path:
 
 def check_name(name: str) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise VenueError(NAME_RULE + (f", not {name[:40]!r}" if isinstance(name, str) else ""))
+        raise VenueError(Message("venue.refuse.bad_name", "a table's name is 1–32 small letters "
+                                 "a–z, digits and '-' (not at either end){given, select, yes {, "
+                                 "not {name}} other {}}", given="yes" if isinstance(name, str)
+                                 else "no", name=repr(name[:40]) if isinstance(name, str) else ""))
     return name
 
 
@@ -87,11 +122,14 @@ def check_title(title: str) -> str:
     """A title as kept: stripped, 1–40 letters, no control characters."""
     text = " ".join(str(title).split())
     if not text:
-        raise VenueError("give the table a name (such as \"Table 4\" or \"Window\")")
+        raise VenueError(Message("venue.refuse.no_title",
+                                 "give the table a name (such as \"Table 4\" or \"Window\")"))
     if len(text) > MAX_TITLE:
-        raise VenueError(f"keep a table's name to {MAX_TITLE} letters or fewer")
+        raise VenueError(Message("venue.refuse.long_title",
+                                 "keep a table's name to {most} letters or fewer", most=MAX_TITLE))
     if any(unicodedata.category(c).startswith("C") for c in text):
-        raise VenueError("a table's name cannot hold control characters")
+        raise VenueError(Message("venue.refuse.control_title",
+                                 "a table's name cannot hold control characters"))
     return text
 
 
@@ -229,8 +267,9 @@ class VenueFile:
             self._save()
         except OSError as exc:
             self._tables = tables
-            raise VenueError(f"the venue's list could not be saved "
-                             f"({(exc.strerror or str(exc)).lower()}); nothing changed") from None
+            raise VenueError(Message("venue.refuse.not_saved", "the venue's list could not be "
+                                     "saved ({why}); nothing changed",
+                                     why=(exc.strerror or str(exc)).lower())) from None
         return entry
 
     # -- the protocol --------------------------------------------------------------------------
@@ -243,14 +282,14 @@ class VenueFile:
         with self._lock:
             found = self._tables.get(name) if isinstance(name, str) else None
         if found is None:
-            raise VenueError(f"there is no table {str(name)[:40]!r} at this venue")
+            raise no_such_table(name)
         return found
 
     def create(self, title: str, name: str | None = None) -> TableEntry:
         title = check_title(title)
         with self._lock:
             if any(t.title.casefold() == title.casefold() for t in self._tables.values()):
-                raise VenueError(f"there is already a table called {title!r}")
+                raise title_taken(title)
             if name is None:
                 base, k = slug(title), 1
                 name = base
@@ -258,10 +297,11 @@ class VenueFile:
                     k += 1
                     name = f"{base[:29].rstrip('-')}-{k}"
             elif check_name(name) in self._tables:
-                raise VenueError(f"there is already a table named {name!r}")
+                raise name_taken(name)
             if table_file(self.db, name).exists():   # a file the list does not know: never reuse it
-                raise VenueError(f"{table_file(self.db, name).name} already exists beside the "
-                                 "venue's database; choose another name")
+                raise VenueError(Message("venue.refuse.file_exists", "{file} already exists "
+                                         "beside the venue's database; choose another name",
+                                         file=table_file(self.db, name).name))
             return self._change(TableEntry(name, title, _now()))
 
     def rename(self, name: str, title: str) -> TableEntry:
@@ -270,23 +310,22 @@ class VenueFile:
         with self._lock:
             if any(t.title.casefold() == title.casefold() and t.name != name
                    for t in self._tables.values()):
-                raise VenueError(f"there is already a table called {title!r}")
+                raise title_taken(title)
             return self._change(replace(entry, title=title))
 
     def close(self, name: str) -> TableEntry:
         entry = self.entry(name)
         if name == MAIN:
-            raise VenueError("the main table cannot be closed (it is the one a restart opens "
-                             "first); rename it instead")
+            raise main_stays_open()
         if entry.closed:
-            raise VenueError(f"{entry.title!r} is closed already")
+            raise closed_already(entry.title)
         with self._lock:
             return self._change(replace(entry, closed=_now()))
 
     def reopen(self, name: str) -> TableEntry:
         entry = self.entry(name)
         if not entry.closed:
-            raise VenueError(f"{entry.title!r} is open")
+            raise open_already(entry.title)
         with self._lock:
             return self._change(replace(entry, closed=None))
 

@@ -219,3 +219,25 @@ def test_a_camera_at_the_lobby_does_not_redraw_the_screens_every_frame(box_serve
         assert len(table.states) - before <= 1   # "camera on", once
     finally:
         camera.stop()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", {"refused": "nicht gespeichert: crates[C17]: front: eine Kiste hat 3 Reihen zu 3 Zellen, "
+                       "nicht 1 Reihen",
+            "progress": "ShipShape: 0 von 72 geprüft", "group": "Kisten"}),
+    ("es", {"refused": "no guardado: crates[C17]: front: una caja tiene 3 filas de 3 celdas, "
+                       "no 1 filas",
+            "progress": "ShipShape: 0 de 72 comprobados", "group": "Cajas"}),
+])
+def test_the_box_screen_speaks_the_screens_language(box_server, lang, words):
+    """The box's refusals (a field's check inside "not saved: …"), its progress line and the box
+    form's words reach a German or Spanish screen in its language, not in English."""
+    table = box_server.client(box_server.tokens.table, lang)
+    assert table.state["lobby"]["box"]["shipshape"]["text"] == words["progress"]
+    opened = table.call("box", {"game": "shipshape"})
+    entry = next(e for e in opened["entries"] if e["path"] == "crates[C17]")
+    assert entry["group"] == words["group"], entry
+    answer = table.call("box_save", {"game": "shipshape", "path": "crates[C17]",
+                                     "values": {"front": ["# . G3"]}})
+    assert answer == {"ok": False, "error": words["refused"]}
+    assert not box_server.table.box.folder.exists()

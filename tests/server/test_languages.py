@@ -206,3 +206,21 @@ def test_the_servers_own_refusals_come_in_the_screens_language(server):
     said = refused("start", {"game": "x" * 20_000})
     assert said["de"] == "diese Nachricht ist zu groß (über 16 KB)"
     assert said["es"] == "ese mensaje es demasiado grande (más de 16 KB)"
+    # a field's own sentence (messages.Says), its bound and value as the language writes numbers
+    said = refused("start", {"game": "shipwrecked", "players": [{"name": "Ann"}], "seed": -1})
+    assert said["en"] == "the seed is a whole number 0–9223372036854775807, not -1"
+    assert said["de"] == "der Startwert ist eine ganze Zahl von 0 bis 9.223.372.036.854.775.807, nicht -1"
+    assert said["es"] == "la semilla es un número entero de 0 a 9.223.372.036.854.775.807, no -1"
+    said = refused("resume", {"row": "3"})
+    assert said["de"] == "sag mit \"row\", welches gespeicherte Spiel: eine ganze Zahl"
+    assert said["es"] == "indica qué partida guardada con \"row\": un número entero"
+    said = refused("start", {"game": "shipwrecked", "players": [{"name": "A" * 25}]})
+    assert said["de"] == "jeder Name hat höchstens 24 Zeichen"
+    assert said["es"] == "cada nombre tiene como mucho 24 caracteres"
+    # a field of a nested object: the object named in the language
+    said = refused("start", {"game": "shipwrecked", "players": [{"name": "Ann", "age": 9}]})
+    assert said["de"] == "ein Platz hat kein Feld 'age' (es nimmt \"name\" und \"colour\")"
+    assert said["es"] == "un asiento no tiene el campo 'age' (admite \"name\" y \"colour\")"
+    said = refused("act", {"action": {"type": "roll"}})
+    assert said["de"] == "eine Aktion braucht einen „player“ (einen Namen, oder null für den Tisch)"
+    assert said["es"] == "una acción necesita un «player» (un nombre, o null para la mesa)"

@@ -46,10 +46,10 @@ def test_every_field_says_what_it_wants():
 
 @pytest.mark.parametrize("event, data, sentence", [
     # wrong types, in the words the table used before the structs
-    ("act", {"action": "lay"}, "'act' needs {\"action\": {…}} with the action as a JSON object"),
+    ("act", {"action": "lay"}, "'act' needs \"action\": the action as a JSON object"),
     ("act", {"action": {"type": "lay_bid_card", "player": 3}},
      "an action's 'player' is a name, or null for the table"),
-    ("confirm", {}, "'confirm' needs {\"action\": {…}}: one of the camera's proposals"),
+    ("confirm", {}, "'confirm' needs \"action\": one of the camera's proposals"),
     ("correct", {"seq": True}, "say which history entry with \"seq\": a whole number"),
     ("correct", {"seq": 2.0}, "say which history entry with \"seq\": a whole number"),
     ("correct", {"seq": "2"}, "say which history entry with \"seq\": a whole number"),
@@ -58,7 +58,7 @@ def test_every_field_says_what_it_wants():
     ("alternatives", {}, "say which history entry with \"seq\": a whole number"),
     ("start", {"players": SEATS}, "choose a game"),
     ("start", {"game": "shipwrecked", "players": ["Ann", "Bea"]},
-     "players are a list of {\"name\", \"colour\"}"),
+     "players are a list of seats, each with a \"name\" and a \"colour\""),
     ("start", {"game": "shipwrecked", "players": [{"name": 7}]}, "a player's name is a text"),
     ("start", {"game": "shipwrecked", "players": [{"name": "A" * 25}]},
      "keep each name to 24 letters or fewer"),
@@ -154,3 +154,25 @@ def test_a_spectator_is_refused_for_permission_before_shape(server):
 def test_the_module_docstring_examples_hold():
     import doctest
     assert doctest.testmod(messages).failed == 0
+
+
+def test_every_fields_sentence_is_a_message_in_each_language():
+    """A refusal of the shape is a message (an id in the catalogues), so a German or Spanish
+    screen reads it in its language; a value with decimals is written the language's way."""
+    from tableassist import i18n
+    from tableassist.games.messages import Message
+    for shape in every_struct(messages.Shape):
+        assert isinstance(shape.noun, Message), shape
+        for name, field in shape.model_fields.items():
+            says = next(m for m in field.metadata if isinstance(m, messages.Says))
+            for template in (says.wrong, says.out_of_range):
+                if template is not None:
+                    for lang in ("de", "es"):
+                        assert template.id in i18n.catalogue(lang), (shape, name, lang)
+    with pytest.raises(Refused) as refused:
+        parse("camera_events", {"agent": "a1", "seq": 1, "reading": "r", "t": -2.5,
+                                "events": []})
+    said = refused.value.args[0]
+    assert said == "\"t\" is the frame's time in seconds, 0 or more, not -2.5"
+    assert i18n.render(said, "de").endswith("nicht -2,5")
+    assert i18n.render(said, "es").endswith("no -2,5")

@@ -114,7 +114,7 @@ def test_tokens_decide_who_may_do_what(server):
 @pytest.mark.parametrize("event, data, message", [
     ("act", "lay a card", "needs a JSON object"),
     ("act", [1, 2], "needs a JSON object"),
-    ("act", {}, "with the action as a JSON object"),
+    ("act", {}, "the action as a JSON object"),
     ("act", {"action": {"type": "lay_bid_card"}}, "needs a 'player'"),
     ("act", {"action": {"type": "dance", "player": "Ann"}}, "has no action 'dance'"),
     ("act", {"action": {"type": "reveal_row", "player": None, "cards": "x" * 20000}}, "too large"),

@@ -71,9 +71,11 @@ def connect(sio: socketio.Client, url: str, **how) -> None:
             said.get("message") if isinstance(said, dict) else str(said)) from None
 
 
-def get(url: str) -> tuple[int, str]:
+def get(url: str, lang: str | None = None) -> tuple[int, str]:
+    """A page's status and text (``lang``: the browser's ``Accept-Language``)."""
+    request = urllib.request.Request(url, headers={"Accept-Language": lang} if lang else {})
     try:
-        with urllib.request.urlopen(url, timeout=5) as r:
+        with urllib.request.urlopen(request, timeout=5) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -217,6 +219,13 @@ def test_each_table_answers_at_its_path_and_a_closed_or_unknown_one_says_so(venu
     venue.close_table("two")
     status, body = get(venue.url + "t/two/")
     assert status == 410 and "Two is closed" in body
+    # in the language the browser asks for first, of those the table speaks
+    status, body = get(venue.url + "t/two/", "fr-FR,fr;q=0.9,de;q=0.8,en;q=0.5")
+    assert status == 410 and "<html lang=de>" in body and "Two ist geschlossen" in body
+    assert "Das Personal hat diesen Tisch geschlossen; seine Spiele sind gespeichert." in body
+    status, body = get(venue.url + "t/nowhere/", "es-MX")
+    assert status == 404 and "No existe esa mesa" in body and "mesa &#x27;nowhere&#x27;" in body
+    assert "Unter dieser Adresse gibt es keinen Tisch." in get(venue.url + "t/-x/", "de")[1]
 
 
 def test_a_tables_links_name_its_path_and_its_keys_work_only_there(venue):
@@ -263,6 +272,42 @@ def test_the_staff_create_rename_and_close_tables_and_see_their_games(venue):
         "there is no table 'nowhere' at this venue"
 
 
+def test_the_venues_refusals_come_in_the_staff_screens_language(venue):
+    """The venue page's refusals (the venue's list, the served tables) are messages: a German
+    staff screen reads them in German, a Spanish one in Spanish."""
+    screens = {}
+    for lang in ("de", "es"):
+        sio = socketio.Client(reconnection=False)
+        sio.on("tables", lambda rows: None)
+        connect(sio, venue.url, auth={"token": venue.venue.staff, "lang": lang},
+                socketio_path="venue/socket.io")
+        venue.clients.append(sio)
+        screens[lang] = sio
+
+    def said(event: str, data: dict) -> dict[str, str]:
+        answers = {lang: sio.call(event, data, timeout=5) for lang, sio in screens.items()}
+        assert not any(a["ok"] for a in answers.values()), answers
+        return {lang: a["error"] for lang, a in answers.items()}
+
+    assert said("close_table", {"name": "nowhere"}) == {
+        "de": "an diesem Veranstaltungsort gibt es keinen Tisch 'nowhere'",
+        "es": "no hay ninguna mesa 'nowhere' en este local"}
+    assert said("create_table", {"title": ""}) == {
+        "de": "gebt dem Tisch einen Namen (etwa \"Tisch 4\" oder \"Fenster\")",
+        "es": "poned un nombre a la mesa (como \"Mesa 4\" o \"Ventana\")"}
+    assert said("close_table", {"name": "main"})["de"].startswith(
+        "der Haupttisch lässt sich nicht schließen")
+    assert said("create_table", {"title": "Two", "name": "Zwei!"})["es"].startswith(
+        "el nombre de una mesa tiene de 1 a 32 letras minúsculas")
+    assert screens["de"].call("create_table", {"title": "Two"}, timeout=5)["ok"]
+    assert said("create_table", {"title": "two"}) == {
+        "de": "es gibt schon einen Tisch namens 'two'",
+        "es": "ya hay una mesa llamada 'two'"}
+    assert said("reopen_table", {"name": "two"})["es"] == "'Two' está abierta"
+    assert said("rename_table", {"name": "two", "title": "x" * 41})["de"] == \
+        "der Name eines Tisches hat höchstens 40 Zeichen"
+
+
 # -- the server's side of a camera agent ---------------------------------------------------------
 
 def agent_client(venue, name: str, key: str, agent: str = "a1") -> socketio.Client:
@@ -304,6 +349,18 @@ def test_the_server_drops_a_batch_it_has_and_one_of_another_reading(venue):
     host = screen(venue, "two", two.tokens.host)
     assert host.wait_state(lambda s: s["camera"]["mode"] == "1280x720")["camera"]["notice"] == \
         "camera agent on pi: camera 0"
+    # its notice as a message too: a German host screen reads the agent's words in German
+    lost = {"id": "frames.notice.stream_stopped", "params": {"camera": "phone", "known": "yes",
+                                                            "reason": "HTTP 503"}}
+    german = screen(venue, "two", two.tokens.host)
+    german.call("language", {"lang": "de"})
+    assert sio.call("camera_status", {"agent": "a1", "at": 5.5, "state": "lost",
+                                      "notice": "phone: the stream stopped (HTTP 503)",
+                                      "said": lost}, timeout=5)["ok"]
+    assert host.wait_state(lambda s: s["camera"]["state"] == "lost")["camera"]["notice"] == \
+        "camera agent on pi: phone: the stream stopped (HTTP 503)"
+    notice = german.wait_state(lambda s: s["camera"]["state"] == "lost")["camera"]["notice"]
+    assert notice.startswith("Kamera-Agent auf pi: phone: ") and "stream stopped" not in notice
     # and its mode in parts, and a sticker it keeps failing to read, as a local camera's are
     worn = {"game": "wreckers", "marker_id": 1, "component": "card", "item": "NW", "side": "face",
             "zone": "cut", "why": "seen where it lies, not read", "since": 4.0}
