@@ -22,7 +22,7 @@ from typing import Any
 
 from tableassist.games.messages import Message
 
-__all__ = ["word_sites", "worded"]
+__all__ = ["data_word_id", "word_sites", "worded"]
 
 # Messages made from the data file's id and text (the extractor reads the same pairs), not from
 # literals at a call site: the name keeps the call-site check of tests/games/test_messages.py to
@@ -97,3 +97,9 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
+
+
+def data_word_id(game_id: str, kind: str, name: str) -> str:
+    """The catalogue id of one of a data file's words of ``kind`` (``goods``, ``card``, …) by its
+    id or name: ``data.schmuggler.goods.coffee``, ``data.wreckers.card.zoom_in``."""
+    return f"data.{_key(game_id)}.{kind}.{_key(name)}"
