@@ -503,7 +503,7 @@ def test_the_box_command(tmp_path, capsys, box):
     good = tmp_path / "good.toml"
     good.write_text(dump_text({"shipshape": {"crates[C17]": {"front": C17, "checked": True}}}))
     assert cli.main(["box", *mine, "check", str(good)]) == 0
-    assert "ShipShape: 1 entries, 1 of 72 checked" in capsys.readouterr().out
+    assert "ShipShape: 1 entry, 1 of 72 checked" in capsys.readouterr().out
     assert cli.main(["box", *mine, "import", str(good)]) == 0
     out = capsys.readouterr().out
     assert "ShipShape: 1 added, 0 replaced, 0 unchanged" in out

@@ -20,13 +20,26 @@ import cv2
 import numpy as np
 import pytest
 
-from tableassist import cli
-from tableassist.markers.printing import CARD, PAPERS, layout, marker_cells, write_sets
+from tableassist import cli, i18n
+from tableassist.cli.print import sheets_folder
+from tableassist.i18n.sheets import sheet_words
+from tableassist.markers import printing
+from tableassist.markers.printing import CARD, PAPERS, marker_cells
 from tableassist.markers.registry import load_registry
+from tests.words import english_left, lowered
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler's pdftoppm")
 
 MM_PER_INCH = 25.4
+ENGLISH = sheet_words("en")
+
+
+def layout(registry, game, paper, words=ENGLISH):
+    return printing.layout(registry, game, paper, words)
+
+
+def write_sets(out, games, papers, registry, words=ENGLISH):
+    return printing.write_sets(out, games, papers, registry, words=words)
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +49,12 @@ def registry():
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory, registry):
-    """Every set regenerated from the registry into a temporary folder."""
+    """Every set in every language regenerated from the registry into a temporary folder, as
+    `tableassist print --every-language` writes them (English at the top, ``de/``, ``es/``)."""
     out = tmp_path_factory.mktemp("print")
-    write_sets(out, registry.games(), sorted(PAPERS), registry)
+    for lang in i18n.LANGUAGES:
+        write_sets(sheets_folder(out, lang), registry.games(), sorted(PAPERS), registry,
+                   sheet_words(lang))
     return out
 
 
@@ -83,11 +99,14 @@ def side_mm(quad_mm: np.ndarray) -> list[float]:
 
 # ---- every sticker decodes to exactly its registry entry, and nothing else appears
 
-@pytest.mark.parametrize("paper", sorted(PAPERS))
-def test_every_sticker_decodes_to_its_registry_entry_at_100_dpi(paper, registry, fresh, detector, tmp_path):
+@pytest.mark.parametrize("lang, paper", [("en", "a4"), ("en", "letter"), ("de", "a4"), ("es", "letter")])
+def test_every_sticker_decodes_to_its_registry_entry_at_100_dpi(lang, paper, registry, fresh, detector,
+                                                                tmp_path):
+    """In English on both papers; in German and Spanish (whose longer words wrap a heading onto
+    more lines and so move the stickers) on one each."""
     for game in registry.games():
-        pages = layout(registry, game, paper)
-        images = rasterise(fresh / f"{game}-{paper}.pdf", 100, tmp_path)
+        pages = layout(registry, game, paper, sheet_words(lang))
+        images = rasterise(sheets_folder(fresh, lang) / f"{game}-{paper}.pdf", 100, tmp_path)
         assert len(images) == len(pages), game
         seen: Counter = Counter()
         for image, page in zip(images, pages):
@@ -139,13 +158,14 @@ def drawn_rectangles(pdf: Path) -> list[list[tuple[float, float, float, float]]]
     return pages
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("paper", sorted(PAPERS))
-def test_every_marker_is_drawn_cell_by_cell_at_its_exact_size(paper, registry, fresh):
+def test_every_marker_is_drawn_cell_by_cell_at_its_exact_size(paper, lang, registry, fresh):
     """From the PDF's drawing operations: each marker's black cells span exactly size_mm, centred in
     its cut square, and are exactly the cells of its id in the dictionary."""
     for game in registry.games():
-        pages = layout(registry, game, paper)
-        drawn = drawn_rectangles(fresh / f"{game}-{paper}.pdf")
+        pages = layout(registry, game, paper, sheet_words(lang))
+        drawn = drawn_rectangles(sheets_folder(fresh, lang) / f"{game}-{paper}.pdf")
         assert len(drawn) == len(pages)
         for rects, page in zip(drawn, pages):
             for s in (s for s in page.stickers if s.marker):
@@ -243,7 +263,7 @@ def test_scale_bar_is_100_mm_at_300_dpi(fresh, tmp_path):
 # ---- the files
 
 def test_pdfs_are_vector_only_and_the_right_paper_size(fresh, registry):
-    for pdf in fresh.glob("*.pdf"):
+    for pdf in fresh.glob("**/*.pdf"):
         images = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True,
                                 check=True).stdout.splitlines()
         assert len(images) == 2, f"{pdf.name} embeds raster images: {images[2:]}"  # the header only
@@ -251,18 +271,20 @@ def test_pdfs_are_vector_only_and_the_right_paper_size(fresh, registry):
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
         w, h = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
         assert (w / 72 * MM_PER_INCH, h / 72 * MM_PER_INCH) == pytest.approx(PAPERS[paper], abs=0.01)
-    assert sum(p.stat().st_size for p in fresh.glob("*.pdf")) < 600_000
+    assert sum(p.stat().st_size for p in fresh.glob("*.pdf")) < 600_000     # each language's set
 
 
 PRINT_DIR = Path(__file__).resolve().parents[1] / "print"  # the ready-made sheets of the checkout
 
 
 def test_committed_pdfs_are_current(fresh, registry):
-    """print/ must be regenerated (`tableassist print`) whenever the registry or the layout changes."""
-    expected = sorted(p.name for p in fresh.glob("*.pdf"))
-    assert sorted(p.name for p in PRINT_DIR.glob("*.pdf")) == expected
+    """print/ must be regenerated (`tableassist print --every-language`) whenever the registry,
+    the layout or the sheets' words change: byte for byte, in every language."""
+    expected = sorted(str(p.relative_to(fresh)) for p in fresh.glob("**/*.pdf"))
+    assert len(expected) == len(i18n.LANGUAGES) * len(registry.games()) * len(PAPERS)
+    assert sorted(str(p.relative_to(PRINT_DIR)) for p in PRINT_DIR.glob("**/*.pdf")) == expected
     stale = [name for name in expected if (PRINT_DIR / name).read_bytes() != (fresh / name).read_bytes()]
-    assert stale == [], "print/ is stale: run `tableassist print`"
+    assert stale == [], "print/ is stale: run `tableassist print --every-language`"
 
 
 def test_generation_is_deterministic(registry, tmp_path, fresh):
@@ -286,3 +308,98 @@ def test_print_command_unknown_game_and_unwritable_folder(tmp_path, capsys):
     assert cli.main(["print", "--game", "wreckers", "--out", str(blocker / "x")]) == 1
     assert "cannot write to" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [blocker]
+
+
+def test_print_command_writes_the_sheets_in_its_language(tmp_path, capsys, fresh):
+    """`--lang` before or after the subcommand; the English sheets keep their place, the others
+    go in a folder of their language."""
+    assert cli.main(["--lang", "de", "print", "--game", "wreckers", "--paper", "a4", "--out",
+                     str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "de" / "wreckers-a4.pdf")
+    assert cli.main(["print", "--lang", "es", "--game", "wreckers", "--paper", "letter", "--out",
+                     str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "es" / "wreckers-letter.pdf")
+    for lang, paper in (("de", "a4"), ("es", "letter")):
+        name = f"{lang}/wreckers-{paper}.pdf"
+        assert (tmp_path / name).read_bytes() == (fresh / name).read_bytes()
+    assert not (tmp_path / "wreckers-a4.pdf").exists()
+
+
+# ---- the sheets in the players' language
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+#: Not words: the dictionary's name (DICT_5X5_250) and the command's (camera-check) are code.
+CODE = re.compile(r"\S*[_0-9]\S*|camera-check")
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_on_a_german_or_spanish_sheet(lang, registry, fresh):
+    """pdftotext of each sheet: a word of the English sheet of the same game that shows on it
+    is English left (the players' language's own words and the games' titles aside)."""
+    titles = list(registry.titles.values())
+    shown, english = {}, set()
+    for game in registry.games():
+        for paper in sorted(PAPERS):
+            english |= lowered([CODE.sub(" ", pdf_text(fresh / f"{game}-{paper}.pdf"))])
+            shown[f"{game}-{paper}"] = CODE.sub(" ", pdf_text(fresh / lang / f"{game}-{paper}.pdf"))
+    assert {"print", "camera", "marker", "crate", "back"} <= english   # the English sheets' words
+    report = english_left(shown, english, lang, allowed=[w for t in titles for w in t.split()])
+    assert not report, f"English on the {lang} sheets: {report}"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_word_fits_its_place_in_every_language(lang, registry):
+    """A sticker's label lines fit its tile at the size they are printed (German words are
+    longer), every text ends inside the page's margin, the scale bar's caption before "50 mm"."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    words = sheet_words(lang)
+    assert stringWidth(words.measure_bar(), "Helvetica", printing.bar_size(words.measure_bar())) \
+        <= (printing.BAR_TEXT[1] - printing.BAR_TEXT[0]) * mm
+    for game in registry.games():
+        for paper, (width, _) in PAPERS.items():
+            pages = layout(registry, game, paper, words)
+            for page in pages:
+                for s in page.stickers:
+                    room = max(s.cut, printing.MIN_TILE_W)
+                    assert len(s.lines) == 2
+                    for i, text in enumerate(s.lines):
+                        font = "Helvetica-Bold" if i == 0 else "Helvetica"
+                        size = printing.label_size(text, room, bold=i == 0)
+                        assert stringWidth(text, font, size) <= room * mm, (game, text)
+                for t in page.texts:
+                    font = "Helvetica-Bold" if t.bold else "Helvetica"
+                    assert t.x + stringWidth(t.text, font, t.size) / mm <= width - printing.MARGIN + 0.01, \
+                        (game, paper, t.text)
+
+
+def test_component_names_are_the_screens_and_codes_stay():
+    """A good as the German board prints it, a Wreckers card by its catalogue name, a colour by
+    the page's word; a code printed on the component (C17, PASS) as it is; in English, the
+    registry's names."""
+    de, es, en = sheet_words("de"), sheet_words("es"), sheet_words("en")
+    assert de.details("schmuggler", "contraband_card", "coffee", "face", 20, 25).startswith("Kaffee · ")
+    assert es.details("wreckers", "card", "Derelict", "face", 16, 28).startswith(
+        i18n.catalogue("es")["data.wreckers.card.derelict"])
+    assert de.details("abandon_ship", "die_face", "red:face-2", "top", 5, 12) == \
+        "rot:Seite-2 · oben · Nr. 5 · 12 mm"
+    assert es.details("shipshape", "crate", "C17", "front", 48, 17) == "C17 · frente · n.º 48 · 17 mm"
+    assert de.details("shipwrecked", "bid_card", "red-PASS-1", "face", 1, 28).startswith("rot-PASS-1")
+    assert en.details("abandon_ship", "die_face", "red:face-2", "top", 5, 12) == \
+        "red:face-2 · top · id 5 · 12 mm"
+
+
+def test_every_kind_side_and_command_card_of_the_registry_has_its_words(registry):
+    """A component, side or command card added to the registry without its message would print
+    in English on every sheet: each has one, and each command card's caption is the registry's."""
+    from tableassist.i18n import sheets
+    assert {m.component for m in registry.all_markers} <= set(sheets._COMPONENTS)
+    assert {m.side for m in registry.all_markers} <= set(sheets._SIDES)
+    for c in registry.commands:
+        label, does = sheets._COMMANDS[c.name]
+        assert (label, does) == (c.label, c.does), c
+        assert sheet_words("de").command(c.name, c.label, c.does) != (c.label, c.does)

@@ -120,7 +120,7 @@ function cameraReadings(app, s) {
   if (!cam || (!cam.notice && !cam.confirm.length && !cam.report && !cam.paused && !stickers.length)) return null;
   return h("section", {class: "card camera-reader"},
     stickers.map((st) => h("p", {class: "notice warn", dataset: {notice: "camera-sticker"}}, st.text,
-      st.reprint ? h("span", {}, " ", h("a", {href: st.reprint, target: "_blank", rel: "noopener"},
+      st.reprint ? h("span", {}, " ", h("a", {href: `${st.reprint}?lang=${language()}`, target: "_blank", rel: "noopener"},
         t("page.play.print_sticker", "Print this sticker (PDF)"))) : null)),
     cam.paused ? h("p", {class: "notice", dataset: {notice: "camera-paused"}},
       t("page.play.camera_paused", "The camera is paused: it reads nothing until the Pause card is shown again.")) : null,

@@ -17,6 +17,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tableassist import i18n
+from tableassist.cli import language
+from tableassist.games.messages import Message
 from tableassist.table.store import MAX_INTEGER, is_postgres
 
 #: subcommand -> module. Listed here once the subcommand works.
@@ -38,7 +41,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+def whole_number(what: Message | str, low: int, high: int) -> Callable[[str], int]:
     """An argparse ``type``: a whole number from ``low`` to ``high``. Anything else is refused
     with "``what`` is a whole number ``low``–``high``, not …" (argparse prints it and exits 2)."""
     def parse(text: str) -> int:
@@ -47,16 +50,17 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} is a whole number {low}–{high}, not {text!r}")
+            raise argparse.ArgumentTypeError(language.say(
+                language.not_a_whole_number(what, low, high, text)))
         return value
 
     return parse
 
 
 #: A TCP port (0: the system picks a free one). Without a bound 99999 became port 34463.
-port = whole_number("a port", 0, 65535)
+port = whole_number(language.PORT, 0, 65535)
 #: A game's seed: any number the table's database can keep (SQLite's 64-bit INTEGER).
-seed = whole_number("a seed", 0, MAX_INTEGER)
+seed = whole_number(language.SEED, 0, MAX_INTEGER)
 
 
 def database(text: str) -> str | Path:
@@ -74,8 +78,7 @@ def camera_size(text: str) -> tuple[int, int]:
     w, sep, h = text.strip().lower().replace("×", "x").partition("x")
     if sep and w.isdigit() and h.isdigit() and 16 <= int(w) <= 16384 and 16 <= int(h) <= 16384:
         return int(w), int(h)
-    raise argparse.ArgumentTypeError(f"a camera size is WIDTHxHEIGHT in pixels (16–16384 each), "
-                                     f"e.g. 1920x1080, not {text!r}")
+    raise argparse.ArgumentTypeError(language.say(language.not_a_camera_size(text)))
 
 
 #: ``--camera-size``'s help, the same for every command that opens a camera.
@@ -99,11 +102,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tableassist",
         description="A table assistant for ship-themed board games played with real components.")
+    lang_help = "the language of its messages and sheets (default: from LC_ALL, LC_MESSAGES, LANG)"
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, default=language.wanted(argv or []),
+                        help=lang_help)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    chosen = next((a for a in (argv or []) if not a.startswith("-")), None)
+    words = list(argv or [])
+    chosen = next((a for i, a in enumerate(words) if not a.startswith("-")
+                   and (i == 0 or words[i - 1] != "--lang")), None)
     for name, module_name in COMMANDS.items():
         doc = _summary(module_name)
         p = sub.add_parser(name, help=doc, description=doc)
+        # also after the subcommand (`tableassist print --lang de`); the default is the one above
+        p.add_argument("--lang", choices=i18n.LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
         if chosen is None or chosen == name:
             module = importlib.import_module(module_name)
             module.add_arguments(p)
@@ -114,13 +124,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    args = build_parser(argv).parse_args(argv)
-    try:
-        return int(args._run(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `tableassist replay … | head`
-        return 0
+    with language.speaking(language.wanted(argv)):
+        args = build_parser(argv).parse_args(argv)
+        try:
+            return int(args._run(args) or 0)
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:  # `tableassist replay … | head`
+            return 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from tableassist.cli.language import os_reason, reason, say
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.box import Box, default_box_dir, write_file
 from tableassist.table.box_checks import check_box
@@ -48,14 +50,19 @@ def _read(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
     except OSError as exc:
-        print(f"cannot read {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        print(say(Message("box.cannot_read", "cannot read {file}: {why}", file=str(path),
+                          why=os_reason(exc))), file=sys.stderr)
         return None
 
 
 def _progress(box: Box, games: list[str]) -> None:
     for game in games:
         p = box.progress(game)
-        print(p["text"] + ("" if p["problem"] is None else f" — {p['problem']}"))
+        title = catalog.engine_class(game).title
+        text = Message("box.progress", "{title}: {done} of {total} checked", title=title,
+                       done=p["checked"], total=p["total"]) if p["total"] else \
+            Message("box.nothing_to_check", "{title}: nothing to check", title=title)
+        print(say(text) + ("" if p["problem"] is None else f" — {say(p['problem'])}"))
 
 
 def _check(args: argparse.Namespace, box: Box) -> int:
@@ -63,9 +70,9 @@ def _check(args: argparse.Namespace, box: Box) -> int:
         problems = [box.problem(g) for g in catalog.ENGINES]
         _progress(box, list(catalog.ENGINES))
         found = [p for p in problems if p]
-        print(f"{box.folder}: " + ("every box file is usable" if not found else
-                                   f"{len(found)} box file{'s' if len(found) > 1 else ''} "
-                                   "cannot be used"), file=sys.stderr)
+        print(say(Message("box.checked", "{folder}: {count, plural, =0 {every box file is usable} "
+                          "one {# box file cannot be used} other {# box files cannot be used}}",
+                          folder=str(box.folder), count=len(found))), file=sys.stderr)
         return 1 if found else 0
     raw = _read(args.file)
     if raw is None:
@@ -73,7 +80,7 @@ def _check(args: argparse.Namespace, box: Box) -> int:
     try:
         games = parse_text(raw, str(args.file))
     except BoxError as exc:
-        print(exc, file=sys.stderr)
+        print(say(reason(exc)), file=sys.stderr)
         return 1
     bad = 0
     for game, entries in games.items():
@@ -83,13 +90,16 @@ def _check(args: argparse.Namespace, box: Box) -> int:
         except BoxError as exc:
             bad += 1
             for problem in exc.problems:
-                print(f"{args.file}: {title}: {problem}", file=sys.stderr)
+                print(f"{args.file}: {title}: {say(problem)}", file=sys.stderr)
             continue
         unverified = form(game).unverified
         done = sum(1 for p in unverified if kept.get(p, {}).get("checked"))
-        print(f"{title}: {len(kept)} entries, {done} of {len(unverified)} checked")
+        print(say(Message("box.entries", "{title}: {count, plural, one {# entry} other {# entries}}, "
+                          "{done} of {total} checked", title=title, count=len(kept), done=done,
+                          total=len(unverified))))
     if not games:
-        print(f"{args.file}: a box file with no game's entries", file=sys.stderr)
+        print(say(Message("box.empty", "{file}: a box file with no game's entries",
+                          file=str(args.file))), file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -97,7 +107,8 @@ def _export(args: argparse.Namespace, box: Box) -> int:
     try:
         exported = box.export_entries(args.game)
     except BoxError as exc:
-        print(f"cannot export: {exc}", file=sys.stderr)
+        print(say(Message("box.cannot_export", "cannot export: {why}", why=reason(exc))),
+              file=sys.stderr)
         return 2
     text = dump_text(exported)
     if args.output == "-":
@@ -108,12 +119,14 @@ def _export(args: argparse.Namespace, box: Box) -> int:
         try:
             write_file(path, text.encode("utf-8"))
         except OSError as exc:
-            print(f"cannot write {path}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+            print(say(Message("box.cannot_write", "cannot write {file}: {why}", file=str(path),
+                              why=os_reason(exc))), file=sys.stderr)
             return 2
     games = list(exported)
-    where = "standard output" if args.output == "-" else args.output
-    print(f"exported {', '.join(catalog.engine_class(g).title for g in games) or 'nothing'} "
-          f"to {where}", file=sys.stderr)
+    where = Message("box.stdout", "standard output") if args.output == "-" else args.output
+    titles = tuple(catalog.engine_class(g).title for g in games)
+    print(say(Message("box.exported", "exported {what} to {where}",
+                      what=titles or Message("box.nothing", "nothing"), where=where)), file=sys.stderr)
     return 0
 
 
@@ -125,15 +138,16 @@ def _import(args: argparse.Namespace, box: Box) -> int:
         report = box.import_text(raw, game=args.game, where=str(args.file))
     except BoxError as exc:
         for problem in exc.problems:
-            print(problem, file=sys.stderr)
+            print(say(problem), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"cannot write your box in {box.folder}: {(exc.strerror or str(exc)).lower()}",
-              file=sys.stderr)
+        print(say(Message("box.cannot_save", "cannot write your box in {folder}: {why}",
+                          folder=str(box.folder), why=os_reason(exc))), file=sys.stderr)
         return 2
     for game, counts in report.items():
         title = catalog.engine_class(game).title
-        print(f"{title}: {counts['added']} added, {counts['replaced']} replaced, "
-              f"{counts['unchanged']} unchanged")
+        print(say(Message("box.imported", "{title}: {added} added, {replaced} replaced, {unchanged} "
+                          "unchanged", title=title, added=counts["added"],
+                          replaced=counts["replaced"], unchanged=counts["unchanged"])))
     _progress(box, list(report))
     return 0

@@ -14,6 +14,9 @@ import os
 import sys
 from pathlib import Path
 
+from tableassist.cli.language import error, reason, say, warning
+from tableassist.games.messages import Message
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tableassist import cli
@@ -47,44 +50,49 @@ def run(args: argparse.Namespace) -> int:
     try:
         server, table = where(args.server, args.table)
     except ValueError as exc:
-        print(f"tableassist camera: {exc}", file=sys.stderr)
+        print(say(error("camera", reason(exc))), file=sys.stderr)
         return 2
     if not NAME.fullmatch(table):
-        print(f"tableassist camera: --table {table!r}: a table's name is 1–32 small letters, "
-              "digits and '-'", file=sys.stderr)
+        print(say(error("camera", Message("camera.bad_table", "--table {table}: a table's name is "
+                                          "1–32 small letters, digits and '-'", table=repr(table)))),
+              file=sys.stderr)
         return 2
     if not args.key:
-        print("tableassist camera: give the table's camera key with --key (the venue page "
-              "shows the whole command line)", file=sys.stderr)
+        print(say(error("camera", Message("camera.no_key", "give the table's camera key with --key "
+                                          "(the venue page shows the whole command line)"))),
+              file=sys.stderr)
         return 2
     try:
         from tableassist.vision import SourceError, open_source
         source = open_source(args.camera, args.camera_size)
     except ImportError:
-        print("tableassist camera: camera support (tableassist.vision) is not part of this "
-              "installation", file=sys.stderr)
+        print(say(error("camera", Message("camera.no_vision", "camera support (tableassist.vision) "
+                                          "is not part of this installation"))), file=sys.stderr)
         return 2
     except SourceError as exc:
-        print(f"tableassist camera: --camera {args.camera}: {exc}", file=sys.stderr)
+        print(say(error("camera", Message("camera.cannot_open", "--camera {camera}: {why}",
+                                          camera=args.camera, why=reason(exc)))), file=sys.stderr)
         return 2
     try:
         journal = Journal(args.journal or default_journal(table))
     except JournalError as exc:
         source.close()
-        print(f"tableassist camera: {exc}", file=sys.stderr)
+        print(say(error("camera", reason(exc))), file=sys.stderr)
         return 2
     if journal.warning:
-        print(f"warning: {journal.warning}", file=sys.stderr)
+        print(say(warning(journal.warning)), file=sys.stderr)
 
-    def say(text: str) -> None:
-        print(text, flush=True)
+    def tell(text: str) -> None:
+        print(say(text), flush=True)
 
     agent = Agent(server, table, args.key, source, camera_name(args.camera), journal,
-                  fps=args.fps, say=say)
+                  fps=args.fps, say=tell)
     handlers = stop_on_signals()
     try:
-        say(f"tableassist camera: {camera_name(args.camera)} for table {table!r} at {server} "
-            f"(agent {journal.agent}; {len(journal.batches)} batches to send again)")
+        tell(Message("camera.started", "tableassist camera: {camera} for table {table} at {server} "
+                     "(agent {agent}; {count, plural, one {# batch} other {# batches}} to send again)",
+                     camera=camera_name(args.camera), table=repr(table), server=server,
+                     agent=journal.agent, count=len(journal.batches)))
         return agent.run()
     except KeyboardInterrupt:
         return 0

@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tableassist.cli.language import error as refusal
+from tableassist.cli.language import reason, say
+from tableassist.games.messages import Message
+
 #: How long a live camera may take to give its frames (s); its frame rate is measured meanwhile.
 WAIT_FOR_FRAMES = 10.0
 
@@ -52,28 +56,30 @@ def run(args: argparse.Namespace) -> int:
     from tableassist.vision.check import check_camera, check_detector, draw_check
     from tableassist.vision.geometry import Layout, LayoutError, TableGeometry
 
-    def fail(message: str) -> int:
-        print(f"tableassist camera-check: {message}", file=sys.stderr)
+    def fail(message: Message | str) -> int:
+        print(say(refusal("camera-check", message)), file=sys.stderr)
         return 2
 
     if args.annotate is not None and not can_write_image(args.annotate):
         # said before the camera is read; OpenCV itself would raise at the end
-        return fail(f"--annotate {args.annotate}: give a picture's file name, such as "
-                    "check.png or check.jpg")
+        return fail(Message("camera_check.annotate", "--annotate {file}: give a picture's file name, "
+                            "such as check.png or check.jpg", file=str(args.annotate)))
     try:
         registry = load_registry()
     except RegistryError as exc:
-        return fail(f"the marker registry cannot be read: {exc}")
+        return fail(Message("camera_check.no_registry", "the marker registry cannot be read: {why}",
+                            why=str(exc)))
     if args.game is not None and args.game not in registry.games():
-        return fail(f"no markers for game {args.game!r}; games: {', '.join(registry.games())}")
+        return fail(Message("camera_check.no_game", "no markers for game {game}; games: {games}",
+                            game=repr(args.game), games=tuple(registry.games())))
     try:
         layout = Layout.for_game(args.game)
     except LayoutError as exc:
-        return fail(str(exc))
+        return fail(reason(exc))
     try:
         source = open_source(args.camera, args.camera_size)
     except SourceError as exc:
-        return fail(str(exc))
+        return fail(reason(exc))
     detector = check_detector(registry, args.game)
     try:
         samples = _read(source, detector, args.frames)
@@ -82,8 +88,10 @@ def run(args: argparse.Namespace) -> int:
         source.close()
     if not samples:
         link = getattr(source, "link", None)
-        why = f" ({link.text})" if link is not None and link.state != "on" else ""
-        return fail(f"{args.camera} gave no picture{why}")
+        if link is not None and link.state != "on":
+            return fail(Message("camera_check.no_picture_why", "{camera} gave no picture ({why})",
+                                camera=args.camera, why=link.text))
+        return fail(Message("camera_check.no_picture", "{camera} gave no picture", camera=args.camera))
     geometry = TableGeometry(layout, registry, args.game)
     report = check_camera(samples, layout=layout, registry=registry, game=args.game,
                           mode=mode, geometry=geometry, detector=detector)
@@ -92,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             write_image(args.annotate, draw_check(samples[-1].frame, report, samples[-1].found,
                                                   geometry, registry=registry))
         except SourceError as exc:
-            return fail(str(exc))
+            return fail(reason(exc))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -7,6 +7,8 @@ import sys
 import threading
 from pathlib import Path
 
+from tableassist.cli.language import reason, say
+from tableassist.games.messages import Message
 from tableassist import cli
 from tableassist.demo.play import Demo
 from tableassist.demo.scripts import SCRIPTS
@@ -40,13 +42,14 @@ def run(args: argparse.Namespace) -> int:
         restore_signals(handlers)
 
 
-def _tablet_hint(host: str) -> str:
+def _tablet_hint(host: str) -> Message:
     """How to watch the demo on a tablet: the server listens on this machine only by default."""
     if host in ("127.0.0.1", "localhost", "::1"):
-        return ("On a tablet: this listens on 127.0.0.1 (this machine) only; start it with "
-                "--host 0.0.0.0 (scripts/start demo --host 0.0.0.0) and open the host link with "
-                "this computer's network address in place of 127.0.0.1.")
-    return "On a tablet on the same network: open the host link above."
+        return Message("demo.tablet_local", "On a tablet: this listens on 127.0.0.1 (this machine) "
+                       "only; start it with --host 0.0.0.0 (scripts/start demo --host 0.0.0.0) and "
+                       "open the host link with this computer's network address in place of "
+                       "127.0.0.1.")
+    return Message("demo.tablet_lan", "On a tablet on the same network: open the host link above.")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -54,31 +57,37 @@ def _run(args: argparse.Namespace) -> int:
     try:
         demo = Demo(args.game, host=args.host, port=args.port, db=args.db, size=args.camera_size)
     except OpenError as exc:
-        print(exc, file=sys.stderr)
+        print(say(reason(exc)), file=sys.stderr)
         return 2
     try:
         demo.start()
-        print(f"tableassist demo: a scripted game of {args.game}, read by the synthetic table's "
-              "camera")
-        print(f"Open the host screen to watch it live:\n  {demo.host_link}", flush=True)
-        print(_tablet_hint(args.host), flush=True)
+        print(say(Message("demo.started", "tableassist demo: a scripted game of {game}, read by the "
+                          "synthetic table's camera", game=args.game)))
+        print(say(Message("demo.host_link", "Open the host screen to watch it live:"))
+              + f"\n  {demo.host_link}", flush=True)
+        print(say(_tablet_hint(args.host)), flush=True)
         tablet = demo.play(realtime=not args.fast)
         m = demo.measure()
         session = demo.table.session
-        print(f"the camera's script is over: {len(session.steps) if session else 0} actions; "
-              f"{m['read_without_tap']} of {m['cam_inputs']} CAM inputs read without a tap; "
-              f"{len(tablet.tapped)} one-tap confirmations and "
-              f"{len(tablet.done) - len(tablet.tapped)} tablet inputs; "
-              f"latency frame to view p95 {m['latency_p95_ms']} ms", flush=True)
+        print(say(Message("demo.script_over", "the camera's script is over: {actions} actions; "
+                          "{read} of {inputs} CAM inputs read without a tap; {taps} one-tap "
+                          "confirmations and {tablet} tablet inputs; latency frame to view p95 "
+                          "{latency} ms", actions=len(session.steps) if session else 0,
+                          read=m["read_without_tap"], inputs=m["cam_inputs"],
+                          taps=len(tablet.tapped), tablet=len(tablet.done) - len(tablet.tapped),
+                          latency=str(m["latency_p95_ms"]))), flush=True)
         rest = demo.finish(pace=0 if args.fast else 0.25)
         session = demo.table.session
         result = session.game.result() if session else None
         if result is not None:
-            winners = " and ".join(result["winners"]) or "nobody"
-            print(f"the tablet played the rest ({rest} actions): the game is over, {winners} "
-                  "won; the end screen is on the host link", flush=True)
+            print(say(Message("demo.over", "the tablet played the rest ({rest} actions): the game "
+                              "is over, {count, plural, =0 {nobody won} other {{winners} won}}; the "
+                              "end screen is on the host link", rest=rest,
+                              count=len(result["winners"]), winners=tuple(result["winners"]))),
+                  flush=True)
         if not args.once:
-            print("Still serving the table; press Ctrl+C to stop.", flush=True)
+            print(say(Message("demo.serving", "Still serving the table; press Ctrl+C to stop.")),
+                  flush=True)
             threading.Event().wait()
     except KeyboardInterrupt:
         pass

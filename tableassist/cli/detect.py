@@ -17,6 +17,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.cli.language import error as refusal
+from tableassist.cli.language import os_reason, reason, say, warning
+from tableassist.games.messages import Message
+
 if TYPE_CHECKING:
     from tableassist.markers.registry import Registry
     from tableassist.vision import MarkerDetector, QRScanner
@@ -52,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     loaded = _registry()
     if isinstance(loaded, Exception):
         if not args.dictionary:
-            print(f"tableassist detect: the marker registry cannot be read ({loaded}); "
-                  "give --dictionary NAME", file=sys.stderr)
+            print(say(refusal("detect", Message("detect.no_registry", "the marker registry cannot be "
+                                                "read ({why}); give --dictionary NAME",
+                                                why=str(loaded)))), file=sys.stderr)
             return 2
         registry, dictionary = None, str(args.dictionary)
     else:
@@ -61,11 +66,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         get_dictionary(dictionary)
     except ValueError as exc:
-        print(f"tableassist detect: {exc}", file=sys.stderr)
+        print(say(refusal("detect", reason(exc))), file=sys.stderr)
         return 2
     if args.game and registry is not None and args.game not in registry.games():
-        print(f"tableassist detect: no markers for game {args.game!r}; games: {', '.join(registry.games())}",
-              file=sys.stderr)
+        print(say(refusal("detect", Message("detect.no_game", "no markers for game {game}; games: "
+                                            "{games}", game=repr(args.game),
+                                            games=tuple(registry.games())))), file=sys.stderr)
         return 2
     # a foreign dictionary's ids mean nothing in our registry
     names = registry if registry is not None and dictionary == registry.dictionary else None
@@ -83,12 +89,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
-            print(f"tableassist detect: --annotate {out_dir}: that is a file, not a folder",
+            print(say(refusal("detect", Message("detect.annotate_file", "--annotate {folder}: that is "
+                                                "a file, not a folder", folder=str(out_dir)))),
                   file=sys.stderr)
             return 2
         except OSError as exc:
-            print(f"tableassist detect: --annotate {out_dir}: cannot make that folder "
-                  f"({exc.strerror or exc})", file=sys.stderr)
+            print(say(refusal("detect", Message("detect.annotate_cannot", "--annotate {folder}: "
+                                                "cannot make that folder ({why})", folder=str(out_dir),
+                                                why=os_reason(exc)))), file=sys.stderr)
             return 2
 
     results: list[dict[str, Any]] = []
@@ -168,17 +176,18 @@ def _print_text(result: dict[str, Any]) -> None:
     print(f"{result['image']}:")
     error = result.get("error")
     if not result["markers"] and not result["qr"] and not error:
-        print("  nothing found")
+        print("  " + say(Message("detect.nothing", "nothing found")))
     for m in result["markers"]:
         corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in m["corners"])
         what = m["component"] or "-"
         if m.get("item"):
             what += f" {m['item']} ({m['side']})"
-        print(f"  marker {m['id']:4d}  {what:40s} {corners}")
+        print("  " + say(Message("detect.marker", "marker {id}", id=str(m["id"]).rjust(4)))
+              + f"  {what:40s} {corners}")
     for q in result["qr"]:
         print(f"  qr     {q['text']!r}")
     for w in result["warnings"]:
         if w != error:
-            print(f"  warning: {w}")
+            print("  " + say(warning(w)))
     if error:
-        print(f"  error: {error}")
+        print("  " + say(Message("detect.error", "error: {text}", text=error)))

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TextIO, cast
 
+from tableassist.cli.language import os_reason, reason, say, warning
+from tableassist.games.messages import Message
 from tableassist.table import backup
 from tableassist.table.files import replaced
 from tableassist.table.store import MAIN, MAX_INTEGER, Store, StoreError, default_db
@@ -20,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "only read, so a running server may keep it open")
     parser.add_argument("--table", default=MAIN, metavar="NAME",
                         help=f"which table of the database (default {MAIN})")
-    parser.add_argument("--game-row", type=whole_number("a saved game's number", 1, MAX_INTEGER),
+    parser.add_argument("--game-row", type=whole_number(Message("export.what.row", "a saved game's number"), 1, MAX_INTEGER),
                         default=None, metavar="N",
                         help="export saved game #N only (default: every saved game)")
     parser.add_argument("-o", "--output", default="-", metavar="FILE",
@@ -32,11 +34,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = open_store(db, args.table, read_only=True)
     except StoreError as exc:
-        print(f"cannot read the table's database: {exc}", file=sys.stderr)
+        print(say(Message("export.cannot_open", "cannot read the table's database: {why}",
+                          why=reason(exc))), file=sys.stderr)
         return 2
     if store.damaged is not None:
-        print(f"warning: {store.where} is damaged ({store.damaged}): exporting the games that "
-              "can still be read whole", file=sys.stderr)
+        print(say(warning(Message("export.damaged", "{where} is damaged ({why}): exporting the "
+                                  "games that can still be read whole", where=str(store.where),
+                                  why=store.damaged))), file=sys.stderr)
     try:
         if args.game_row is not None:
             store.game(args.game_row)  # unknown or damaged: say so and write nothing
@@ -49,18 +53,20 @@ def run(args: argparse.Namespace) -> int:
         else:
             written, problems = _write_file(Path(args.output), store, rows)
     except StoreError as exc:
-        print(f"cannot export: {exc}", file=sys.stderr)
+        print(say(Message("export.cannot_export", "cannot export: {why}", why=reason(exc))),
+              file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"cannot write {args.output}: {(exc.strerror or str(exc)).lower()}",
-              file=sys.stderr)
+        print(say(Message("export.cannot_write", "cannot write {file}: {why}", file=args.output,
+                          why=os_reason(exc))), file=sys.stderr)
         return 2
     finally:
         store.close()
     for problem in problems:
-        print(problem, file=sys.stderr)
-    where = "standard output" if args.output == "-" else args.output
-    print(f"exported {written} game{'s' if written != 1 else ''} to {where}", file=sys.stderr)
+        print(say(problem), file=sys.stderr)
+    where = Message("export.stdout", "standard output") if args.output == "-" else args.output
+    print(say(Message("export.exported", "exported {count, plural, one {# game} other {# games}} "
+                      "to {where}", count=written, where=where)), file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Iterator
 
+from tableassist.cli.language import os_reason, reason, say
+from tableassist.games.messages import Message
 from tableassist.table import backup, catalog
 from tableassist.table.store import MAIN, Entry, SavedGame, StoreError, default_db
 from tableassist.table.stores import open_store
@@ -26,13 +28,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
     except OSError as exc:
-        print(f"cannot read {args.file}: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        print(say(Message("import_.cannot_read", "cannot read {file}: {why}", file=args.file,
+                          why=os_reason(exc))), file=sys.stderr)
         return 2
     try:
         try:
             store = open_store(db, args.table)
         except StoreError as exc:
-            print(f"cannot open the table's database: {exc}", file=sys.stderr)
+            print(say(Message("import_.cannot_open", "cannot open the table's database: {why}",
+                              why=reason(exc))), file=sys.stderr)
             return 2
         try:
             games: list[tuple[int, str]] = []
@@ -44,10 +48,12 @@ def run(args: argparse.Namespace) -> int:
 
             rows = store.add_games(checked())  # one transaction: all or nothing
         except backup.ExportError as exc:
-            print(f"{args.file}: {exc}; nothing was imported", file=sys.stderr)
+            print(say(Message("import_.bad_file", "{file}: {why}; nothing was imported",
+                              file=args.file, why=reason(exc))), file=sys.stderr)
             return 2
         except StoreError as exc:
-            print(f"cannot import into {store.where}: {exc}", file=sys.stderr)
+            print(say(Message("import_.cannot_import", "cannot import into {where}: {why}",
+                              where=str(store.where), why=reason(exc))), file=sys.stderr)
             return 2
         finally:
             where = store.where
@@ -55,11 +61,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if source is not sys.stdin:
             source.close()
-    print(f"imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {where}"
-          + (": " + ", ".join(f"#{old} as #{new}" for (old, _g), new in zip(games, rows))
-             if rows else ""))
+    renumbered = tuple(Message("import_.as", "#{old} as #{new}", old=str(old), new=str(new))
+                       for (old, _g), new in zip(games, rows))
+    print(say(Message("import_.imported", "imported {count, plural, one {# game} other {# games}} "
+                      "into {where}{rows, select, none {} other {: {renumbered}}}",
+                      count=len(rows), where=str(where), rows="some" if rows else "none",
+                      renumbered=renumbered)))
     unknown = sorted({g for _old, g in games} - set(catalog.game_ids()))
     if unknown:
-        print("this installation cannot play " + ", ".join(unknown)
-              + "; those games are listed but cannot be resumed")
+        print(say(Message("import_.unknown_games", "this installation cannot play {games}; those "
+                          "games are listed but cannot be resumed", games=tuple(unknown))))
     return 0

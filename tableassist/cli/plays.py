@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 
+from tableassist.cli.language import reason, say
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.plays import Play, PlayerStats, PlayLog, csv_text, json_value, player_stats
 from tableassist.table.store import MAIN, StoreError, default_db
@@ -37,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = open_store(db, args.table, read_only=True)
     except StoreError as exc:
-        print(f"cannot read the table's database: {exc}", file=sys.stderr)
+        print(say(Message("plays.cannot_open", "cannot read the table's database: {why}",
+                          why=reason(exc))), file=sys.stderr)
         return 2
     try:
         log = PlayLog(store)
@@ -45,11 +48,12 @@ def run(args: argparse.Namespace) -> int:
         if args.game is not None and not plays and args.game not in catalog.ENGINES:
             known = sorted({*catalog.ENGINES, *(p.game for p in log.plays())})
             if args.game not in known:
-                print(f"there is no game {args.game!r}: the games are {', '.join(known)}",
-                      file=sys.stderr)
+                print(say(Message("plays.no_game", "there is no game {game}: the games are {games}",
+                                  game=repr(args.game), games=tuple(known))), file=sys.stderr)
                 return 2
     except StoreError as exc:
-        print(f"cannot read the plays: {exc}", file=sys.stderr)
+        print(say(Message("plays.cannot_read", "cannot read the plays: {why}", why=reason(exc))),
+              file=sys.stderr)
         return 2
     finally:
         store.close()
@@ -58,36 +62,53 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "json":
         print(json.dumps(json_value(plays, args.player), indent=1, ensure_ascii=False))
     else:
-        print(readable(plays, player_stats(plays, args.player)))
+        print(say(readable(plays, player_stats(plays, args.player))))
     return 0
 
 
 def readable(plays: Sequence[Play], stats: Sequence[PlayerStats]) -> str:
     """The plays and the records as two aligned tables, for a terminal (dates in local time)."""
     if not plays:
-        return "no plays"
-    rows = [(f"#{p.row}", when(p.created), p.title, length(p.duration), p.status,
-             ", ".join(p.players), outcome(p)) for p in plays]
-    out = [f"{len(plays)} play{'s' if len(plays) != 1 else ''}",
-           *columns(("row", "date", "game", "length", "status", "players", "result"), rows)]
+        return say(Message("plays.none", "no plays"))
+    rows = [(f"#{p.row}", when(p.created), p.title, say(length(p.duration)), say(status(p.status)),
+             ", ".join(p.players), say(outcome(p))) for p in plays]
+    header = (Message("plays.column.row", "row"), Message("plays.column.date", "date"),
+              Message("plays.column.game", "game"), Message("plays.column.length", "length"),
+              Message("plays.column.status", "status"), Message("plays.column.players", "players"),
+              Message("plays.column.result", "result"))
+    out = [say(Message("plays.count", "{count, plural, one {# play} other {# plays}}", count=len(plays))),
+           *columns([say(h) for h in header], rows)]
     if stats:
-        out += ["", "players", *columns(
-            ("player", "game", "plays", "wins", "best", "average"),
-            [(s.player, s.title or "all games", str(s.plays), str(s.wins),
-              "" if s.best is None else str(s.best),
+        records = (Message("plays.column.player", "player"), header[2],
+                  Message("plays.column.plays", "plays"), Message("plays.column.wins", "wins"),
+                  Message("plays.column.best", "best"), Message("plays.column.average", "average"))
+        out += ["", say(Message("plays.records", "players")), *columns(
+            [say(h) for h in records],
+            [(s.player, s.title or say(Message("plays.all_games", "all games")), str(s.plays),
+              str(s.wins), "" if s.best is None else str(s.best),
               "" if s.average is None else f"{s.average:g}") for s in stats])]
     return "\n".join(out)
 
 
-def outcome(play: Play) -> str:
+#: How a play stands, in words (``tableassist.table.plays.STATUSES``).
+def status(value: str) -> Message:
+    return Message("plays.status", "{status, select, finished {finished} abandoned {abandoned} "
+                   "paused {paused} damaged {damaged} unknown {unknown} other {{status}}}",
+                   status=value)
+
+
+def outcome(play: Play) -> Message | str:
     """"Ann won: Ann 19, Bea 14, Cy 12", or what is known of a play without a result."""
     if play.note and play.status in ("damaged", "unknown"):
         return play.note
     if not play.scores:
-        return "not scored yet" if play.status == "finished" else ""
-    scores = ", ".join(f"{s.player} {s.score}" for s in play.scores)
-    won = " and ".join(play.winners) + " won" if play.winners else "nobody won"
-    return f"{won}: {scores}"
+        return Message("plays.not_scored", "not scored yet") if play.status == "finished" else ""
+    scores = tuple(Message("plays.score", "{player} {score}", player=s.player, score=str(s.score))
+                   for s in play.scores)
+    if not play.winners:
+        return Message("plays.nobody_won", "nobody won: {scores}", scores=scores)
+    return Message("plays.won", "{winners} {count, plural, one {won} other {won}}: {scores}",
+                   winners=tuple(play.winners), count=len(play.winners), scores=scores)
 
 
 def when(stored: str) -> str:
@@ -97,11 +118,14 @@ def when(stored: str) -> str:
         return stored or "?"
 
 
-def length(seconds: int | None) -> str:
+def length(seconds: int | None) -> Message | str:
     if seconds is None:
         return "–"
     minutes = round(seconds / 60)
-    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+    if minutes < 60:
+        return Message("plays.minutes", "{minutes} min", minutes=minutes)
+    return Message("plays.hours", "{hours} h {minutes} min", hours=minutes // 60,
+                   minutes=str(minutes % 60).zfill(2))
 
 
 def columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -1,5 +1,10 @@
 """Write the sticker sheets as vector PDFs (A4 and US Letter), one set per game; or, with
-``--marker``, one sticker to reprint (a scratched or torn one the camera reported)."""
+``--marker``, one sticker to reprint (a scratched or torn one the camera reported).
+
+The sheets are printed in the command's language (``tableassist --lang de print``): English ones
+as ``<out>/<game>-<paper>.pdf``, the others in a folder of their language's code beside them
+(``<out>/de/<game>-<paper>.pdf``), so the English sheets keep their addresses.
+``--every-language`` writes all three (``print/`` in the checkout holds them ready-made)."""
 
 from __future__ import annotations
 
@@ -7,8 +12,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from tableassist import i18n
 from tableassist.cli import whole_number
-from tableassist.markers.printing import PAPERS, PRINT_DIR, write_sets, write_sticker
+from tableassist.cli.language import error, os_reason, say
+from tableassist.games.messages import Message
+from tableassist.i18n.sheets import sheet_words
+from tableassist.markers.printing import PAPERS, PRINT_DIR, NoSuchMarker, write_sets, write_sticker
 from tableassist.markers.registry import RegistryError, load_registry
 
 
@@ -17,34 +26,62 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which.add_argument("--game", help="one game's set (default: every game)")
     which.add_argument("--all", action="store_true", help="every game's set (the default)")
     parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
-    parser.add_argument("--marker", type=whole_number("a marker id", 0, 999), metavar="ID",
+    parser.add_argument("--marker", type=whole_number(Message("print.what.marker", "a marker id"), 0, 999), metavar="ID",
                         help="only this marker's sticker, at its printed size (with --game for a game's marker)")
+    parser.add_argument("--every-language", action="store_true",
+                        help=f"the sheets in every language ({', '.join(i18n.LANGUAGES)}), not only --lang's")
     parser.add_argument("--out", type=Path, default=PRINT_DIR, help="output folder (default: ./print)")
+
+
+def sheets_folder(out: Path, lang: str) -> Path:
+    """Where the sheets in ``lang`` go under ``out``: ``out`` itself for English, ``out/<lang>``
+    for the others."""
+    return out if lang == i18n.DEFAULT else out / lang
+
+
+def no_such_marker(exc: NoSuchMarker) -> Message:
+    """Why ``tableassist print --marker`` found no sticker to print, in words."""
+    if exc.why == "game":
+        return Message("print.no_game", "no markers for game {game}; games: {games}",
+                       game=repr(exc.game), games=exc.games)
+    if exc.why == "in_game":
+        return Message("print.not_in_game", "{game} has no marker {marker}", game=str(exc.game),
+                       marker=str(exc.marker_id))
+    if exc.why == "several":
+        return Message("print.several", "marker {marker} is in several games ({games}): say which "
+                       "with --game", marker=str(exc.marker_id), games=exc.games)
+    return Message("print.no_marker", "no game has a marker {marker}", marker=str(exc.marker_id))
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         registry = load_registry()
     except RegistryError as exc:
-        print(f"tableassist print: {exc}", file=sys.stderr)
+        print(say(error("print", str(exc))), file=sys.stderr)
         return 2
     if args.game and args.game not in registry.titles:
-        print(f"tableassist print: no markers for game {args.game!r}; games: "
-              f"{', '.join(registry.games())}", file=sys.stderr)
+        print(say(error("print", no_such_marker(NoSuchMarker("game", 0, args.game, registry.games(),
+                                                              "")))), file=sys.stderr)
         return 2
     games = [args.game] if args.game else registry.games()
     papers = [args.paper] if args.paper else sorted(PAPERS)
-    try:
-        if args.marker is not None:
-            paths = write_sticker(args.out, args.marker, papers, registry, args.game)
-        else:
-            paths = write_sets(args.out, games, papers, registry)
-    except KeyError as exc:
-        print(f"tableassist print: {exc.args[0]}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"tableassist print: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+    langs = list(i18n.LANGUAGES) if args.every_language else [args.lang]
+    paths = []
+    for lang in langs:
+        out = sheets_folder(args.out, lang)
+        try:
+            if args.marker is not None:
+                paths += write_sticker(out, args.marker, papers, registry, args.game,
+                                       words=sheet_words(lang))
+            else:
+                paths += write_sets(out, games, papers, registry, words=sheet_words(lang))
+        except NoSuchMarker as exc:
+            print(say(error("print", no_such_marker(exc))), file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(say(error("print", Message("print.cannot_write", "cannot write to {folder}: {why}",
+                                             folder=str(out), why=os_reason(exc)))), file=sys.stderr)
+            return 1
     for path in paths:
         print(path)
     return 0

@@ -6,6 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from tableassist.cli.language import reason, say
+from tableassist.games.messages import Message
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT",
@@ -34,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             servers += [a for a in live_addresses(args.db) if a not in servers]
         except StoreError as exc:
-            print(f"cannot read the venue's processes: {exc}", file=sys.stderr)
+            print(say(Message("proxy.cannot_read", "cannot read the venue's processes: {why}",
+                              why=reason(exc))), file=sys.stderr)
             return 2
     try:
         text = nginx_config(args.listen, servers, args.folder.resolve() if args.folder else None)
     except ValueError as exc:
-        print(exc, file=sys.stderr)
+        print(say(reason(exc)), file=sys.stderr)
         return 2
     if args.output is None:
         sys.stdout.write(text)

@@ -8,6 +8,8 @@ import sys
 from typing import Any, TextIO
 
 from tableassist import cli
+from tableassist.cli.language import os_reason, reason, say
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.games.protocol import Game, IllegalAction, SetupError
 
@@ -25,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one JSON action per line; '-' reads standard input")
 
 
-def replay_lines(game: Game[Any, Any], lines: TextIO) -> str | None:
+def replay_lines(game: Game[Any, Any], lines: TextIO) -> Message | None:
     """Apply each line's action to ``game``. Returns ``None``, or ``"line N: reason"`` for the
     first malformed or illegal line (the game is then as it was before that line)."""
     for number, line in enumerate(lines, start=1):
@@ -35,13 +37,15 @@ def replay_lines(game: Game[Any, Any], lines: TextIO) -> str | None:
         try:
             action = json.loads(text)
         except json.JSONDecodeError as exc:
-            return f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+            return Message("replay.not_json", "line {line}: not valid JSON (at column {column})",
+                           line=number, column=exc.colno)
         except RecursionError:
-            return f"line {number}: not an action (its JSON is nested too deeply to read)"
+            return Message("replay.too_deep", "line {line}: not an action (its JSON is nested too "
+                           "deeply to read)", line=number)
         try:
             game.apply(action)
         except IllegalAction as exc:
-            return f"line {number}: {exc}"
+            return Message("replay.refused", "line {line}: {why}", line=number, why=exc.message)
     return None
 
 
@@ -51,16 +55,19 @@ def run(args: argparse.Namespace) -> int:
         options = json.loads(args.options)
         if not isinstance(options, dict):
             raise ValueError("must be a JSON object")
-    except ValueError as exc:
-        print(f"--options: {exc}", file=sys.stderr)
+    except ValueError:
+        print(say(Message("replay.options", "--options: not a JSON object of options, e.g. "
+                          "{example}", example='{"rounds":3}')), file=sys.stderr)
         return 2
     except RecursionError:
-        print("--options: not an object of options (nested too deeply to read)", file=sys.stderr)
+        print(say(Message("replay.options_deep", "--options: not an object of options (nested too "
+                          "deeply to read)")), file=sys.stderr)
         return 2
     try:
         game = catalog.new_game(args.game, players, seed=args.seed, options=options)
     except SetupError as exc:
-        print(f"cannot start the game: {exc}", file=sys.stderr)
+        print(say(Message("replay.cannot_start", "cannot start the game: {why}", why=reason(exc))),
+              file=sys.stderr)
         return 2
     try:
         if args.actions == "-":
@@ -69,16 +76,19 @@ def run(args: argparse.Namespace) -> int:
             with open(args.actions, encoding="utf-8") as f:
                 error = replay_lines(game, f)
     except UnicodeDecodeError:
-        print(f"cannot read {args.actions}: it is not UTF-8 text", file=sys.stderr)
+        print(say(Message("replay.not_utf8", "cannot read {file}: it is not UTF-8 text",
+                          file=args.actions)), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"cannot read {args.actions}: {exc.strerror}", file=sys.stderr)
+        print(say(Message("replay.cannot_read", "cannot read {file}: {why}", file=args.actions,
+                          why=os_reason(exc))), file=sys.stderr)
         return 2
     if args.viewer is not None and args.viewer not in game.players:
-        print(f"--viewer {args.viewer!r} is not one of the players", file=sys.stderr)
+        print(say(Message("replay.not_a_player", "--viewer {viewer} is not one of the players",
+                          viewer=repr(args.viewer))), file=sys.stderr)
         return 2
     if error:
-        print(error, file=sys.stderr)
+        print(say(error), file=sys.stderr)
     json.dump(game.view(args.viewer), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 2 if error else 0

@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tableassist.cli.language import reason, say
+from tableassist.games.messages import Message
 from tableassist import cli
 
 if TYPE_CHECKING:
@@ -47,32 +49,37 @@ def run(args: argparse.Namespace) -> int:
     try:
         recording = Recording.read(args.recording)
     except RecordingError as exc:
-        print(exc, file=sys.stderr)
+        print(say(reason(exc)), file=sys.stderr)
         return 2
     header = recording.header
     db = args.db or header.get("db")
     if not db:
-        print(f"this recording's log is in a PostgreSQL database ({header.get('where')}): name "
-              "it with --db postgresql://…", file=sys.stderr)
+        print(say(Message("replay_camera.needs_db", "this recording's log is in a PostgreSQL database "
+                          "({where}): name it with --db postgresql://…", where=str(header.get("where")))),
+              file=sys.stderr)
         return 2
     try:
         store = open_store(db, header["table"], read_only=True)
     except StoreError as exc:
-        print(f"cannot open the game's log: {exc}", file=sys.stderr)
+        print(say(Message("replay_camera.cannot_open", "cannot open the game's log: {why}",
+                          why=reason(exc))), file=sys.stderr)
         return 2
     try:
         try:
             saved = store.game(recording.game_row)
             log = store.entries(saved.id)
         except StoreError as exc:
-            print(f"cannot read game #{recording.game_row} from {store.where}: {exc}",
+            print(say(Message("replay_camera.cannot_read", "cannot read game #{row} from {where}: {why}",
+                              row=str(recording.game_row), where=str(store.where), why=reason(exc))),
                   file=sys.stderr)
             return 2
         if (saved.game, list(saved.players), saved.created) != \
                 (header["game"], header["players"], header["created"]):
-            print(f"game #{saved.id} of {store.where} is not this recording's (a {header['game']} "
-                  f"game of {', '.join(header['players'])} created {header['created']}); name "
-                  "the table's database with --db", file=sys.stderr)
+            print(say(Message("replay_camera.not_this", "game #{row} of {where} is not this "
+                              "recording's (a {game} game of {players} created {created}); name the "
+                              "table's database with --db", row=str(saved.id), where=str(store.where),
+                              game=header["game"], players=tuple(header["players"]),
+                              created=header["created"])), file=sys.stderr)
             return 2
         result = _replay(recording, saved, log)
     finally:

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from tableassist.cli.language import reason, say, warning
+from tableassist.games.messages import Message
 from tableassist.camera.recording import LIMIT_MB, beside
 from tableassist.table.box import Box, default_box_dir
 from tableassist.table.store import default_db, is_postgres
@@ -60,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advertise", default=None, metavar="HOST:PORT",
                         help="a venue on PostgreSQL: where the proxy reaches this process "
                              "(default: --host and --port, this machine's address for 0.0.0.0)")
-    parser.add_argument("--record-limit", type=cli.whole_number("a recording's limit in MB", 100,
+    parser.add_argument("--record-limit", type=cli.whole_number(Message("serve.what.record_limit", "a recording's limit in MB"), 100,
                                                                 1_000_000),
                         default=None, metavar="MB",
                         help=f"a game's recording stops at this size (default {LIMIT_MB} MB, "
@@ -108,12 +110,13 @@ def run(args: argparse.Namespace) -> int:
     record: Path | None = None if args.record is BESIDE else args.record
     if args.record is BESIDE:
         if is_postgres(db):
-            print("--record needs a folder with a PostgreSQL database: --record DIR",
-                  file=sys.stderr)
+            print(say(Message("serve.record_needs_folder", "--record needs a folder with a "
+                              "PostgreSQL database: --record DIR")), file=sys.stderr)
             return 2
         record = beside(db)
     if record is not None and record.exists() and not record.is_dir():
-        print(f"--record {record}: not a folder", file=sys.stderr)
+        print(say(Message("serve.record_not_folder", "--record {folder}: not a folder",
+                          folder=str(record))), file=sys.stderr)
         return 2
     old_handlers = stop_on_signals()
     try:
@@ -129,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                                  record_limit=args.record_limit, share=shared,
                                  public_url=args.public_url, advertise=advertise)
         except OpenError as exc:
-            print(exc, file=sys.stderr)
+            print(say(reason(exc)), file=sys.stderr)
             return 2
         try:
             return _serve(served, record_asked=record is not None)
@@ -141,38 +144,47 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
     if served.venue.warning:
-        print(f"warning: {served.venue.warning}", file=sys.stderr)
+        print(say(warning(served.venue.warning)), file=sys.stderr)
     for name, said in served.resume().items():
-        print(said if name == "main" else f"table {name}: {said}", file=sys.stderr)
+        print(say(said if name == "main" else Message("serve.table_said", "table {table}: {said}",
+                                                      table=name, said=said)), file=sys.stderr)
     for name, problem in served.problems.items():
-        print(f"table {name} is not served: {problem}", file=sys.stderr)
+        print(say(Message("serve.not_served", "table {table} is not served: {why}", table=name,
+                          why=problem)), file=sys.stderr)
     if served.share is not None and "main" not in served.tables:
         return _serve_share(served)
     served.watch()
     host_url = served.host_link
-    print(f"tableassist: serving the table at {served.url}", flush=True)
-    print(f"Open the host screen (keep this link to yourself; it can end games):\n  {host_url}")
-    print(f"database: {served.store.where}")
+    print(say(Message("serve.serving", "tableassist: serving the table at {url}", url=served.url)),
+          flush=True)
+    print(say(Message("serve.host_link", "Open the host screen (keep this link to yourself; it can "
+                      "end games):")) + f"\n  {host_url}")
+    print(say(Message("serve.database", "database: {where}", where=str(served.store.where))))
     box = served.table.box
-    print(f"your box: {box.folder if box is not None else 'none'}")
+    print(say(Message("serve.box", "your box: {folder}", folder=str(box.folder) if box is not None
+                      else Message("serve.no_box", "none"))))
     mode = getattr(served.source, "mode", None)
-    print(f"camera: {served.camera.status.notice}" + (f" ({mode})" if mode else ""))
+    print(say(Message("serve.camera", "camera: {notice}", notice=served.camera.status.notice))
+          + (f" ({mode})" if mode else ""))
     recorder = served.main.recorder
     if recorder is not None:
-        print(f"recording: available on the host screen (off until the host turns it on); "
-              f"kept in {recorder.recordings.folder}")
+        print(say(Message("serve.recording", "recording: available on the host screen (off until "
+                          "the host turns it on); kept in {folder}",
+                          folder=str(recorder.recordings.folder))))
     elif record_asked:
-        print("warning: --record: this table has no camera of its own (a camera agent's frames "
-              "stay on its computer); nothing is recorded", file=sys.stderr)
+        print(say(warning(Message("serve.no_recording", "--record: this table has no camera of its "
+                                  "own (a camera agent's frames stay on its computer); nothing is "
+                                  "recorded"))), file=sys.stderr)
     if served.main.source is None:
-        print(f"a camera agent next to the webcam (keep it to yourself too):\n  "
-              f"{served.main.agent_command(served.url)}")
+        print(say(Message("serve.agent", "a camera agent next to the webcam (keep it to yourself "
+                          "too):")) + f"\n  {served.main.agent_command(served.url)}")
     others = [t for t in served.venue.tables() if t.name != "main" and not t.closed]
     if others:
-        print(f"and {len(others)} more tables: " + ", ".join(
-            f"{t.title} ({served.table_url(t.name)})" for t in others))
-    print(f"The venue page for the staff (tables: create, rename, close, join cards):\n  "
-          f"{served.staff_link}")
+        print(say(Message("serve.more_tables", "and {count, plural, one {# more table} other "
+                          "{# more tables}}: {tables}", count=len(others),
+                          tables=tuple(f"{t.title} ({served.table_url(t.name)})" for t in others))))
+    print(say(Message("serve.venue_page", "The venue page for the staff (tables: create, rename, "
+                      "close, join cards):")) + f"\n  {served.staff_link}")
     try:
         import segno
         segno.make(host_url, error="m").terminal(compact=True)
@@ -184,24 +196,30 @@ def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
 def _serve_share(served: ServedVenue) -> int:
     """A process of a venue on PostgreSQL that does not serve the home table: what it serves."""
     assert served.share is not None and served.http is not None
-    print(f"tableassist: a process of the venue, reached at {served.share.address}, serving "
-          f"the table at {served.url}", flush=True)
-    print(f"this process serves {len(served.tables)} tables now: "
-          + (", ".join(sorted(served.tables)) or "none yet") + " (the others are served by the "
-          "venue's other processes; a table nobody serves is taken by the least loaded)")
-    print(f"The venue page for the staff (every table of every process):\n  {served.staff_link}")
+    print(say(Message("serve.share", "tableassist: a process of the venue, reached at {address}, "
+                      "serving the table at {url}", address=served.share.address, url=served.url)),
+          flush=True)
+    print(say(Message("serve.share_tables", "this process serves {count, plural, one {# table} "
+                      "other {# tables}} now: {tables} (the others are served by the venue's other "
+                      "processes; a table nobody serves is taken by the least loaded)",
+                      count=len(served.tables),
+                      tables=tuple(sorted(served.tables)) or Message("serve.none_yet", "none yet"))))
+    print(say(Message("serve.share_venue_page", "The venue page for the staff (every table of "
+                      "every process):")) + f"\n  {served.staff_link}")
     return _forever(served)
 
 
 def _forever(served: ServedVenue) -> int:
     from tableassist.server.served import settle_memory
 
-    print("Press Ctrl+C to stop; the game is saved after every action.", flush=True)
+    print(say(Message("serve.ctrl_c", "Press Ctrl+C to stop; the game is saved after every action.")),
+          flush=True)
     settle_memory()
     try:
         assert served.http is not None
         served.http.serve_forever()
     except KeyboardInterrupt:
         pass
-    print("tableassist: stopped; every action is saved in the database", flush=True)
+    print(say(Message("serve.stopped", "tableassist: stopped; every action is saved in the database")),
+          flush=True)
     return 0

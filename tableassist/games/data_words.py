@@ -26,7 +26,7 @@ from typing import Any
 
 from tableassist.games.messages import Message
 
-__all__ = ["box_word_id", "box_word_sites", "word_sites", "worded"]
+__all__ = ["box_word_id", "box_word_sites", "data_word_id", "word_sites", "worded"]
 
 # Messages made from the data file's id and text (the extractor reads the same pairs), not from
 # literals at a call site: the name keeps the call-site check of tests/games/test_messages.py to
@@ -134,3 +134,9 @@ def box_word_sites(game_id: str, raw: Mapping[str, Any]) -> list[tuple[str, str]
             if isinstance(f, Mapping) and isinstance(f.get("label"), str) and "name" in f:
                 out.append((box_word_id(game_id, kind, f"field.{f['name']}"), f["label"]))
     return list(dict(out).items())   # a group once
+
+
+def data_word_id(game_id: str, kind: str, name: str) -> str:
+    """The catalogue id of one of a data file's words of ``kind`` (``goods``, ``card``, …) by its
+    id or name: ``data.schmuggler.goods.coffee``, ``data.wreckers.card.zoom_in``."""
+    return f"data.{_key(game_id)}.{kind}.{_key(name)}"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from tableassist.markers.registry import (MODES, RELIABLE_PX, SHARP_PX, VIEW_MM, Command, Marker,
                                           Registry, camera_for, load_registry, marker_px, px_per_mm)
@@ -45,8 +45,41 @@ CROP = 1.6              # mm length of a crop mark
 QR_MODULE = 0.8         # mm per QR module: a command card is held up to the camera, ~35 cm away
 CARD = (85.60, 53.98)   # ISO/IEC 7810 ID-1: any bank card checks the printer's scaling
 MIN_TILE_W = 24.0       # mm: a label of a small die face needs more room than its sticker
+GUIDANCE_LINE = 2.6     # mm between the lines of a section's guidance, when it takes more than one
+LABEL_PT = (5.0, 3.0)   # a label's font size, shrunk from the first to at most the second to fit its tile
 
-NOTICE = "Print at 100 % (actual size), no fit-to-page. Check: the bar is 100 mm, a bank card fits the frame."
+
+
+class Words(Protocol):
+    """The words a sheet prints, in one language. This module draws and knows no language: the
+    caller passes them in (``tableassist.i18n.sheets.sheet_words(lang)`` renders each from its
+    catalogue id). Numbers come as numbers; the words write them as their language does."""
+
+    def notice(self) -> str: ...
+    def card_frame(self) -> str: ...
+    def measure_bar(self) -> str: ...
+    def all_games(self) -> str: ...
+    def sheet_title(self, title: str, paper: str, dictionary: str) -> str: ...   # paper: "a4"
+    def reprint_title(self, title: str, paper: str, dictionary: str) -> str: ...
+    def pdf_title(self, title: str, paper: str) -> str: ...
+    def pdf_reprint_title(self, title: str, paper: str, marker_id: int) -> str: ...
+    def first_page(self, view_cm: tuple[float, float], px_per_mm: dict[str, float], sharp_px: float,
+                   reliable_px: float) -> str: ...
+    def corners_heading(self) -> str: ...
+    def corners_guidance(self, corners: str, seat_mm: float, seat_px: float) -> str: ...
+    def commands_heading(self) -> str: ...
+    def commands_guidance(self, module_mm: float) -> str: ...
+    def section(self, title: str, component: str, side: str, count: int, copies: int) -> str: ...
+    def marker_guidance(self, size_mm: float, component_mm: tuple[float, float], component: str,
+                        px_1080p: float, px_2160p: float, camera: str) -> str: ...
+    def camera(self, reliable: str | None, sharp: str | None) -> str: ...
+    def reprint_heading(self, title: str, component: str, item: str, side: str, marker_id: int,
+                        size_mm: float) -> str: ...
+    def reprint_hint(self) -> str: ...
+    def label(self, where: str, component: str) -> str: ...
+    def details(self, game: str | None, component: str, item: str, side: str, marker_id: int,
+                size_mm: float) -> str: ...
+    def command(self, name: str, label: str, does: str) -> tuple[str, str]: ...
 
 
 # ---- layout: where each sticker goes, in mm from the page's top-left corner
@@ -59,6 +92,7 @@ class Sticker:
     cut: float                      # side of the square to cut out (marker plus quiet zone)
     marker: Marker | None = None
     command: Command | None = None
+    lines: tuple[str, ...] = ()     # its label under the crop marks: bold first line, then the details
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -127,29 +161,74 @@ class _Flow:
 
     def heading(self, title: str, guidance: str, min_room: float) -> None:
         self.new_row()
-        if self.y + HEADING_H + min_room > self.height - MARGIN:
+        lines = wrap(guidance, 6.5, self.width - 2 * MARGIN)
+        height = HEADING_H + GUIDANCE_LINE * (len(lines) - 1)
+        if self.y + height + min_room > self.height - MARGIN:
             self.new_page()
         self.page.texts.append(Text(MARGIN, self.y + 3.2, title, 9, bold=True))
-        self.page.texts.append(Text(MARGIN, self.y + 6.2, guidance, 6.5))
-        self.y += HEADING_H
+        for i, line in enumerate(lines):
+            self.page.texts.append(Text(MARGIN, self.y + 6.2 + GUIDANCE_LINE * i, line, 6.5))
+        self.y += height
 
     def tile(self, cut: float, *, marker: Marker | None = None,
-             command: Command | None = None) -> Sticker:
+             command: Command | None = None, lines: tuple[str, ...] = ()) -> Sticker:
         w = max(cut, MIN_TILE_W) + GAP
         h = cut + LABEL_H + GAP
         if self.x + w - GAP > self.width - MARGIN + 1e-9:
             self.new_row()
         if self.y + h - GAP > self.height - MARGIN + 1e-9:
             self.new_page()
-        sticker = Sticker(self.x + (w - GAP - cut) / 2, self.y, cut, marker=marker, command=command)
+        sticker = Sticker(self.x + (w - GAP - cut) / 2, self.y, cut, marker=marker, command=command,
+                          lines=lines)
         self.page.stickers.append(sticker)
         self.x += w
         self.row_h = max(self.row_h, h)
         return sticker
 
 
-def layout(registry: Registry, game: str, paper: str) -> list[Page]:
-    """The pages of ``game``'s sticker set on ``paper``: the common first page, then the game's markers."""
+def wrap(text: str, size: float, width_mm: float, font: str = "Helvetica") -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width_mm`` at ``size`` pt (a word
+    longer than the width stands alone on its line)."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    lines: list[str] = []
+    for word in text.split():
+        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width_mm * mm:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def label_size(text: str, room_mm: float, bold: bool = False) -> float:
+    """The font size a sticker's label line is printed at: :data:`LABEL_PT`'s first, shrunk by
+    quarter points to fit ``room_mm``, never below its second."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    size, smallest = LABEL_PT
+    font = "Helvetica-Bold" if bold else "Helvetica"
+    while size > smallest and stringWidth(text, font, size) > room_mm * mm:
+        size -= 0.25
+    return size
+
+
+#: mm from the scale bar's start to the end of the room for its caption (the "50 mm" under it)
+BAR_TEXT = (14.0, 45.0)
+
+
+def bar_size(text: str) -> float:
+    """The font size of the scale bar's caption: 6.5 pt, smaller to fit between the ticks' numbers."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    size = 6.5
+    while size > 4 and stringWidth(text, "Helvetica", size) > (BAR_TEXT[1] - BAR_TEXT[0]) * mm:
+        size -= 0.25
+    return size
+
+
+def layout(registry: Registry, game: str, paper: str, words: Words) -> list[Page]:
+    """The pages of ``game``'s sticker set on ``paper``: the common first page, then the game's
+    markers, printed in ``words``' language."""
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
     title = registry.titles[game]
@@ -157,27 +236,20 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     top = MARGIN + 13
     pages = [Page([], [], calibration=(MARGIN, top))]
     first = pages[0]
-    first.texts.append(Text(MARGIN, MARGIN + 5, f"tableassist stickers: {title} ({paper.upper()}, "
-                                                  f"dictionary {registry.dictionary})", 12, bold=True))
-    first.texts.append(Text(MARGIN, MARGIN + 10, NOTICE, 8, bold=True))
-    first.texts.append(Text(MARGIN + 3, top + CARD[1] - 3,
-                            "A bank card (85.60 x 53.98 mm) fits this frame exactly", 6.5))
+    _calibration_texts(first, words.sheet_title(title, paper, registry.dictionary), words, top)
     px = {name: px_per_mm(*mode) for name, mode in MODES.items()}
-    guidance = [
-        f"Sizes follow the camera: to see the whole table ({VIEW_MM[0] / 10:g} x {VIEW_MM[1] / 10:g} cm "
-        "with the corner",
-        f"stickers) a 16:9 camera gives at most {px['1080p']:.2f} px per mm at 1080p, {px['720p']:.2f} at "
-        f"720p and {px['2160p']:.2f}",
-        "at 4K, whatever its lens; tilted, it gives less at the far edge. A marker reads",
-        f"from {SHARP_PX:g} px when the picture is sharp, reliably from {RELIABLE_PX:g} px. Each "
-        "section says which",
-        "camera reads its size; the command tableassist camera-check measures yours.",
-        "Cut along the crop marks, keep the white border around each marker. A back never",
-        "tells which card it is: every back of one colour, or of one kind of card, is the",
-        "same sticker (SPEC X2).",
-    ]
-    for i, line in enumerate(guidance):
-        first.texts.append(Text(MARGIN + CARD[0] + 4, top + 20 + 4.6 * i, line, 7))
+    x = MARGIN + CARD[0] + 4
+    text = words.first_page((VIEW_MM[0] / 10, VIEW_MM[1] / 10), px, SHARP_PX, RELIABLE_PX)
+    # 7 pt lines 4.6 mm apart beside the card frame; smaller when a language needs more lines
+    size = 7.0
+    while True:
+        lines = wrap(text, size, PAPERS[paper][0] - MARGIN - x)
+        pitch = 4.6 * size / 7
+        if 20 + pitch * (len(lines) - 1) <= CARD[1] + 1 or size <= 5:
+            break
+        size -= 0.25
+    for i, line in enumerate(lines):
+        first.texts.append(Text(x, top + 20 + pitch * i, line, size))
 
     flow = _Flow(paper, pages)
     flow.y = top + CARD[1] + 3
@@ -185,18 +257,17 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     cut_side = registry.sticker_mm
     corners = [m for m in globals_ if m.component == "table_corner"]
     seats = [m for m in globals_ if m.component == "seat"]
-    flow.heading("Table corners and seats (every game)",
-                 f"Corners: {_guidance(corners[0], 'table_corner')} Seats: {seats[0].size_mm:g} mm, "
-                 f"{marker_px(seats[0].size_mm):.0f} px at 1080p.", cut_side(corners[0]))
+    flow.heading(words.corners_heading(),
+                 words.corners_guidance(_guidance(corners[0], words), seats[0].size_mm,
+                                        marker_px(seats[0].size_mm)), cut_side(corners[0]))
     for group in (corners, seats):
         flow.new_row()
         for m in group:
-            flow.tile(cut_side(m), marker=m)
-    flow.heading("QR command cards (every game)",
-                 f"Hold up to the camera. {QR_MODULE} mm modules: read within about 35 cm.",
+            flow.tile(cut_side(m), marker=m, lines=_label(registry, m, words))
+    flow.heading(words.commands_heading(), words.commands_guidance(QR_MODULE),
                  _qr_cut(registry.commands[0]) if registry.commands else 0)
     for c in registry.commands:
-        flow.tile(_qr_cut(c), command=c)
+        flow.tile(_qr_cut(c), command=c, lines=words.command(c.name, c.label, c.does))
 
     flow.new_page()
     own = [m for m in registry.markers(game) if m.game == game]
@@ -204,38 +275,42 @@ def layout(registry: Registry, game: str, paper: str) -> list[Page]:
     for m in own:  # one section per kind of sticker: its heading states one size and one copy count
         sections.setdefault((m.component, m.side, m.size_mm, m.copies), []).append(m)
     for (component, side, _, _), ms in sections.items():
-        copies = f", {ms[0].copies} of each" if ms[0].copies > 1 else ""
-        flow.heading(f"{title}: {component.replace('_', ' ')}, {side} ({len(ms)} markers{copies})",
-                     _guidance(ms[0], component), cut_side(ms[0]) + LABEL_H)
+        flow.heading(words.section(title, component, side, len(ms), ms[0].copies),
+                     _guidance(ms[0], words), cut_side(ms[0]) + LABEL_H)
         for m in ms:
             for _ in range(m.copies):
-                flow.tile(cut_side(m), marker=m)
+                flow.tile(cut_side(m), marker=m, lines=_label(registry, m, words))
     return pages
 
 
-def _guidance(m: Marker, component: str) -> str:
+def _calibration_texts(page: Page, title: str, words: Words, top: float) -> None:
+    """The title, the printing notice and the card frame's caption of a page with the scale check."""
+    page.texts.append(Text(MARGIN, MARGIN + 5, title, 12, bold=True))
+    page.texts.append(Text(MARGIN, MARGIN + 10, words.notice(), 8, bold=True))
+    page.texts.append(Text(MARGIN + 3, top + CARD[1] - 3, words.card_frame(), 6.5))
+
+
+def _label(registry: Registry, m: Marker, words: Words) -> tuple[str, str]:
+    """The two lines printed under a marker: its game and kind, then which one it is."""
+    where = registry.titles[m.game] if m.game else words.all_games()
+    return (words.label(where, m.component),
+            words.details(m.game, m.component, m.item, m.side, m.id, m.size_mm))
+
+
+def _guidance(m: Marker, words: Words) -> str:
     """A section's camera line: the marker's pixels over the whole table and the camera it needs."""
-    w, h = m.component_size_mm
-    return (f"{m.size_mm:g} mm markers on {w:g} x {h:g} mm {component.replace('_', ' ')}s: "
-            f"{marker_px(m.size_mm):.0f} px at 1080p seeing the whole table, "
-            f"{marker_px(m.size_mm, MODES['2160p']):.0f} px at 4K: {camera_words(m.size_mm)}.")
+    return words.marker_guidance(m.size_mm, m.component_size_mm, m.component, marker_px(m.size_mm),
+                                 marker_px(m.size_mm, MODES["2160p"]), camera_words(m.size_mm, words))
 
 
-def camera_words(size_mm: float) -> str:
+def camera_words(size_mm: float, words: Words) -> str:
     """Which camera reads a ``size_mm`` marker over the whole table, in words."""
-    reliable, sharp = camera_for(size_mm)
-    name = {"720p": "720p", "1080p": "1080p", "1440p": "1440p", "2160p": "4K"}
-    if reliable is None:
-        return "no camera that sees the whole table reads it reliably; print it larger"
-    words = f"reliable {'at' if reliable == '2160p' else 'from'} {name[reliable]}"
-    if sharp is not None and sharp != reliable:
-        words += f", at {name[sharp]} when the picture is sharp"
-    return words
+    return words.camera(*camera_for(size_mm))
 
 
 # ---- drawing
 
-def render(registry: Registry, game: str, paper: str, path: Path | BinaryIO, *,
+def render(registry: Registry, game: str, paper: str, path: Path | BinaryIO, *, words: Words,
            marker: Marker | None = None) -> list[Page]:
     """Write ``game``'s sticker sheets for ``paper`` to ``path`` (a file or a binary stream) as a
     vector PDF; return the layout. With ``marker``, that one sticker only (:func:`sticker_layout`)."""
@@ -244,46 +319,43 @@ def render(registry: Registry, game: str, paper: str, path: Path | BinaryIO, *,
     # binary Flate streams without reportlab's default ASCII85 layer: a quarter smaller, still plain PDF
     saved, rl_config.useA85 = rl_config.useA85, 0
     try:
-        return _render(registry, game, paper, path, marker)
+        return _render(registry, game, paper, path, marker, words)
     finally:
         rl_config.useA85 = saved
 
 
-def sticker_layout(registry: Registry, marker: Marker, paper: str) -> list[Page]:
+def sticker_layout(registry: Registry, marker: Marker, paper: str, words: Words) -> list[Page]:
     """One page to reprint one sticker (a scratched, torn or lost one) at its printed size, with
     the scale bar and the card frame to check the printer's scaling."""
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of: {', '.join(PAPERS)}")
     top = MARGIN + 13
     page = Page([], [], calibration=(MARGIN, top))
-    title = registry.titles[marker.game] if marker.game else "All games"
-    page.texts.append(Text(MARGIN, MARGIN + 5, f"tableassist: one sticker to reprint ({title}, "
-                                               f"{paper.upper()}, dictionary {registry.dictionary})", 12, bold=True))
-    page.texts.append(Text(MARGIN, MARGIN + 10, NOTICE, 8, bold=True))
-    page.texts.append(Text(MARGIN + 3, top + CARD[1] - 3,
-                           "A bank card (85.60 x 53.98 mm) fits this frame exactly", 6.5))
+    title = registry.titles[marker.game] if marker.game else words.all_games()
+    _calibration_texts(page, words.reprint_title(title, paper, registry.dictionary), words, top)
     flow = _Flow(paper, [page])
     flow.y = top + CARD[1] + 3
     cut = registry.sticker_mm(marker)
-    flow.heading(f"{title}: {marker.component.replace('_', ' ')} {marker.item}, {marker.side} "
-                 f"(marker {marker.id}, {marker.size_mm:g} mm)",
-                 "Stick it over the old one, or on a clean component, the same way round.", cut + LABEL_H)
-    flow.tile(cut, marker=marker)
+    flow.heading(words.reprint_heading(title, marker.component, marker.item, marker.side, marker.id,
+                                       marker.size_mm),
+                 words.reprint_hint(), cut + LABEL_H)
+    flow.tile(cut, marker=marker, lines=_label(registry, marker, words))
     return flow.pages
 
 
 def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
-            marker: Marker | None) -> list[Page]:
+            marker: Marker | None, words: Words) -> list[Page]:
     from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
 
-    pages = layout(registry, game, paper) if marker is None else sticker_layout(registry, marker, paper)
+    pages = (layout(registry, game, paper, words) if marker is None
+             else sticker_layout(registry, marker, paper, words))
     width, height = PAPERS[paper]
     pdf = canvas.Canvas(str(path) if isinstance(path, Path) else path, pagesize=(width * mm, height * mm),
                         invariant=1, pageCompression=1)
-    title = registry.titles.get(game, "All games")
-    pdf.setTitle(f"tableassist stickers: {title} ({paper})" if marker is None else
-                 f"tableassist sticker {marker.id}: {title} ({paper})")
+    title = registry.titles.get(game) or words.all_games()
+    pdf.setTitle(words.pdf_title(title, paper) if marker is None else
+                 words.pdf_reprint_title(title, paper, marker.id))
     pdf.setAuthor("tableassist")
     pdf.setCreator("tableassist print")
 
@@ -308,7 +380,7 @@ def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
 
     for page in pages:
         if page.calibration:
-            _draw_calibration(pdf, page.calibration, height, rect, line)
+            _draw_calibration(pdf, page.calibration, height, rect, line, words)
         for t in page.texts:
             pdf.setFillGray(0)
             pdf.setFont("Helvetica-Bold" if t.bold else "Helvetica", t.size)
@@ -319,20 +391,14 @@ def _render(registry: Registry, game: str, paper: str, path: Path | BinaryIO,
                 grid = marker_cells(registry.dictionary, s.marker.id)
                 cell = s.marker.size_mm / len(grid)
                 cells(grid, s.x + cell, s.y + cell, cell)
-                lines = [f"{s.marker.game and registry.titles[s.marker.game] or 'All games'} · "
-                         f"{s.marker.component.replace('_', ' ')}",
-                         f"{s.marker.item} · {s.marker.side} · id {s.marker.id} · {s.marker.size_mm:g} mm"]
             else:
                 assert s.command is not None  # a sticker is a marker or a command card
                 grid = qr_cells(s.command.text)
                 cells(grid, s.x + 4 * QR_MODULE, s.y + 4 * QR_MODULE, QR_MODULE)
-                lines = [s.command.label, s.command.does]
             _draw_crop_marks(s, line, pdf)
             room = max(s.cut, MIN_TILE_W)
-            for i, text in enumerate(lines):
-                size = 5.0
-                while size > 3.0 and pdf.stringWidth(text, "Helvetica", size) > room * mm:
-                    size -= 0.25
+            for i, text in enumerate(s.lines):
+                size = label_size(text, room, bold=i == 0)
                 pdf.setFont("Helvetica-Bold" if i == 0 else "Helvetica", size)
                 pdf.drawCentredString((s.x + s.cut / 2) * mm, (height - s.y - s.cut - 3.9 - 2.1 * i) * mm,
                                       text)
@@ -353,7 +419,7 @@ def _draw_crop_marks(s: Sticker, line: Pen, pdf: Canvas) -> None:
 
 
 def _draw_calibration(pdf: Canvas, origin: tuple[float, float], height: float, rect: Pen,
-                      line: Pen) -> None:
+                      line: Pen, words: Words) -> None:
     """The bank-card frame at ``origin`` and, to its right, the 100 mm scale bar (ticks every 10 mm)."""
     from reportlab.lib.units import mm
     x, y = origin
@@ -370,13 +436,15 @@ def _draw_calibration(pdf: Canvas, origin: tuple[float, float], height: float, r
     pdf.setFont("Helvetica", 6.5)
     for i in (0, 50, 100):
         pdf.drawCentredString((bx + i) * mm, (height - y - 10) * mm, f"{i} mm")
-    pdf.drawString((bx + 14) * mm, (height - y - 10) * mm, "measure this bar: 100 mm")
+    # between the 0 and the 50 mm ticks' numbers, smaller where a language needs more room
+    pdf.setFont("Helvetica", bar_size(words.measure_bar()))
+    pdf.drawString((bx + 14) * mm, (height - y - 10) * mm, words.measure_bar())
 
 
 # ---- `tableassist print`
 
 def write_sticker(out: Path, marker_id: int, papers: list[str], registry: Registry | None = None,
-                  game: str | None = None) -> list[Path]:
+                  game: str | None = None, *, words: Words) -> list[Path]:
     """Write ``sticker-<id>-<paper>.pdf`` (that one sticker, at its printed size) into ``out``.
     ``game``: the game whose marker ``marker_id`` is (ids are the registry's, unique; the table
     corners and seats belong to every game). KeyError if there is no such marker."""
@@ -386,40 +454,57 @@ def write_sticker(out: Path, marker_id: int, papers: list[str], registry: Regist
     written = []
     for paper in papers:
         path = out / f"sticker-{marker_id}-{paper}.pdf"
-        render(registry, marker.game or registry.games()[0], paper, path, marker=marker)
+        render(registry, marker.game or registry.games()[0], paper, path, marker=marker, words=words)
         written.append(path)
     return written
 
 
+class NoSuchMarker(KeyError):
+    """No marker answers: ``why`` says how (``"game"``: no such game, ``"in_game"``: that game
+    has no such id, ``"none"``: no game has it, ``"several"``: several games have it and none
+    was named), with the ids and games a sentence in any language needs; ``args[0]`` is that
+    sentence in English."""
+
+    def __init__(self, why: str, marker_id: int, game: str | None, games: Sequence[str],
+                 sentence: str):
+        super().__init__(sentence)
+        self.why, self.marker_id, self.game, self.games = why, marker_id, game, tuple(games)
+
+
 def find_marker(registry: Registry, marker_id: int, game: str | None = None) -> Marker:
     """The marker ``marker_id`` of ``game`` (ids are numbered per game; the table corners and
-    seats are every game's). KeyError with a sentence when there is none, or when ``game`` is
-    None and several games have that id."""
+    seats are every game's). :class:`NoSuchMarker` (a KeyError with a sentence) when there is
+    none, or when ``game`` is None and several games have that id."""
     if game is not None:
         if game not in registry.titles:
-            raise KeyError(f"no markers for game {game!r}; games: {', '.join(registry.games())}")
+            raise NoSuchMarker("game", marker_id, game, registry.games(),
+                               f"no markers for game {game!r}; games: {', '.join(registry.games())}")
         marker = registry.lookup(marker_id, game)
         if marker is None:
-            raise KeyError(f"{registry.titles[game]} has no marker {marker_id}")
+            raise NoSuchMarker("in_game", marker_id, registry.titles[game], (),
+                               f"{registry.titles[game]} has no marker {marker_id}")
         return marker
     found = [m for m in registry.all_markers if m.id == marker_id]
     if not found:
-        raise KeyError(f"no game has a marker {marker_id}")
+        raise NoSuchMarker("none", marker_id, None, (), f"no game has a marker {marker_id}")
     if len(found) > 1 and all(m.game is not None for m in found):
-        games = ", ".join(str(m.game) for m in found)
-        raise KeyError(f"marker {marker_id} is in several games ({games}): say which with --game")
+        games = [str(m.game) for m in found]
+        raise NoSuchMarker("several", marker_id, None, games,
+                           f"marker {marker_id} is in several games ({', '.join(games)}): say "
+                           "which with --game")
     return next((m for m in found if m.game is None), found[0])
 
 
 def write_sets(out: Path, games: list[str], papers: list[str],
-               registry: Registry | None = None) -> list[Path]:
-    """Write ``<game>-<paper>.pdf`` for every game and paper into ``out``; return the paths."""
+               registry: Registry | None = None, *, words: Words) -> list[Path]:
+    """Write ``<game>-<paper>.pdf`` for every game and paper into ``out``, in ``words``'
+    language; return the paths."""
     registry = registry or load_registry()
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for game in games:
         for paper in papers:
             path = out / f"{game}-{paper}.pdf"
-            render(registry, game, paper, path)
+            render(registry, game, paper, path, words=words)
             written.append(path)
     return written

@@ -66,6 +66,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 import tableassist.i18n as i18n
 from tableassist.games.messages import Message
+from tableassist.i18n.sheets import sheet_words
 from tableassist.markers.printing import find_marker, render
 from tableassist.markers.registry import load_registry, seat_colours
 from tableassist.server import box as box_events
@@ -228,12 +229,16 @@ class TableServer:
         def sticker(game: str, marker_id: int) -> Response:
             # one sticker to reprint, at its printed size: the link of a camera notice about a
             # sticker it cannot read (``FailingSticker``); the sheets are no secret
+            # in the screen's language (``?lang=``, the link the page puts on the notice)
             paper = request.args.get("paper", "a4")
+            lang = request.args.get("lang", i18n.DEFAULT)
+            lang = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
             registry = load_registry()
             try:
+                words = sheet_words(lang)
                 marker = find_marker(registry, marker_id, game)
                 pdf = io.BytesIO()
-                render(registry, game, paper, pdf, marker=marker)
+                render(registry, game, paper, pdf, marker=marker, words=words)
             except (KeyError, ValueError) as exc:
                 return Response(f"{exc.args[0]}\n", 404, mimetype="text/plain")
             return Response(pdf.getvalue(), mimetype="application/pdf", headers={

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tableassist.games.messages import Message
 from tableassist.table.links import JsonLinks, links_file
 from tableassist.table.store import (MAIN, DamagedStore, Entry, GameSummary, NewEntry, SavedGame,
                                      StaleLog, Store, StoreError, check_table_name, compact, entry,
@@ -136,10 +137,12 @@ class SqliteStore(Store):
         self._db: sqlite3.Connection | None = None
         self._writer: WriterLock | None = None
         if self.path.is_dir():
-            raise StoreError(f"{self.path} is a folder, not a database file")
+            raise StoreError(Message("sqlite_store.is_a_folder", "{path} is a folder, not a database file",
+                                     path=str(self.path)))
         if read_only:
             if not self.path.is_file():
-                raise StoreError(f"there is no database at {self.path}")
+                raise StoreError(Message("sqlite_store.no_database", "there is no database at {path}",
+                                         path=str(self.path)))
         else:
             self._claim()
         try:

@@ -13,7 +13,6 @@ two-letter marks (a rat's colour letter, "px").
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 
 import pytest
@@ -22,15 +21,15 @@ from tableassist import i18n
 from tableassist.table import catalog
 from tests.plugins.browser import TABLET
 from tests.server.conftest import RunningServer, serving, wait_until
+from tests.words import URL, WORD
+from tests.words import own_words as _own_words
+from tests.words import words as _words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GAMES = ["abandon_ship", "schmuggler", "shipshape", "shipwrecked", "wreckers"]
 PLAYERS = ("Ann", "Bea", "Cy")
 CLICKS = 10          # actions pressed on the page before the rest is played by a client
-WORD = re.compile(r"[A-Za-zÀ-ÿ]+(?:'[a-z]+)?")
-RULE_ID = re.compile(r"\b[GR]-[A-Z]{2}-\d+\b")
-URL = re.compile(r"https?://\S+")
 
 #: The screen's visible text, its labels and tips (not the rulebook's marked original).
 VISIBLE = """() => {
@@ -51,15 +50,6 @@ VISIBLE = """() => {
 }"""
 
 _ENGLISH: dict[str, set[str]] = {}
-
-
-def _own_words(lang: str) -> set[str]:
-    """Every word of ``lang``'s catalogue: a word both languages write alike is the language's."""
-    return {w.lower() for text in i18n.catalogue(lang).values() for w in WORD.findall(text)}
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in WORD.findall(RULE_ID.sub(" ", text)) if len(w) > 2]
 
 
 def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[str, str]:

@@ -607,3 +607,17 @@ def test_the_camera_key_does_exactly_what_the_docs_say(venue):
     show(3, "new_game")
     new = table.wait_state(lambda s: s["game"]["row"] != row)["game"]
     assert (new["id"], new["players"]) == ("wreckers", ["Ann", "Bea", "Cy"])
+
+
+def test_a_reprint_link_gives_the_sticker_in_the_screens_language(venue, tmp_path):
+    # the camera notice's link carries the screen's language (play.js adds ?lang=)
+    said = {}
+    for lang in ("en", "de", "es"):
+        with urllib.request.urlopen(f"{venue.url}sticker/wreckers/1.pdf?lang={lang}", timeout=10) as r:
+            assert r.headers["Content-Type"] == "application/pdf"
+            (tmp_path / f"{lang}.pdf").write_bytes(r.read())
+        said[lang] = subprocess.run(["pdftotext", "-raw", str(tmp_path / f"{lang}.pdf"), "-"],
+                                    capture_output=True, text=True, check=True).stdout
+    assert "Stick it over the old one" in said["en"]
+    assert "Über den alten kleben" in said["de"] and "Stick it" not in said["de"]
+    assert "Stick it" not in said["es"] and said["es"] != said["en"]

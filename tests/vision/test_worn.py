@@ -259,6 +259,12 @@ def test_the_reprint_link_serves_a_pdf_of_that_one_sticker(registry, tmp_path):
     assert side_mm == pytest.approx(registry.lookup(22, "wreckers").size_mm, abs=0.3)   # its printed size
     assert client.get("/sticker/wreckers/999.pdf").status_code == 404
     assert b"no marker 999" in client.get("/sticker/wreckers/999.pdf").data
+    # in the screen's language (the notice's link carries it); a language the table lacks: English
+    for lang, words in (("de", "Nachdrucken"), ("es", "reimprimir"), ("xx", "to reprint")):
+        (tmp_path / f"{lang}.pdf").write_bytes(client.get(f"/sticker/wreckers/22.pdf?lang={lang}").data)
+        text = subprocess.run(["pdftotext", str(tmp_path / f"{lang}.pdf"), "-"], capture_output=True,
+                              text=True, check=True).stdout
+        assert words in text, lang
 
 
 @pytest.mark.parametrize("damage", [Damage(cells=2, seed=3), Damage(corner=0.3, seed=1), Damage(scratch=2.0, seed=2)],
@@ -306,7 +312,7 @@ def test_the_table_page_names_the_sticker_and_links_its_reprint(server, chromium
     notice.wait_for()
     assert notice.inner_text().startswith("The camera cannot read the ship stern (top, marker 21)")
     link = notice.locator("a")
-    assert link.get_attribute("href") == "/sticker/abandon_ship/21.pdf"
+    assert link.get_attribute("href") == "/sticker/abandon_ship/21.pdf?lang=en"   # the screen's language
     reply = page.request.get(server.url.rstrip("/") + link.get_attribute("href"))
     assert reply.status == 200 and reply.body().startswith(b"%PDF")
     assert errors == []

@@ -1,0 +1,186 @@
+"""The command line's language: ``tableassist --lang de|es|en`` (or ``--lang`` after the
+subcommand), by default the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``de_DE.UTF-8``
+is German; ``C``, ``POSIX`` or a language the table does not speak is English).
+
+Every message a command prints is a :class:`Message` rendered with :func:`say` in that language;
+argparse's own texts (usage, "error: …", "the following arguments are required", the help's
+headings) go through the same catalogue: :func:`speaking` puts :func:`argparse_text` in place of
+the ``gettext`` argparse calls, for the time the command line is read. Those messages keep
+argparse's ``%s`` / ``%(name)s`` slots, which argparse fills: a translation keeps them exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+
+from tableassist import i18n
+from tableassist.games.messages import Message
+
+__all__ = ["argparse_text", "from_environment", "say", "speaking", "wanted"]
+
+#: The language the command speaks (set by :func:`tableassist.cli.main` from ``--lang``).
+_speaking = [i18n.DEFAULT]
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The user's language from the locale variables, as POSIX orders them (the first one set
+    decides); English for ``C``, ``POSIX`` or a language the table does not speak."""
+    environ = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            return i18n.best_language([value.split(".")[0].split("@")[0]])
+    return i18n.DEFAULT
+
+
+def wanted(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language ``argv`` asks for with ``--lang X`` or ``--lang=X`` (anywhere before a
+    ``--``), else the environment's; a language the table does not speak is left to argparse
+    to refuse, in the environment's."""
+    found = from_environment(environ)
+    args = list(argv)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in i18n.LANGUAGES:
+            found = value
+    return found
+
+
+def current() -> str:
+    """The language the command speaks now."""
+    return _speaking[0]
+
+
+def say(message: Message | str) -> str:
+    """``message`` in the command's language."""
+    return i18n.render(message, _speaking[0])
+
+
+#: argparse's texts (the ``gettext`` ids it asks for, without their trailing space or newline)
+#: that a user meets, each as a message of ours; argparse fills the ``%`` slots.
+_ARGPARSE: dict[str, Message] = {
+    "usage:": Message("language.argparse.usage", "usage:"),
+    "%(prog)s: error: %(message)s": Message("language.argparse.error", "%(prog)s: error: %(message)s"),
+    "argument %(argument_name)s: %(message)s": Message(
+        "language.argparse.argument", "argument %(argument_name)s: %(message)s"),
+    "the following arguments are required: %s": Message(
+        "language.argparse.required", "the following arguments are required: %s"),
+    "one of the arguments %s is required": Message(
+        "language.argparse.one_required", "one of the arguments %s is required"),
+    "unrecognized arguments: %s": Message("language.argparse.unrecognized", "unrecognized arguments: %s"),
+    "invalid choice: %(value)r (choose from %(choices)s)": Message(
+        "language.argparse.invalid_choice", "invalid choice: %(value)r (choose from %(choices)s)"),
+    "invalid %(type)s value: %(value)r": Message(
+        "language.argparse.invalid_value", "invalid %(type)s value: %(value)r"),
+    "expected one argument": Message("language.argparse.expected_one", "expected one argument"),
+    "expected at most one argument": Message(
+        "language.argparse.expected_at_most_one", "expected at most one argument"),
+    "expected at least one argument": Message(
+        "language.argparse.expected_at_least_one", "expected at least one argument"),
+    "not allowed with argument %s": Message("language.argparse.not_allowed_with",
+                                            "not allowed with argument %s"),
+    "ignored explicit argument %r": Message("language.argparse.ignored_explicit",
+                                            "ignored explicit argument %r"),
+    "ambiguous option: %(option)s could match %(matches)s": Message(
+        "language.argparse.ambiguous", "ambiguous option: %(option)s could match %(matches)s"),
+    "unexpected option string: %s": Message("language.argparse.unexpected_option",
+                                            "unexpected option string: %s"),
+    "positional arguments": Message("language.argparse.positional", "positional arguments"),
+    "options": Message("language.argparse.options", "options"),
+    "show this help message and exit": Message("language.argparse.help",
+                                               "show this help message and exit"),
+    "expected %s argument": Message("language.argparse.expected_n_one", "expected %s argument"),
+    "expected %s arguments": Message("language.argparse.expected_n", "expected %s arguments"),
+}
+
+
+def argparse_text(text: str) -> str:
+    """argparse's ``text`` in the command's language (as it is when we have no message for it)."""
+    bare = text.rstrip()
+    message = _ARGPARSE.get(bare)
+    return text if message is None else say(message) + text[len(bare):]
+
+
+def _argparse_plural(singular: str, plural: str, n: int) -> str:
+    return argparse_text(singular if n == 1 else plural)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """The command speaks ``lang`` within: :func:`say` and argparse's own texts."""
+    saved = _speaking[0], argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    _speaking[0] = lang
+    argparse._ = argparse_text  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_plural  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        _speaking[0] = saved[0]
+        argparse._, argparse.ngettext = saved[1], saved[2]  # type: ignore[attr-defined]
+
+
+# ---- the words every command shares
+
+#: What the common number options take (``whole_number``'s ``what``).
+PORT = Message("language.what.port", "a port")
+SEED = Message("language.what.seed", "a seed")
+
+
+def not_a_whole_number(what: Message | str, low: int, high: int, text: str) -> Message:
+    # the bounds are written as digits: a seed's upper bound is a 19-digit number to copy
+    return Message("language.not_a_whole_number", "{what} is a whole number {low}–{high}, not {text}",
+                   what=what, low=str(low), high=str(high), text=repr(text))
+
+
+def not_a_camera_size(text: str) -> Message:
+    return Message("language.not_a_camera_size", "a camera size is WIDTHxHEIGHT in pixels (16–16384 "
+                   "each), e.g. 1920x1080, not {text}", text=repr(text))
+
+
+#: The system's reasons a file cannot be read or written, by errno (its own text is English).
+_OS_REASONS = {
+    errno.ENOENT: Message("language.os.no_such_file", "no such file or directory"),
+    errno.EACCES: Message("language.os.permission_denied", "permission denied"),
+    errno.EPERM: Message("language.os.not_permitted", "operation not permitted"),
+    errno.EISDIR: Message("language.os.is_a_directory", "is a directory"),
+    errno.ENOTDIR: Message("language.os.not_a_directory", "not a directory"),
+    errno.EEXIST: Message("language.os.exists", "file exists"),
+    errno.ENOSPC: Message("language.os.no_space", "no space left on device"),
+    errno.EROFS: Message("language.os.read_only", "read-only file system"),
+    errno.EADDRINUSE: Message("language.os.address_in_use", "address already in use"),
+}
+
+
+def os_reason(exc: OSError) -> Message | str:
+    """Why the system refused, as a message where we have one (else the system's own words)."""
+    reason = _OS_REASONS.get(exc.errno or 0)
+    return reason if reason is not None else (exc.strerror or str(exc)).lower()
+
+
+def warning(text: Message | str) -> Message:
+    return Message("language.warning", "warning: {text}", text=text)
+
+
+def error(command: str, text: Message | str) -> Message:
+    """``tableassist <command>: <text>``, the first words of a command's refusal."""
+    return Message("language.error", "tableassist {command}: {text}", command=command, text=text)
+
+
+def reason(exc: BaseException) -> Message | str:
+    """What an exception says: its message where it carries one (an engine's refusal, a setup
+    error), else its text (a lower layer's, in English)."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Message):
+        return message
+    if isinstance(exc, Message):
+        return exc
+    if exc.args and isinstance(exc.args[0], Message):   # raised with a message (a StoreError)
+        return exc.args[0]
+    return exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)

@@ -1,0 +1,130 @@
+"""The command line speaks the user's language (issue 25): ``tableassist --lang de|es|en``, by
+default the locale's (LC_ALL, LC_MESSAGES, LANG), for what the commands print — results,
+refusals, warnings — and argparse's own errors.
+
+Each command below runs once in English and once in German and Spanish through
+``tableassist.cli.main`` (its real code, real files and databases in a temporary folder), and a
+word of the English output that shows in the other is English left (tests/words.py, the same
+test as the screens'). Not words: paths, option names and metavars, quoted values the user
+typed, a QR card's text, the registry's codes (``table_corner``), the commands' names, the
+games' titles, and the JSON ``tableassist replay`` prints (a view's data, for programs).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tableassist import cli, i18n
+from tableassist.cli import language
+from tableassist.table import catalog
+from tests.words import english_left, lowered
+
+#: Not words of a language: option names and metavars, quoted input, codes, a QR card's text.
+CODE = re.compile(r"--?[\w-]+|'[^']*'|\"[^\"]*\"|\S*[_/\\0-9]\S*|\S+\.\S+|\b[A-Z]{2,}\b|\bWxH\b"
+                  r"|\{[^}]*\}|\S+:\S+")
+COMMANDS = [w for name in cli.COMMANDS for w in name.split("-")] + ["tableassist"]
+TITLES = [w for g in catalog.game_ids() for w in (catalog.engine_class(g).title or g).split()]
+
+
+def commands(tmp: Path) -> dict[str, list[str]]:
+    """Each command line to run: ordinary outputs and errors a user meets."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    actions = tmp / "actions.jsonl"
+    actions.write_text('{"type": "lay_bid_card"}\nnot json\n', encoding="utf-8")
+    blocker = tmp / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    db = str(tmp / "table.sqlite3")
+    return {
+        "print one set": ["print", "--game", "wreckers", "--paper", "a4", "--out", str(tmp / "out")],
+        "print an unknown game": ["print", "--game", "chess"],
+        "print a marker no game has": ["print", "--marker", "249", "--out", str(tmp / "out")],
+        "print into a file": ["print", "--game", "wreckers", "--out", str(blocker / "x")],
+        "print on A5": ["print", "--paper", "a5"],
+        "markers": ["markers"],
+        "replay a bad line": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea,Cy", str(actions)],
+        "replay a missing file": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea",
+                                  str(tmp / "missing.jsonl")],
+        "replay bad options": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea",
+                               "--options", "[1]", "-"],
+        "replay a stranger's view": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea",
+                                     "--viewer", "Zed", str(tmp / "empty.jsonl")],
+        "replay without players": ["replay", "--game", "shipwrecked", "-"],
+        "replay a bad seed": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea", "--seed",
+                              "-1", "-"],
+        "plays of an empty table": ["plays", "--db", db],
+        "plays of an unknown game": ["plays", "--db", db, "--game", "chess"],
+        "export": ["export", "--db", db, "-o", str(tmp / "export.jsonl")],
+        "export into a file": ["export", "--db", db, "-o", str(blocker / "x")],
+        "import a missing file": ["import", "--db", db, str(tmp / "missing.jsonl")],
+        "box check": ["box", "--box", str(tmp / "box"), "check"],
+        "camera without a key": ["camera", "--server", "http://127.0.0.1:9", "--table", "main"],
+        "camera for a bad table": ["camera", "--server", "http://127.0.0.1:9", "--table", "Main!",
+                                   "--key", "k"],
+        "serve a port out of range": ["serve", "--port", "99999"],
+        "detect for an unknown game": ["detect", "--game", "chess", str(tmp / "photo.png")],
+        "camera-check for an unknown game": ["camera-check", "--game", "chess", "--camera", "none"],
+        "camera-check drawing into text": ["camera-check", "--annotate", str(tmp / "check.txt")],
+        "an unknown command": ["chess"],
+        "an unknown option": ["markers", "--colour"],
+    }
+
+
+def run_all(tmp: Path, lang: str, capsys) -> dict[str, str]:
+    (tmp / "empty.jsonl").parent.mkdir(parents=True, exist_ok=True)
+    (tmp / "empty.jsonl").write_text("", encoding="utf-8")
+    said = {}
+    for name, argv in commands(tmp).items():
+        try:
+            code = cli.main(["--lang", lang, *argv])
+        except SystemExit as exc:   # argparse's refusals
+            code = exc.code
+        out = capsys.readouterr()
+        said[name] = CODE.sub(" ", (out.out + "\n" + out.err).replace(str(tmp), " "))
+        assert code in (0, 1, 2), (name, code)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
+    english = run_all(tmp_path / "en", "en", capsys)
+    assert "no markers for game" in english["print an unknown game"]
+    assert "the following arguments are required" in english["replay without players"]
+    shown = run_all(tmp_path / lang, lang, capsys)
+    report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
+    assert not report, f"English on the {lang} command line: {report}"
+
+
+def test_the_language_comes_from_the_option_else_the_locale():
+    env = {"LANG": "de_DE.UTF-8"}
+    assert language.from_environment(env) == "de"
+    assert language.from_environment({"LC_ALL": "es_ES.UTF-8", "LANG": "de_DE.UTF-8"}) == "es"
+    assert language.from_environment({"LC_MESSAGES": "es_MX", "LANG": "de_DE.UTF-8"}) == "es"
+    assert language.from_environment({"LANG": "C.UTF-8"}) == "en"
+    assert language.from_environment({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert language.from_environment({}) == "en"
+    assert language.wanted(["--lang", "es", "print"], env) == "es"
+    assert language.wanted(["print", "--lang=en"], env) == "en"
+    assert language.wanted(["print"], env) == "de"
+
+
+def test_a_german_refusal_and_argparse_in_german(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    assert cli.main(["print", "--game", "chess", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("tableassist print: keine Marker für das Spiel 'chess'")
+    with pytest.raises(SystemExit):
+        cli.main(["replay", "--game", "shipwrecked", "-"])
+    err = capsys.readouterr().err
+    assert err.startswith("Aufruf: tableassist replay") and \
+        "tableassist replay: Fehler: die folgenden Argumente fehlen: --players" in err
+    with pytest.raises(SystemExit):
+        cli.main(["--lang", "es", "serve", "--port", "99999"])
+    assert "argumento --port: un puerto es un número entero de 0 a 65535, no '99999'" in \
+        capsys.readouterr().err
+    # argparse speaks English again once the command is done (it is the standard library's)
+    import argparse
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]
+    assert i18n.LANGUAGES == ("en", "de", "es")
+
