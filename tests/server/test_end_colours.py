@@ -11,7 +11,7 @@ import pytest
 from tableassist.markers.registry import seat_colours
 from tests.plugins.browser import TABLET
 from tests.server.conftest import RunningServer
-from tests.server.test_phone_layout import step
+from tests.games.random_play import submit_random
 
 pytestmark = [pytest.mark.browser]
 
@@ -23,7 +23,7 @@ def test_the_end_screen_chips_wear_the_seat_colours(chromium, server: RunningSer
     colours = dict(zip(PLAYERS, seat_colours(game_id)))
     session = server.table.start(game_id, PLAYERS, options=None, seed=7, colours=colours)
     rng = random.Random(7)
-    while step(session, rng):
+    while submit_random(session, rng):
         pass
     page = chromium.new_page(viewport=TABLET)
     page.goto(f"{server.url}#t={server.tokens.host}")
