@@ -47,34 +47,53 @@ const narrow = matchMedia("(max-width: 620px)");
 const shortenMenu = () => { for (const o of menu.options) o.textContent = narrow.matches ? o.value.toUpperCase() : LANGUAGES[o.value]; };
 narrow.addEventListener("change", shortenMenu);
 shortenMenu();
+// A burst of changes (one camera frame's readings, a game played fast, a slow phone) is drawn
+// once: each payload is merged as it comes and the newest is drawn at the next frame, so a screen
+// never falls behind the table by redrawing states already overtaken. `app.state` is the state
+// on the screen.
+let received = null;   // merged, not drawn yet
+let drawSoon = null;
 socket.on("state", (payload) => {
   const got = performance.now();
+  const last = received || app.state;
   // An older payload overtaken by a newer one is dropped (a change leaves `game` out when it is
   // the same game).
-  const sameGame = (payload.unchanged || []).includes("game") || payload.game?.row === app.state?.game?.row;
-  if (app.state && payload.version < app.state.version && sameGame) return;
+  const sameGame = (payload.unchanged || []).includes("game") || payload.game?.row === last?.game?.row;
+  if (last && payload.version < last.version && sameGame) return;
   const delta = payload.history_delta;
   if (delta) {
     // A broadcast carries only the history's change since the state numbered `base`, and leaves
     // out the parts that did not change since then (`unchanged`: game, lobby, links).
-    if (!app.state || app.state.version !== delta.base || !app.state.history) {
+    if (!last || last.version !== delta.base || !last.history) {
       socket.emit("sync", {});  // missed one (or just connected): ask for everything
       return;
     }
-    payload.history = app.state.history.slice(0, delta.from).concat(delta.lines);
-    for (const key of payload.unchanged || []) payload[key] = app.state[key];
+    payload.history = last.history.slice(0, delta.from).concat(delta.lines);
+    for (const key of payload.unchanged || []) payload[key] = last[key];
     delete payload.history_delta;
     delete payload.unchanged;
   }
-  payload.receivedAt = performance.now();
+  payload.receivedAt = got;
+  received = payload;
+  // the next frame, or soon when the page is hidden and frames stop
+  if (!drawSoon) drawSoon = {frame: requestAnimationFrame(drawReceived), timer: setTimeout(drawReceived, 100)};
+});
+
+function drawReceived() {
+  cancelAnimationFrame(drawSoon.frame);
+  clearTimeout(drawSoon.timer);
+  drawSoon = null;
+  const payload = received;
+  received = null;
   app.state = payload;
   if (!payload.game) app.lobbyOpen = false;
   redraw();
   // When each version reached the DOM and the page (wall clock, ms): bench/bench_frame_to_dom.py
   // reads them.
-  app.drawn.push([payload.version, performance.timeOrigin + performance.now(), performance.timeOrigin + got]);
+  app.drawn.push([payload.version, performance.timeOrigin + performance.now(),
+                  performance.timeOrigin + payload.receivedAt]);
   if (app.drawn.length > 500) app.drawn.splice(0, 250);
-});
+}
 socket.on("camera", (frame) => onCamera(app, frame));
 socket.on("camera_check", (msg) => onCameraCheck(app, msg));
 socket.on("box_seen", (seen) => onBoxSeen(app, seen));
