@@ -15,12 +15,15 @@ the benchmark's processes):
   (``ws.send`` returned), and how long that write took;
 - ``ack``: the handler returned (its answer queued).
 
-At exit the records go as JSON lines to the file named by ``$BENCH_STAGES``.
+At exit the records go as JSON lines to the file named by ``$BENCH_STAGES``, and after them one
+line ``{"gc": [[generation, start, seconds], …]}``: every collection of the garbage collector
+(``gc.callbacks``), which holds every thread of the process while it runs.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import threading
@@ -30,6 +33,7 @@ from typing import Any
 _local = threading.local()
 _records: list[dict[str, Any]] = []
 _read_at: dict[int, float] = {}
+_collections: list[tuple[int, float, float]] = []
 
 
 def install() -> None:
@@ -130,6 +134,16 @@ def install() -> None:
 
     socket_events.InlineWebSocket.send = _ws_send
 
+    started: dict[str, float] = {}
+
+    def _collected(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started["t"] = now()
+        elif "t" in started:
+            _collections.append((info["generation"], started["t"], now() - started.pop("t")))
+
+    gc.callbacks.append(_collected)
+
     out = os.environ.get("BENCH_STAGES")
     if out:
         atexit.register(lambda: Path_write(out))
@@ -143,6 +157,7 @@ def Path_write(path: str) -> None:
     with open(path, "w") as f:
         for rec in list(_records):
             f.write(json.dumps(rec) + "\n")
+        f.write(json.dumps({"gc": _collections}) + "\n")
 
 
 def install_profile(path: str) -> None:

@@ -356,14 +356,21 @@ def run(variants: list[tuple[str, Path, str]], n: int, args: Any,
 
 def read_stages(path: Path, start: float, window: float, n_variants: int, v: int,
                 cycles: int) -> list[dict[str, Any]]:
-    """The server's stage records (bench/_stages.py) of its measured windows."""
+    """The server's stage records (bench/_stages.py) of its measured windows; its garbage
+    collections in those windows come as one record ``{"gc": [[generation, seconds], …]}``."""
     if not path.exists():
         return []
-    out = []
+    out: list[dict[str, Any]] = []
+
+    def measured(t: float) -> bool:
+        k = int((t - start) // window)
+        return n_variants <= k < (cycles + 1) * n_variants and k % n_variants == v
+
     for line in path.read_text().splitlines():
         rec = json.loads(line)
-        k = int((rec["read"] - start) // window)
-        if n_variants <= k < (cycles + 1) * n_variants and k % n_variants == v:
+        if "gc" in rec:
+            out.append({"gc": [(g, s) for g, t, s in rec["gc"] if measured(t)]})
+        elif measured(rec["read"]):
             out.append(rec)
     return out
 
@@ -373,6 +380,8 @@ def stage_lines(recs: list[dict[str, Any]]) -> list[str]:
     def ms(xs: list[float]) -> str:
         return f"{_common.pct(xs, 0.5) * 1000:6.2f} / {_common.pct(xs, 0.99) * 1000:6.2f}"
 
+    collections = [c for r in recs for c in r.get("gc", ())]
+    recs = [r for r in recs if "gc" not in r]
     full = [r for r in recs if "commit1" in r and "broadcast1" in r and r["writes"]]
     parts = {
         "read -> handler thread runs": [r["handler"] - r["read"] for r in full],
@@ -388,8 +397,12 @@ def stage_lines(recs: list[dict[str, Any]]) -> list[str]:
         "read -> last write (server total)": [max(w[0] for w in r["writes"]) - r["read"]
                                               for r in full],
     }
+    pauses = ", ".join(
+        f"gen {g}: {len(xs)}, longest {max(xs) * 1000:.1f} ms" for g in range(3)
+        if (xs := [s for gen, s in collections if gen == g]))
     return [f"    {name:38} p50 / p99 {ms(xs)} ms" for name, xs in parts.items()] + [
-        f"    ({len(full)} acts timed of {len(recs)})"]
+        f"    ({len(full)} acts timed of {len(recs)}); garbage collections (every thread "
+        f"held): {pauses or 'none'}"]
 
 
 def export(rev: str, into: Path) -> Path:
