@@ -8,6 +8,7 @@ import {ruleChip} from "./rules.js";
 import {endScreen} from "./ending.js";
 import {language, t} from "./i18n.js";
 import {boxProgress, kindName} from "./words.js";
+import {qrPicture} from "./qr.js";
 
 let timerTick = null;
 let historyOpen = null;  // the table's choice survives redraws; by default open on a tablet
@@ -394,11 +395,11 @@ function hostPart(s) {
   return h("section", {class: "card host"},
     h("details", {class: "links"},
       h("summary", {}, h("h2", {}, t("page.host.links", "Join and private links"))),
-      h("figure", {}, h("img", {src: links.join.qr, alt: t("page.host.table_qr", "QR code of the table link"), class: "qr"}),
+      h("figure", {}, h("img", {src: qrPicture(links.join.url), alt: t("page.host.table_qr", "QR code of the table link"), class: "qr"}),
         h("figcaption", {}, t("page.host.table_link", "Table link (tablets and phones that help run the game):"), " ",
           h("code", {}, links.join.url))),
       Object.entries(links.players).map(([name, l]) => h("figure", {class: "player-link"},
-        h("img", {src: l.qr, alt: t("page.host.player_qr", "QR code of {name}'s private link", {name}), class: "qr small"}),
+        h("img", {src: qrPicture(l.url), alt: t("page.host.player_qr", "QR code of {name}'s private link", {name}), class: "qr small"}),
         h("figcaption", {}, t("page.host.player_link", "{name}'s private view (let only {name} scan it):", {name}), " ",
           h("code", {}, l.url))))));
 }

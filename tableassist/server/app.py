@@ -501,13 +501,11 @@ class TableServer:
         row = self.table.game_row
         cached = self._links.get(row)
         if cached is None:
-            import segno  # only the host screen needs QR codes
             tokens = self.table.tokens
             base = self.public_url.rstrip("/") + "/"
 
             def link(token: str) -> dict[str, str]:
-                url = f"{base}#t={token}"
-                return {"url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=6)}
+                return {"url": f"{base}#t={token}"}   # the page draws its QR code (webui/qr.js)
 
             cached = {"join": link(tokens.table), "players": {}}
             if self.table.session is not None:

@@ -238,9 +238,25 @@ def test_fix_replaces_a_reading_and_the_host_screen_shows_the_links(chromium, se
     assert page.locator("img.qr").count() == 4  # the table's link and three private ones
     join = page.locator(".links figure").first.inner_text()
     assert f"#t={server.tokens.table}" in join
+    # each code is drawn by the page and says its own link (read back as a phone would)
+    for figure in page.locator(".links figure").all():
+        figure.locator("img.qr").scroll_into_view_if_needed()
+        assert read_qr(figure.locator("img.qr").screenshot()) == figure.locator("code").inner_text()
     assert page.locator('[data-notice="camera"]').is_visible()  # no camera: the host is told
     assert tablet.errors == []
     page.close()
+
+
+def read_qr(png: bytes) -> str:
+    """The text of the one QR code in a screenshot (pyzbar, as the camera reads command cards)."""
+    import cv2
+    import numpy as np
+    from pyzbar import pyzbar
+
+    grey = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    found = pyzbar.decode(cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+    assert len(found) == 1, len(found)
+    return found[0].data.decode()
 
 
 def test_the_lobby_marks_a_damaged_game_and_a_broken_log_shows_its_warning(chromium, server):
