@@ -184,6 +184,30 @@ def test_a_translation_written_ahead_of_its_code_moves_in_when_the_code_has_its_
                 assert {rule(n) for n in COUNTS} <= cases, m.id
 
 
+def test_an_id_the_code_no_longer_has_leaves_the_catalogue():
+    """No obsolete ``#~`` entry: what the code dropped is gone from de.po and es.po."""
+    text = (extract.HERE / "de.po").read_text(encoding="utf-8")
+    gone = text + '\n#. Gone\nmsgid "page.gone"\nmsgstr "Weg"\n'
+    updated = extract.updated_po("de", gone)
+    assert "page.gone" not in updated and "#~" not in updated
+    for lang in TRANSLATED:
+        assert "#~" not in (extract.HERE / f"{lang}.po").read_text(encoding="utf-8"), lang
+
+
+def test_the_ids_a_screen_shows_as_words_stay_ids_for_the_engine():
+    """Abandon Ship's colours and Shipwrecked's groups are words on a screen (the box screen's
+    ``shown_words``) and ids in the engine's data."""
+    from tableassist.games.data_words import shown_words, worded
+    from tableassist.table import catalog
+    shipped = catalog.shipped_components("abandon_ship")
+    words = shown_words("abandon_ship", shipped)
+    assert i18n.render(words["red"], "de") == "Rot" and i18n.render(words["red"], "es") == "rojo"
+    assert worded("abandon_ship", shipped, shipped)["rats"]["colours"][0] == "red"
+    assert not isinstance(worded("abandon_ship", shipped, shipped)["rats"]["colours"][0], Message)
+    food = shown_words("shipwrecked", catalog.shipped_components("shipwrecked"))["FOOD"]
+    assert i18n.render(food, "de") == "NAHRUNG"
+
+
 def test_the_data_files_words_are_messages_unless_the_players_renamed_them():
     """A good's name and an option's words render in the screen's language (the German board's
     "Kaffee"); a name the players gave in their box stays theirs."""

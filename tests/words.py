@@ -17,6 +17,24 @@ from collections.abc import Iterable, Mapping
 
 from tableassist import i18n
 
+#: The screen's visible text, its labels and tips (not the rulebook's marked original).
+VISIBLE = """() => {
+  // the rulebook's marked original; code (links, data-file paths) is not words
+  const skip = (e) => e.closest('[lang]') && e.closest('[lang]').lang !== document.documentElement.lang
+    || e.closest('code, [translate="no"]');
+  const parts = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skip(el) || el.closest('script,style,option:not(:checked)')) continue;
+    parts.push(n.textContent);
+  }
+  for (const e of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt'])
+      if (e.getAttribute(a) && !skip(e)) parts.push(e.getAttribute(a));
+  return parts.join('\\n');
+}"""
+
 WORD = re.compile(r"[A-Za-zÀ-ÿ]+(?:'[a-z]+)?")
 RULE_ID = re.compile(r"\b[GR]-[A-Z]{2}-\d+\b")
 URL = re.compile(r"https?://\S+")
@@ -46,3 +64,12 @@ def english_left(shown: Mapping[str, str], english: set[str], lang: str,
              for where, text in shown.items()}
     return "; ".join(f"{where}: " + ", ".join(f"{w}×{n}" for w, n in counted.most_common(25))
                      for where, counted in found.items() if counted)
+
+
+def names_and_titles() -> list[str]:
+    """The words of the languages' own names (the language menu's "Deutsch") and of the games'
+    titles: names, the same on every screen."""
+    from tableassist.table import catalog
+    return [w for text in (*i18n.NAMES.values(), *(catalog.engine_class(g).title or g
+                                                   for g in catalog.ENGINES))
+            for w in WORD.findall(text)]

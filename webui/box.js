@@ -58,6 +58,15 @@ function firstToCheck(data) {
   return entry ? entry.path : null;
 }
 
+// A value as the screen shows it: a word of the shipped data in the screen's language ("Watches":
+// Uhren), anything else (a name the players wrote) as it is; `unword` reads a shown word back, so
+// a value left alone, or typed as the screen's word for it, stays the shipped one.
+function word(value) { return box.data?.words?.[value] ?? value; }
+function unword(text) {
+  const found = Object.entries(box.data?.words || {}).find(([, shown]) => shown === text);
+  return found ? found[0] : text;
+}
+
 function entryOf(path) { return box.data?.entries.find((e) => e.path === path) || null; }
 function valuesOf(entry) { return box.draft[entry.path] || entry.values; }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -183,7 +192,7 @@ function entriesList(app, d) {
     // the group's count is the progress's own (box.progress), as the lobby and the game show it
     const part = (d.progress.parts || []).find((p) => p.group === group);
     return h("div", {class: "box-group"},
-      h("h3", {}, group, part ? h("span", {class: "quiet"}, ` · ${part.checked} of ${part.total} checked`) : null),
+      h("h3", {}, group, part ? h("span", {class: "quiet"}, " · " + t("page.box.group_checked", "{checked} of {total} checked", {checked: part.checked, total: part.total})) : null),
       h("div", {class: "box-chips"}, entries.map((e) => h("button", {type: "button",
         class: "box-entry" + (e.path === box.selected ? " on" : "") + (e.checked ? " checked" : "")
           + (dirty(e) ? " dirty" : ""),
@@ -276,13 +285,13 @@ function field(app, entry, f, value) {
     int: () => numberInput(id, value, f, set),
     bool: () => h("input", {type: "checkbox", id, checked: !!value, dataset: {field: id},
       onchange: (e) => set(e.target.checked)}),
-    text: () => h("input", {type: "text", id, value: value ?? "", maxlength: f.max_length || 40,
-      dataset: {field: id}, lang: "", oninput: (e) => { stash(entry, f.name, e.target.value); },
-      onchange: (e) => set(e.target.value)}),
+    text: () => h("input", {type: "text", id, value: word(value ?? ""), maxlength: f.max_length || 40,
+      dataset: {field: id}, lang: "", oninput: (e) => { stash(entry, f.name, unword(e.target.value)); },
+      onchange: (e) => set(unword(e.target.value))}),
     int_list: () => listInput(id, value || [], f, set),
     names: () => h("div", {class: "box-list"}, (value || []).map((v, i) => h("input", {type: "text",
-      value: v, maxlength: f.max_length || 24, "aria-label": `${f.label} ${i + 1}`, dataset: {field: `${id}-${i}`},
-      onchange: (e) => { const next = [...value]; next[i] = e.target.value; set(next); }}))),
+      value: word(v), maxlength: f.max_length || 24, "aria-label": `${f.label} ${i + 1}`, dataset: {field: `${id}-${i}`},
+      onchange: (e) => { const next = [...value]; next[i] = unword(e.target.value); set(next); }}))),
     sets: () => setsInput(id, value || [], f, set),
     grid: () => gridEditor(app, entry, f.name, value, f.cells === "crate"),
     corner: () => cornerInput(id, value, set),
@@ -340,7 +349,7 @@ function cornerInput(id, value, set) {
   return h("div", {class: "box-corners", role: "radiogroup"}, ["NW", "NE", "SW", "SE"].map((c) =>
     h("button", {type: "button", class: "small" + (value === c ? " on" : ""), dataset: {corner: c},
       "aria-pressed": value === c ? "true" : "false", onclick: () => set(c)},
-      {NW: "↖ top left", NE: "↗ top right", SW: "↙ bottom left", SE: "↘ bottom right"}[c])));
+      t("page.box.corner", "{corner, select, NW {↖ top left} NE {↗ top right} SW {↙ bottom left} SE {↘ bottom right} other {{corner}}}", {corner: c}))));
 }
 
 // -- ShipShape: the tap grid --------------------------------------------------------------------
@@ -377,7 +386,7 @@ function cellView(token, extra = {}) {
     dataset: {category: KINDS[kind] || (token === "#" ? "blank" : "hole"), token, ...(extra.dataset || {})},
     onclick: extra.onclick, role: extra.onclick ? "button" : null, tabindex: extra.onclick ? 0 : null,
     title: extra.title || null},
-    token === "." ? "" : token === "#" ? "" : token, extra.badge ? h("span", {class: "box-sticker"}, extra.badge) : null);
+    token === "." ? "" : token === "#" ? "" : token, extra.badge ? h("span", {class: "box-sticker"}, extra.badge === "sticker" ? t("page.box.sticker", "sticker") : extra.badge) : null);
 }
 
 const CORNER_CELL = {NW: (r, c, R, C) => r === 0 && c === 0, NE: (r, c, R, C) => r === 0 && c === C - 1,
@@ -504,11 +513,11 @@ function facesEditor(app, entry, values) {
     h("div", {class: "box-faces"}, faces.map((face, i) => h("button", {type: "button",
       class: "box-face" + (i === slot ? " on" : ""), dataset: {slot: i + 1},
       "aria-pressed": i === slot ? "true" : "false",
-      onclick: () => { box.slot = i; app.redraw(); }}, h("small", {}, `face ${i + 1}`), h("span", {}, face)))),
-    h("p", {class: "quiet"}, `Face ${slot + 1} shows:`),
+      onclick: () => { box.slot = i; app.redraw(); }}, h("small", {}, t("page.box.face_n", "face {n}", {n: i + 1})), h("span", {}, face)))),
+    h("p", {class: "quiet"}, t("page.box.face_shows", "Face {n} shows:", {n: slot + 1})),
     h("div", {class: "buttons"}, f.choices.map((c) => h("button", {type: "button",
       class: "small" + (c === body ? " on" : ""), dataset: {faceValue: c},
-      onclick: () => write(c, circled, keep)}, {fwd: "→ forward", back: "← back"}[c] || c))),
+      onclick: () => write(c, circled, keep)}, c === "fwd" ? "→ " + t("page.box.face_forward", "forward") : c === "back" ? "← " + t("page.box.face_back", "back") : c))),
     h("div", {class: "buttons"},
       h("button", {type: "button", class: "small" + (circled ? " on" : ""), dataset: {faceToggle: "circled"},
         onclick: () => write(body, !circled, keep)}, t("page.box.circled", "circled (any rat)")),
@@ -527,10 +536,10 @@ function countsEditor(app, entry, values) {
   return [h("p", {}, t("page.box.cards_in_all", "{total, plural, one {# card} other {# cards}} in all.", {total})),
     h("div", {class: "box-counts"}, Object.entries(counts).map(([name, n]) => h("div", {
       class: "box-count" + (name === seenCard ? " seen" : ""), dataset: {card: name}},
-      h("span", {}, name),
-      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_less_of", "one less {name}", {name}), onclick: () => set(name, n - 1)}, "−"),
+      h("span", {}, word(name)),
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_less_of", "one less {name}", {name: word(name)}), onclick: () => set(name, n - 1)}, "−"),
       h("strong", {class: "value"}, String(n)),
-      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_more_of", "one more {name}", {name}), onclick: () => set(name, n + 1)}, "+"))))];
+      h("button", {type: "button", class: "small", "aria-label": t("page.box.one_more_of", "one more {name}", {name: word(name)}), onclick: () => set(name, n + 1)}, "+"))))];
 }
 
 // -- Schmuggler: the track, tapped in order -----------------------------------------------------
@@ -539,13 +548,13 @@ function orderEditor(app, entry, values) {
   const f = entry.fields[0];
   const order = values[f.name];
   const names = Object.fromEntries(box.data.entries.filter((e) => e.path.startsWith(`${f.names}[`))
-    .map((e) => [e.id, valuesOf(e).name]));
+    .map((e) => [e.id, word(valuesOf(e).name)]));
   const building = box.draft[`${entry.path}#order`];
   const first = entry.shipped[f.name][0];
   const tapped = building || null;
   const rest = order.filter((s) => s !== first);
   return [
-    h("ol", {class: "box-order"}, order.map((s) => h("li", {dataset: {space: s}}, names[s] || titleCase(s)))),
+    h("ol", {class: "box-order"}, order.map((s) => h("li", {dataset: {space: s}}, names[s] || word(titleCase(s))))),
     tapped ? [
       h("p", {}, t("page.box.tap_next", "Tap the next space after {space} ({done} of {all}):",
         {space: names[tapped[tapped.length - 1]] || t("page.box.the_start", "the start"), done: tapped.length - 1, all: rest.length})),
@@ -581,7 +590,7 @@ async function exportBox(app, game) {
     h("p", {class: "quiet"}, t("page.box.export_explain", "A box file serves every owner of the same edition: they import it on their table.")),
     h("div", {class: "row-buttons"},
       h("button", {type: "button", class: "primary", dataset: {do: "box-export-game"}, onclick: () => go(game)},
-        `${box.data.title} only`),
+        t("page.box.export_only", "{game} only", {game: box.data.title})),
       h("button", {type: "button", dataset: {do: "box-export-all"}, onclick: () => go(null)}, t("page.box.every_game", "Every game")),
       h("button", {type: "button", onclick: () => dialog.close()}, t("page.play.cancel", "Cancel")))));
   dialog.showModal();

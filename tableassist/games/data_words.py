@@ -15,7 +15,8 @@ entry) is written in English too; its words get ids the same way (``box.shipshap
 
 A word the players changed in their box (a good they named in their own language) is theirs: only
 a word still equal to the shipped file's becomes a message; the others stay as the players wrote
-them.
+them. Some ids name things as words (Abandon Ship's colours, Shipwrecked's "FOOD"): the engines
+keep them as ids, the box screen shows them as words (:func:`shown_words`, by the same ids).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from tableassist.games.messages import Message
 
-__all__ = ["box_word_id", "box_word_sites", "data_word_id", "word_sites", "worded"]
+__all__ = ["box_word_id", "box_word_sites", "data_word_id", "shown_words", "word_sites", "worded"]
 
 # Messages made from the data file's id and text (the extractor reads the same pairs), not from
 # literals at a call site: the name keeps the call-site check of tests/games/test_messages.py to
@@ -74,9 +75,38 @@ def _places(game_id: str, data: Mapping[str, Any]) -> Iterator[tuple[str, Any, A
         yield f"{base}.track.start_name", track, "start_name"
 
 
+def _id_places(game_id: str, data: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+    """(id, container, key) of every id of ``data`` a screen shows as a word although the engine
+    keeps it as it is (it names a thing in the data, and the players may rename it): Abandon
+    Ship's colours ("red", a rat's, a die's), Shipwrecked's resource groups ("FOOD")."""
+    base = f"data.{_key(game_id)}"
+    rats = data.get("rats")
+    if isinstance(rats, Mapping) and isinstance(rats.get("colours"), list):
+        for i, colour in enumerate(rats["colours"]):
+            if isinstance(colour, str):
+                yield f"{base}.colour.{_key(colour)}", rats["colours"], i
+    for die in data.get("dice", []) if isinstance(data.get("dice"), list) else []:
+        if isinstance(die, Mapping) and isinstance(die.get("colour"), str):
+            yield f"{base}.colour.{_key(die['colour'])}", die, "colour"
+    cards = data.get("resource_cards")
+    for card in cards if isinstance(cards, list) else []:
+        if isinstance(card, Mapping) and isinstance(card.get("group"), str):
+            yield f"{base}.group.{_key(card['group'])}", card, "group"
+
+
 def word_sites(game_id: str, data: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every shown word of the data file ``data`` of ``game_id``: (its id, its English text)."""
-    return [(id_, str(where[key])) for id_, where, key in _places(game_id, data)]
+    """Every shown word of the data file ``data`` of ``game_id``, the ids shown as words too:
+    (its id, its English text), each id once."""
+    return list(dict((id_, str(where[key])) for places in (_places, _id_places)
+                     for id_, where, key in places(game_id, data)).items())
+
+
+def shown_words(game_id: str, data: Mapping[str, Any]) -> dict[str, Message]:
+    """Each shown word of ``data`` (the ids shown as words too) by its English text, as the
+    message a screen shows for it: ``"Watches"`` → Uhren, ``"red"`` → rot, ``"FOOD"`` → NAHRUNG.
+    A word not here (one the players wrote) is shown as it is."""
+    return {text: _word(id_, text) for id_, text in word_sites(game_id, data)
+            if "{" not in text and "}" not in text}
 
 
 def worded(game_id: str, data: Mapping[str, Any],
@@ -84,7 +114,7 @@ def worded(game_id: str, data: Mapping[str, Any],
     """A copy of ``data`` with each shown word a :class:`Message` (its English the text), where
     it is still the ``shipped`` file's word (all of them without ``shipped``)."""
     out: dict[str, Any] = _copy(data)
-    original = dict(((id_, text) for id_, text in word_sites(game_id, shipped))) \
+    original = {id_: str(where[key]) for id_, where, key in _places(game_id, shipped)} \
         if shipped is not None else None
     for id_, where, key in list(_places(game_id, out)):
         text = where[key]

@@ -7,7 +7,7 @@ and lists them, with the page's words (``t(id, template)`` in ``webui/*.js``) an
 rules the engines cite (``rule.<id>.statement`` … from ``games/rules/<game>.toml``: plain text,
 no parameters). ``messages.pot`` is the list as a gettext template (msgid: the id; the English
 template as the translator's comment), and each language's ``.po`` is brought up to it (new ids
-added untranslated, gone ones kept as obsolete, never matched fuzzily: an id is the key).
+added untranslated, gone ones dropped, never matched fuzzily: an id is the key).
 """
 
 from __future__ import annotations
@@ -207,6 +207,9 @@ def updated_po(lang: str, existing: str | None, pending: Catalog | None = None) 
     else:
         cat = read_po(io.StringIO(existing), locale=lang)
     cat.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    # An id the code no longer has is gone, not kept as an obsolete "#~" entry: a translator
+    # would read it as work to do, and an id that comes back is translated again from its template.
+    cat.obsolete.clear()
     for ahead in pending or ():
         entry = cat.get(ahead.id) if isinstance(ahead.id, str) and ahead.id else None
         if entry is not None and not entry.string and ahead.string \

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tableassist.games.data_words import shown_words
 from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.box_checks import check_box, check_fields, unplayable
@@ -300,7 +301,9 @@ def progress_parts(the_form: Form, kept: Mapping[str, Mapping[str, Any]]) -> lis
 def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
     """What the "Your box" screen shows of a game: its entries grouped as the form has them,
     each with what it is, where to look, its fields and their values (the box's, else the shipped
-    data's), whether it is checked and which photos it has; and the progress."""
+    data's), whether it is checked and which photos it has; the progress; and ``words``, the
+    shipped data's words by their English text, as the screen shows a value still equal to one
+    ("Watches": Uhren), and reads it back (a name the players wrote is shown as it is)."""
     the_form = form(game_id)
     shipped = catalog.shipped_components(game_id)
     entries = {} if box is None else box._load(game_id).entries
@@ -309,11 +312,14 @@ def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
         kept = entries.get(path, {})
         values = {f.name: kept[f.name] if f.name in kept else shipped_value(entry, f, shipped)
                   for f in entry.kind.fields}
+        as_shipped = {f.name: shipped_value(entry, f, shipped) for f in entry.kind.fields}
+        changed = {k: v for k, v in values.items() if isinstance(v, str) and v != as_shipped[k]}
         out.append({
-            "path": path, "id": entry.id, "label": entry.label, "group": entry.kind.group,
+            "path": path, "id": entry.id, "label": entry.named(changed),
+            "group": entry.kind.group,
             "what": entry.kind.what, "where": entry.kind.where, "editor": entry.kind.editor,
             "fields": [f.to_json() for f in entry.kind.fields], "values": values,
-            "shipped": {f.name: shipped_value(entry, f, shipped) for f in entry.kind.fields},
+            "shipped": as_shipped,
             "checked": bool(kept.get("checked")), "saved": path in entries,
             "unverified": path in the_form.unverified,
             "photos": sorted(box.images(game_id, path)) if box is not None else [],
@@ -322,7 +328,8 @@ def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
         "checked": 0, "total": len(the_form.unverified), "problem": None, "entries": 0,
         "text": checked_of(the_form.title, 0, len(the_form.unverified)),
         "parts": progress_parts(the_form, {})}
-    return {"game": game_id, "title": the_form.title, "entries": out, "progress": progress}
+    return {"game": game_id, "title": the_form.title, "entries": out, "progress": progress,
+            "words": shown_words(game_id, shipped)}
 
 
 def games_progress(box: Box | None, game_ids: Iterable[str]) -> dict[str, dict[str, Any]]:

@@ -14,10 +14,10 @@ import copy
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from tableassist.games.data_words import box_word_id
+from tableassist.games.data_words import box_word_id, shown_words
 from tableassist.games.messages import Message
 from tableassist.games.protocol import SetupError
 from tableassist.table import catalog
@@ -113,22 +113,31 @@ class Kind:
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of a game's box: its path (as ``unverified_values`` names it), its kind, and the
-    id of the list item it is (``None`` for a table)."""
+    """One entry of a game's box: its path (as ``unverified_values`` names it), its kind, the
+    id of the list item it is (``None`` for a table) and the shipped item's values its label may
+    name (``"Die {colour}"``), its words as messages (data_words.shown_words: "Würfel rot")."""
 
     path: str
     kind: Kind
     id: str | None
+    item: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> Message:
-        """The entry as the screen names it: "Crate C17" (a message, in the screen's language);
-        a numbered placeholder's id by its number ("Good 05", not "Good good_05")."""
+        """The entry as the screen names it: "Crate C17", "Die red", "FOOD-10" (a message, in
+        the screen's language); a numbered placeholder's id by its number ("05", not
+        "good_05")."""
+        return self.named({})
+
+    def named(self, changed: Mapping[str, Any]) -> Message:
+        """:attr:`label` with the values the players ``changed`` (a good they renamed: their
+        word, as they wrote it)."""
         shown = self.id or ""
         numbered = re.fullmatch(r"[a-z]+_(\d+)", shown)
         shown = numbered.group(1) if numbered else shown
-        return _word(self.kind.label_id, self.kind.label,
-                     **({"id": shown} if "{id}" in self.kind.label else {}))
+        named = set(re.findall(r"\{(\w+)", self.kind.label))
+        params = {k: v for k, v in {**self.item, **changed, "id": shown}.items() if k in named}
+        return _word(self.kind.label_id, self.kind.label, **params)
 
 
 @dataclass(frozen=True)
@@ -198,6 +207,7 @@ def form(game_id: str) -> Form:
     shipped = catalog.shipped_components(game_id)
     title = catalog.engine_class(game_id).title or game_id
     kinds = tuple(_kind(game_id, i, k) for i, k in enumerate(raw.get("kind", []), 1))
+    words = shown_words(game_id, shipped)
     entries: dict[str, Entry] = {}
     for kind in kinds:
         if kind.list is not None:
@@ -206,7 +216,9 @@ def form(game_id: str) -> Form:
                 raise _form_error(f"box form of {game_id}: the data has no list {kind.list!r}")
             for item in items:
                 path = f"{kind.list}[{item['id']}]"
-                entries[path] = Entry(path, kind, str(item["id"]))
+                shown = {k: words.get(v, v) if isinstance(v, str) else v for k, v in item.items()
+                         if k != "id" and isinstance(v, (str, int))}
+                entries[path] = Entry(path, kind, str(item["id"]), shown)
         else:
             assert kind.path is not None
             resolve(shipped, kind.path, f"box form of {game_id}")

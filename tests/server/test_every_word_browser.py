@@ -13,41 +13,19 @@ two-letter marks (a rat's colour letter, "px").
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
-from tableassist import i18n
 from tableassist.table import catalog
 from tests.plugins.browser import TABLET
 from tests.server.conftest import RunningServer, serving, wait_until
-from tests.words import URL, WORD
-from tests.words import own_words as _own_words
-from tests.words import words as _words
+from tests.words import URL, VISIBLE, WORD, english_left, lowered, names_and_titles
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GAMES = ["abandon_ship", "schmuggler", "shipshape", "shipwrecked", "wreckers"]
 PLAYERS = ("Ann", "Bea", "Cy")
 CLICKS = 10          # actions pressed on the page before the rest is played by a client
-
-#: The screen's visible text, its labels and tips (not the rulebook's marked original).
-VISIBLE = """() => {
-  // the rulebook's marked original; code (links, data-file paths) is not words
-  const skip = (e) => e.closest('[lang]') && e.closest('[lang]').lang !== document.documentElement.lang
-    || e.closest('code, [translate="no"]');
-  const parts = [];
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    const el = n.parentElement;
-    if (!el || skip(el) || el.closest('script,style,option:not(:checked)')) continue;
-    parts.push(n.textContent);
-  }
-  for (const e of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]'))
-    for (const a of ['aria-label', 'title', 'placeholder', 'alt'])
-      if (e.getAttribute(a) && !skip(e)) parts.push(e.getAttribute(a));
-  return parts.join('\\n');
-}"""
 
 _ENGLISH: dict[str, set[str]] = {}
 
@@ -122,7 +100,7 @@ def _english(chromium, server_factory, game_id: str) -> set[str]:
     if game_id not in _ENGLISH:
         with server_factory() as english_server:
             shown = _screens(chromium, english_server, game_id, "en")
-        _ENGLISH[game_id] = {w.lower() for text in shown.values() for w in _words(text)}
+        _ENGLISH[game_id] = lowered(shown.values())
     return _ENGLISH[game_id]
 
 
@@ -131,14 +109,7 @@ def _english(chromium, server_factory, game_id: str) -> set[str]:
 def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, game_id, lang):
     english = _english(chromium, lambda: serving(tmp_path / "english.sqlite3"), game_id)
     shown = _screens(chromium, server, game_id, lang)
-    allowed = _own_words(lang) | {p.lower() for p in PLAYERS} | {
-        w.lower() for name in i18n.NAMES.values() for w in WORD.findall(name)} | {
-        w.lower() for g in GAMES for w in WORD.findall(catalog.engine_class(g).title or g)}
-    found = {screen: Counter(w for w in _words(text)
-                             if w.lower() in english and w.lower() not in allowed)
-             for screen, text in shown.items()}
-    report = "; ".join(f"{screen}: " + ", ".join(f"{w}×{n}" for w, n in words.most_common(25))
-                       for screen, words in found.items() if words)
+    report = english_left(shown, english, lang, allowed=[*PLAYERS, *names_and_titles()])
     assert not report, f"English on the {lang} screens of {game_id}: {report}"
 
 
@@ -176,18 +147,12 @@ def _venue_screens(chromium, server: RunningServer, lang: str) -> dict[str, str]
 @pytest.mark.parametrize("lang", ["de", "es"])
 def test_no_english_word_on_the_venue_page(chromium, server, tmp_path, lang):
     with serving(tmp_path / "english.sqlite3") as english_server:
-        english = {w.lower() for text in _venue_screens(chromium, english_server, "en").values()
-                   for w in _words(text)}
+        english = lowered(_venue_screens(chromium, english_server, "en").values())
     shown = _venue_screens(chromium, server, lang)
     # the tables' titles are the staff's names for them ("Main", "Ahoi 4"), addresses not words
-    allowed = _own_words(lang) | {p.lower() for p in PLAYERS} | {
-        w.lower() for w in WORD.findall(catalog.engine_class("schmuggler").title or "")} | {
-        w.lower() for e in server.served.venue.tables() for w in WORD.findall(e.title)}
+    allowed = [*PLAYERS, *WORD.findall(catalog.engine_class("schmuggler").title or ""),
+               *(w for e in server.served.venue.tables() for w in WORD.findall(e.title))]
     shown = {screen: URL.sub(" ", text) for screen, text in shown.items()}
     assert {"venue", "table", "game", "players", "rename"} <= english   # the English page's words
-    found = {screen: Counter(w for w in _words(text)
-                             if w.lower() in english and w.lower() not in allowed)
-             for screen, text in shown.items()}
-    report = "; ".join(f"{screen}: " + ", ".join(f"{w}×{n}" for w, n in words.most_common(25))
-                       for screen, words in found.items() if words)
+    report = english_left(shown, english, lang, allowed=allowed)
     assert not report, f"English on the {lang} venue page: {report}"
