@@ -10,7 +10,9 @@ on a frame without a code).
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,6 +41,30 @@ PRESETS["second-look"] = dict(PRESETS["robust"])
 #: A marker whose side is shorter than this many pixels gets a warning: below it recall drops fast
 #: under blur (bench/bench_vision_accuracy.py grid).
 WARN_SIDE_PX = 20.0
+
+
+_threads_lock = threading.Lock()
+_single: list[int] = [0, 0]          # how many callers are inside `one_thread`, the count before
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """OpenCV on one thread inside (its thread count as before once the last caller leaves).
+
+    A video frame's looks are small images: OpenCV's second thread spins waiting for work between
+    them, costing CPU (15 % of a moving frame's) that the other core's work needs, for no speed."""
+    with _threads_lock:
+        if _single[0] == 0:
+            _single[1] = cv2.getNumThreads()
+            cv2.setNumThreads(1)
+        _single[0] += 1
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _single[0] -= 1
+            if _single[0] == 0:
+                cv2.setNumThreads(_single[1])
 
 
 def dictionary_names() -> list[str]:
@@ -77,13 +103,14 @@ class Detections:
         if not len(self):
             return np.zeros((0,), np.float32)
         d = self.corners - self.corners[:, _NEXT]
-        sides: NDArray[np.floating[Any]] = np.sqrt((d * d).sum(axis=2)).mean(axis=1)
+        # sums, not mean(): numpy's mean costs more than the sum on arrays this small
+        sides: NDArray[np.floating[Any]] = np.sqrt((d * d).sum(axis=2)).sum(axis=1) * 0.25
         return sides
 
     def centers(self) -> np.ndarray:
         if not len(self):
             return np.zeros((0, 2), np.float32)
-        centers: NDArray[np.floating[Any]] = self.corners.mean(axis=1)
+        centers: NDArray[np.floating[Any]] = self.corners.sum(axis=1) * 0.25
         return centers
 
     def duplicates(self) -> set[int]:
@@ -181,6 +208,7 @@ class MarkerDetector:
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
         self._bounds: object = None
+        self._bounded: cv2.aruco.DetectorParameters | None = None
         #: the quads the last detection found but could not decode (OpenCV's rejected candidates,
         #: in that call's pixels: full-frame for `detect` and `detect_regions`), not counting the
         #: outlines of markers it did read
@@ -219,7 +247,12 @@ class MarkerDetector:
         self._bounds = key
         params = self.params
         if sides is not None or windows is not None:
-            params = _copy(params)
+            # one copy of the parameters, its bounds set anew each time (a copy costs 80 us)
+            if self._bounded is None:
+                self._bounded = _copy(params)
+            params = self._bounded
+            for name in _BOUNDS:
+                setattr(params, name, getattr(self.params, name))
         if sides is not None:
             params.minMarkerPerimeterRate = max(4 * sides[0] / image_px, 1e-3)
             params.maxMarkerPerimeterRate = max(4 * sides[1] / image_px, params.minMarkerPerimeterRate)
@@ -377,11 +410,18 @@ class MarkerDetector:
         return found
 
 
+#: what `MarkerDetector.bound` sets
+_BOUNDS = ("minMarkerPerimeterRate", "maxMarkerPerimeterRate", "adaptiveThreshWinSizeMin",
+           "adaptiveThreshWinSizeMax", "adaptiveThreshWinSizeStep")
+_PARAMS: list[str] = []           # the parameters' names, found once (dir() is slow)
+
+
 def _copy(params: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:
     out = cv2.aruco.DetectorParameters()
-    for name in dir(params):
-        if not name.startswith("_") and not callable(getattr(params, name)):
-            setattr(out, name, getattr(params, name))
+    if not _PARAMS:
+        _PARAMS.extend(n for n in dir(params) if not n.startswith("_") and not callable(getattr(params, n)))
+    for name in _PARAMS:
+        setattr(out, name, getattr(params, name))
     return out
 
 
@@ -400,13 +440,20 @@ def _dedupe(found: Detections) -> Detections:
     Two copies of one id at different places are both kept, so the tracker can flag them."""
     if len(found) < 2:
         return found
-    keep: list[int] = []
+    ids = found.ids
+    same = ids[:, None] == ids[None, :]
+    if not same.sum() > len(ids):           # no id twice: nothing to drop (the usual frame)
+        return found
     centers = found.centers()
-    sides = found.side_px()
+    d = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    # near[k, j]: j is k's marker again (its centre within half k's side)
+    near = (same & (d < 0.5 * found.side_px()[:, None])).tolist()
+    keep: list[int] = []
     for k in range(len(found)):
-        if not any(found.ids[j] == found.ids[k] and np.linalg.norm(centers[j] - centers[k]) < 0.5 * sides[k]
-                   for j in keep):
+        if not any(near[k][j] for j in keep):
             keep.append(k)
+    if len(keep) == len(found):
+        return found
     return Detections(found.ids[keep], found.corners[keep], found.frame_size)
 
 

@@ -88,8 +88,11 @@ class Appearance:
         """The picture now, what the detector read in it, and where it changed since the last one."""
         self._frame = frame
         self._count += 1
-        small = frame[::16, ::16]
-        self._level = float(small.mean()) + 1.0
+        # cv2.mean of OpenCV's gather: numpy's mean of a strided view costs 0.2 ms at 1080p
+        h, w = frame.shape[:2]
+        small = cv2.resize(frame, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_NEAREST_EXACT)
+        channels = 1 if small.ndim == 2 else small.shape[2]
+        self._level = sum(cv2.mean(small)[:channels]) / channels + 1.0
         self._changed = list(changed)
         self._centres = found.centers()
         self._ids = found.ids
