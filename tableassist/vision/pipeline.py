@@ -173,7 +173,7 @@ class TablePipeline:
             found = self.regions.detect(frame)
             self.geometry.update(found)
             sightings = self.geometry.locate(found)
-            self.appearance.frame(frame, found, self.regions.changed or ())
+            self.appearance.frame(frame, found, self.regions.changed or (), self.regions.changes.level)
             events += self.tracker.update(sightings, t)
             failing = self._failing(frame, found, sightings, t)
             warnings += found.size_warnings()
