@@ -7,7 +7,8 @@ the benchmark's processes):
 
 - ``read``: its Socket.IO message taken from the WebSocket (the connection's reading thread);
 - ``handler``: its handler running (python-socketio starts a thread per event);
-- ``commit0``/``commit1``: the log's SQLite transaction (``append``: BEGIN IMMEDIATE .. COMMIT);
+- ``commit0``/``commit1``: the log's SQLite transaction (``append_all``, the one transaction of
+  an act's entries: BEGIN IMMEDIATE .. COMMIT);
 - ``broadcast0``/``broadcast1``: every room's payload built and handed to Socket.IO;
 - ``emits``: each emit's time after ``broadcast0`` (queued for its screens' writers);
 - ``writes``: for each packet of it a screen's writer thread sent, the time it was written
@@ -69,7 +70,7 @@ def install() -> None:
     server_cls._handle_event = _handle_event
     server_cls._handle_event_internal = _handle_event_internal
 
-    append = sqlite_store.SqliteStore.append
+    append = sqlite_store.SqliteStore.append_all
 
     def _append(self: Any, *args: Any, **kwargs: Any) -> Any:
         rec = getattr(_local, "rec", None)
@@ -80,7 +81,7 @@ def install() -> None:
             if rec is not None:
                 rec["commit0"], rec["commit1"] = t0, now()
 
-    sqlite_store.SqliteStore.append = _append
+    sqlite_store.SqliteStore.append_all = _append
 
     broadcast = ta_app.TableServer.broadcast
 

@@ -270,12 +270,15 @@ class MarkerDetector:
 
     def detect_regions(self, frame: np.ndarray, boxes: Iterable[tuple[int, int, int, int]],
                        ids: Sequence[BoxIds] | None = None, *,
-                       sides: tuple[float, float] | None = None) -> Detections:
+                       sides: tuple[float, float] | None = None,
+                       read: Detections | None = None) -> Detections:
         """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
         restricts box k to those ids (see `BoxIds`). A marker seen in two overlapping boxes is reported
         once. `sides` (shortest, longest px) bounds the size of the markers looked for in the
         boxes looked at together (the ArUco 3 approach): OpenCV then neither decodes the outline of
-        a card round a sticker nor the specks of a card's art."""
+        a card round a sticker nor the specks of a card's art. `read`: markers read in this frame
+        already, painted over with their sticker's margin in the boxes looked at for any id (not
+        decoded again: a moving card's strips hold it, and its neighbours')."""
         if frame is None or frame.size == 0:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
@@ -296,6 +299,8 @@ class MarkerDetector:
             crop = _gray(frame[y0:y1, x0:x1])
             if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
                 # one quick look where the picture changed: what it misses, the next full scan finds
+                if read is not None and len(read):
+                    crop = _painted_over(crop, read.corners, (x0, y0, x1, y1))
                 anywhere.append((crop, x0, y0))
                 any_windows.append(only[1])
                 continue
@@ -423,6 +428,30 @@ def _copy(params: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:
     for name in _PARAMS:
         setattr(out, name, getattr(params, name))
     return out
+
+
+#: a read marker painted over (`_painted_over`) this many times its size, about its centre: its
+#: border and what OpenCV may see of its outline, within its sticker's white margin
+PAINT_GROW = 1.15
+
+
+def _painted_over(crop: np.ndarray, quads: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """`crop` (the frame's `box`, grey) with the markers of corners `quads` (n, 4, 2, full-frame
+    px) that lie wholly in it painted over, `PAINT_GROW` times their size, in the grey of their
+    grown corners (their sticker's margin): a copy where one is painted, `crop` itself where
+    none is."""
+    x0, y0, x1, y1 = box
+    centre = quads.sum(axis=1, keepdims=True) * 0.25
+    grown = centre + (quads - centre) * PAINT_GROW - np.array([x0, y0], np.float32)
+    lo, hi = grown.min(axis=1), grown.max(axis=1)
+    inside = (lo[:, 0] >= 0) & (lo[:, 1] >= 0) & (hi[:, 0] < x1 - x0 - 1) & (hi[:, 1] < y1 - y0 - 1)
+    if not inside.any():
+        return crop
+    crop = crop.copy()
+    for q in np.round(grown[inside]).astype(np.int32):
+        margin = int(np.median(crop[q[:, 1], q[:, 0]]))
+        cv2.fillConvexPoly(crop, q, margin)
+    return crop
 
 
 def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:

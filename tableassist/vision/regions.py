@@ -262,7 +262,7 @@ class RegionTracker:
             moved = _merge([p for p in parts[1 if still else 0:]], (w, h))
             boxes = self._uncovered(moved, searched)
             if boxes:
-                parts.append(self._regions(frame, boxes, [(None, window or 11)] * len(boxes)))
+                parts.append(self._regions(frame, boxes, [(None, window or 11)] * len(boxes), moved))
         # which markers are read only by the worn-sticker reading: those it read last (a marker
         # reused as it was keeps its standing), unless the detector itself read them now
         looked = parts[1:] if still else parts
@@ -368,8 +368,9 @@ class RegionTracker:
         found = Detections(found.ids, found.corners * np.array([sx, sy], np.float32), found.frame_size)
         return _refine(gray, found) if len(found) else found
 
-    def _regions(self, frame: np.ndarray, boxes: list[Box], only: list[BoxIds]) -> Detections:
-        found = self.detector.detect_regions(frame, boxes, only, sides=self._sides())
+    def _regions(self, frame: np.ndarray, boxes: list[Box], only: list[BoxIds],
+                 read: Detections | None = None) -> Detections:
+        found = self.detector.detect_regions(frame, boxes, only, sides=self._sides(), read=read)
         self.rejected += self.detector.rejected
         return found
 
