@@ -300,7 +300,8 @@ class MarkerDetector:
             if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
                 # one quick look where the picture changed: what it misses, the next full scan finds
                 if read is not None and len(read):
-                    crop = _painted_over(crop, read.corners, (x0, y0, x1, y1))
+                    # a grey frame's crop is a view of it: painted on a copy
+                    crop = _painted_over(crop, read.corners, (x0, y0, x1, y1), copy=frame.ndim == 2)
                 anywhere.append((crop, x0, y0))
                 any_windows.append(only[1])
                 continue
@@ -435,11 +436,11 @@ def _copy(params: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:
 PAINT_GROW = 1.15
 
 
-def _painted_over(crop: np.ndarray, quads: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _painted_over(crop: np.ndarray, quads: np.ndarray, box: tuple[int, int, int, int], *,
+                  copy: bool = True) -> np.ndarray:
     """`crop` (the frame's `box`, grey) with the markers of corners `quads` (n, 4, 2, full-frame
     px) that lie wholly in it painted over, `PAINT_GROW` times their size, in the grey of their
-    grown corners (their sticker's margin): a copy where one is painted, `crop` itself where
-    none is."""
+    grown corners (their sticker's margin); on a copy if `copy` and one is painted."""
     x0, y0, x1, y1 = box
     centre = quads.sum(axis=1, keepdims=True) * 0.25
     grown = centre + (quads - centre) * PAINT_GROW - np.array([x0, y0], np.float32)
@@ -447,9 +448,12 @@ def _painted_over(crop: np.ndarray, quads: np.ndarray, box: tuple[int, int, int,
     inside = (lo[:, 0] >= 0) & (lo[:, 1] >= 0) & (hi[:, 0] < x1 - x0 - 1) & (hi[:, 1] < y1 - y0 - 1)
     if not inside.any():
         return crop
-    crop = crop.copy()
-    for q in np.round(grown[inside]).astype(np.int32):
-        margin = int(np.median(crop[q[:, 1], q[:, 0]]))
+    if copy:
+        crop = crop.copy()
+    quads_in = np.round(grown[inside]).astype(np.int32)
+    # the median of each one's four grown corners' grey (the mean of the middle two)
+    grey = np.sort(crop[quads_in[:, :, 1], quads_in[:, :, 0]].astype(np.int32), axis=1)
+    for q, margin in zip(quads_in, ((grey[:, 1] + grey[:, 2]) // 2).tolist()):
         cv2.fillConvexPoly(crop, q, margin)
     return crop
 
