@@ -306,7 +306,9 @@ class TableGeometry:
 
     def _locate(self, found: Detections) -> list[Sighting]:
         markers = [self._lookup(int(i)) for i in found.ids]
-        table_quads = [self.to_table(q) for q in found.corners]
+        # every marker's corners through the table's homography in one call
+        table_quads: list[NDArray[np.float32] | None] = [None] * len(found) if self.table_h is None or not len(found) \
+            else list(map_points(self.table_h, found.corners.reshape(-1, 2)).reshape(-1, 4, 2))
         centers = [None if tq is None else marker_center(tq) for tq in table_quads]
         for m, c in zip(markers, centers):
             if m is not None and m.component == "seat" and c is not None:
