@@ -10,7 +10,9 @@ on a frame without a code).
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,6 +41,30 @@ PRESETS["second-look"] = dict(PRESETS["robust"])
 #: A marker whose side is shorter than this many pixels gets a warning: below it recall drops fast
 #: under blur (bench/bench_vision_accuracy.py grid).
 WARN_SIDE_PX = 20.0
+
+
+_threads_lock = threading.Lock()
+_single: list[int] = [0, 0]          # how many callers are inside `one_thread`, the count before
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """OpenCV on one thread inside (its thread count as before once the last caller leaves).
+
+    A video frame's looks are small images: OpenCV's second thread spins waiting for work between
+    them, costing CPU (15 % of a moving frame's) that the other core's work needs, for no speed."""
+    with _threads_lock:
+        if _single[0] == 0:
+            _single[1] = cv2.getNumThreads()
+            cv2.setNumThreads(1)
+        _single[0] += 1
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _single[0] -= 1
+            if _single[0] == 0:
+                cv2.setNumThreads(_single[1])
 
 
 def dictionary_names() -> list[str]:
@@ -77,13 +103,14 @@ class Detections:
         if not len(self):
             return np.zeros((0,), np.float32)
         d = self.corners - self.corners[:, _NEXT]
-        sides: NDArray[np.floating[Any]] = np.sqrt((d * d).sum(axis=2)).mean(axis=1)
+        # sums, not mean(): numpy's mean costs more than the sum on arrays this small
+        sides: NDArray[np.floating[Any]] = np.sqrt((d * d).sum(axis=2)).sum(axis=1) * 0.25
         return sides
 
     def centers(self) -> np.ndarray:
         if not len(self):
             return np.zeros((0, 2), np.float32)
-        centers: NDArray[np.floating[Any]] = self.corners.mean(axis=1)
+        centers: NDArray[np.floating[Any]] = self.corners.sum(axis=1) * 0.25
         return centers
 
     def duplicates(self) -> set[int]:
@@ -181,6 +208,7 @@ class MarkerDetector:
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
         self._bounds: object = None
+        self._bounded: cv2.aruco.DetectorParameters | None = None
         #: the quads the last detection found but could not decode (OpenCV's rejected candidates,
         #: in that call's pixels: full-frame for `detect` and `detect_regions`), not counting the
         #: outlines of markers it did read
@@ -219,7 +247,12 @@ class MarkerDetector:
         self._bounds = key
         params = self.params
         if sides is not None or windows is not None:
-            params = _copy(params)
+            # one copy of the parameters, its bounds set anew each time (a copy costs 80 us)
+            if self._bounded is None:
+                self._bounded = _copy(params)
+            params = self._bounded
+            for name in _BOUNDS:
+                setattr(params, name, getattr(self.params, name))
         if sides is not None:
             params.minMarkerPerimeterRate = max(4 * sides[0] / image_px, 1e-3)
             params.maxMarkerPerimeterRate = max(4 * sides[1] / image_px, params.minMarkerPerimeterRate)
@@ -237,12 +270,15 @@ class MarkerDetector:
 
     def detect_regions(self, frame: np.ndarray, boxes: Iterable[tuple[int, int, int, int]],
                        ids: Sequence[BoxIds] | None = None, *,
-                       sides: tuple[float, float] | None = None) -> Detections:
+                       sides: tuple[float, float] | None = None,
+                       read: Detections | None = None) -> Detections:
         """Markers inside the given (x0, y0, x1, y1) boxes only, in full-frame pixels; `ids[k]`, if given,
         restricts box k to those ids (see `BoxIds`). A marker seen in two overlapping boxes is reported
         once. `sides` (shortest, longest px) bounds the size of the markers looked for in the
         boxes looked at together (the ArUco 3 approach): OpenCV then neither decodes the outline of
-        a card round a sticker nor the specks of a card's art."""
+        a card round a sticker nor the specks of a card's art. `read`: markers read in this frame
+        already, painted over with their sticker's margin in the boxes looked at for any id (not
+        decoded again: a moving card's strips hold it, and its neighbours')."""
         if frame is None or frame.size == 0:
             raise ValueError("empty image")
         h, w = frame.shape[:2]
@@ -263,6 +299,9 @@ class MarkerDetector:
             crop = _gray(frame[y0:y1, x0:x1])
             if isinstance(only, tuple) and only[0] is None:      # (None, window): any id, one window
                 # one quick look where the picture changed: what it misses, the next full scan finds
+                if read is not None and len(read):
+                    # a grey frame's crop is a view of it: painted on a copy
+                    crop = _painted_over(crop, read.corners, (x0, y0, x1, y1), copy=frame.ndim == 2)
                 anywhere.append((crop, x0, y0))
                 any_windows.append(only[1])
                 continue
@@ -377,12 +416,46 @@ class MarkerDetector:
         return found
 
 
+#: what `MarkerDetector.bound` sets
+_BOUNDS = ("minMarkerPerimeterRate", "maxMarkerPerimeterRate", "adaptiveThreshWinSizeMin",
+           "adaptiveThreshWinSizeMax", "adaptiveThreshWinSizeStep")
+_PARAMS: list[str] = []           # the parameters' names, found once (dir() is slow)
+
+
 def _copy(params: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:
     out = cv2.aruco.DetectorParameters()
-    for name in dir(params):
-        if not name.startswith("_") and not callable(getattr(params, name)):
-            setattr(out, name, getattr(params, name))
+    if not _PARAMS:
+        _PARAMS.extend(n for n in dir(params) if not n.startswith("_") and not callable(getattr(params, n)))
+    for name in _PARAMS:
+        setattr(out, name, getattr(params, name))
     return out
+
+
+#: a read marker painted over (`_painted_over`) this many times its size, about its centre: its
+#: border and what OpenCV may see of its outline, within its sticker's white margin
+PAINT_GROW = 1.15
+
+
+def _painted_over(crop: np.ndarray, quads: np.ndarray, box: tuple[int, int, int, int], *,
+                  copy: bool = True) -> np.ndarray:
+    """`crop` (the frame's `box`, grey) with the markers of corners `quads` (n, 4, 2, full-frame
+    px) that lie wholly in it painted over, `PAINT_GROW` times their size, in the grey of their
+    grown corners (their sticker's margin); on a copy if `copy` and one is painted."""
+    x0, y0, x1, y1 = box
+    centre = quads.sum(axis=1, keepdims=True) * 0.25
+    grown = centre + (quads - centre) * PAINT_GROW - np.array([x0, y0], np.float32)
+    lo, hi = grown.min(axis=1), grown.max(axis=1)
+    inside = (lo[:, 0] >= 0) & (lo[:, 1] >= 0) & (hi[:, 0] < x1 - x0 - 1) & (hi[:, 1] < y1 - y0 - 1)
+    if not inside.any():
+        return crop
+    if copy:
+        crop = crop.copy()
+    quads_in = np.round(grown[inside]).astype(np.int32)
+    # the median of each one's four grown corners' grey (the mean of the middle two)
+    grey = np.sort(crop[quads_in[:, :, 1], quads_in[:, :, 0]].astype(np.int32), axis=1)
+    for q, margin in zip(quads_in, ((grey[:, 1] + grey[:, 2]) // 2).tolist()):
+        cv2.fillConvexPoly(crop, q, margin)
+    return crop
 
 
 def _not_read(quads: list[np.ndarray], found: Detections) -> list[np.ndarray]:
@@ -400,13 +473,20 @@ def _dedupe(found: Detections) -> Detections:
     Two copies of one id at different places are both kept, so the tracker can flag them."""
     if len(found) < 2:
         return found
-    keep: list[int] = []
+    ids = found.ids
+    same = ids[:, None] == ids[None, :]
+    if not same.sum() > len(ids):           # no id twice: nothing to drop (the usual frame)
+        return found
     centers = found.centers()
-    sides = found.side_px()
+    d = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    # near[k, j]: j is k's marker again (its centre within half k's side)
+    near = (same & (d < 0.5 * found.side_px()[:, None])).tolist()
+    keep: list[int] = []
     for k in range(len(found)):
-        if not any(found.ids[j] == found.ids[k] and np.linalg.norm(centers[j] - centers[k]) < 0.5 * sides[k]
-                   for j in keep):
+        if not any(near[k][j] for j in keep):
             keep.append(k)
+    if len(keep) == len(found):
+        return found
     return Detections(found.ids[keep], found.corners[keep], found.frame_size)
 
 

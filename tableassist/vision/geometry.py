@@ -306,7 +306,9 @@ class TableGeometry:
 
     def _locate(self, found: Detections) -> list[Sighting]:
         markers = [self._lookup(int(i)) for i in found.ids]
-        table_quads = [self.to_table(q) for q in found.corners]
+        # every marker's corners through the table's homography in one call
+        table_quads: list[NDArray[np.float32] | None] = [None] * len(found) if self.table_h is None or not len(found) \
+            else list(map_points(self.table_h, found.corners.reshape(-1, 2)).reshape(-1, 4, 2))
         centers = [None if tq is None else marker_center(tq) for tq in table_quads]
         for m, c in zip(markers, centers):
             if m is not None and m.component == "seat" and c is not None:
@@ -350,10 +352,12 @@ class TableGeometry:
 
     def _seat(self, marker_id: int, center: NDArray[np.float32],
               seats: list[tuple[str, NDArray[np.float32]]]) -> str | None:
-        distance = {name: float(np.linalg.norm(where - center)) for name, where in seats}
+        # in Python floats: np.linalg.norm costs microseconds a call, for every marker and seat
+        cx, cy = center.tolist()
+        distance = {name: math.hypot(x - cx, y - cy) for name, (x, y) in ((n, w.tolist()) for n, w in seats)}
         nearest = min(distance, key=distance.__getitem__)
         previous, at = self._last_seat.get(marker_id, (None, center))
-        if previous is not None and previous in distance and np.linalg.norm(at - center) <= self.JITTER_MM \
+        if previous is not None and previous in distance and math.dist(at.tolist(), (cx, cy)) <= self.JITTER_MM \
                 and distance[previous] - distance[nearest] < self.SEAT_HYSTERESIS_MM \
                 and distance[previous] <= self.layout.seat_reach_mm:
             nearest = previous

@@ -84,12 +84,18 @@ class Appearance:
 
     # -- each frame ----------------------------------------------------------------------------
 
-    def frame(self, frame: np.ndarray, found: Detections, changed: Iterable[tuple[int, int, int, int]] = ()) -> None:
-        """The picture now, what the detector read in it, and where it changed since the last one."""
+    def frame(self, frame: np.ndarray, found: Detections, changed: Iterable[tuple[int, int, int, int]] = (),
+              level: float | None = None) -> None:
+        """The picture now, what the detector read in it, where it changed since the last one,
+        and its mean grey `level` where the caller has measured it (`regions.ChangeMap.level`:
+        measuring it again costs 0.1 ms at 1080p, 0.3 at 2160p)."""
         self._frame = frame
         self._count += 1
-        small = frame[::16, ::16]
-        self._level = float(small.mean()) + 1.0
+        if level is None:
+            h, w = frame.shape[:2]
+            small = cv2.resize(frame, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_NEAREST_EXACT)
+            level = float(small.mean())
+        self._level = level + 1.0
         self._changed = list(changed)
         self._centres = found.centers()
         self._ids = found.ids
@@ -151,13 +157,16 @@ class Appearance:
         assert self._frame is not None
         side = _side(box)
         # the ring: outside the footprint (and a margin), inside the window
-        yy, xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
-        r = np.hypot(xx - (GRID - 1) / 2, yy - (GRID - 1) / 2) * (2 * radius / GRID)
+        r = _RADII * (2 * radius / GRID)
         ring = (r > footprint + 0.15 * side) & (r < radius)
         pattern = _pattern(self._frame, box)
         return _Reference(_window(self._frame, box, radius),
                           pattern if pattern is not None else np.zeros((PATTERN, PATTERN), np.float32),
                           self._level, box, radius, ring, self._count)
+
+
+_yy, _xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
+_RADII = np.hypot(_xx - (GRID - 1) / 2, _yy - (GRID - 1) / 2)     # each grid cell's from the centre
 
 
 def _side(box: tuple[int, int, int, int]) -> float:

@@ -13,7 +13,7 @@ from tableassist.markers.registry import Registry
 from tableassist.markers.registry import BACK
 from tableassist.markers.sighting import CardShown, FailingSticker, Sighting, TableEvent
 
-from .detect import Detections, MarkerDetector, QRCode, QRUnavailable
+from .detect import Detections, MarkerDetector, QRCode, QRUnavailable, one_thread
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
 from .qr import CommandScanner
@@ -159,6 +159,10 @@ class TablePipeline:
         self.last: FrameResult | None = None
 
     def update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
+        with one_thread():
+            return self._update(frame, t)
+
+    def _update(self, frame: np.ndarray, t: float) -> list[TableEvent | CardShown]:
         events: list[TableEvent | CardShown] = []
         warnings: list[str] = []
         failing: tuple[FailingSticker, ...] = ()
@@ -169,7 +173,7 @@ class TablePipeline:
             found = self.regions.detect(frame)
             self.geometry.update(found)
             sightings = self.geometry.locate(found)
-            self.appearance.frame(frame, found, self.regions.changed or ())
+            self.appearance.frame(frame, found, self.regions.changed or (), self.regions.changes.level)
             events += self.tracker.update(sightings, t)
             failing = self._failing(frame, found, sightings, t)
             warnings += found.size_warnings()
