@@ -67,6 +67,22 @@ def one_thread() -> Iterator[None]:
                 cv2.setNumThreads(_single[1])
 
 
+@contextmanager
+def every_thread() -> Iterator[None]:
+    """Inside `one_thread`, OpenCV on all its threads again for one large image (a first frame,
+    a band of the sweep): its time on the wall as a plain pass's, not twice that."""
+    with _threads_lock:
+        inside = _single[0] > 0
+        if inside:
+            cv2.setNumThreads(_single[1])
+    try:
+        yield
+    finally:
+        if inside:
+            with _threads_lock:
+                cv2.setNumThreads(1 if _single[0] > 0 else _single[1])
+
+
 def dictionary_names() -> list[str]:
     """Every predefined OpenCV ArUco/AprilTag dictionary name, e.g. ``DICT_5X5_100``."""
     return sorted(n for n in dir(cv2.aruco) if n.startswith("DICT_") and n.upper() == n)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window
+from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window, every_thread
 from .worn import WornReader
 
 Box = tuple[int, int, int, int]
@@ -230,10 +230,12 @@ class RegionTracker:
                                     np.array([k.corners for k in still], np.float32), (w, h)))
             self.reused += len(still)
         if first:
-            parts.append(self._first_scan(frame))
+            with every_thread():
+                parts.append(self._first_scan(frame))
             self.full_scans += 1
         elif band is not None:
-            parts.append(self._full_scan(frame, band))
+            with every_thread():
+                parts.append(self._full_scan(frame, band))
             self.full_scans += band == self.bands - 1
         sides = sorted(k.side for k in self._known.values())
         window = _window(sides[len(sides) // 4]) if sides else 0
