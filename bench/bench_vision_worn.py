@@ -34,14 +34,13 @@ import cv2
 import numpy as np
 
 import _common
-from bench_vision_conditions import script as conditions_script
 from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic.effects import Effects, Hand
 from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import (
     Damage, Piece, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
-from tableassist.vision.synthetic.script import SyntheticVideo
+from tableassist.vision.synthetic.script import SyntheticVideo, real_table_script
 
 SMOKE = {"fps": 4.0, "seconds": 2.5, "kinds": "2 cells", "demo_seconds": 2.0, "photos": 1,
          "clean_seconds": 2.0, "seeds": 1, "games": "wreckers"}
@@ -145,7 +144,7 @@ def false_reports(pipeline: TablePipeline, frames, cpu: list[tuple[float, float]
 
 
 def clean_video(registry, renderer, fps: float, seconds: float):
-    script, conditions = conditions_script(registry)
+    script, conditions = real_table_script(registry)
     video = SyntheticVideo(script, renderer, CAMERA, fps=fps, duration=seconds,
                            effects=Effects(blur=0.6, noise=2.0), conditions=conditions)
     return ((t, frame) for t, frame, _ in video.frames())

@@ -454,4 +454,4 @@ class Watch:
             if p.first is not None and p.looks >= self.looks and t - p.first >= after and p.misses == 0:
                 p.reported = True
         return [(p.quad, p.named if p.named is not None else p.known, p.first) for p in self.places
-                if p.reported]
+                if p.reported and p.first is not None]
