@@ -13,8 +13,9 @@ and how many notices name the card (the others name its zone: its id cannot be r
 sticker damaged where it lies, under a hand for 0.5 s, from the hand leaving.
 
 False reports (notices of a sticker that is not damaged), where nothing is:
-  * clean video: bench_vision_conditions' 30 s table (resting hands, short covers, the room
-    dimmed, a lamp's glare, motion blur, cards moved, turned and removed);
+  * clean video: bench_vision_conditions' 30 s table (`synthetic.script.real_table_script`:
+    resting hands, short covers, the room dimmed, a lamp's glare, the camera shaken, cards
+    moved, turned and removed);
   * the demo: each game's scripted demo video as `tableassist demo` plays it (hands, flicker);
   * the negative photos of /work/shared/realdata/negatives_zxing (carpet, text, grilles,
     tiles): each photo as a still camera for 2 s, and each as a board's art lying on a

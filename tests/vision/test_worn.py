@@ -2,8 +2,9 @@
 correction for this game's ids) and reported; three flipped cells, a torn corner, a scratch or a
 pen mark are reported within 2 s of being seen (16 frames at 8 fps), by name when their cells
 tell which sticker it is; one that stops being read where it lies is reported by name; a secret
-face is never named; nothing is reported where nothing is damaged (the demo's table, the real
-negative photos as a board's art); the report's link gives a PDF of that one sticker."""
+face is never named; nothing is reported where nothing is damaged (the demo's table, a camera
+shaken, a real table's conditions, the real negative photos as a board's art); the report's
+link gives a PDF of that one sticker."""
 
 from __future__ import annotations
 
