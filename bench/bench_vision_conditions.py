@@ -25,31 +25,13 @@ import time
 import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import Layout, TableGeometry, TablePipeline, Tracker
-from tableassist.vision.synthetic.effects import Effects, Glare
+from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
-from tableassist.vision.synthetic.scene import (
-    Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
+from tableassist.vision.synthetic.scene import Viewpoint
 from tableassist.vision.synthetic.score import score_events
-from tableassist.vision.synthetic.script import Condition, Move, Rest, Script, SyntheticVideo
+from tableassist.vision.synthetic.script import SyntheticVideo, real_table_script
 
 SMOKE = {"fps": 4.0, "seconds": 7.0}  # the first move (at 4 s) and a short cover
-
-
-def script(registry) -> tuple[Script, list[Condition]]:
-    cards = {20 + k: (180 + 110 * (k % 6), 230 + 150 * (k // 6)) for k in range(12)}
-    pieces = corner_pieces() + seat_pieces() + tuple(
-        registry_piece(registry, "wreckers", mid, x, y) for mid, (x, y) in cards.items())
-    rests = [Rest(2.0, *cards[21], duration=10.0),                  # leaning on a card for 10 s
-             Rest(5.0, *cards[27], duration=4.0)]                   # ... then taking it away
-    rests += [Rest(t, *cards[mid], duration=0.6) for t, mid in
-              ((3.0, 24), (7.5, 29), (11.0, 22), (14.5, 30), (18.0, 25), (24.0, 23))]
-    moves = [Move(4.0, 26, 560, 520), Move(9.0, 27, remove=True, duration=0.6),
-             Move(13.0, 31, rotation=90.0), Move(20.0, 20, 320, 520), Move(26.0, 28, 760, 520)]
-    glare_over = cards[24]
-    conditions = [Condition(15.0, 2.0, dim=0.5),
-                  Condition(17.0, 2.0, glare=(Glare(glare_over[0], glare_over[1], 35.0, 0.9),)),
-                  Condition(22.0, 1.0, motion_blur=8.0, motion_angle=20.0)]
-    return Script(Scene(pieces=pieces), moves=moves, rests=rests, texture=True, shadow=0.45), conditions
 
 
 def main() -> None:
@@ -59,7 +41,7 @@ def main() -> None:
     args = _common.parse(ap, SMOKE)
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
-    plan, conditions = script(registry)
+    plan, conditions = real_table_script(registry)
     camera = Viewpoint(1280, 720, tilt=20)
     video = SyntheticVideo(plan, renderer, camera, fps=args.fps, duration=args.seconds,
                            effects=Effects(blur=0.6), conditions=conditions, seed=3)

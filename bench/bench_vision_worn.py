@@ -13,8 +13,9 @@ and how many notices name the card (the others name its zone: its id cannot be r
 sticker damaged where it lies, under a hand for 0.5 s, from the hand leaving.
 
 False reports (notices of a sticker that is not damaged), where nothing is:
-  * clean video: bench_vision_conditions' 30 s table (resting hands, short covers, the room
-    dimmed, a lamp's glare, motion blur, cards moved, turned and removed);
+  * clean video: bench_vision_conditions' 30 s table (`synthetic.script.real_table_script`:
+    resting hands, short covers, the room dimmed, a lamp's glare, the camera shaken, cards
+    moved, turned and removed);
   * the demo: each game's scripted demo video as `tableassist demo` plays it (hands, flicker);
   * the negative photos of /work/shared/realdata/negatives_zxing (carpet, text, grilles,
     tiles): each photo as a still camera for 2 s, and each as a board's art lying on a
@@ -34,14 +35,13 @@ import cv2
 import numpy as np
 
 import _common
-from bench_vision_conditions import script as conditions_script
 from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic.effects import Effects, Hand
 from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import (
     Damage, Piece, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces)
-from tableassist.vision.synthetic.script import SyntheticVideo
+from tableassist.vision.synthetic.script import SyntheticVideo, real_table_script
 
 SMOKE = {"fps": 4.0, "seconds": 2.5, "kinds": "2 cells", "demo_seconds": 2.0, "photos": 1,
          "clean_seconds": 2.0, "seeds": 1, "games": "wreckers"}
@@ -145,7 +145,7 @@ def false_reports(pipeline: TablePipeline, frames, cpu: list[tuple[float, float]
 
 
 def clean_video(registry, renderer, fps: float, seconds: float):
-    script, conditions = conditions_script(registry)
+    script, conditions = real_table_script(registry)
     video = SyntheticVideo(script, renderer, CAMERA, fps=fps, duration=seconds,
                            effects=Effects(blur=0.6, noise=2.0), conditions=conditions)
     return ((t, frame) for t, frame, _ in video.frames())

@@ -8,7 +8,8 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
 * known markers: a marker read in the last frame whose box did not change is reused as it was;
   one that changed or moved is looked for in its box moved by its last motion and grown by
   `margin` marker sides, for its own id, with one threshold window fitted to its size; one missed
-  lately, for every id, for 3 frames and then only when its box changed;
+  lately, for every id, for 3 frames and then when its box changed and every 4th frame (a
+  camera's shake ending is a change the change map hardly sees);
 * what came into view: what changed in this frame or the one before that no component read in
   this frame covers (where it is now or where it was: its motion is its own business), and beside
   each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
@@ -248,10 +249,13 @@ class RegionTracker:
                 # read last frame: it is there, moving, found where its motion takes it
                 crops.append(k.search_box(self.track_margin))
                 only.append(({k.marker_id}, _window(k.side)))
-            elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3:
+            elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3 \
+                    or (self._count - k.seen) % 4 == 0:
                 # missed: something else may lie there now (the other side of a card turned over, a
                 # die's new face), so any id; where nothing changed since, it is as unreadable as it
-                # was, but for a camera's noise under the change threshold (a few frames more)
+                # was, but for a camera's noise under the change threshold (a few frames more), and
+                # for what the change map cannot see: a camera's shake or focus settling leaves every
+                # sticker where it was, sharp again (every 4th frame while it is known)
                 crops.append(k.box(self.margin))
                 only.append((None, _window(k.side)))
                 searched.append(crops[-1])

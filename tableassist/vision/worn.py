@@ -16,7 +16,10 @@ marker that stops being read where it lies leaves its last outline. `WornReader.
 each place cell by cell, in every frame (a warp of a few hundred pixels): a sticker's square
 (dark border, the white margin round it, cells of both colours; a board's dark squares seldom
 have all that), which id its readable cells are nearest (`name_bits`, never a detection), and
-whether it is worn. A place that shows a worn sticker for a second is a failing sticker.
+whether it is worn; a look too blurred to tell (a camera shaken, a card still moving: the edge
+from the white margin to the black border spread over more than a third of a cell) says
+nothing, since blur alone leaves a whole sticker's cells of two colours. A place that shows a
+worn sticker for a second, and in this frame, is a failing sticker.
 """
 
 from __future__ import annotations
@@ -151,6 +154,7 @@ class WornReader:
         level = (bright + dark) / 2
         if (mean[ring] > level).mean() < 0.75 or (mean[border] < level).mean() < 0.7:
             return None
+        blur = _edge_blur(warp, contrast)
         # white border cells: torn away (a scratch through the border leaves them of two colours)
         torn = border & (mean > level) & (spread <= 0.25 * contrast)
         inner = mean[2:-2, 2:-2]
@@ -174,7 +178,7 @@ class WornReader:
             marker_id = self._nearest(np.minimum(*fits))
         first = self.ids.index(marker_id) if marker_id is not None else int(np.argmin(dist.min(axis=1)))
         return Look(marker_id, int(np.argmin(dist[first])), int(dist[first].min()), int(unsure.sum()),
-                    int(torn.sum()))
+                    int(torn.sum()), round(blur, 2))
 
     def _nearest(self, dist: np.ndarray) -> int | None:
         """The id whose cells (in its best turn) differ least, at most `name_bits`, when every
@@ -192,6 +196,32 @@ class WornReader:
 MIN_CONTRAST = 30.0
 #: the least cells of a worn sticker that must be read for it to be named
 MIN_SURE = 12
+#: the most blur (the spread of the sticker's outer edge, as a Gaussian's sigma, in cells) at
+#: which a look still tells a worn cell from a blurred one: past ~0.4 a cell between two of the
+#: other colour is pulled to the middle level by blur alone (a camera shaken, a card still
+#: moving). Measured (bench_vision_worn's table): a still sticker at 720p-1080p 0.10-0.21,
+#: damaged or not; shaken by 8 px of motion blur 0.43-0.76.
+MAX_BLUR = 0.35
+
+
+def _edge_blur(warp: np.ndarray, contrast: float) -> float:
+    """How blurred a look's warp (`WornReader.look`'s: a cell of margin round the border) is: the
+    spread of the step from the white margin to the black border (a Gaussian's sigma, in cells).
+    Each side's steepest step is taken column by column along its middle and the median kept: a
+    torn part, a scratch or a pen stroke crossing the edge has no step there and is outvoted;
+    damage never blurs the edge that is left. Blur spreads two opposite sides alike (motion
+    across them), while an outline fitted askew to a torn corner misses the step on one side
+    only: so the sharper of each opposite two, and the blurrier of those."""
+    size = warp.shape[0]
+    lo, hi = CELL // 2, 2 * CELL - CELL // 4          # the margin's middle to the border's inner part
+    span = slice(2 * CELL, size - 2 * CELL)           # along the side, the corners left out
+    sides = (warp[lo:hi, span], warp[size - lo - 1:size - hi - 1:-1, span],
+             warp[span, lo:hi].T, warp[span, size - lo - 1:size - hi - 1:-1].T)
+    # the steepest fall into the border, column by column (blurred along the edge against noise)
+    top, bottom, left, right = (float(np.median((-np.diff(cv2.blur(side, (3, 1)), axis=0)).max(axis=0)))
+                                for side in sides)
+    steepest = min(max(top, bottom), max(left, right))
+    return contrast / max(steepest, 1e-3) / float(np.sqrt(2 * np.pi)) / CELL
 
 
 @dataclass(frozen=True)
@@ -200,18 +230,26 @@ class Look:
     (None when no id is nearest by the reader's margin, or too few cells can be read), turned
     `turn` quarter turns; `wrong` cells that differ from it, `unsure` cells that cannot be told (a
     scratch or a pen stroke through them, beside a torn part), `torn` cells of the border that
-    are white."""
+    are white; `blur` how blurred its edge is (`_edge_blur`, in cells)."""
 
     marker_id: int | None
     turn: int
     wrong: int
     unsure: int
     torn: int
+    blur: float = 0.0
+
+    @property
+    def sharp(self) -> bool:
+        """Whether its cells can be judged: a blurred look (a camera shaken, a card still moving)
+        leaves cells of two colours and wrong cells on a sticker that is whole."""
+        return self.blur <= MAX_BLUR
 
     @property
     def damaged(self) -> bool:
-        """Whether it looks worn: not the clean sticker of an id (which OpenCV reads)."""
-        return self.marker_id is None or self.wrong + self.unsure >= 1 or self.torn > 0
+        """Whether it looks worn: not the clean sticker of an id (which OpenCV reads), in a look
+        sharp enough to tell."""
+        return self.sharp and (self.marker_id is None or self.wrong + self.unsure >= 1 or self.torn > 0)
 
 
 def quad_side(q: np.ndarray) -> float:
@@ -350,6 +388,7 @@ class _Place:
     looks: int = 0
     misses: int = 0
     named: int | None = None    # the id its cells told first
+    reported: bool = False      # failing once: it stays so while it is watched
 
 
 class Watch:
@@ -362,8 +401,11 @@ class Watch:
     costs no detection, and a sticker seen once is judged in every frame after) until a marker
     is read there (`read`: the centres and sides read this frame) or it shows no worn sticker for
     `misses` looks in a row (a hand over it, the card taken away; one look spoilt by noise keeps
-    it). `failing(t, after)`: the places that have shown a worn sticker for `after` seconds and
-    `looks` looks or more, named by the first id their cells told or the marker that lay there."""
+    it; a blurred look, a camera shaken or a card still moving, tells nothing and is such a look).
+    `failing(t, after)`: the places that have shown a worn sticker for `after` seconds and `looks`
+    looks or more, the last of them in this frame (a place last seen whole is not reported yet;
+    once reported it stays so, and its notice is not withdrawn for one spoilt look), named by the
+    first id their cells told or the marker that lay there."""
 
     def __init__(self, reader: WornReader, *, looks: int = 4, misses: int = 3, most: int = 64) -> None:
         self.reader = reader
@@ -408,5 +450,8 @@ class Watch:
     def failing(self, t: float, after: float) -> list[tuple[np.ndarray, int | None, float]]:
         """(the outline, the id it is (read from its cells, or the marker's that lay there; None),
         since when) for each place that keeps showing a worn sticker."""
+        for p in self.places:
+            if p.first is not None and p.looks >= self.looks and t - p.first >= after and p.misses == 0:
+                p.reported = True
         return [(p.quad, p.named if p.named is not None else p.known, p.first) for p in self.places
-                if p.first is not None and p.looks >= self.looks and t - p.first >= after]
+                if p.reported and p.first is not None]

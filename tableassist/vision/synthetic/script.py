@@ -12,10 +12,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tableassist.markers.registry import Registry
+
 from ..frame import Frame
 from .effects import Effects, Glare, Hand
 from .render import Renderer
-from .scene import GroundTruth, Piece, Scene, Viewpoint, corner_pieces, seat_pieces
+from .scene import GroundTruth, Piece, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
 
 
 @dataclass(frozen=True)
@@ -215,3 +217,26 @@ def demo_script(seed: int = 0, length: float = 120.0, ids: Sequence[int] = tuple
         t += pass_every
     scene = Scene(width, height, corner_pieces(width, height) + seat_pieces(width, height) + tuple(pieces))
     return Script(scene, moves, passes)
+
+
+def real_table_script(registry: Registry) -> tuple[Script, list[Condition]]:
+    """A Wreckers table at a real table's conditions (issue 15), 30 s: 12 cards of 28 mm; a hand
+    resting 10 s on a card, another resting 4 s and then taking its card away, six 0.6 s covers;
+    the room dimmed to half for 2 s (15 s), a lamp's glare on a card for 2 s (17 s), the camera
+    shaken (8 px of motion blur) for 1 s (22 s); and 5 real changes: cards moved, turned and
+    removed. Played with `texture` and `shadow` (skin-textured hands casting a shadow). The
+    script of bench_vision_conditions, and the clean video of bench_vision_worn."""
+    cards = {20 + k: (180 + 110 * (k % 6), 230 + 150 * (k // 6)) for k in range(12)}
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", mid, x, y) for mid, (x, y) in cards.items())
+    rests = [Rest(2.0, *cards[21], duration=10.0),                  # leaning on a card for 10 s
+             Rest(5.0, *cards[27], duration=4.0)]                   # ... then taking it away
+    rests += [Rest(t, *cards[mid], duration=0.6) for t, mid in
+              ((3.0, 24), (7.5, 29), (11.0, 22), (14.5, 30), (18.0, 25), (24.0, 23))]
+    moves = [Move(4.0, 26, 560, 520), Move(9.0, 27, remove=True, duration=0.6),
+             Move(13.0, 31, rotation=90.0), Move(20.0, 20, 320, 520), Move(26.0, 28, 760, 520)]
+    glare_over = cards[24]
+    conditions = [Condition(15.0, 2.0, dim=0.5),
+                  Condition(17.0, 2.0, glare=(Glare(glare_over[0], glare_over[1], 35.0, 0.9),)),
+                  Condition(22.0, 1.0, motion_blur=8.0, motion_angle=20.0)]
+    return Script(Scene(pieces=pieces), moves=moves, rests=rests, texture=True, shadow=0.45), conditions
