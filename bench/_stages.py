@@ -148,16 +148,28 @@ def install() -> None:
     if out:
         atexit.register(lambda: Path_write(out))
 
+        # Written every few seconds too: a server that takes longer than the benchmark waits
+        # to stop is killed, and its atexit never runs (then its stages printed nan).
+        def _keep_writing() -> None:
+            while True:
+                time.sleep(3.0)
+                Path_write(out)
+
+        threading.Thread(target=_keep_writing, daemon=True, name="bench-stages").start()
+
 
 def id_of(data: Any) -> int:
     return id(data)
 
 
 def Path_write(path: str) -> None:
-    with open(path, "w") as f:
+    """Every record so far (the file is replaced whole, so a reader never sees half of it)."""
+    part = path + ".part"
+    with open(part, "w") as f:
         for rec in list(_records):
             f.write(json.dumps(rec) + "\n")
-        f.write(json.dumps({"gc": _collections}) + "\n")
+        f.write(json.dumps({"gc": list(_collections)}) + "\n")
+    os.replace(part, path)
 
 
 def install_profile(path: str) -> None:
