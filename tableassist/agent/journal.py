@@ -149,10 +149,11 @@ class Journal:
 
     @property
     def reading(self) -> str | None:
-        """The reading the journal holds batches or a table of (None: nothing yet)."""
-        if self.table is not None:
-            return self.table["reading"]
-        return self.batches[0]["reading"] if self.batches else None
+        """The reading the journal holds batches or a table of (None: nothing yet); its newest,
+        should a table be left of the reading before."""
+        if self.batches:
+            return self.batches[-1]["reading"]
+        return self.table["reading"] if self.table is not None else None
 
     def add(self, reading: str, t: float, events: list[dict[str, Any]]) -> Batch:
         """A new batch, kept on disk before it is sent."""

@@ -293,7 +293,8 @@ class Link:
 
     def _table(self, reading: str) -> dict[str, Any]:
         """What the server's reader of ``reading`` took, from the journal (``camera_table``)."""
-        table = self.journal.table if self.journal.reading == reading else None
+        table = self.journal.table
+        table = table if table is not None and table["reading"] == reading else None
         return {"agent": self.journal.agent, "reading": reading,
                 "upto": table["upto"] if table is not None else 0,
                 "events": table["events"] if table is not None else []}
@@ -318,6 +319,7 @@ class Link:
         game = answer.get("game")
         with self._cond:
             self.reading = answer["reading"]
+            self.journal.keep_only(self.reading)   # the table of the reading before goes
             self.game = game if isinstance(game, str) else None
             self.preview = bool(answer.get("preview"))
             self._fresh = False
