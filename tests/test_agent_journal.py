@@ -67,3 +67,36 @@ def test_one_agent_per_journal_and_a_journal_that_cannot_be_kept_is_one_sentence
         Journal(tmp_path / "a-file" / "j.json")
     assert str(refused.value) == (f"cannot keep the journal {tmp_path / 'a-file' / 'j.json'}: "
                                   f"{tmp_path / 'a-file'} is not a folder")
+
+
+def test_the_batches_taken_fold_into_the_readings_table_one_sighting_per_marker(tmp_path):
+    """What a server that takes the reading over rebuilds its reader from: each marker's last
+    sighting (a card moved twice is one event, one removed is none), kept across a restart;
+    a batch dropped unread is not in it, and another reading's table goes."""
+    from tableassist.markers.sighting import Sighting, TableEvent
+
+    def event(kind: str, marker: int, zone: str, t: float) -> dict:
+        seen = Sighting(marker_id=marker, component="card", item=f"C{marker}", side="face",
+                        zone=zone, changed=t)
+        return TableEvent(kind=kind, sighting=seen, t=t).to_json()
+
+    path = tmp_path / "j.json"
+    journal = Journal(path)
+    journal.add("r1", 1.0, [event("appeared", 1, "cut", 1.0), event("appeared", 2, "cut", 1.0)])
+    journal.add("r1", 2.0, [event("moved", 1, "discard", 2.0), event("removed", 2, "cut", 2.0)])
+    journal.add("r1", 3.0, [event("appeared", 3, "cut", 3.0)])
+    journal.done(1)
+    journal.done(2)
+    journal.done(3, taken=False)   # stale or refused: the server's reader never had it
+    assert journal.table is not None
+    assert (journal.table["reading"], journal.table["upto"]) == ("r1", 2)
+    assert [(e["kind"], e["sighting"]["marker_id"], e["sighting"]["zone"])
+            for e in journal.table["events"]] == [("appeared", 1, "discard")]
+    journal.close()
+    again = Journal(path)
+    try:
+        assert again.table == journal.table and again.reading == "r1"
+        again.keep_only("r2")
+        assert again.table is None and again.reading is None
+    finally:
+        again.close()

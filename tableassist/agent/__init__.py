@@ -9,7 +9,10 @@ picture goes to the host screen, a couple of times a second, only while one is c
 Nothing is lost and nothing doubled: each frame's events are a batch with the agent's id and a
 number in its sequence, kept in the agent's journal (:class:`Journal`, on disk) until the server
 acknowledges it; after a dropped connection or a restart of the agent the batches not
-acknowledged are sent again, and the server drops a batch it already has.
+acknowledged are sent again, and the server drops a batch it already has (the log names each
+batch that read an action, so another process knows too). The journal also keeps what the server
+took of its reading, so a server that takes the reading over (after a takeover or a restart)
+rebuilds its reader from it and reads the batches not acknowledged as the moves they are.
 
 ``journal.py`` keeps the batches, ``link.py`` is the connection to the server (:class:`Link`,
 :func:`where`), ``camera.py`` reads the frames (:class:`Agent`).

@@ -1,8 +1,15 @@
-"""The camera agent's journal: its id and the batches the server has not acknowledged, on disk.
+"""The camera agent's journal: its id, the batches the server has not acknowledged and the table
+its reading has read so far, on disk.
 
 A batch is one frame's table events, numbered in the agent's sequence; it is kept here before it
 is sent and until the server answers it, so neither a dropped connection nor a restart of the
 agent loses one, and the server drops what it already took (``tableassist/server/agent.py``).
+
+A batch the server took is folded into the reading's *table* (:class:`ReadingTable`): each
+marker's last sighting, as the reader's picture keeps it. A server that takes the reading over
+(another process after a takeover, or the server started again) rebuilds its reader from it
+before the batches not yet acknowledged, so these are read as the moves they are. It holds one
+sighting per sticker on the table, however long the game: that is the journal's bound.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import secrets
 from pathlib import Path
 from typing import Any, TypedDict
 
+from tableassist.markers.sighting import TableEvent
+from tableassist.readers.base import TablePicture
 from tableassist.table.files import read_json, replace_json
 from tableassist.table.writer_lock import LockError, WriterLock
 
@@ -25,6 +34,16 @@ class Batch(TypedDict):
     seq: int
     reading: str
     t: float
+    events: list[dict[str, Any]]
+
+
+class ReadingTable(TypedDict):
+    """What the server's reader of ``reading`` has taken: the batches up to ``upto`` folded into
+    one ``appeared`` event per marker on the table (``TableEvent.to_json()``), oldest change
+    first, as the server's ``camera_table`` takes them (``server/messages.py``)."""
+
+    reading: str
+    upto: int
     events: list[dict[str, Any]]
 
 
@@ -49,10 +68,39 @@ def _batches(value: object) -> list[Batch]:
     return value
 
 
+def _table(value: object) -> ReadingTable | None:
+    """The journal's reading table, if ``value`` is one (or None); else ``ValueError``."""
+    if value is None:
+        return None
+    if not (isinstance(value, dict) and isinstance(value.get("reading"), str)
+            and isinstance(value.get("upto"), int) and isinstance(value.get("events"), list)):
+        raise ValueError("its table is damaged")
+    return ReadingTable(reading=value["reading"], upto=value["upto"], events=value["events"])
+
+
+def _picture(events: list[dict[str, Any]]) -> TablePicture:
+    """The picture ``events`` fold into (one that cannot be read is left out: the server would
+    have refused its batch)."""
+    picture = TablePicture()
+    for data in events:
+        try:
+            picture.apply(TableEvent.from_json(data))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return picture
+
+
+def _as_found(picture: TablePicture) -> list[dict[str, Any]]:
+    """The picture as events: each marker on the table appeared, oldest change first."""
+    return [TableEvent(kind="appeared", sighting=s, t=s.changed).to_json()
+            for _key, s in picture.items()]
+
+
 class Journal:
-    """The agent's id and the batches the server has not acknowledged, on disk (mode 0600,
-    replaced atomically at each change), so a restarted agent sends them again under the same
-    id and numbers. One agent per journal: its writer lock is held while it runs.
+    """The agent's id, the batches the server has not acknowledged and the table of their reading
+    (:attr:`table`), on disk (mode 0600, replaced atomically at each change), so a restarted agent
+    sends them again under the same id and numbers. One agent per journal: its writer lock is
+    held while it runs.
 
     A journal that cannot be read is started anew, and :attr:`warning` says so; one that another
     agent holds, or that cannot be written, raises :class:`JournalError`."""
@@ -78,13 +126,17 @@ class Journal:
             if not (isinstance(agent, str) and 0 < len(agent) <= 64 and isinstance(seq, int)):
                 raise ValueError("its fields are damaged")
             batches = _batches(data.get("batches", []))
+            table = _table(data.get("table"))
         except (OSError, ValueError) as exc:
             if path.exists():
                 self.warning = f"the journal {path} could not be read ({exc}); starting a new one"
-            agent, seq, batches = secrets.token_hex(8), 0, []
+            agent, seq, batches, table = secrets.token_hex(8), 0, [], None
         self.agent: str = agent
         self.seq: int = seq
         self.batches: list[Batch] = batches
+        #: What the server has taken of the reading: None before its first batch answered.
+        self.table: ReadingTable | None = table
+        self._picture = _picture(table["events"]) if table is not None else TablePicture()
         try:
             self._save()
         except OSError as exc:
@@ -92,7 +144,16 @@ class Journal:
             raise JournalError(f"cannot keep the journal {path}: {exc.strerror or exc}") from None
 
     def _save(self) -> None:
-        replace_json(self.path, {"agent": self.agent, "seq": self.seq, "batches": self.batches})
+        replace_json(self.path, {"agent": self.agent, "seq": self.seq, "batches": self.batches,
+                                 "table": self.table})
+
+    @property
+    def reading(self) -> str | None:
+        """The reading the journal holds batches or a table of (None: nothing yet); its newest,
+        should a table be left of the reading before."""
+        if self.batches:
+            return self.batches[-1]["reading"]
+        return self.table["reading"] if self.table is not None else None
 
     def add(self, reading: str, t: float, events: list[dict[str, Any]]) -> Batch:
         """A new batch, kept on disk before it is sent."""
@@ -103,19 +164,34 @@ class Journal:
         self._save()
         return batch
 
-    def done(self, seq: int) -> None:
-        """The server answered batch ``seq`` (taken, or dropped as a duplicate or stale)."""
-        kept = [b for b in self.batches if b["seq"] > seq]
-        if len(kept) != len(self.batches):
-            self.batches = kept
-            self._save()
+    def done(self, seq: int, *, taken: bool = True) -> None:
+        """The server answered batch ``seq``: ``taken`` (now or before: a duplicate), so its
+        events are folded into the reading's table; or dropped unread (stale, refused)."""
+        answered = [b for b in self.batches if b["seq"] <= seq]
+        if not answered:
+            return
+        self.batches = [b for b in self.batches if b["seq"] > seq]
+        for b in answered if taken else ():
+            if self.table is None or self.table["reading"] != b["reading"]:
+                self._picture = TablePicture()
+            for data in b["events"]:
+                try:
+                    self._picture.apply(TableEvent.from_json(data))
+                except (ValueError, TypeError, AttributeError):
+                    continue   # not a table event (a command card) or one the server refused
+            self.table = ReadingTable(reading=b["reading"], upto=b["seq"],
+                                      events=_as_found(self._picture))
+        self._save()
 
     def keep_only(self, reading: str) -> None:
-        """Drop the batches of another reading: the server would drop them (another game, or
-        another run of the server, whose reader is gone)."""
+        """Drop the batches and the table of another reading: the server would drop them
+        (another game, or another run of the server that does not take this reading over)."""
         kept = [b for b in self.batches if b["reading"] == reading]
-        if len(kept) != len(self.batches):
+        other = self.table is not None and self.table["reading"] != reading
+        if len(kept) != len(self.batches) or other:
             self.batches = kept
+            if other:
+                self.table, self._picture = None, TablePicture()
             self._save()
 
     def close(self) -> None:

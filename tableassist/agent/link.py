@@ -8,6 +8,10 @@ there (``preview``); the link keeps both for the agent's camera (:meth:`Link.tra
 journal holds nothing more of the server's. Each batch is sent (``camera_events``) once the one
 before is answered, and again after a reconnection, or when no answer came within
 :data:`ACK_TIMEOUT` on a live connection; the server drops one it already took.
+
+The link names the journal's reading when it connects; a server that takes that reading over
+(another process after a takeover, the server started again) asks for its table first
+(``follow`` with ``table``), and the link sends it (``camera_table``) before the batches.
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ class Link:
         self._cond = threading.Condition()
         self._fresh = True                    # a new tracker: ask the server for a new reading
         self._synced = False                  # the server's follow arrived on this connection
+        # the reading a server takes over, whose table it wants before the batches
+        self._table_wanted: str | None = None
         self._in_flight: int | None = None    # the batch sent and not yet answered
         self._sent_at = 0.0
         self._refused: str | None = None
@@ -108,7 +114,14 @@ class Link:
     # -- the connection ------------------------------------------------------------------------
 
     def _auth(self) -> dict[str, str]:
-        return {"token": self.key, "agent": self.journal.agent, "name": platform.node()}
+        auth = {"token": self.key, "agent": self.journal.agent, "name": platform.node()}
+        with self._cond:
+            # the reading the journal's batches and table are of, for a server to take over
+            reading = self.journal.reading if self._fresh or self.reading is None \
+                else self.reading
+        if reading is not None:
+            auth["reading"] = reading
+        return auth
 
     def connect(self, *, first: bool = False) -> bool:
         """Connect (again), waiting for the server as long as it takes; False when stopped, or
@@ -116,7 +129,8 @@ class Link:
         waiting = False
         while not self.stopped.is_set():
             try:
-                self.sio.connect(self.server, auth=self._auth(), transports=["websocket"],
+                # asked at each connection, so a reconnection names the reading of then
+                self.sio.connect(self.server, auth=self._auth, transports=["websocket"],
                                  socketio_path=f"t/{self.table}/socket.io", wait_timeout=5)
                 return True
             except socketio.exceptions.ConnectionError as exc:
@@ -141,6 +155,7 @@ class Link:
     def _on_disconnect(self, reason: object = None) -> None:
         with self._cond:
             self._synced = False
+            self._table_wanted = None
             self._in_flight = None
             self._cond.notify_all()
         if self._closed:
@@ -179,6 +194,9 @@ class Link:
             elif reading != self.reading:
                 self.journal.keep_only(reading)      # nothing of another reading is wanted
                 self.reading, self.game = reading, game if isinstance(game, str) else None
+            # a server taking this reading over rebuilds its reader from the table first
+            self._table_wanted = reading if data.get("table") and \
+                self.journal.reading in (reading, None) else None
             self._synced = True
             self._cond.notify_all()
         self._send_status()
@@ -231,7 +249,7 @@ class Link:
             with self._cond:
                 while not self.stopped.is_set():
                     if self._synced and self._in_flight is None and \
-                            (self.journal.batches or self._fresh):
+                            (self.journal.batches or self._fresh or self._table_wanted):
                         break
                     if self._in_flight is not None and \
                             time.monotonic() - self._sent_at > ACK_TIMEOUT:
@@ -240,11 +258,20 @@ class Link:
                     self._cond.wait(0.5)
                 if self.stopped.is_set():
                     return
-                batch = self.journal.batches[0] if self.journal.batches else None
+                table = self._table(self._table_wanted) if self._table_wanted else None
+                batch = self.journal.batches[0] if self.journal.batches and table is None \
+                    else None
                 if batch is not None:
                     self._in_flight, self._sent_at = batch["seq"], time.monotonic()
             try:
-                if batch is not None:
+                if table is not None:
+                    answer = self.sio.call("camera_table", table, timeout=ACK_TIMEOUT)
+                    if isinstance(answer, dict) and not answer.get("ok", False):
+                        self.say(f"the server refused the table: {answer.get('error')}")
+                    with self._cond:   # answered: the server reads on (or began another reading)
+                        if self._table_wanted == table["reading"]:
+                            self._table_wanted = None
+                elif batch is not None:
                     self.sio.emit("camera_events", batch,
                                   callback=lambda answer, seq=batch["seq"]: self._answered(seq,
                                                                                            answer))
@@ -254,19 +281,32 @@ class Link:
                     self._began(answer)
             except Exception as exc:  # noqa: BLE001 - a dropped line: sent again after reconnecting
                 with self._cond:
+                    # sent again in a moment: a dropped line clears _synced itself
+                    # (_on_disconnect); the server's follow may also come before the connection's
+                    # own acknowledgement, so a send right after it can find no namespace yet
                     self._in_flight = None
-                    self._synced = self._synced and self.connected
                 if not self.stopped.is_set():
                     self.stopped.wait(0.2)
-                    if batch is None:
+                    if batch is None and table is None:
                         self.say(f"could not ask for a new reading ({type(exc).__name__}); "
                                  "trying again")
+
+    def _table(self, reading: str) -> dict[str, Any]:
+        """What the server's reader of ``reading`` took, from the journal (``camera_table``)."""
+        table = self.journal.table
+        table = table if table is not None and table["reading"] == reading else None
+        return {"agent": self.journal.agent, "reading": reading,
+                "upto": table["upto"] if table is not None else 0,
+                "events": table["events"] if table is not None else []}
 
     def _answered(self, seq: int, answer: object) -> None:
         with self._cond:
             if isinstance(answer, dict) and not answer.get("ok", False):
                 self.say(f"the server refused batch {seq}: {answer.get('error')}")
-            self.journal.done(seq)   # taken, a duplicate, stale or refused: not sent again
+            taken = isinstance(answer, dict) and (answer.get("taken") is True
+                                                  or answer.get("why") == "duplicate")
+            # taken, a duplicate, stale or refused: not sent again
+            self.journal.done(seq, taken=taken)
             self.sent += 1
             if self._in_flight == seq:
                 self._in_flight = None
@@ -279,6 +319,7 @@ class Link:
         game = answer.get("game")
         with self._cond:
             self.reading = answer["reading"]
+            self.journal.keep_only(self.reading)   # the table of the reading before goes
             self.game = game if isinstance(game, str) else None
             self.preview = bool(answer.get("preview"))
             self._fresh = False

@@ -68,6 +68,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from tableassist.camera.author import CAMERA
 from tableassist.camera.frames import Latest, read_frames
 from tableassist.camera.status import CameraState, CameraStatus, Notice, Option, Proposal
 from tableassist.games.messages import Message
@@ -401,16 +402,37 @@ class Camera:
                 self._publish(stickers=tuple(seen.failing))
         return generation, list(events), seen
 
-    def feed(self, events: Iterable[TableEvent | CardShown], t: float) -> None:
+    def feed(self, events: Iterable[TableEvent | CardShown], t: float, *,
+             author: str = CAMERA) -> None:
         """Events from elsewhere (a test's hand-built table, a camera agent) instead of a frame;
-        applied when this returns."""
+        applied when this returns. What they read is logged with ``author`` (a camera agent's
+        batch names itself: ``camera.author.batch_author``)."""
         started = self.clock()
         taken = list(events)
-        self.worker.call(lambda: self._take(taken, t, started, None))
+        self.worker.call(lambda: self._take(taken, t, started, None, author=author))
+
+    def replay(self, events: Iterable[TableEvent | CardShown], *, looked: bool) -> None:
+        """Events the reader of this reading took before (a camera agent's, in another process
+        or a run of the server before): folded into the reader's picture and used up, reading
+        nothing, as the table as found is; what comes after is read as moves. ``looked``: the
+        reading's first look is among them (so the next events are not the table as found).
+        Command cards among them were obeyed then: they are not again."""
+        taken = [e for e in events if isinstance(e, TableEvent)]
+
+        def replay() -> None:
+            if self.reader is None or self.session is None:
+                return
+            self.reader.feed(taken, self.session.game)
+            self.reader.picture.use(list(self.reader.picture.fresh))
+            if looked:
+                self._as_found = False
+        self.worker.call(replay)
 
     def _take(self, events: Sequence[TableEvent | CardShown], t: float, started: float,
-              generation: int | None, detection: tuple[float, float] | None = None) -> None:
-        """Apply a frame's events (``detection``: when the detection began and ended)."""
+              generation: int | None, detection: tuple[float, float] | None = None, *,
+              author: str = CAMERA) -> None:
+        """Apply a frame's events (``detection``: when the detection began and ended), what they
+        read logged with ``author``."""
         if generation is not None and generation != self._generation:
             return      # seen by the pipeline of the game before: not this game's table
         self._t = t
@@ -423,7 +445,7 @@ class Camera:
                 self._as_found = False
                 self.reader.picture.use(e.sighting.key for e in table
                                         if e.kind in ("appeared", "flipped"))
-            self._sync(t, started)
+            self._sync(t, started, author)
         for e in events:
             if isinstance(e, CardShown):
                 self._obey(e.command, t)
@@ -435,10 +457,11 @@ class Camera:
             self._markers_at = now
             self._publish(markers=markers)
 
-    def _submit(self, action: dict[str, Any], done: list[tuple[int, float]]) -> None:
+    def _submit(self, action: dict[str, Any], done: list[tuple[int, float]],
+                author: str = CAMERA) -> None:
         assert self.session is not None
         submitted = self.clock()
-        self.session.submit(action, source="camera", author="camera")
+        self.session.submit(action, source="camera", author=author)
         done.append((self.session.entries, submitted))
 
     def _stored(self, done: list[tuple[int, float]], started: float) -> None:
@@ -456,8 +479,9 @@ class Camera:
             self.stats.timings.append(Timing(self._t, seq, started, detecting, detected, job,
                                              submitted, stored, not again))
 
-    def _sync(self, t: float, started: float) -> None:
-        """Submit what the reader reads now; keep its confirmations and its notice."""
+    def _sync(self, t: float, started: float, author: str = CAMERA) -> None:
+        """Submit what the reader reads now (logged with ``author``); keep its confirmations and
+        its notice."""
         reader, session = self.reader, self.session
         if reader is None or session is None:
             return
@@ -475,10 +499,10 @@ class Camera:
             if not before:
                 before.append((copy.deepcopy(reader, {id(reader.components): reader.components}),
                                dict(self.stats.read)))
-            self._submit(action, done)
+            self._submit(action, done, author)
         try:
             # the frame's actions in one write, told to the screens once stored
-            with session.together(source="camera", author="camera"):
+            with session.together(source="camera", author=author):
                 confirm, mismatches, refused = settle(reader, lambda: session.game, submit,
                                                       stats=self.stats)
         except RuntimeError as exc:   # the store refused: nothing was saved, the session reloaded

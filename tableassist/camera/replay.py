@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.camera.author import read_by_camera
 from tableassist.camera.live import Camera, ReaderFor
 from tableassist.camera.recording import Part, RecordedFrame, Recording
 from tableassist.games.protocol import IllegalAction
@@ -155,14 +156,14 @@ class CameraReplay:
 
 def is_own(entry: Entry) -> bool:
     """An entry the camera made by itself (read from the table, or a command card)."""
-    return entry.damaged is None and entry.source == "camera" and entry.author == "camera" \
+    return entry.damaged is None and entry.source == "camera" and read_by_camera(entry.author) \
         and entry.kind in ("action", "undo", "redo")
 
 
 def is_tap(entry: Entry) -> bool:
     """A camera proposal tapped on a screen."""
     return entry.damaged is None and entry.kind == "action" and entry.source == "camera" \
-        and entry.author != "camera"
+        and not read_by_camera(entry.author)
 
 
 def effective(log: Sequence[Entry]) -> dict[int, dict[str, Any] | None]:
@@ -379,7 +380,7 @@ class _Run:
     # -- the replayed camera -------------------------------------------------------------------
 
     def _heard(self, change: Change) -> None:
-        if not self.span or change.source != "camera" or change.author != "camera" \
+        if not self.span or change.source != "camera" or not read_by_camera(change.author) \
                 or change.kind not in ("action", "undo", "redo") or change.seq is None:
             return
         action = None

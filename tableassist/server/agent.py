@@ -7,12 +7,25 @@ the events (``Camera.feed``), and so reads them through the game's reader into t
 local camera's; the agent's camera state reaches the host screen the same way (``show_device``).
 
 **Readings.** A tracker and a reader belong together: a reader's picture of the table is folded
-from one tracker's events. The server names each pairing (a *reading*: an id) and tells the agent
-(``follow``: the reading, the game to track, whether to send the preview): a new one when the table
-plays another game, when the server starts, and when the agent starts afresh
-(``camera_reading``: its tracker is new, so the server makes a new reader). Every batch of events
-names its reading; a batch of another reading is acknowledged and dropped (``"stale"``), so events
-of an old game or of the server's previous run never reach the reader of this one.
+from one tracker's events. The server names each pairing (a *reading*: an id, ``run.n.game``:
+this server run's, its count, the game's row) and tells the agent (``follow``: the reading, the
+game to track, whether to send the preview): a new one when the table plays another game, when
+the server starts, and when the agent starts afresh (``camera_reading``: its tracker is new, so
+the server makes a new reader). Every batch of events names its reading; a batch of another
+reading is acknowledged and dropped (``"stale"``), so events of an old game never reach the
+reader of this one.
+
+**Taking a reading over.** A server that has just opened the table (another process after a
+takeover, or the server started again) and whose reader has read nothing yet takes over the
+reading the connecting agent names, when it is of the game the table plays: its tracker goes on,
+so its next events are moves, not the table as found. The server asks for the reading's table
+first (``follow`` with ``table``: what the reader before had taken, folded in the agent's journal,
+``camera_table``), folds it into its new reader without reading anything (``Camera.replay``), and
+reads on from the batches not yet acknowledged. A batch the log already holds (the process before
+committed it and died before its answer) is a duplicate too: each action read from a batch is
+logged with the batch as its author (``camera.author.batch_author``), so the log says which batches
+it has; such a batch is folded in unread as well. An agent that sends a batch before the table (an
+older agent) is given a new reading instead, as before.
 
 **Nothing lost, nothing doubled.** Each batch (one frame's events) carries the agent's id and its
 place in the agent's sequence. The agent keeps each batch in its journal (on disk) until the
@@ -42,6 +55,7 @@ from flask_socketio import ConnectionRefusedError
 
 import tableassist.i18n as i18n
 
+from tableassist.camera.author import batch_author, batch_of
 from tableassist.camera.live import Camera
 from tableassist.games.messages import Message
 from tableassist.markers.sighting import FailingSticker, event_from_json
@@ -67,13 +81,14 @@ RESENT_WITHIN = 1000
 @dataclass
 class AgentStats:
     """What the link did: batches taken, duplicates and stale batches dropped, pictures passed
-    on to the host screen, readings begun."""
+    on to the host screen, readings begun, tables of a reading taken over replayed."""
 
     taken: int = 0
     duplicates: int = 0
     stale: int = 0
     frames: int = 0
     readings: int = 0
+    tables: int = 0
 
 
 class AgentLink:
@@ -91,6 +106,12 @@ class AgentLink:
         self._run = secrets.token_hex(4)     # this server run: readings of another never match
         self._readings = 0
         self.reading = self._next_reading()
+        # an agent's batch taken, a table replayed or a reading begun afresh in this run: from
+        # then on this run's reader has read, and no reading of another run is taken over
+        self._used = False
+        # a reading taken over waits for its table (camera_table) before its batches
+        self._rebuilding = False
+        self._logged: dict[str, int] = {}    # agent id -> its last batch of the reading logged
         self.game: str | None = None          # what the agent's tracker tracks (None: cards only)
         self.sid: str | None = None
         self.agent: str | None = None         # the connected agent's id
@@ -101,7 +122,12 @@ class AgentLink:
     def _next_reading(self) -> str:
         self._readings += 1
         self.stats.readings += 1
-        return f"{self._run}.{self._readings}"
+        return f"{self._run}.{self._readings}.{self._game_row()}"
+
+    def _game_row(self) -> str:
+        """The game the camera reads, as a reading names it: its row's id ("-": none)."""
+        session = self.camera.session
+        return "-" if session is None else str(session.saved.id)
 
     # -- the table's side ------------------------------------------------------------------------
 
@@ -119,6 +145,7 @@ class AgentLink:
     def _begin(self) -> None:
         """A new reading for the camera's reader as it is now; tell the agent."""
         self.reading = self._next_reading()
+        self._rebuilding, self._logged = False, {}
         self.game = None if self.camera.reader is None or self.camera.session is None \
             else self.camera.session.saved.game
         if self.sid is not None:
@@ -126,7 +153,26 @@ class AgentLink:
 
     def _follow(self) -> dict[str, Any]:
         return {"reading": self.reading, "game": self.game,
-                "preview": self.server.host_watching()}
+                "preview": self.server.host_watching(), "table": self._rebuilding}
+
+    def _take_over(self, agent: str, reading: object) -> None:
+        """Take over the agent's ``reading`` (see the module docstring) if this run's reader has
+        read nothing yet and it is a reading of another run of the game the camera reads."""
+        if not isinstance(reading, str) or reading == self.reading or self._used:
+            return
+        run, _, rest = reading.partition(".")
+        _count, _, row = rest.partition(".")
+        session = self.camera.session
+        if run == self._run or self.game is None or session is None or \
+                row != self._game_row():
+            return
+        logged = 0
+        for entry in session.store.entries(session.saved.id):
+            batch = batch_of(entry.author)
+            if batch is not None and batch[:2] == (agent, reading):
+                logged = max(logged, batch[2])
+        self.reading, self._used, self._rebuilding = reading, True, True
+        self._logged = {agent: logged}
 
     # -- the agent's connection ------------------------------------------------------------------
 
@@ -147,6 +193,7 @@ class AgentLink:
                                              "reads this table; stop it first")
             self.sid, self.agent, self.where = sid, agent, where
             self._status_at = -1.0
+            self._take_over(agent, auth.get("reading"))
             follow = self._follow()
         if old is not None and old != sid:   # the same agent, started again: its old line goes
             self.server.socketio.server.disconnect(old, namespace="/")
@@ -184,6 +231,8 @@ class AgentLink:
         answer: dict[str, Any] = {"seq": msg.seq, "taken": False}
         with self._lock:
             self._check(msg.agent)
+            if msg.reading == self.reading and self._rebuilding:
+                self._begin()   # no table came first (an older agent): read afresh instead
             if msg.reading != self.reading:
                 self.stats.stale += 1
                 return {**answer, "why": "stale"}   # another game's, or the server's last run's
@@ -196,15 +245,31 @@ class AgentLink:
                     "agent.refuse.far_ahead", "batch {seq} is implausibly far ahead of this "
                     "agent's last batch ({last}): an agent numbers its batches one by one, so it "
                     "was dropped", seq=msg.seq, last=last))
-            try:
-                events = [event_from_json(e) for e in msg.events]
-            except ValueError as exc:
-                raise Refused(Message("agent.refuse.malformed_event",
-                                      "a camera event is malformed: {why}", why=str(exc))) from None
-            self.camera.feed(events, msg.t)
+            events = _events(msg.events)
+            self._used = True
+            if msg.seq <= self._logged.get(msg.agent, 0):
+                # taken and logged by the process before, which died before its answer: read
+                # already, so folded in unread
+                self.camera.replay(events, looked=True)
+                self._taken[msg.agent] = msg.seq
+                self.stats.duplicates += 1
+                return {**answer, "why": "duplicate"}
+            self.camera.feed(events, msg.t, author=batch_author(msg.agent, msg.reading, msg.seq))
             self._taken[msg.agent] = msg.seq
             self.stats.taken += 1
         return {**answer, "taken": True}
+
+    def table(self, msg: messages.CameraTable) -> dict[str, Any]:
+        """What the reader of a reading taken over had taken (see the module docstring)."""
+        with self._lock:
+            self._check(msg.agent)
+            if msg.reading == self.reading and self._rebuilding:
+                self._rebuilding = False
+                self.camera.replay(_events(msg.events), looked=msg.upto > 0 and bool(msg.events))
+                if msg.upto:
+                    self._taken[msg.agent] = max(msg.upto, self._taken.get(msg.agent, 0))
+                self.stats.tables += 1
+            return {"reading": self.reading, "taken": msg.reading == self.reading}
 
     def status(self, msg: messages.CameraStatusReport) -> None:
         with self._lock:
@@ -240,11 +305,21 @@ class AgentLink:
         """The agent's tracker starts afresh: so does the reader (see the module docstring)."""
         with self._lock:
             self._check(msg.agent)
+            self._used = True
             # Its batches of the reading before are stale from now on: its numbering starts anew.
             self._taken.pop(msg.agent, None)
             self.camera.read_afresh()
             self._begin()
             return self._follow()
+
+
+def _events(data: list[dict[str, Any]]) -> list[Any]:
+    """An agent's events as JSON, read (a malformed one refuses the whole batch)."""
+    try:
+        return [event_from_json(e) for e in data]
+    except ValueError as exc:
+        raise Refused(Message("agent.refuse.malformed_event",
+                              "a camera event is malformed: {why}", why=str(exc))) from None
 
 
 def _agent_says(where: str, said: Message | str) -> Message:

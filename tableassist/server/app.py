@@ -163,6 +163,8 @@ class CameraAgents(Protocol):
 
     def fresh(self, msg: messages.CameraReading) -> dict[str, Any]: ...
 
+    def table(self, msg: messages.CameraTable) -> dict[str, Any]: ...
+
 
 class RecordingSwitch(Protocol):
     """The host's choices about the camera's recording (``camera.recording.Recorder``)."""
@@ -356,6 +358,7 @@ class TableServer:
         self.on("camera_status", lambda _g, msg: self._agent_link().status(msg), camera=True)
         self.on("camera_frame", lambda _g, msg: self._agent_link().frame(msg), camera=True)
         self.on("camera_reading", lambda _g, msg: self._agent_link().fresh(msg), camera=True)
+        self.on("camera_table", lambda _g, msg: self._agent_link().table(msg), camera=True)
 
     def on(self, name: str, fn: Handler, *,
             table_only: bool = True, camera: bool = False, max_size: int = MAX_MESSAGE) -> None:

@@ -529,6 +529,28 @@ class CameraFrame(Message):
                      "\"size\" is the picture's [width, height] in pixels"))]
 
 
+class CameraTable(Message):
+    """What the reader of a reading had taken, from the agent's journal, for a server that takes
+    the reading over (``follow`` asked for it): the agent, the reading, the last batch folded in
+    (0: none) and the table as one ``appeared`` event per marker (``TableEvent`` as JSON)."""
+
+    agent: AgentId
+    reading: Annotated[str, StringConstraints(max_length=64), _READING]
+    upto: Annotated[int, Field(ge=0, le=MAX_INTEGER),
+                    Says(
+            Template("messages.says.camera_table.upto",
+                     "\"upto\" is the number of the last batch the table holds: a whole number "
+                     "from 0"),
+            Template("messages.says.camera_table.upto_range",
+                     "\"upto\" is a whole number from 0, not {value}"))]
+    events: Annotated[list[dict[str, JsonValue]], Field(max_length=MAX_EVENTS),
+                      Says(
+            Template("messages.says.camera_table.events",
+                     "\"events\" is a list of table events (JSON objects)"),
+            Template("messages.says.camera_table.events_range",
+                     "a table holds at most {limit} markers"), limit=MAX_EVENTS)]
+
+
 class CameraReading(Message):
     """The agent's tracker starts afresh (the agent started): the server reads it with a new
     reader, under a new reading id (the answer)."""
@@ -616,6 +638,7 @@ MESSAGES: dict[str, type[Message]] = {
     "camera_status": CameraStatusReport,
     "camera_frame": CameraFrame,
     "camera_reading": CameraReading,
+    "camera_table": CameraTable,
 }
 
 #: The venue page's events (its own Socket.IO server, ``/venue/``), the same way.

@@ -560,7 +560,8 @@ def test_a_batch_numbered_implausibly_far_ahead_locks_no_real_batch_out(venue):
 
 #: Everything the camera key may do, as docs/server.md's roles and docs/venue.md say: these
 #: events, and through ``camera_events`` the table's moves and these QR command cards.
-CAMERA_EVENTS = {"camera_events", "camera_status", "camera_frame", "camera_reading"}
+CAMERA_EVENTS = {"camera_events", "camera_status", "camera_frame", "camera_reading",
+                 "camera_table"}
 CAMERA_CARDS = {"new_game": "New game", "undo": "Undo", "redo": "Redo", "confirm": "Confirm",
                 "cancel": "Cancel", "pause": "Pause"}
 
