@@ -156,3 +156,58 @@ def test_no_english_word_on_the_venue_page(chromium, server, tmp_path, lang):
     assert {"venue", "table", "game", "players", "rename"} <= english   # the English page's words
     report = english_left(shown, english, lang, allowed=allowed)
     assert not report, f"English on the {lang} venue page: {report}"
+
+
+def _check_report(chromium, server: RunningServer, lang: str) -> dict[str, str]:
+    """The host screen's camera card in ``lang`` with the camera check's report of a rendered
+    Abandon Ship table at 720p (its dice too small to read every time: verdicts and advice)."""
+    context = chromium.new_context(locale=lang, viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}#t={server.tokens.host}")
+    page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    page.select_option('[data-field="check-game"]', "abandon_ship")
+    page.locator('[data-do="camera-check"]').click()
+    page.wait_for_selector(".check-report .kind-check", timeout=20000)
+    shown = {"check report": page.locator("#camera-card").evaluate(
+        "card => card.innerText + '\\n' + [...card.querySelectorAll('[alt]')].map(e => e.alt).join('\\n')")}
+    page.locator('[data-do="camera-check"]').click()
+    assert not errors, errors
+    context.close()
+    return shown
+
+
+def _table_at_720p():
+    """An Abandon Ship table as a 720p camera sees it from 80 cm: corners, seats, dice, a cheese
+    token and a tile at the registry's sizes."""
+    from tableassist.markers.registry import load_registry
+    from tableassist.vision.synthetic.effects import Effects
+    from tableassist.vision.synthetic.render import Renderer
+    from tableassist.vision.synthetic.scene import Scene, Viewpoint, registry_piece
+    registry = load_registry()
+    pieces = [(0, 0, 0), (1, 900, 0), (2, 900, 600), (3, 0, 600), (4, 450, 570), (6, 450, 30),
+              (22, 300, 300), (23, 600, 300), (77, 450, 200), (90, 450, 420),
+              *((24 + k, 150 + k * 65, 500 if k % 2 else 120) for k in range(10))]
+    scene = Scene(pieces=tuple(registry_piece(registry, "abandon_ship", i, x, y) for i, x, y in pieces))
+    frame, _ = Renderer(registry.dictionary).render(
+        scene, Viewpoint(1280, 720, focal_px=900, distance_mm=800), Effects(blur=0.8))
+    return frame
+
+
+CAMERA = "Ahoi"    # the camera's name, as the host gave it: a name, not a word
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_in_the_camera_check_report(chromium, server, lang):
+    from tableassist.server.camera import READ_FPS
+    from tests.camera_sources import Still
+    server.camera.start(Still(_table_at_720p()), name=CAMERA, fps=READ_FPS)
+    try:
+        english = lowered(_check_report(chromium, server, "en").values())
+        assert {"marginal", "sticker", "die", "face"} <= english    # the English report's words
+        shown = _check_report(chromium, server, lang)
+    finally:
+        server.camera.stop()
+    report = english_left(shown, english, lang, allowed=[*names_and_titles(), CAMERA])
+    assert not report, f"English in the {lang} camera check report: {report}"
