@@ -37,6 +37,11 @@ def commands(tmp: Path) -> dict[str, list[str]]:
     blocker = tmp / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     db = str(tmp / "table.sqlite3")
+    picture = tmp / "table.png"
+    if not picture.exists():
+        import cv2
+        from tests.camera_sources import abandon_ship_at_720p
+        cv2.imwrite(str(picture), abandon_ship_at_720p())
     return {
         "print one set": ["print", "--game", "wreckers", "--paper", "a4", "--out", str(tmp / "out")],
         "print an unknown game": ["print", "--game", "chess"],
@@ -67,6 +72,8 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "detect for an unknown game": ["detect", "--game", "chess", str(tmp / "photo.png")],
         "camera-check for an unknown game": ["camera-check", "--game", "chess", "--camera", "none"],
         "camera-check drawing into text": ["camera-check", "--annotate", str(tmp / "check.txt")],
+        "camera-check of a picture": ["camera-check", "--camera", str(picture), "--game",
+                                      "abandon_ship"],
         "an unknown command": ["chess"],
         "an unknown option": ["markers", "--colour"],
     }
@@ -92,6 +99,7 @@ def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
     english = run_all(tmp_path / "en", "en", capsys)
     assert "no markers for game" in english["print an unknown game"]
     assert "the following arguments are required" in english["replay without players"]
+    assert "What to do" in english["camera-check of a picture"]
     shown = run_all(tmp_path / lang, lang, capsys)
     report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
     assert not report, f"English on the {lang} command line: {report}"

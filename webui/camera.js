@@ -124,7 +124,8 @@ function report(r) {
   const ppm = r.px_per_mm;
   const facts = [
     ppm.near !== null ? t("page.camera.scale", "{near} px/mm near ({near_edge}), {far} far ({far_edge})",
-      {near: ppm.near.toFixed(2), near_edge: ppm.near_edge, far: ppm.far.toFixed(2), far_edge: ppm.far_edge}) : null,
+      {near: ppm.near.toFixed(2), near_edge: ppm.near_words?.text ?? ppm.near_edge, far: ppm.far.toFixed(2),
+        far_edge: ppm.far_words?.text ?? ppm.far_edge}) : null,
     r.tilt_deg !== null ? t("page.camera.tilt", "tilt {tilt}°", {tilt: Math.round(r.tilt_deg)}) : null,
     r.blur_px !== null ? t("page.camera.edges", "edges {blur} px", {blur: r.blur_px.toFixed(1)}) : null,
     r.light ? t("page.camera.brightness", "brightness {mean}", {mean: Math.round(r.light.mean)}) : null,
@@ -135,7 +136,7 @@ function report(r) {
     h("p", {class: "quiet facts"}, `${r.frame_size[0]}×${r.frame_size[1]} · ` + facts.join(" · ")),
     h("ul", {class: "plain kinds"}, r.kinds.map((k) => h("li", {class: "kind-check",
         dataset: {component: k.component, verdict: k.verdict}},
-      h("span", {class: "name"}, `${cap(k.name)} · ${k.size_mm} mm`),
+      h("span", {class: "name"}, `${cap(k.words?.text ?? k.name)} · ${k.size_mm} mm`),
       h("span", {class: "px"}, pxWords(k)),
       h("span", {class: "word"}, VERDICT[k.verdict]()),
       // how many of this kind the picture showed, and read: the measured read-rate

@@ -130,53 +130,94 @@ def _read(source: Any, detector: Any, frames: int) -> list[Any]:
     return samples
 
 
-VERDICTS = {"reliable": "reads", "near only": "NEAR EDGE ONLY", "marginal": "MARGINAL",
-            "unreadable": "UNREADABLE", "unknown": "?"}
+#: A kind's verdict as the terminal says it (capitals where something needs doing).
+VERDICTS = {"reliable": Message("camera_check.verdict.reliable", "reads"),
+            "near only": Message("camera_check.verdict.near_only", "NEAR EDGE ONLY"),
+            "marginal": Message("camera_check.verdict.marginal", "MARGINAL"),
+            "unreadable": Message("camera_check.verdict.unreadable", "UNREADABLE"),
+            "unknown": "?"}
 
 
-def verdict_words(kind: Any) -> str:
+def verdict_words(kind: Any) -> Message | str:
     """A kind's verdict in the terminal, with the count of the last frame where it has one:
     "MARGINAL: 21 of 24 read"."""
     words = VERDICTS[kind.verdict]
     if kind.seen:
-        words += f": {kind.read} of {kind.seen} read"
+        return Message("camera_check.verdict_count", "{verdict}: {read} of {seen} read",
+                       verdict=words, read=kind.read, seen=kind.seen)
     return words
 
 
+def said(words: Any) -> str:
+    """The check's own words (``vision.advice.Words``: a sentence, a component's name) in the
+    command's language."""
+    from tableassist import i18n
+    from tableassist.cli.language import current
+    return i18n.render_json(words.id, words.to_json()["params"], current(), words.text)
+
+
+def _px(px: float | None) -> str:
+    """A sticker's side in the table's column: a number as the language writes it ("13,5")."""
+    return "–" if px is None else say(Message("camera_check.text.px", "{px}", px=round(px, 1)))
+
+
 def text(report: Any, camera: str, title: str | None) -> str:
-    """The report as a person reads it in a terminal."""
+    """The report as a person reads it in a terminal, in the command's language."""
+    from tableassist.table.box_form import semicolons   # "…; …", in the language's words
+    from tableassist.vision import advice
     w, h = report.frame_size
-    lines = [f"Camera check: {camera} ({report.mode or f'{w}x{h}'}), "
-             f"{title or 'table corners and seats'}, {report.frames} frame{'s' * (report.frames != 1)}"
-             + (f", read as a game is (the {report.preset} detector)" if report.preset else "")]
+    lines = [say(Message(
+        "camera_check.text.head", "Camera check: {camera} ({mode}), {what}, {frames, plural, "
+        "one {# frame} other {# frames}}{preset}", camera=camera, mode=str(report.mode or f"{w}x{h}"),
+        what=title or Message("camera_check.text.corners_and_seats", "table corners and seats"),
+        frames=report.frames,
+        preset=Message("camera_check.text.preset", ", read as a game is (the {preset} detector)",
+                       preset=report.preset) if report.preset else ""))]
     corners = report.corners_seen
-    lines.append("Table corners seen: " + (" ".join(corners) if corners else "none")
-                 + ("" if len(corners) == 4 else " (of NW NE SE SW)"))
+    seen = " ".join(corners) if corners else Message("camera_check.text.none", "none")
+    lines.append(say(Message("camera_check.text.corners", "Table corners seen: {corners}",
+                             corners=seen) if len(corners) == 4 else
+                     Message("camera_check.text.corners_of", "Table corners seen: {corners} (of "
+                             "NW NE SE SW)", corners=seen)))
     if report.near_px_per_mm is not None:
-        lines.append(f"Scale: {report.near_px_per_mm:.2f} px/mm near ({report.near_edge}), "
-                     f"{report.far_px_per_mm:.2f} px/mm far ({report.far_edge}); tilt "
-                     f"{report.tilt_deg:.0f}°; the table fills {report.fill:.0%} of the picture")
+        lines.append(say(Message(
+            "camera_check.text.scale", "Scale: {near} px/mm near ({near_edge}), {far} px/mm far "
+            "({far_edge}); tilt {tilt}°; the table fills {fill} % of the picture",
+            near=round(report.near_px_per_mm, 2), near_edge=said(advice.place(report.near_edge)),
+            far=round(report.far_px_per_mm, 2), far_edge=said(advice.place(report.far_edge)),
+            tilt=round(report.tilt_deg), fill=round(report.fill * 100))))
     picture = []
     if report.blur_px is not None:
-        picture.append(f"edges {report.blur_px:.1f} px wide (markers of {report.needed_px:.0f} px read "
-                       f"every time, under {report.least_px:.0f} px next to none)")
+        picture.append(Message(
+            "camera_check.text.edges", "edges {blur} px wide (markers of {needed} px read every "
+            "time, under {least} px next to none)", blur=round(report.blur_px, 1),
+            needed=round(report.needed_px), least=round(report.least_px)))
     if report.light is not None:
-        picture.append(f"brightness {report.light.mean:.0f} (5–95 %: {report.light.p5:.0f}–"
-                       f"{report.light.p95:.0f})")
-    picture.append(f"glare {report.glare:.1%}")
-    lines.append("Picture: " + "; ".join(picture))
+        picture.append(Message("camera_check.text.brightness", "brightness {mean} (5–95 %: "
+                               "{p5}–{p95})", mean=round(report.light.mean),
+                               p5=round(report.light.p5), p95=round(report.light.p95)))
+    picture.append(Message("camera_check.text.glare", "glare {share} %",
+                           share=round(report.glare * 100, 1)))
+    lines.append(say(Message("camera_check.text.picture", "Picture: {parts}",
+                             parts=semicolons(picture))))
     lines.append("")
-    lines.append(f"  {'sticker':<18} {'marker':>7} {'near':>6} {'far':>6} {'needed':>7}  verdict "
-                 "(in the last frame)")
+    head = {k: say(m) for k, m in (
+        ("sticker", Message("camera_check.column.sticker", "sticker")),
+        ("marker", Message("camera_check.column.marker", "marker")),
+        ("near", Message("camera_check.column.near", "near")),
+        ("far", Message("camera_check.column.far", "far")),
+        ("needed", Message("camera_check.column.needed", "needed")),
+        ("verdict", Message("camera_check.column.verdict", "verdict (in the last frame)")))}
+    lines.append(f"  {head['sticker']:<20} {head['marker']:>7} {head['near']:>6} {head['far']:>6} "
+                 f"{head['needed']:>7}  {head['verdict']}")
     for k in report.kinds:
-        near = "–" if k.near_px is None else f"{k.near_px:.1f}"
-        far = "–" if k.far_px is None else f"{k.far_px:.1f}"
-        lines.append(f"  {k.name:<18} {k.size_mm:>4g} mm {near:>6} {far:>6} {k.needed_px:>7.0f}  "
-                     f"{verdict_words(k)}")
+        near, far = _px(k.near_px), _px(k.far_px)
+        lines.append(f"  {said(advice.component(k.component)):<20} {k.size_mm:>4g} mm {near:>6} "
+                     f"{far:>6} {k.needed_px:>7.0f}  {say(verdict_words(k))}")
     lines.append("")
     if report.advice:
-        lines.append("What to do:")
-        lines += [f"  - {a.text}" for a in report.advice]
+        lines.append(say(Message("camera_check.text.what_to_do", "What to do:")))
+        lines += [f"  - {said(a.words)}" for a in report.advice]
     else:
-        lines.append("Ready: every sticker reads from here.")
+        lines.append(say(Message("camera_check.text.ready", "Ready: every sticker reads from here.")))
     return "\n".join(lines)

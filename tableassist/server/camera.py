@@ -282,9 +282,9 @@ class CameraCheck:
                 "size": [int(picture.shape[1]), int(picture.shape[0])]})
         except Exception:  # noqa: BLE001 - a bug must not stop the camera
             log.exception("the camera check failed")
-            self.server.socketio.emit("camera_check", {"error": "the camera check failed (an internal "
-                                                                "error; see the server's console)"},
-                                      to="host")
+            self.server.emit_to_host("camera_check", {"error": Message(
+                "camera.check.failed", "the camera check failed (an internal error; see the "
+                "server's console)")})
         finally:
             self._busy.release()
 

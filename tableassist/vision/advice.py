@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, Union
 
-Param: TypeAlias = Union[str, int, "Words", tuple[str, ...]]
+Param: TypeAlias = Union[str, int, "Words", tuple[Union[str, "Words"], ...]]
 """What a sentence's parameter may be: a number or a word already written, a nested sentence, or a
 list of words (written "a, b and c")."""
 
@@ -52,7 +52,8 @@ def _english(value: Param) -> str:
     if isinstance(value, Words):
         return value.text
     if isinstance(value, tuple):
-        return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " and " + value[-1]
+        said = [_english(v) for v in value]
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     return str(value)
 
 
@@ -60,7 +61,7 @@ def _json(value: Param) -> Any:
     if isinstance(value, Words):
         return value.to_json()
     if isinstance(value, tuple):
-        return list(value)
+        return [_json(v) for v in value]
     return value
 
 
@@ -188,6 +189,38 @@ WORDS: dict[str, Template] = {
     "either_two": Template("advice.either_two", "{first}, or {second}"),
     "either_three": Template("advice.either_three", "{first}, {second}, or {third}"),
 }
+
+
+def component(name: str) -> Words:
+    """A kind of sticker by its component's registry name, as the printed sheets name it (the
+    catalogues' ``sheets.component.<name>``, one name for a component everywhere; singular):
+    "die face", German "Würfelseite"."""
+    return Words(f"sheets.component.{name}", name.replace("_", " "), {"count": 1})
+
+
+#: The points of the play area the check measures at (``check.POINTS``), as a report names them.
+PLACES: dict[str, Template] = {
+    "NW corner": Template("advice.place.nw_corner", "NW corner"),
+    "top edge": Template("advice.place.top_edge", "top edge"),
+    "NE corner": Template("advice.place.ne_corner", "NE corner"),
+    "right edge": Template("advice.place.right_edge", "right edge"),
+    "SE corner": Template("advice.place.se_corner", "SE corner"),
+    "bottom edge": Template("advice.place.bottom_edge", "bottom edge"),
+    "SW corner": Template("advice.place.sw_corner", "SW corner"),
+    "left edge": Template("advice.place.left_edge", "left edge"),
+    "centre": Template("advice.place.centre", "centre"),
+}
+
+
+def place(name: str) -> Words:
+    """One of the check's points (``"bottom edge"``) in words."""
+    return PLACES[name]()
+
+
+def shown(words: Words) -> dict[str, Any]:
+    """``words`` as a report's JSON carries them: ``{"text", "id", "params"}``, its English the
+    text, which the server writes in each screen's language (``i18n.localize``)."""
+    return {"text": words.text, **words.to_json()}
 
 
 @dataclass(frozen=True)

@@ -195,7 +195,8 @@ class KindCheck:
         return math.floor(self.far_px), math.floor(self.near_px)
 
     def to_json(self) -> dict[str, Any]:
-        return {"component": self.component, "name": self.name, "size_mm": self.size_mm,
+        return {"component": self.component, "name": self.name,
+                "words": advice.shown(advice.component(self.component)), "size_mm": self.size_mm,
                 "markers": self.markers, "whole_px": self.whole_px(),
                 "near_px": None if self.near_px is None else round(self.near_px, 1),
                 "far_px": None if self.far_px is None else round(self.far_px, 1),
@@ -252,7 +253,11 @@ class CameraReport:
             "mode": None if mode is None else (mode.to_json() | {"text": str(mode)}),
             "corners_seen": list(self.corners_seen),
             "px_per_mm": {"near": r(self.near_px_per_mm), "far": r(self.far_px_per_mm),
-                          "near_edge": self.near_edge, "far_edge": self.far_edge},
+                          "near_edge": self.near_edge, "far_edge": self.far_edge,
+                          "near_words": None if self.near_edge is None else
+                          advice.shown(advice.place(self.near_edge)),
+                          "far_words": None if self.far_edge is None else
+                          advice.shown(advice.place(self.far_edge))},
             "tilt_deg": r(self.tilt_deg, 1), "fill": r(self.fill, 3), "blur_px": r(self.blur_px),
             "light": None if self.light is None else self.light.to_json(),
             "glare": round(self.glare, 4), "glare_markers": list(self.glare_markers),
@@ -797,7 +802,7 @@ def _kind_advice(verdict: str, group: list[KindCheck], remedy: Words) -> Advice:
     whole = k.whole_px()
     assert whole is not None
     lo, hi = whole
-    common: dict[str, advice.Param] = {"kinds": tuple(g.name for g in group), "size": f"{k.size_mm:g}",
+    common: dict[str, advice.Param] = {"kinds": tuple(advice.component(g.component) for g in group), "size": f"{k.size_mm:g}",
                                        "needed": round(k.needed_px), "remedy": remedy}
     px = f"{lo}" if lo == hi else f"{lo}–{hi}"
     if verdict == "near only":

@@ -164,6 +164,8 @@ def test_the_host_screen_shows_the_mode_and_the_camera_check(served, chromium):
     assert dice.locator(".rate").inner_text().endswith(" gelesen")
     advice = german.locator(".check-report .advice li").all_inner_texts()
     assert advice[0] == "Diese Kamera sendet 1280x720: wählen Sie in ihrer App 1080p (1920x1080) oder mehr."
-    assert any(a.startswith("Die Aufkleber die face und rat (12 mm) sind hier 13 px groß: ") for a in advice)
+    assert any(a.startswith("Die Aufkleber Würfelseite und Ratte (12 mm) sind hier 13 px groß: ")
+               for a in advice)
+    assert dice.locator(".name").inner_text() == "Würfelseite · 12 mm"   # as the sheets name it
     assert german.locator('[data-do="camera-check"]').inner_text() == "Prüfung beenden"
     assert errors == []

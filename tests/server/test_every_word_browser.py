@@ -156,3 +156,41 @@ def test_no_english_word_on_the_venue_page(chromium, server, tmp_path, lang):
     assert {"venue", "table", "game", "players", "rename"} <= english   # the English page's words
     report = english_left(shown, english, lang, allowed=allowed)
     assert not report, f"English on the {lang} venue page: {report}"
+
+
+def _check_report(chromium, server: RunningServer, lang: str) -> dict[str, str]:
+    """The host screen's camera card in ``lang`` with the camera check's report of a rendered
+    Abandon Ship table at 720p (its dice too small to read every time: verdicts and advice)."""
+    context = chromium.new_context(locale=lang, viewport=TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}#t={server.tokens.host}")
+    page.wait_for_function("() => window.tableassist && window.tableassist.state")
+    page.select_option('[data-field="check-game"]', "abandon_ship")
+    page.locator('[data-do="camera-check"]').click()
+    page.wait_for_selector(".check-report .kind-check", timeout=20000)
+    shown = {"check report": page.locator("#camera-card").evaluate(
+        "card => card.innerText + '\\n' + [...card.querySelectorAll('[alt]')].map(e => e.alt).join('\\n')")}
+    page.locator('[data-do="camera-check"]').click()
+    assert not errors, errors
+    context.close()
+    return shown
+
+
+CAMERA = "Ahoi"    # the camera's name, as the host gave it: a name, not a word
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_in_the_camera_check_report(chromium, server, lang):
+    from tableassist.server.camera import READ_FPS
+    from tests.camera_sources import Still, abandon_ship_at_720p
+    server.camera.start(Still(abandon_ship_at_720p()), name=CAMERA, fps=READ_FPS)
+    try:
+        english = lowered(_check_report(chromium, server, "en").values())
+        assert {"marginal", "sticker", "die", "face"} <= english    # the English report's words
+        shown = _check_report(chromium, server, lang)
+    finally:
+        server.camera.stop()
+    report = english_left(shown, english, lang, allowed=[*names_and_titles(), CAMERA])
+    assert not report, f"English in the {lang} camera check report: {report}"

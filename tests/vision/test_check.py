@@ -308,7 +308,9 @@ def test_the_cli_says_the_graded_verdict_and_its_count(registry, renderer, dice_
     assert die["least_px"] == 14.4 and report["least_px"] == 14.4 and report["preset"] == "second-look"
     advice = next(a for a in report["advice"] if a["key"] == "kind_marginal")
     assert advice["id"] == "advice.kind_marginal_counted" and advice["params"]["seen"] == DICE
-    assert advice["params"]["kinds"] == ["die face", "rat"] and advice["text"].startswith("The die face")
+    assert advice["params"]["kinds"] == [{"id": f"sheets.component.{c}", "params": {"count": 1}}
+                                         for c in ("die_face", "rat")]   # as the sheets name them
+    assert advice["text"].startswith("The die face and rat stickers")
     assert advice["params"]["remedy"]["id"] == "advice.need_mode"
     assert main(["camera-check", "--camera", str(tmp_path / "dice.png"), "--game", GAME]) == 1
     out = capsys.readouterr().out
