@@ -459,7 +459,8 @@ class TableServer:
 
     def _payload(self, grant: Grant) -> dict[str, Any]:
         links = self._host_links() if grant.role == HOST else None
-        return self.table.payload(grant, links=links)
+        with self.table.settled():
+            return self.table.payload(grant, links=links)
 
     def broadcast(self) -> None:
         """Send each occupied room its payload (called after every change of the table)."""
@@ -470,15 +471,20 @@ class TableServer:
             for _token, grant, lang in self._conns.values():
                 if grant.role != CAMERA:  # a camera agent gets no view of the game
                     rooms.setdefault(room_of(grant), (grant, set()))[1].add(lang)
-            update = self.table.history_update()
             shared: dict[Any, Any] = {}  # what the rooms have in common, built once
+            built = []
+            # Every room's payload read from the stored game (a reading of the camera applied
+            # but not yet stored waits), then written and sent outside the session's lock.
+            with self.table.settled():
+                update = self.table.history_update()
+                for grant, langs in rooms.values():
+                    links = self._host_links() if grant.role == HOST else None
+                    built.append((grant, langs, self.table.payload(
+                        grant, links=links, history_update=update, shared=shared)))
             # Each language's texts, written once per broadcast: what rooms share is written
             # once, however many rooms and screens speak the language.
             memos: dict[str, dict[int, Any]] = {}
-            for room, (grant, langs) in rooms.items():
-                links = self._host_links() if grant.role == HOST else None
-                payload = self.table.payload(grant, links=links, history_update=update,
-                                             shared=shared)
+            for grant, langs, payload in built:
                 for lang in sorted(langs):
                     self.socketio.emit("state", i18n.localize(
                         payload, lang, memos.setdefault(lang, {})), to=speech_room(grant, lang))

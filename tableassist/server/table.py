@@ -13,7 +13,8 @@ import random
 import threading
 from collections import deque
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -444,6 +445,17 @@ class Table:
             self.clock_errors.append(str(exc))
 
     # -- what a viewer may see -------------------------------------------------------------
+    @contextmanager
+    def settled(self) -> Iterator[None]:
+        """The current game as its log has it, for the block (``TableSession.settled``): every
+        payload is read inside one."""
+        session = self.session
+        if session is None:
+            yield
+            return
+        with session.settled():
+            yield
+
 
     def current(self) -> TableSession:
         if self.session is None:

@@ -360,6 +360,17 @@ class TableSession:
         if raised is not None:
             raise raised
 
+    @contextmanager
+    def settled(self) -> Iterator[None]:
+        """The session as its log has it, for the block: no change and no :meth:`together`
+        block is half done meanwhile (one that has applied its actions but not yet stored them
+        waits, or is waited for). A screen's payload is read in one, so no screen is shown a
+        reading before it is stored. The session's lock; whoever holds it waits for nothing but
+        the store (listeners are told outside it), so a reader holding other locks cannot
+        deadlock with a writer."""
+        with self._lock:
+            yield
+
     # -- changes ---------------------------------------------------------------------------
 
     def submit(self, action: Mapping[str, Any], *, source: str = "tablet",

@@ -509,3 +509,39 @@ def test_repeated_taps_on_who_goes_first_leave_one_history_line(server):
     assert server.table.session is not None
     assert tap not in server.table.session.game.legal_actions(None)
     assert len(table.states[-1]["history"]) == 1
+
+
+def test_a_screen_is_never_shown_a_camera_reading_before_it_is_stored(server):
+    """A camera's frame applies its readings at once and stores them together when the frame is
+    read (TableSession.together): a screen connecting meanwhile gets its first state built from
+    the stored game, after the block, with the reading in it — never a reading the log could
+    still refuse."""
+    import threading
+
+    from tests.games.random_play import all_legal_actions
+
+    session = server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None, seed=2)
+    action = all_legal_actions(session.game)[0]
+    applied, release = threading.Event(), threading.Event()
+
+    def camera_frame() -> None:
+        with session.together(source="camera"):
+            session.submit(action, source="camera")
+            applied.set()
+            release.wait(30)
+
+    frame = threading.Thread(target=camera_frame)
+    frame.start()
+    assert applied.wait(10)
+    screen = Client(server.url, server.tokens.host)
+    stored_when_built: list[bool] = []
+    screen.sio.on("state", lambda p: (stored_when_built.append(release.is_set()), screen._state(p)))
+    connecting = threading.Thread(target=screen.connect)
+    connecting.start()
+    connecting.join(1.0)            # long enough for a state built meanwhile to arrive
+    release.set()
+    frame.join(10)
+    connecting.join(10)
+    server.clients.append(screen)
+    assert stored_when_built and stored_when_built[0], stored_when_built
+    assert len(screen.states[0]["history"]) == 1
