@@ -1,6 +1,6 @@
 """The command line speaks the user's language (issue 25): ``tableassist --lang de|es|en``, by
 default the locale's (LC_ALL, LC_MESSAGES, LANG), for what the commands print — results,
-refusals, warnings — and argparse's own errors.
+refusals, warnings — and argparse's own errors, and every command's ``--help``.
 
 Each command below runs once in English and once in German and Spanish through
 ``tableassist.cli.main`` (its real code, real files and databases in a temporary folder), and a
@@ -23,7 +23,8 @@ from tableassist.table import catalog
 from tests.words import english_left, lowered
 
 #: Not words of a language: option names and metavars, quoted input, codes, a QR card's text.
-CODE = re.compile(r"--?[\w-]+|'[^']*'|\"[^\"]*\"|\S*[_/\\0-9]\S*|\S+\.\S+|\b[A-Z]{2,}\b|\bWxH\b"
+#: (A quote opens after no letter: "the venue's tables" is words, not a quote.)
+CODE = re.compile(r"--?[\w-]+|(?<!\w)'[^'\n]*'|\"[^\"]*\"|\S*[_/\\0-9]\S*|\S+\.\S+|\b[A-Z]{2,}\b|\bWxH\b"
                   r"|\{[^}]*\}|\S+:\S+")
 COMMANDS = [w for name in cli.COMMANDS for w in name.split("-")] + ["tableassist"]
 TITLES = [w for g in catalog.game_ids() for w in (catalog.engine_class(g).title or g).split()]
@@ -95,6 +96,30 @@ def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
     shown = run_all(tmp_path / lang, lang, capsys)
     report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
     assert not report, f"English on the {lang} command line: {report}"
+
+
+#: Every ``--help`` a user can ask for: the command's, each subcommand's, the box's commands'.
+HELPS = [[], *([name] for name in cli.COMMANDS), *(["box", c] for c in ("check", "export", "import"))]
+
+
+def helps(lang: str, capsys) -> dict[str, str]:
+    said = {}
+    for argv in HELPS:
+        with pytest.raises(SystemExit) as exit:
+            cli.main(["--lang", lang, *argv, "--help"])
+        assert exit.value.code == 0, argv
+        said[" ".join(["tableassist", *argv])] = CODE.sub(" ", capsys.readouterr().out)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_in_any_help(lang, capsys):
+    english = helps("en", capsys)
+    assert {"show", "help", "database", "webcam"} <= lowered([english["tableassist serve"]])
+    assert {"replay", "recording", "readings"} <= lowered([english["tableassist"]])
+    shown = helps(lang, capsys)
+    report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
+    assert not report, f"English in the {lang} --help: {report}"
 
 
 def test_the_language_comes_from_the_option_else_the_locale():

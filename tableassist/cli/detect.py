@@ -27,17 +27,25 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
-    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
+    parser.add_argument("images", nargs="+", metavar="IMAGE",
+                        help=Message("detect.help.images", "image files to read"))
+    parser.add_argument("--json", action="store_true",
+                        help=Message("detect.help.json", "print a JSON list, one object per image"))
     parser.add_argument("--dictionary", metavar="NAME",
-                        help="any OpenCV predefined dictionary, e.g. DICT_6X6_250 (default: the registry's)")
-    parser.add_argument("--game", help="name components with this game's markers (global markers always)")
+                        help=Message("detect.help.dictionary", "any OpenCV predefined dictionary, "
+                                     "e.g. DICT_6X6_250 (default: the registry's)"))
+    parser.add_argument("--game", help=Message("detect.help.game", "name components with this "
+                                               "game's markers (global markers always)"))
     parser.add_argument("--preset", choices=("second-look", "robust", "default", "sharp"),
                         default="second-look",
-                        help="detector parameters (default: second-look, robust then a sharpened look "
-                             "for what it missed; docs/vision.md)")
-    parser.add_argument("--no-qr", action="store_true", help="skip QR codes")
-    parser.add_argument("--annotate", metavar="DIR", help="also write each image with its markers drawn")
+                        help=Message("detect.help.preset", "detector parameters (default: "
+                                     "second-look, robust then a sharpened look for what it "
+                                     "missed; docs/vision.md)"))
+    parser.add_argument("--no-qr", action="store_true",
+                        help=Message("detect.help.no_qr", "skip QR codes"))
+    parser.add_argument("--annotate", metavar="DIR",
+                        help=Message("detect.help.annotate", "also write each image with its "
+                                     "markers drawn"))
 
 
 def _registry() -> Registry | Exception:

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tableassist.cli import language
 from tableassist.cli.language import reason, say
 from tableassist.games.messages import Message
 from tableassist import cli
@@ -31,14 +32,16 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("recording", type=Path, metavar="DIR",
-                        help="one game's recording: a folder serve --record made, such as "
-                             "recordings/main-game-3-20260101-201500")
+                        help=Message("replay_camera.help.recording", "one game's recording: a "
+                                     "folder serve --record made, such as "
+                                     "recordings/main-game-3-20260101-201500"))
     parser.add_argument("--db", type=cli.database, default=None,
-                        help="the table's database holding the game's log (default: the one "
-                             "the recording names)" + cli.DB_HELP)
+                        help=Message("replay_camera.help.db", "the table's database holding the "
+                                     "game's log (default: the one the recording names; "
+                                     "{postgres})", postgres=language.DB_HELP))
     parser.add_argument("--json", action="store_true",
-                        help="print the comparison as JSON (the differences, with both sides' "
-                             "actions)")
+                        help=Message("replay_camera.help.json", "print the comparison as JSON (the "
+                                     "differences, with both sides' actions)"))
 
 
 def run(args: argparse.Namespace) -> int:
