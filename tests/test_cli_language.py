@@ -125,6 +125,25 @@ def test_no_english_word_in_any_help(lang, capsys):
     assert not report, f"English in the {lang} --help: {report}"
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_taken_port_is_said_in_the_language_and_werkzeug_prints_nothing(lang, tmp_path, capsys):
+    import socket
+    said = {}
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        for speaks in ("en", lang):
+            code = cli.main(["--lang", speaks, "serve", "--host", "127.0.0.1", "--port",
+                             str(busy.getsockname()[1]), "--camera", "none", "--db",
+                             str(tmp_path / speaks / "t.sqlite3")])
+            err = capsys.readouterr().err
+            assert code == 2 and "is in use by another program. Either" not in err, err  # werkzeug
+            said[speaks] = CODE.sub(" ", err.replace(str(tmp_path), " "))
+    assert "in use by another program" in said["en"]
+    report = english_left({"serve": said[lang]}, lowered([said["en"]]), lang, allowed=COMMANDS)
+    assert not report, f"English on the {lang} command line: {report}"
+
+
 def test_the_language_comes_from_the_option_else_the_locale():
     env = {"LANG": "de_DE.UTF-8"}
     assert language.from_environment(env) == "de"

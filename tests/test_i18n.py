@@ -275,7 +275,7 @@ SAME_EVERYWHERE = frozenset("""
     null true false tableassist serve camera player players id number grid front face rotation
     offset category none track coffee net income random manual bid physical unlimited count
     verified immediate effects bytes checked fwd back ms ctrl postgresql
-    nginx opencv json csv pid proxy letter ann bea cy sqlite
+    nginx opencv json csv pid proxy letter ann bea cy sqlite root
 """.split())
 
 #: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
@@ -285,7 +285,7 @@ SAME_IN = {
         links code server tablet tablets app computer webcam video demo installation version
         marker export original route pause problem person moment standard investor orange
         neutral blind negative option lobby format live port argument codes pdfs private apps minute
-        schema
+        schema ports
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom
