@@ -144,6 +144,36 @@ def test_a_taken_port_is_said_in_the_language_and_werkzeug_prints_nothing(lang, 
     assert not report, f"English on the {lang} command line: {report}"
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_replay_camera_report_in_the_language(lang):
+    """The report's own words (``tableassist replay-camera``), on a comparison built by hand:
+    a misread, a missed reading, an extra one and a refused entry."""
+    from tableassist.camera.recording import Recording
+    from tableassist.camera.replay import EXTRA, MISREAD, MISSED, REFUSED, CameraReplay, \
+        Difference, Logged, Replayed
+    from tableassist.cli import replay_camera
+    from tableassist.table.store import SavedGame
+    saved = SavedGame(id=3, game="shipwrecked", players=("Ann", "Bea"), seed=0, options={},
+                      components={}, created="2026-01-01T20:15:00+00:00", ended=None, entries=4)
+    logged = Logged(seq=2, at="2026-01-01T20:16:00+00:00", kind="tap", action={}, author="Ann",
+                    was={}, label="Ann: stop", was_label="Ann: pass")
+    replayed = Replayed(seq=5, kind="action", action={}, part=2, frame=40, t=2.0,
+                        at="2026-01-01T20:16:01+00:00", label="Ann: pass")
+    result = CameraReplay(recording=Recording(Path("rec"), {}, ()), saved=saved, frames=80,
+                          compared=1, replayed=2, differences=(
+                              Difference(MISREAD, logged, replayed), Difference(MISSED, logged),
+                              Difference(EXTRA, replay=replayed, after=2),
+                              Difference(REFUSED, logged, why="Ann")), notes=())
+    said = {}
+    for speaks in ("en", lang):
+        with language.speaking(speaks):
+            said[speaks] = CODE.sub(" ", replay_camera.report(result))
+    assert {"log", "replay", "corrected", "differences"} <= lowered([said["en"]])
+    report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=COMMANDS + TITLES + ["Ann", "stop", "pass"])
+    assert not report, f"English in the {lang} replay-camera report: {report}"
+
+
 def test_the_language_comes_from_the_option_else_the_locale():
     env = {"LANG": "de_DE.UTF-8"}
     assert language.from_environment(env) == "de"
