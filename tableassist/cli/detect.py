@@ -157,16 +157,23 @@ def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
         result["markers"].append(entry)
     if scanner is not None:
         result["qr"] = [code.to_json() for code in scanner.scan(frame)]
-    warnings = found.size_warnings()
+    # messages: printed in the command's language; str() (JSON, the annotated picture) English
+    warnings: list[Message | str] = [
+        Message("detect.too_small", "marker {id} is {px} px: move the camera closer or print "
+                "larger", id=str(mid), px=round(px)) for mid, px in found.too_small()]
     for mid in sorted(found.duplicates()):
         copies = getattr(registry.lookup(mid, game), "copies", 1) if registry is not None else 1
         if copies == 1:
-            warnings.append(f"marker {mid} appears twice: two copies of one sticker; remove one")
+            warnings.append(Message("detect.twice", "marker {id} appears twice: two copies of one "
+                                    "sticker; remove one", id=str(mid)))
     if registry is not None:
         unknown = sorted({e["id"] for e in result["markers"] if e["component"] is None})
         if unknown:
-            where = f"game {game!r}" if game else "the global markers (give --game to name game pieces)"
-            warnings.append(f"marker(s) {', '.join(map(str, unknown))} are not in the registry for {where}")
+            where = Message("detect.for_game", "game {game}", game=repr(game)) if game else \
+                Message("detect.for_global", "the global markers (give --game to name game pieces)")
+            warnings.append(Message("detect.not_in_registry", "marker(s) {ids} are not in the "
+                                    "registry for {where}", ids=tuple(map(str, unknown)),
+                                    where=where))
     if qr_warning:
         warnings.append(qr_warning)
     result["warnings"] += warnings
