@@ -1,6 +1,6 @@
 """The command line speaks the user's language (issue 25): ``tableassist --lang de|es|en``, by
 default the locale's (LC_ALL, LC_MESSAGES, LANG), for what the commands print — results,
-refusals, warnings — and argparse's own errors.
+refusals, warnings — and argparse's own errors, and every command's ``--help``.
 
 Each command below runs once in English and once in German and Spanish through
 ``tableassist.cli.main`` (its real code, real files and databases in a temporary folder), and a
@@ -23,7 +23,8 @@ from tableassist.table import catalog
 from tests.words import english_left, lowered
 
 #: Not words of a language: option names and metavars, quoted input, codes, a QR card's text.
-CODE = re.compile(r"--?[\w-]+|'[^']*'|\"[^\"]*\"|\S*[_/\\0-9]\S*|\S+\.\S+|\b[A-Z]{2,}\b|\bWxH\b"
+#: (A quote opens after no letter: "the venue's tables" is words, not a quote.)
+CODE = re.compile(r"--?[\w-]+|(?<!\w)'[^'\n]*'|\"[^\"]*\"|\S*[_/\\0-9]\S*|\S+\.\S+|\b[A-Z]{2,}\b|\bWxH\b"
                   r"|\{[^}]*\}|\S+:\S+")
 COMMANDS = [w for name in cli.COMMANDS for w in name.split("-")] + ["tableassist"]
 TITLES = [w for g in catalog.game_ids() for w in (catalog.engine_class(g).title or g).split()]
@@ -63,6 +64,9 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "plays of an unknown game": ["plays", "--db", db, "--game", "chess"],
         "export": ["export", "--db", db, "-o", str(tmp / "export.jsonl")],
         "export into a file": ["export", "--db", db, "-o", str(blocker / "x")],
+        "export of a file that is no database": ["export", "--db", str(blocker)],
+        "export of a table no name fits": ["export", "--db", db, "--table", "Main!"],
+        "export of a missing game": ["export", "--db", db, "--game-row", "7"],
         "import a missing file": ["import", "--db", db, str(tmp / "missing.jsonl")],
         "box check": ["box", "--box", str(tmp / "box"), "check"],
         "camera without a key": ["camera", "--server", "http://127.0.0.1:9", "--table", "main"],
@@ -103,6 +107,79 @@ def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
     shown = run_all(tmp_path / lang, lang, capsys)
     report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
     assert not report, f"English on the {lang} command line: {report}"
+
+
+#: Every ``--help`` a user can ask for: the command's, each subcommand's, the box's commands'.
+HELPS = [[], *([name] for name in cli.COMMANDS), *(["box", c] for c in ("check", "export", "import"))]
+
+
+def helps(lang: str, capsys) -> dict[str, str]:
+    said = {}
+    for argv in HELPS:
+        with pytest.raises(SystemExit) as exit:
+            cli.main(["--lang", lang, *argv, "--help"])
+        assert exit.value.code == 0, argv
+        said[" ".join(["tableassist", *argv])] = CODE.sub(" ", capsys.readouterr().out)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_no_english_word_in_any_help(lang, capsys):
+    english = helps("en", capsys)
+    assert {"show", "help", "database", "webcam"} <= lowered([english["tableassist serve"]])
+    assert {"replay", "recording", "readings"} <= lowered([english["tableassist"]])
+    shown = helps(lang, capsys)
+    report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
+    assert not report, f"English in the {lang} --help: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_taken_port_is_said_in_the_language_and_werkzeug_prints_nothing(lang, tmp_path, capsys):
+    import socket
+    said = {}
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        for speaks in ("en", lang):
+            code = cli.main(["--lang", speaks, "serve", "--host", "127.0.0.1", "--port",
+                             str(busy.getsockname()[1]), "--camera", "none", "--db",
+                             str(tmp_path / speaks / "t.sqlite3")])
+            err = capsys.readouterr().err
+            assert code == 2 and "is in use by another program. Either" not in err, err  # werkzeug
+            said[speaks] = CODE.sub(" ", err.replace(str(tmp_path), " "))
+    assert "in use by another program" in said["en"]
+    report = english_left({"serve": said[lang]}, lowered([said["en"]]), lang, allowed=COMMANDS)
+    assert not report, f"English on the {lang} command line: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_replay_camera_report_in_the_language(lang):
+    """The report's own words (``tableassist replay-camera``), on a comparison built by hand:
+    a misread, a missed reading, an extra one and a refused entry."""
+    from tableassist.camera.recording import Recording
+    from tableassist.camera.replay import EXTRA, MISREAD, MISSED, REFUSED, CameraReplay, \
+        Difference, Logged, Replayed
+    from tableassist.cli import replay_camera
+    from tableassist.table.store import SavedGame
+    saved = SavedGame(id=3, game="shipwrecked", players=("Ann", "Bea"), seed=0, options={},
+                      components={}, created="2026-01-01T20:15:00+00:00", ended=None, entries=4)
+    logged = Logged(seq=2, at="2026-01-01T20:16:00+00:00", kind="tap", action={}, author="Ann",
+                    was={}, label="Ann: stop", was_label="Ann: pass")
+    replayed = Replayed(seq=5, kind="action", action={}, part=2, frame=40, t=2.0,
+                        at="2026-01-01T20:16:01+00:00", label="Ann: pass")
+    result = CameraReplay(recording=Recording(Path("rec"), {}, ()), saved=saved, frames=80,
+                          compared=1, replayed=2, differences=(
+                              Difference(MISREAD, logged, replayed), Difference(MISSED, logged),
+                              Difference(EXTRA, replay=replayed, after=2),
+                              Difference(REFUSED, logged, why="Ann")), notes=())
+    said = {}
+    for speaks in ("en", lang):
+        with language.speaking(speaks):
+            said[speaks] = CODE.sub(" ", replay_camera.report(result))
+    assert {"log", "replay", "corrected", "differences"} <= lowered([said["en"]])
+    report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=COMMANDS + TITLES + ["Ann", "stop", "pass"])
+    assert not report, f"English in the {lang} replay-camera report: {report}"
 
 
 def test_the_language_comes_from_the_option_else_the_locale():

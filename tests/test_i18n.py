@@ -299,6 +299,7 @@ SAME_EVERYWHERE = frozenset("""
     null true false tableassist serve camera player players id number grid front face rotation
     offset category none track coffee net income random manual bid physical unlimited count
     verified immediate effects bytes checked fwd back ms ctrl postgresql
+    nginx opencv json csv pid proxy letter ann bea cy sqlite root
 """.split())
 
 #: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
@@ -307,11 +308,12 @@ SAME_IN = {
         in so was die all rest hand bank gold chip chips bonus name text start phase agent link
         links code server tablet tablets app computer webcam video demo installation version
         marker export original route pause problem person moment standard investor orange
-        neutral blind negative option lobby format live port argument
+        neutral blind negative option lobby format live port argument codes pdfs private apps minute
+        schema ports
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom
-        webcam nuclear colonial robots control
+        webcam nuclear colonial robots control detector local
     """.split()),
 }
 
@@ -319,7 +321,7 @@ _QUOTED = re.compile(r'"[^"]*"|\'[^\']*\'|`[^`]*`')
 #: A data file's key or a path (``allow_offset``, ``crates[]``, ``--camera``, ``scripts/start``), a
 #: sticker's name (``cheese-1``), a command (``tableassist box check``), a file or module's name
 #: (``check.png``, ``tableassist.vision``), argparse's own placeholders (``%(prog)s``).
-_CODE = re.compile(r"\S*[_\[\]=|]\S*|--\S+|\S+/\S+|\S+-\d+\b|tableassist(?: [a-z-]+)+"
+_CODE = re.compile(r"\S*[_\[\]=|<]\S*|--\S+|\S+/\S*|\S+-\d+\b|tableassist(?: [a-z-]+)+"
                    r"|[^\W\d]\w*\.[^\W\d]\w*|%\(\w+\)[sdr]")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tableassist.agent.journal import Journal
 from tableassist.agent.link import ACK_TIMEOUT, Link
+from tableassist.games.messages import Message
 from tableassist.markers.registry import load_registry
 # The one import of the live camera loop in this part.
 from tableassist.camera.frames import read_frames
@@ -40,7 +41,7 @@ class Agent:
     that its user may want to know."""
 
     def __init__(self, server: str, table: str, key: str, source: FrameSource, source_name: str,
-                 journal: Journal, *, fps: float, say: Callable[[str], None] = print) -> None:
+                 journal: Journal, *, fps: float, say: Callable[[Message | str], None] = print) -> None:
         self.source, self.source_name = source, source_name
         self.journal = journal
         self.fps = fps
@@ -59,7 +60,8 @@ class Agent:
     def _device(self, **fields: Any) -> None:
         """The source's state (``read_frames``): kept, and sent to the server."""
         self.link.status.update(fields)
-        self.say(f"camera: {self.link.status['notice']}")
+        self.say(Message("camera.agent.notice", "camera: {notice}",
+                         notice=self.link.status['notice']))
         self.link.show()
 
     def process(self, frame: Frame, t: float) -> None:
@@ -76,7 +78,8 @@ class Agent:
         try:
             events = pipeline.update(frame, t)
         except Exception as exc:  # noqa: BLE001 - a bug must not stop the camera
-            self.say(f"the camera could not read a frame ({type(exc).__name__}: {exc})")
+            self.say(Message("camera.agent.frame_failed", "the camera could not read a frame "
+                             "({kind}: {why})", kind=type(exc).__name__, why=str(exc)))
             return
         if events:
             self.link.add(reading, t, [e.to_json() for e in events])

@@ -19,6 +19,7 @@ import secrets
 from pathlib import Path
 from typing import Any, TypedDict
 
+from tableassist.games.messages import Message
 from tableassist.markers.sighting import TableEvent
 from tableassist.readers.base import TablePicture
 from tableassist.table.files import read_json, replace_json
@@ -110,9 +111,10 @@ class Journal:
         self.warning: str | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = WriterLock.acquire(path, instead="give this agent another --journal")
+            self._writer = WriterLock.acquire(path, instead=Message(
+                "journal.another_journal", "give this agent another --journal"))
         except LockError as exc:
-            raise JournalError(str(exc)) from None
+            raise JournalError(*exc.args) from None
         except FileExistsError:
             raise JournalError(f"cannot keep the journal {path}: {path.parent} is not a "
                                "folder") from None

@@ -70,7 +70,7 @@ class Link:
     staff close the table (:attr:`exit_code` 1) or when told to (:meth:`stop`)."""
 
     def __init__(self, server: str, table: str, key: str, journal: Journal, *,
-                 status: dict[str, Any], say: Callable[[str], None]) -> None:
+                 status: dict[str, Any], say: Callable[[Message | str], None]) -> None:
         self.server, self.table, self.key = server, table, key
         self.journal = journal
         self.status = status
@@ -137,20 +137,23 @@ class Link:
                 if self._refused and first:
                     return False
                 if not waiting:
-                    self.say(f"waiting for the server at {self.server} ({exc}) …")
+                    self.say(Message("link.waiting", "waiting for the server at {server} ({why}) …",
+                                     server=self.server, why=str(exc)))
                     waiting = True
                 self.stopped.wait(2.0)
         return False
 
     def _on_connect(self) -> None:
-        self.say(f"connected to table {self.table!r} at {self.server}")
+        self.say(Message("link.connected", "connected to table {table} at {server}",
+                         table=repr(self.table), server=self.server))
 
     def _on_connect_error(self, data: object) -> None:
         # the server's refusal comes as {"message"}; a line that cannot be had as a text
         message = data.get("message") if isinstance(data, dict) else None
         if isinstance(message, str) and message and message != self._refused:
             self._refused = message
-            self.say(f"the server refused this camera agent: {message}")
+            self.say(Message("link.refused", "the server refused this camera agent: {why}",
+                             why=message))
 
     def _on_disconnect(self, reason: object = None) -> None:
         with self._cond:
@@ -167,13 +170,15 @@ class Link:
             # connect again, as after a dropped line
             threading.Thread(target=self.connect, daemon=True).start()
         elif not self.stopped.is_set():
-            self.say("the connection to the server dropped; reconnecting …")
+            self.say(Message("link.dropped", "the connection to the server dropped; reconnecting …"))
 
     def _on_error(self, data: object) -> None:
         if isinstance(data, dict) and data.get("event") == "closed":
-            self._closed = f"the table was closed: {data.get('message')}"
+            self._closed = Message("link.closed", "the table was closed: {why}",
+                                   why=str(data.get('message')))
         elif isinstance(data, dict):
-            self.say(f"the server says: {data.get('message')}")
+            self.say(Message("link.server_says", "the server says: {said}",
+                             said=str(data.get('message'))))
 
     def _on_preview(self, data: object) -> None:
         with self._cond:
@@ -267,7 +272,8 @@ class Link:
                 if table is not None:
                     answer = self.sio.call("camera_table", table, timeout=ACK_TIMEOUT)
                     if isinstance(answer, dict) and not answer.get("ok", False):
-                        self.say(f"the server refused the table: {answer.get('error')}")
+                        self.say(Message("link.table_refused", "the server refused the table: {why}",
+                                         why=str(answer.get('error'))))
                     with self._cond:   # answered: the server reads on (or began another reading)
                         if self._table_wanted == table["reading"]:
                             self._table_wanted = None
@@ -288,8 +294,8 @@ class Link:
                 if not self.stopped.is_set():
                     self.stopped.wait(0.2)
                     if batch is None and table is None:
-                        self.say(f"could not ask for a new reading ({type(exc).__name__}); "
-                                 "trying again")
+                        self.say(Message("link.no_reading", "could not ask for a new reading ({why}); "
+                                         "trying again", why=type(exc).__name__))
 
     def _table(self, reading: str) -> dict[str, Any]:
         """What the server's reader of ``reading`` took, from the journal (``camera_table``)."""
@@ -302,7 +308,8 @@ class Link:
     def _answered(self, seq: int, answer: object) -> None:
         with self._cond:
             if isinstance(answer, dict) and not answer.get("ok", False):
-                self.say(f"the server refused batch {seq}: {answer.get('error')}")
+                self.say(Message("link.batch_refused", "the server refused batch {seq}: {why}",
+                                 seq=str(seq), why=str(answer.get('error'))))
             taken = isinstance(answer, dict) and (answer.get("taken") is True
                                                   or answer.get("why") == "duplicate")
             # taken, a duplicate, stale or refused: not sent again
@@ -324,8 +331,10 @@ class Link:
             self.preview = bool(answer.get("preview"))
             self._fresh = False
             self._cond.notify_all()
-        self.say(f"reading table {self.table!r}: "
-                 + (f"a game of {self.game}" if self.game else "no game (command cards only)"))
+        self.say(Message("link.reading", "reading table {table}: {what}", table=repr(self.table),
+                         what=Message("link.reading_game", "a game of {game}", game=self.game)
+                         if self.game else Message("link.reading_no_game",
+                                                   "no game (command cards only)")))
 
     # -- what the server is shown --------------------------------------------------------------
 

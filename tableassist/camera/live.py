@@ -101,6 +101,21 @@ COMMANDS = ("new_game", "undo", "redo", "confirm", "cancel", "pause")
 
 # -- who is told -------------------------------------------------------------------------------
 
+#: Each command card as the camera's report names it ("Undo card: entry 12 was undone").
+_CARDS = {
+    "new_game": Message("live.card.name.new_game", "New game card"),
+    "undo": Message("live.card.name.undo", "Undo card"),
+    "redo": Message("live.card.name.redo", "Redo card"),
+    "confirm": Message("live.card.name.confirm", "Confirm card"),
+    "cancel": Message("live.card.name.cancel", "Cancel card"),
+    "pause": Message("live.card.name.pause", "Pause card"),
+}
+
+
+def _why(exc: BaseException) -> Message | str:
+    """A store's refusal as its message (its English text where it has none)."""
+    return exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)
+
 class StatusListener(Protocol):
     """Told each new :class:`CameraStatus` (the server shows it and sends the screens theirs)."""
 
@@ -573,15 +588,18 @@ class Camera:
     def _obey(self, command: str, t: float) -> None:
         """Do what the command card held up says, through the calls the tablet's buttons make."""
         self.stats.commands[command] = self.stats.commands.get(command, 0) + 1
-        card = command.replace("_", " ").capitalize() + " card"
+        card = _CARDS.get(command, command)
         obey = getattr(self, f"_card_{command}", None)
+        did: Message | str
         try:
-            did = "this version of tableassist does not know that card" if obey is None else obey()
+            did = Message("live.card.unknown", "this version of tableassist does not know that "
+                          "card") if obey is None else obey()
         except (IllegalAction, SetupError) as exc:
-            did = str(exc)
+            did = exc.message
         except RuntimeError as exc:   # the store refused
-            did = f"not saved ({exc})"
-        self.report = f"{card}: {did}"
+            did = Message("live.card.not_saved", "not saved ({why})", why=_why(exc))
+        # a message: each screen shows it in its language (str() is the English)
+        self.report = Message("live.card.did", "{card}: {did}", card=card, did=did)
         if command != "new_game":
             self._sync(t, self.clock())   # the game changed: read the table against it
 
@@ -590,53 +608,55 @@ class Camera:
             raise IllegalAction(Message("live.refuse.no_game", "no game is being played"))
         return self.session
 
-    def _card_undo(self) -> str:
+    def _card_undo(self) -> Message:
         step = self._session().undo(source="camera", author="camera")
-        return f"entry {step.seq} was undone"
+        return Message("live.card.undone", "entry {seq} was undone", seq=str(step.seq))
 
-    def _card_redo(self) -> str:
+    def _card_redo(self) -> Message:
         step = self._session().redo(source="camera", author="camera")
-        return f"entry {step.seq} was done again"
+        return Message("live.card.redone", "entry {seq} was done again", seq=str(step.seq))
 
-    def _card_confirm(self) -> str:
+    def _card_confirm(self) -> Message:
         self._session()
         rows = self.confirmations
         if not rows:
-            return "the camera proposes nothing to confirm"
+            return Message("live.card.nothing_to_confirm", "the camera proposes nothing to confirm")
         if len(rows) > 1 or len(rows[0].confirm) > 1:
             n = sum(len(r.confirm) for r in rows)
-            return f"the camera proposes {n} choices: tap the right one on the tablet"
+            return Message("live.card.choices", "the camera proposes {n} choices: tap the right one "
+                           "on the tablet", n=n)
         action = rows[0].confirm[0]
         label = self._session().game.label(action)
         self.confirm(action, author="camera")
-        return f"confirmed {label}"
+        return Message("live.card.confirmed", "confirmed {label}", label=label)
 
-    def _card_cancel(self) -> str:
+    def _card_cancel(self) -> Message:
         self._session()
         rows = self.confirmations
         if not rows:
-            return "the camera proposes nothing to cancel"
+            return Message("live.card.nothing_to_cancel", "the camera proposes nothing to cancel")
         self._set_aside += [r.confirm for r in rows]
         self.confirmations = []
-        return ("the camera's proposal was set aside: play it on the tablet (the camera asks "
-                "again when the table changes)")
+        return Message("live.card.set_aside", "the camera's proposal was set aside: play it on "
+                       "the tablet (the camera asks again when the table changes)")
 
-    def _card_pause(self) -> str:
+    def _card_pause(self) -> Message:
         self._session()
         self.paused = not self.paused
         if self.paused:
-            return "the camera stopped reading the table; show Pause again to go on"
+            return Message("live.card.paused", "the camera stopped reading the table; show Pause "
+                           "again to go on")
         if self.reader is not None:
             # what was turned over while paused is not read; what lies on the table is compared
             # with the game again
             self.reader.picture.use(list(self.reader.picture.fresh))
-        return "the camera reads the table again"
+        return Message("live.card.reads_again", "the camera reads the table again")
 
-    def _card_new_game(self) -> str:
+    def _card_new_game(self) -> Message:
         if self.play_again is None:
-            return "start a new game on the tablet"
+            return Message("live.card.new_game_on_tablet", "start a new game on the tablet")
         self.play_again()
-        return "a new game with the same players"
+        return Message("live.card.new_game", "a new game with the same players")
 
     # -- reading a source ----------------------------------------------------------------------
 
@@ -660,8 +680,8 @@ class Camera:
         log.exception("the camera could not read a frame")
 
         def report() -> None:
-            self.report = "the camera could not read a frame (an internal error; see the " \
-                          "server's console)"
+            self.report = Message("live.frame_failed", "the camera could not read a frame (an "
+                                  "internal error; see the server's console)")
             self._publish()
         self.worker.post(report)
 
@@ -703,8 +723,10 @@ class Camera:
                         **run)
         except Exception:  # noqa: BLE001 - said on the host's panel, not a silent dead thread
             log.exception("the camera's capture failed")
-            self._publish(state="lost", notice="the camera stopped reading (an internal "
-                          "error; see the server's console)", markers=None, stickers=())
+            self._publish(state="lost", notice=Message("live.capture_failed", "the camera stopped "
+                                                       "reading (an internal error; see the "
+                                                       "server's console)"),
+                          markers=None, stickers=())
         finally:
             latest.close()
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tableassist.camera.author import read_by_camera
+from tableassist.games.messages import Message
 from tableassist.camera.live import Camera, ReaderFor
 from tableassist.camera.recording import Part, RecordedFrame, Recording
 from tableassist.games.protocol import IllegalAction
@@ -207,6 +208,11 @@ def replay_camera(recording: Recording, saved: SavedGame, log: Sequence[Entry], 
         finally:
             store.close()
 
+
+#: What a command card's entry (no action) is called in the report.
+_CARD_LABELS = {"undo": Message("replay.label.undo", "undo (command card)"),
+                "redo": Message("replay.label.redo", "redo (command card)")}
+_NOTHING = Message("replay.label.nothing", "nothing")
 
 class _Run:
     """One replay's state: the scratch session, the camera, where the log and frames are."""
@@ -394,11 +400,11 @@ class _Run:
                                       frame.at if frame else "", self._label(action, change.kind)))
 
     def _label(self, action: Mapping[str, Any] | None, kind: str) -> str:
+        # a message (the report says it in the command's language); str() of it is the English
         if action is None:
-            return {"undo": "undo (command card)", "redo": "redo (command card)"}.get(
-                kind, "nothing")
+            return _CARD_LABELS.get(kind, _NOTHING)
         try:
-            return str(self.session.game.label(action))
+            return self.session.game.label(action)
         except Exception:  # noqa: BLE001 - a label is words for a person, the action is kept
             return json.dumps(action, sort_keys=True)
 

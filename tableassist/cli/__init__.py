@@ -1,7 +1,8 @@
 """The ``tableassist`` command: one console script, one module per subcommand.
 
-Each subcommand module has ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code) and a
-one-line docstring used as its help. Every number on the command line is read by one of the
+Each subcommand module has ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code); its
+one-line summary, the command's help, is in :data:`language.SUMMARIES` (a message, in the
+command's language). Every number on the command line is read by one of the
 argparse types below (:func:`whole_number`, :data:`port`, :data:`seed`, :func:`camera_size`), so a
 number out of range is refused with what it may be (exit code 2) rather than wrapping round or
 failing later.
@@ -10,9 +11,7 @@ failing later.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
-import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -69,10 +68,6 @@ def database(text: str) -> str | Path:
     return text if is_postgres(text) else Path(text)
 
 
-#: What ``--db`` says it takes, after the default.
-DB_HELP = "; or a venue's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
-
-
 def camera_size(text: str) -> tuple[int, int]:
     """An argparse ``type`` for ``--camera-size``: "1920x1080" as (1920, 1080), each side 16–16384."""
     w, sep, h = text.strip().lower().replace("×", "x").partition("x")
@@ -81,28 +76,12 @@ def camera_size(text: str) -> tuple[int, int]:
     raise argparse.ArgumentTypeError(language.say(language.not_a_camera_size(text)))
 
 
-#: ``--camera-size``'s help, the same for every command that opens a camera.
-CAMERA_SIZE_HELP = ("ask the webcam for this size, e.g. 1920x1080 (default: the best it offers of "
-                    "3840x2160, 2560x1440, 1920x1080, 1280x720, over MJPG)")
-
-
-def _summary(module_name: str) -> str:
-    """The first line of a subcommand module's docstring, read without importing it (importing
-    `serve` or `detect` loads OpenCV; `tableassist replay` should not pay for that)."""
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        return ""
-    with open(spec.origin, encoding="utf-8") as f:
-        doc = ast.get_docstring(ast.parse(f.read())) or ""
-    return doc.strip().splitlines()[0] if doc.strip() else ""
-
-
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the subcommand named in ``argv`` (all of them when none is) is imported."""
-    parser = argparse.ArgumentParser(
+    parser = language.ArgumentParser(
         prog="tableassist",
-        description="A table assistant for ship-themed board games played with real components.")
-    lang_help = "the language of its messages and sheets (default: from LC_ALL, LC_MESSAGES, LANG)"
+        description=language.SUMMARY)
+    lang_help = language.LANG_HELP
     parser.add_argument("--lang", choices=i18n.LANGUAGES, default=language.wanted(argv or []),
                         help=lang_help)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -110,8 +89,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     chosen = next((a for i, a in enumerate(words) if not a.startswith("-")
                    and (i == 0 or words[i - 1] != "--lang")), None)
     for name, module_name in COMMANDS.items():
-        doc = _summary(module_name)
-        p = sub.add_parser(name, help=doc, description=doc)
+        p = sub.add_parser(name, help=language.SUMMARIES[name],
+                           description=language.SUMMARIES[name])
         # also after the subcommand (`tableassist print --lang de`); the default is the one above
         p.add_argument("--lang", choices=i18n.LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
         if chosen is None or chosen == name:

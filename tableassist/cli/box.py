@@ -24,21 +24,29 @@ from tableassist.table.box_form import BoxError, form
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--box", type=Path, default=None, metavar="DIR",
-                        help=f"your box folder (default {default_box_dir()})")
+                        help=Message("box.help.box", "your box folder (default {folder})",
+                                     folder=str(default_box_dir())))
     sub = parser.add_subparsers(dest="box_command", metavar="check|export|import", required=True)
-    games = ", ".join(catalog.ENGINES)
-    check = sub.add_parser("check", help="check a box file, or your box folder's files")
-    check.add_argument("file", nargs="?", type=Path, default=None,
-                       help="the box file to check (default: every game in your box folder)")
-    export = sub.add_parser("export", help="write your box as a box file to share")
+    games = tuple(catalog.ENGINES)
+    said = Message("box.help.check", "check a box file, or your box folder's files")
+    check = sub.add_parser("check", help=said, description=said)
+    check.add_argument("file", nargs="?", type=Path, default=None, metavar="FILE",
+                       help=Message("box.help.check_file", "the box file to check (default: every "
+                                    "game in your box folder)"))
+    said = Message("box.help.export", "write your box as a box file to share")
+    export = sub.add_parser("export", help=said, description=said)
     export.add_argument("--game", default=None, choices=list(catalog.ENGINES), metavar="GAME",
-                        help=f"one game only ({games}; default: every game with entries)")
+                        help=Message("box.help.export_game", "one game only ({games}; default: "
+                                     "every game with entries)", games=games))
     export.add_argument("-o", "--output", default="-", metavar="FILE",
-                        help="where to write (default '-': standard output)")
-    imp = sub.add_parser("import", help="take a box file's entries into your box")
-    imp.add_argument("file", type=Path, help="the box file")
+                        help=Message("box.help.output", "where to write (default '-': standard "
+                                     "output)"))
+    said = Message("box.help.import", "take a box file's entries into your box")
+    imp = sub.add_parser("import", help=said, description=said)
+    imp.add_argument("file", type=Path, metavar="FILE", help=Message("box.help.import_file", "the box file"))
     imp.add_argument("--game", default=None, choices=list(catalog.ENGINES), metavar="GAME",
-                     help=f"take one game only ({games}; default: every game in the file)")
+                     help=Message("box.help.import_game", "take one game only ({games}; default: "
+                                  "every game in the file)", games=games))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from tableassist.cli import language
 from tableassist.cli.language import error, reason, say, warning
 from tableassist.games.messages import Message
 
@@ -22,23 +23,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tableassist import cli
     from tableassist.server.camera import READ_FPS
     parser.add_argument("--server", required=True, metavar="URL",
-                        help="the venue's address, as the server prints it "
-                             "(http://192.168.1.20:8765)")
+                        help=Message("camera.help.server", "the venue's address, as the server "
+                                     "prints it (http://192.168.1.20:8765)"))
     parser.add_argument("--table", default=None, metavar="NAME",
-                        help="which table this camera reads (default: the one in --server's "
-                             "path /t/NAME/, else main)")
+                        help=Message("camera.help.table", "which table this camera reads (default: "
+                                     "the one in --server's path /t/NAME/, else main)"))
     parser.add_argument("--key", default=os.environ.get("TABLEASSIST_CAMERA_KEY"),
-                        help="the table's camera key (or $TABLEASSIST_CAMERA_KEY)")
+                        help=Message("camera.help.key", "the table's camera key (or "
+                                     "$TABLEASSIST_CAMERA_KEY)"))
     parser.add_argument("--camera", default="0", metavar="INDEX|FILE|DIR|URL|demo",
-                        help="the webcam index (default 0), a video, a folder of images, a "
-                             "network camera's URL, or demo (the synthetic table)")
+                        help=Message("camera.help.camera", "the webcam index (default 0), a video, "
+                                     "a folder of images, a network camera's URL, or demo (the "
+                                     "synthetic table)"))
     parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
-                        help=cli.CAMERA_SIZE_HELP)
+                        help=language.CAMERA_SIZE_HELP)
     parser.add_argument("--fps", type=cli.whole_number("--fps", 1, 60), default=READ_FPS,
-                        help=f"frames read per second (default {READ_FPS})")
+                        help=Message("camera.help.fps", "frames read per second (default {fps})",
+                                     fps=str(READ_FPS)))
     parser.add_argument("--journal", type=Path, default=None,
-                        help="where the events not yet acknowledged are kept (default: "
-                             "camera-<table>.json in the user's state folder)")
+                        help=Message("camera.help.journal", "where the events not yet acknowledged "
+                                     "are kept (default: camera-<table>.json in the user's state "
+                                     "folder)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tableassist.cli import language
 from tableassist.cli.language import error as refusal
 from tableassist.cli.language import reason, say
 from tableassist.games.messages import Message
@@ -35,19 +36,23 @@ WAIT_FOR_FRAMES = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tableassist import cli
     parser.add_argument("--camera", default="0", metavar="INDEX|URL|FILE|DIR|demo",
-                        help="the camera to check: a webcam index (default 0), a network camera's URL "
-                             "(http://… MJPEG, rtsp://…), a photo or video of the table, a folder of "
-                             "photos, or demo")
+                        help=Message("camera_check.help.camera", "the camera to check: a webcam "
+                                     "index (default 0), a network camera's URL (http://… MJPEG, "
+                                     "rtsp://…), a photo or video of the table, a folder of "
+                                     "photos, or demo"))
     parser.add_argument("--game", default=None,
-                        help="the game whose stickers must read (default: the table corners and "
-                             "seats only)")
+                        help=Message("camera_check.help.game", "the game whose stickers must read "
+                                     "(default: the table corners and seats only)"))
     parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
-                        help=cli.CAMERA_SIZE_HELP)
+                        help=language.CAMERA_SIZE_HELP)
     parser.add_argument("--frames", type=cli.whole_number("--frames", 1, 1000), default=5, metavar="N",
-                        help="frames to check (default 5; a photo is one)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+                        help=Message("camera_check.help.frames", "frames to check (default 5; a "
+                                     "photo is one)"))
+    parser.add_argument("--json", action="store_true",
+                        help=Message("camera_check.help.json", "print the report as JSON"))
     parser.add_argument("--annotate", type=Path, metavar="FILE",
-                        help="also write the checked picture with the zones, seats and scale drawn")
+                        help=Message("camera_check.help.annotate", "also write the checked picture "
+                                     "with the zones, seats and scale drawn"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,21 +16,27 @@ from tableassist.demo.scripts import SCRIPTS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="abandon_ship", choices=sorted(SCRIPTS),
-                        help="which game the synthetic table plays (default abandon_ship)")
+                        help=Message("demo.help.game", "which game the synthetic table plays "
+                                     "(default abandon_ship)"))
     parser.add_argument("--port", type=cli.port, default=8765,
-                        help="port (default 8765; 0: a free one)")
+                        help=Message("demo.help.port", "port (default 8765; 0: a free one)"))
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only; "
-                             "0.0.0.0 to open it on a tablet on the same network)")
+                        help=Message("demo.help.host", "address to listen on (default 127.0.0.1: "
+                                     "this machine only; 0.0.0.0 to open it on a tablet on the "
+                                     "same network)"))
     parser.add_argument("--db", type=Path, default=None,
-                        help="database for the demo game (default: a temporary file)")
+                        help=Message("demo.help.db", "database for the demo game (default: a "
+                                     "temporary file)"))
     parser.add_argument("--once", action="store_true",
-                        help="play the script once and exit (default: keep serving after it)")
+                        help=Message("demo.help.once", "play the script once and exit (default: "
+                                     "keep serving after it)"))
     parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
-                        help="the synthetic camera's frame size, e.g. 640x480, to see what a "
-                             "smaller camera reads (default: the script's, 1280x720 or 1600x900)")
+                        help=Message("demo.help.camera_size", "the synthetic camera's frame size, "
+                                     "e.g. 640x480, to see what a smaller camera reads (default: "
+                                     "the script's, 1280x720 or 1600x900)"))
     parser.add_argument("--fast", action="store_true",
-                        help="do not wait for each frame's time (for tests and benchmarks)")
+                        help=Message("demo.help.fast", "do not wait for each frame's time (for "
+                                     "tests and benchmarks)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,17 +27,25 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
-    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
+    parser.add_argument("images", nargs="+", metavar="IMAGE",
+                        help=Message("detect.help.images", "image files to read"))
+    parser.add_argument("--json", action="store_true",
+                        help=Message("detect.help.json", "print a JSON list, one object per image"))
     parser.add_argument("--dictionary", metavar="NAME",
-                        help="any OpenCV predefined dictionary, e.g. DICT_6X6_250 (default: the registry's)")
-    parser.add_argument("--game", help="name components with this game's markers (global markers always)")
+                        help=Message("detect.help.dictionary", "any OpenCV predefined dictionary, "
+                                     "e.g. DICT_6X6_250 (default: the registry's)"))
+    parser.add_argument("--game", help=Message("detect.help.game", "name components with this "
+                                               "game's markers (global markers always)"))
     parser.add_argument("--preset", choices=("second-look", "robust", "default", "sharp"),
                         default="second-look",
-                        help="detector parameters (default: second-look, robust then a sharpened look "
-                             "for what it missed; docs/vision.md)")
-    parser.add_argument("--no-qr", action="store_true", help="skip QR codes")
-    parser.add_argument("--annotate", metavar="DIR", help="also write each image with its markers drawn")
+                        help=Message("detect.help.preset", "detector parameters (default: "
+                                     "second-look, robust then a sharpened look for what it "
+                                     "missed; docs/vision.md)"))
+    parser.add_argument("--no-qr", action="store_true",
+                        help=Message("detect.help.no_qr", "skip QR codes"))
+    parser.add_argument("--annotate", metavar="DIR",
+                        help=Message("detect.help.annotate", "also write each image with its "
+                                     "markers drawn"))
 
 
 def _registry() -> Registry | Exception:
@@ -149,16 +157,23 @@ def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
         result["markers"].append(entry)
     if scanner is not None:
         result["qr"] = [code.to_json() for code in scanner.scan(frame)]
-    warnings = found.size_warnings()
+    # messages: printed in the command's language; str() (JSON, the annotated picture) English
+    warnings: list[Message | str] = [
+        Message("detect.too_small", "marker {id} is {px} px: move the camera closer or print "
+                "larger", id=str(mid), px=round(px)) for mid, px in found.too_small()]
     for mid in sorted(found.duplicates()):
         copies = getattr(registry.lookup(mid, game), "copies", 1) if registry is not None else 1
         if copies == 1:
-            warnings.append(f"marker {mid} appears twice: two copies of one sticker; remove one")
+            warnings.append(Message("detect.twice", "marker {id} appears twice: two copies of one "
+                                    "sticker; remove one", id=str(mid)))
     if registry is not None:
         unknown = sorted({e["id"] for e in result["markers"] if e["component"] is None})
         if unknown:
-            where = f"game {game!r}" if game else "the global markers (give --game to name game pieces)"
-            warnings.append(f"marker(s) {', '.join(map(str, unknown))} are not in the registry for {where}")
+            where = Message("detect.for_game", "game {game}", game=repr(game)) if game else \
+                Message("detect.for_global", "the global markers (give --game to name game pieces)")
+            warnings.append(Message("detect.not_in_registry", "marker(s) {ids} are not in the "
+                                    "registry for {where}", ids=tuple(map(str, unknown)),
+                                    where=where))
     if qr_warning:
         warnings.append(qr_warning)
     result["warnings"] += warnings

@@ -16,17 +16,22 @@ from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tableassist.cli import DB_HELP, database, whole_number
+    from tableassist.cli import database, whole_number
+    from tableassist.cli.language import DB_HELP
     parser.add_argument("--db", type=database, default=None,
-                        help=f"the table's database (default {default_db()}{DB_HELP}); it is "
-                             "only read, so a running server may keep it open")
+                        help=Message("export.help.db", "the table's database (default {file}; "
+                                     "{postgres}); it is only read, so a running server may keep "
+                                     "it open", file=str(default_db()), postgres=DB_HELP))
     parser.add_argument("--table", default=MAIN, metavar="NAME",
-                        help=f"which table of the database (default {MAIN})")
+                        help=Message("export.help.table", "which table of the database (default "
+                                     "{table})", table=MAIN))
     parser.add_argument("--game-row", type=whole_number(Message("export.what.row", "a saved game's number"), 1, MAX_INTEGER),
                         default=None, metavar="N",
-                        help="export saved game #N only (default: every saved game)")
+                        help=Message("export.help.game_row", "export saved game #N only (default: "
+                                     "every saved game)"))
     parser.add_argument("-o", "--output", default="-", metavar="FILE",
-                        help="where to write (default '-': standard output)")
+                        help=Message("export.help.output", "where to write (default '-': standard "
+                                     "output)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,13 +14,18 @@ from tableassist.table.stores import open_store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="an export file; '-' reads standard input")
-    from tableassist.cli import DB_HELP, database
+    parser.add_argument("file", metavar="FILE",
+                        help=Message("import_.help.file", "an export file; '-' reads standard input"))
+    from tableassist.cli import database
+    from tableassist.cli.language import DB_HELP
     parser.add_argument("--db", type=database, default=None,
-                        help=f"the table's database (default {default_db()}{DB_HELP}); made if "
-                             "missing. Its server must be stopped: one writer per table")
+                        help=Message("import_.help.db", "the table's database (default {file}; "
+                                     "{postgres}); made if missing. Its server must be stopped: "
+                                     "one writer per table", file=str(default_db()),
+                                     postgres=DB_HELP))
     parser.add_argument("--table", default=MAIN, metavar="NAME",
-                        help=f"which table of the database (default {MAIN}); made if missing")
+                        help=Message("import_.help.table", "which table of the database (default "
+                                     "{table}); made if missing", table=MAIN))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,6 +7,9 @@ argparse's own texts (usage, "error: …", "the following arguments are required
 headings) go through the same catalogue: :func:`speaking` puts :func:`argparse_text` in place of
 the ``gettext`` argparse calls, for the time the command line is read. Those messages keep
 argparse's ``%s`` / ``%(name)s`` slots, which argparse fills: a translation keeps them exactly.
+The commands' own ``--help`` texts (each option's ``help=``, each command's description) are
+messages too, rendered when the help is printed by :class:`HelpFormatter`, the formatter of
+every :class:`ArgumentParser` of the command line.
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ import errno
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from tableassist import i18n
 from tableassist.games.messages import Message
 
-__all__ = ["argparse_text", "from_environment", "say", "speaking", "wanted"]
+__all__ = ["ArgumentParser", "HelpFormatter", "argparse_text", "from_environment", "say", "speaking",
+           "wanted"]
 
 #: The language the command speaks (set by :func:`tableassist.cli.main` from ``--lang``).
 _speaking = [i18n.DEFAULT]
@@ -126,11 +131,88 @@ def speaking(lang: str) -> Iterator[None]:
         argparse._, argparse.ngettext = saved[1], saved[2]  # type: ignore[attr-defined]
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, with a :class:`Message` as an option's ``help=`` or a parser's
+    description rendered in the command's language. Our help texts use no ``%(default)s`` slots:
+    a ``%`` in one (or in its translation) is printed as it is."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help = action.help
+        if isinstance(help, Message):
+            return say(help).replace("%", "%%")
+        return help
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(say(text) if isinstance(text, Message) else text)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with :class:`HelpFormatter`; a command's subcommands
+    (``add_subparsers``) are parsers of the same class, so theirs too."""
+
+    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = HelpFormatter,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
 # ---- the words every command shares
 
 #: What the common number options take (``whole_number``'s ``what``).
 PORT = Message("language.what.port", "a port")
 SEED = Message("language.what.seed", "a seed")
+
+
+#: What ``--db`` also takes, inside its help's brackets.
+DB_HELP = Message("language.help.db_postgres",
+                  "or a venue's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+
+
+#: ``--camera-size``'s help, the same for every command that opens a camera.
+CAMERA_SIZE_HELP = Message("language.help.camera_size", "ask the webcam for this size, e.g. 1920x1080 "
+                           "(default: the best it offers of 3840x2160, 2560x1440, 1920x1080, "
+                           "1280x720, over MJPG)")
+
+#: Each subcommand's summary (``tableassist --help`` lists them; the command's own help starts
+#: with it), kept here so the list needs no subcommand imported (`serve` and `detect` load OpenCV).
+SUMMARIES: dict[str, Message] = {
+    "serve": Message("language.summary.serve", "Serve the table (or a venue's tables): the tablet page "
+                     "and the live game over Socket.IO."),
+    "camera": Message("language.summary.camera", "Run a table's camera next to the webcam and send what "
+                      "it sees to the table's server."),
+    "demo": Message("language.summary.demo", "Watch the camera play a scripted game on a synthetic "
+                    "table, live on the tablet."),
+    "replay": Message("language.summary.replay", "Replay a game log (one JSON action per line) and "
+                      "print the resulting view as JSON."),
+    "replay-camera": Message("language.summary.replay_camera", "Replay a game's camera recording and "
+                             "print where its readings differ from the log."),
+    "markers": Message("language.summary.markers", "List the marker registry: which sticker id is which "
+                       "component of which game."),
+    "print": Message("language.summary.print", "Write the sticker sheets as vector PDFs (A4 and US "
+                     "Letter), one set per game; or, with --marker, one sticker to reprint (a "
+                     "scratched or torn one the camera reported)."),
+    "detect": Message("language.summary.detect", "Detect markers and QR codes in images and say what "
+                      "each one is."),
+    "camera-check": Message("language.summary.camera_check", "Check the camera where it stands: can it "
+                            "read this game's stickers, and what to do if not."),
+    "export": Message("language.summary.export", "Export saved games (one, or all) as JSON lines, with "
+                      "their components: a table's backup."),
+    "import": Message("language.summary.import", "Import saved games from an export file into a "
+                      "database, as new rows (never overwriting)."),
+    "plays": Message("language.summary.plays", "The play log: every saved game as a play, its winners "
+                     "and scores, and each player's record."),
+    "box": Message("language.summary.box", "Your box: check, export and import your own values for the "
+                   "components (tableassist box)."),
+    "proxy": Message("language.summary.proxy", "Write the configuration of the proxy (nginx) in front "
+                     "of a venue's serving processes."),
+}
+
+
+#: ``tableassist --help``'s first words.
+SUMMARY = Message("language.summary.tableassist", "A table assistant for ship-themed board games "
+                  "played with real components.")
+#: ``--lang``'s help, before the command and after it.
+LANG_HELP = Message("language.help.lang", "the language of its messages and sheets (default: "
+                    "from LC_ALL, LC_MESSAGES, LANG)")
 
 
 def not_a_whole_number(what: Message | str, low: int, high: int, text: str) -> Message:

@@ -15,8 +15,10 @@ from tableassist.markers.registry import RegistryError, load_registry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", help="one game's markers (plus the global ones)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--game", help=Message("markers.help.game", "one game's markers (plus the "
+                                               "global ones)"))
+    parser.add_argument("--json", action="store_true",
+                        help=Message("markers.help.json", "print JSON instead of a table"))
 
 
 def run(args: argparse.Namespace) -> int:

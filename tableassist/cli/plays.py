@@ -19,19 +19,25 @@ FORMATS = ("table", "csv", "json")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tableassist.cli import DB_HELP, database
+    from tableassist.cli import database
+    from tableassist.cli.language import DB_HELP
     parser.add_argument("--db", type=database, default=None,
-                        help=f"the table's database (default {default_db()}{DB_HELP}); it is "
-                             "only read, so a running server may keep it open")
+                        help=Message("plays.help.db", "the table's database (default {file}; "
+                                     "{postgres}); it is only read, so a running server may keep "
+                                     "it open", file=str(default_db()), postgres=DB_HELP))
     parser.add_argument("--table", default=MAIN, metavar="NAME",
-                        help=f"which table of the database (default {MAIN})")
+                        help=Message("plays.help.table", "which table of the database (default "
+                                     "{table})", table=MAIN))
     parser.add_argument("--game", default=None, metavar="G",
-                        help="only the plays of game G (its id: shipwrecked, abandon_ship, …)")
+                        help=Message("plays.help.game", "only the plays of game G (its id: "
+                                     "shipwrecked, abandon_ship, …)"))
     parser.add_argument("--player", default=None, metavar="NAME",
-                        help="only the plays NAME sat at (any capitals), and only NAME's record")
+                        help=Message("plays.help.player", "only the plays NAME sat at (any "
+                                     "capitals), and only NAME's record"))
     parser.add_argument("--format", choices=FORMATS, default="table",
-                        help="a readable table (default), or csv (one line per player of each "
-                             "play) or json (the plays and the players' records) for export")
+                        help=Message("plays.help.format", "a readable table (default), or csv (one "
+                                     "line per player of each play) or json (the plays and the "
+                                     "players' records) for export"))
 
 
 def run(args: argparse.Namespace) -> int:

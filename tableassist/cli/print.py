@@ -23,14 +23,21 @@ from tableassist.markers.registry import RegistryError, load_registry
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--game", help="one game's set (default: every game)")
-    which.add_argument("--all", action="store_true", help="every game's set (the default)")
-    parser.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: both)")
+    which.add_argument("--game", help=Message("print.help.game", "one game's set (default: every "
+                                              "game)"))
+    which.add_argument("--all", action="store_true",
+                       help=Message("print.help.all", "every game's set (the default)"))
+    parser.add_argument("--paper", choices=sorted(PAPERS),
+                        help=Message("print.help.paper", "paper size (default: both)"))
     parser.add_argument("--marker", type=whole_number(Message("print.what.marker", "a marker id"), 0, 999), metavar="ID",
-                        help="only this marker's sticker, at its printed size (with --game for a game's marker)")
+                        help=Message("print.help.marker", "only this marker's sticker, at its "
+                                     "printed size (with --game for a game's marker)"))
     parser.add_argument("--every-language", action="store_true",
-                        help=f"the sheets in every language ({', '.join(i18n.LANGUAGES)}), not only --lang's")
-    parser.add_argument("--out", type=Path, default=PRINT_DIR, help="output folder (default: ./print)")
+                        help=Message("print.help.every_language", "the sheets in every language "
+                                     "({languages}), not only --lang's",
+                                     languages=i18n.LANGUAGES))
+    parser.add_argument("--out", type=Path, default=PRINT_DIR,
+                        help=Message("print.help.out", "output folder (default: ./print)"))
 
 
 def sheets_folder(out: Path, lang: str) -> Path:

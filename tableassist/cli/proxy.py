@@ -12,19 +12,23 @@ from tableassist.games.messages import Message
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT",
-                        help="where the proxy listens: the venue's address for people "
-                             "(default 0.0.0.0:8080; give it to serve as --public-url)")
+                        help=Message("proxy.help.listen", "where the proxy listens: the venue's "
+                                     "address for people (default 0.0.0.0:8080; give it to serve "
+                                     "as --public-url)"))
     parser.add_argument("--server", action="append", default=[], metavar="HOST:PORT",
-                        help="a serving process of the venue (tableassist serve --db "
-                             "postgresql://… on that address); once per process")
+                        help=Message("proxy.help.server", "a serving process of the venue "
+                                     "(tableassist serve --db postgresql://… on that address); "
+                                     "once per process"))
     parser.add_argument("--db", default=None, metavar="postgresql://…",
-                        help="take the processes from the venue's database instead: those "
-                             "serving it now")
+                        help=Message("proxy.help.db", "take the processes from the venue's "
+                                     "database instead: those serving it now"))
     parser.add_argument("--folder", type=Path, default=None, metavar="DIR",
-                        help="an nginx of its own: its pid, log and temporary files in DIR (run "
-                             "it with nginx -p DIR -c FILE); default: nginx's own places")
+                        help=Message("proxy.help.folder", "an nginx of its own: its pid, log and "
+                                     "temporary files in DIR (run it with nginx -p DIR -c FILE); "
+                                     "default: nginx's own places"))
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
-                        help="write it to FILE (default: standard output)")
+                        help=Message("proxy.help.output", "write it to FILE (default: standard "
+                                     "output)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,16 +15,22 @@ from tableassist.games.protocol import Game, IllegalAction, SetupError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True, help="game id: " + ", ".join(catalog.game_ids()))
+    parser.add_argument("--game", required=True,
+                        help=Message("replay.help.game", "game id: {games}",
+                                     games=tuple(catalog.game_ids())))
     parser.add_argument("--players", required=True,
-                        help="comma-separated names in clockwise seat order, e.g. Ann,Bea,Cy")
+                        help=Message("replay.help.players", "comma-separated names in clockwise "
+                                     "seat order, e.g. Ann,Bea,Cy"))
     parser.add_argument("--seed", type=cli.seed, default=0,
-                        help="the game's seed (default 0)")
-    parser.add_argument("--options", default="{}", help="JSON object of option overrides")
+                        help=Message("replay.help.seed", "the game's seed (default 0)"))
+    parser.add_argument("--options", default="{}",
+                        help=Message("replay.help.options", "JSON object of option overrides"))
     parser.add_argument("--viewer", default=None,
-                        help="print this player's private view (default: the shared screen)")
+                        help=Message("replay.help.viewer", "print this player's private view "
+                                     "(default: the shared screen)"))
     parser.add_argument("actions", metavar="ACTIONS.jsonl",
-                        help="one JSON action per line; '-' reads standard input")
+                        help=Message("replay.help.actions", "one JSON action per line; '-' reads "
+                                     "standard input"))
 
 
 def replay_lines(game: Game[Any, Any], lines: TextIO) -> Message | None:

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tableassist.cli import language
 from tableassist.cli.language import reason, say
 from tableassist.games.messages import Message
 from tableassist import cli
@@ -31,14 +32,16 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("recording", type=Path, metavar="DIR",
-                        help="one game's recording: a folder serve --record made, such as "
-                             "recordings/main-game-3-20260101-201500")
+                        help=Message("replay_camera.help.recording", "one game's recording: a "
+                                     "folder serve --record made, such as "
+                                     "recordings/main-game-3-20260101-201500"))
     parser.add_argument("--db", type=cli.database, default=None,
-                        help="the table's database holding the game's log (default: the one "
-                             "the recording names)" + cli.DB_HELP)
+                        help=Message("replay_camera.help.db", "the table's database holding the "
+                                     "game's log (default: the one the recording names; "
+                                     "{postgres})", postgres=language.DB_HELP))
     parser.add_argument("--json", action="store_true",
-                        help="print the comparison as JSON (the differences, with both sides' "
-                             "actions)")
+                        help=Message("replay_camera.help.json", "print the comparison as JSON (the "
+                                     "differences, with both sides' actions)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,62 +107,91 @@ def _replay(recording: Recording, saved: SavedGame, log: Sequence[Entry]) -> Cam
 # -- the readable report ----------------------------------------------------------------------------
 
 def report(result: CameraReplay) -> str:
-    """The comparison in lines: what was replayed, each difference, the notes."""
+    """The comparison in lines, in the command's language: what was replayed, each difference,
+    the notes (the notes and the reasons a reading was missed are English still)."""
     rec = result.recording
     start = _time(rec.parts[0].at) if rec.parts else None
     saved = result.saved
     frames = [f for p in rec.parts for f in p.frames]
-    lines = [f"game #{saved.id} ({saved.game}: {', '.join(saved.players)}): {result.frames} "
-             f"frames in {len(rec.parts)} part{'s' if len(rec.parts) != 1 else ''}, "
-             f"{_clock(frames[0].at, start)}–{_clock(frames[-1].at, start)}" if frames else
-             f"game #{saved.id}: no frames"]
-    lines.append(f"{result.compared} camera reading{'s' if result.compared != 1 else ''} of the "
-                 f"log compared with the replay's {result.replayed}")
+    lines = [Message("replay_camera.report.frames", "game #{row} ({game}: {players}): {frames} "
+                     "frames in {parts, plural, one {# part} other {# parts}}, {first}–{last}",
+                     row=str(saved.id), game=saved.game, players=tuple(saved.players),
+                     frames=result.frames, parts=len(rec.parts),
+                     first=_clock(frames[0].at, start), last=_clock(frames[-1].at, start))
+             if frames else
+             Message("replay_camera.report.no_frames", "game #{row}: no frames", row=str(saved.id))]
+    lines.append(Message("replay_camera.report.compared", "{compared, plural, one {# camera "
+                         "reading} other {# camera readings}} of the log compared with the "
+                         "replay's {replayed}", compared=result.compared, replayed=result.replayed))
     for d in result.differences:
         lines.append(_difference(d, start))
     n = len(result.differences)
-    lines.append("no difference: the replay reads what the log has" if not n else
-                 f"{n} difference{'s' if n != 1 else ''}")
-    lines += [f"note: {note}" for note in result.notes]
-    return "\n".join(lines) + "\n"
+    lines.append(Message("replay_camera.report.same", "no difference: the replay reads what the "
+                         "log has") if not n else
+                 Message("replay_camera.report.differences", "{n, plural, one {# difference} "
+                         "other {# differences}}", n=n))
+    lines += [Message("replay_camera.report.note", "note: {note}", note=note)
+              for note in result.notes]
+    return "\n".join(say(line) for line in lines) + "\n"
 
 
-def _difference(d: Difference, start: datetime | None) -> str:
+def _because(said: Message, why: str | None) -> Message:
+    """``said (why)``, or ``said`` alone when there is no why."""
+    return said if not why else Message("replay_camera.report.because", "{said} ({why})",
+                                         said=said, why=why)
+
+
+def _difference(d: Difference, start: datetime | None) -> Message:
     from tableassist.camera.replay import EXTRA, MISREAD, MISSED
 
     if d.what == MISREAD and d.log is not None and d.replay is not None:
-        return f"{_entry(d.log, start)}: the log has {_logged(d.log)}; the replay reads " \
-               f"{_replayed(d.replay, start)}"
+        return Message("replay_camera.report.misread", "{entry}: the log has {logged}; the replay "
+                       "reads {replayed}", entry=_entry(d.log, start), logged=_logged(d.log),
+                       replayed=_replayed(d.replay, start))
     if d.what == MISSED and d.log is not None:
-        return f"{_entry(d.log, start)}: the log has {_logged(d.log)}; the replay does not " \
-               f"read it" + (f" ({d.why})" if d.why else "")
+        return _because(Message("replay_camera.report.missed", "{entry}: the log has {logged}; the "
+                                "replay does not read it", entry=_entry(d.log, start),
+                                logged=_logged(d.log)), d.why)
     if d.what == EXTRA and d.replay is not None:
-        where = f"after entry {d.after}" if d.after else "before the log's first reading"
-        return f"{where}: the replay reads {_replayed(d.replay, start)}; the log has nothing " \
-               "there" + (f" ({d.why})" if d.why else "")
+        where = Message("replay_camera.report.after", "after entry {seq}", seq=str(d.after)) \
+            if d.after else Message("replay_camera.report.before_first", "before the log's first "
+                                    "reading")
+        return _because(Message("replay_camera.report.extra", "{where}: the replay reads "
+                                "{replayed}; the log has nothing there", where=where,
+                                replayed=_replayed(d.replay, start)), d.why)
     assert d.log is not None
-    return f"{_entry(d.log, start)} ({d.log.author or 'tablet'}): the replay's game refuses " \
-           f"{_logged(d.log)}: {d.why}"
+    return Message("replay_camera.report.refused", "{entry} ({author}): the replay's game refuses "
+                   "{logged}: {why}", entry=_entry(d.log, start),
+                   author=d.log.author or Message("replay_camera.report.tablet", "tablet"),
+                   logged=_logged(d.log), why=d.why or "")
 
 
-def _entry(logged: Logged, start: datetime | None) -> str:
-    return f"entry {logged.seq} at {_clock(logged.at, start)}"
+def _entry(logged: Logged, start: datetime | None) -> Message:
+    return Message("replay_camera.report.entry", "entry {seq} at {clock}", seq=str(logged.seq),
+                   clock=_clock(logged.at, start))
 
 
-def _logged(logged: Logged) -> str:
-    words = f"“{logged.label}”"
+def _logged(logged: Logged) -> Message:
+    label = Message("replay_camera.report.label", "“{label}”", label=logged.label)
     if logged.kind == "tap":
-        words = f"a tap on the camera's proposal {words} (by {logged.author})"
+        label = Message("replay_camera.report.tap", "a tap on the camera's proposal {label} (by "
+                        "{author})", label=label, author=str(logged.author))
     if logged.was is not None:
-        words += f" (corrected on the tablet; the camera had read “{logged.was_label}”)"
-    elif logged.struck:
-        words += " (struck on the tablet)"
-    return words
+        return Message("replay_camera.report.corrected", "{label} (corrected on the tablet; the "
+                       "camera had read “{was}”)", label=label, was=logged.was_label)
+    if logged.struck:
+        return Message("replay_camera.report.struck", "{label} (struck on the tablet)", label=label)
+    return label
 
 
-def _replayed(replayed: Replayed, start: datetime | None) -> str:
-    return f"“{replayed.label}” at {_clock(replayed.at, start)} (frame {replayed.frame}" + \
-        (f" of part {replayed.part}" if replayed.part > 1 else "") + ")"
+def _replayed(replayed: Replayed, start: datetime | None) -> Message:
+    label, clock, frame = replayed.label, _clock(replayed.at, start), str(replayed.frame)
+    if replayed.part > 1:
+        return Message("replay_camera.report.replayed_part", "“{label}” at {clock} (frame {frame} "
+                       "of part {part})", label=label, clock=clock, frame=frame,
+                       part=str(replayed.part))
+    return Message("replay_camera.report.replayed", "“{label}” at {clock} (frame {frame})",
+                   label=label, clock=clock, frame=frame)
 
 
 def _time(at: str) -> datetime | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from tableassist.cli import language
 from tableassist.cli.language import reason, say, warning
 from tableassist.games.messages import Message
 from tableassist.camera.recording import LIMIT_MB, beside
@@ -30,43 +31,51 @@ BESIDE = True
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tableassist import cli
     parser.add_argument("--host", default="0.0.0.0",
-                        help="address to listen on (default: all, so tablets on the network can "
-                             "join; 127.0.0.1 keeps it to this machine)")
+                        help=Message("serve.help.host", "address to listen on (default: all, so "
+                                     "tablets on the network can join; 127.0.0.1 keeps it to this "
+                                     "machine)"))
     parser.add_argument("--port", type=cli.port, default=DEFAULT_PORT,
-                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+                        help=Message("serve.help.port", "port (default {port}; 0 picks a free one)",
+                                     port=str(DEFAULT_PORT)))
     parser.add_argument("--db", type=cli.database, default=None,
-                        help=f"the table's database (default {default_db()}; a venue's other "
-                             f"tables are files beside it){cli.DB_HELP}")
+                        help=Message("serve.help.db", "the table's database (default {file}; a "
+                                     "venue's other tables are files beside it; {postgres})",
+                                     file=str(default_db()), postgres=language.DB_HELP))
     parser.add_argument("--box", type=Path, default=None, metavar="DIR",
-                        help="your box: your own values for the components (default "
-                             f"{default_box_dir()})")
+                        help=Message("serve.help.box", "your box: your own values for the "
+                                     "components (default {folder})", folder=str(default_box_dir())))
     parser.add_argument("--camera", default="auto", metavar="INDEX|URL|FILE|DIR|demo|none",
-                        help="the camera that reads the table (and the host screen's preview): a "
-                             "webcam index, a network camera's URL (http://… MJPEG as phone camera "
-                             "apps serve it, rtsp://…), a video, a folder of images, demo, or none "
-                             "(default: camera 0 if there is one, else none)")
+                        help=Message("serve.help.camera", "the camera that reads the table (and the "
+                                     "host screen's preview): a webcam index, a network camera's "
+                                     "URL (http://… MJPEG as phone camera apps serve it, rtsp://…), "
+                                     "a video, a folder of images, demo, or none (default: camera "
+                                     "0 if there is one, else none)"))
     parser.add_argument("--camera-size", type=cli.camera_size, default=None, metavar="WxH",
-                        help=cli.CAMERA_SIZE_HELP)
+                        help=language.CAMERA_SIZE_HELP)
     parser.add_argument("--record", nargs="?", type=Path, const=BESIDE, default=None,
                         metavar="DIR",
-                        help="let the host record the camera, to replay a misread with "
-                             "tableassist replay-camera: the host screen gets the switch (off "
-                             "until the host turns it on; every screen says when it records). "
-                             "Each game's frames go in a folder of DIR (default: recordings/ "
-                             "beside the database), about 100 MB a minute at 1920x1080, and are "
-                             "deleted with the game unless the host keeps them")
+                        help=Message("serve.help.record", "let the host record the camera, to "
+                                     "replay a misread with tableassist replay-camera: the host "
+                                     "screen gets the switch (off until the host turns it on; "
+                                     "every screen says when it records). Each game's frames go "
+                                     "in a folder of DIR (default: recordings/ beside the "
+                                     "database), about 100 MB a minute at 1920x1080, and are "
+                                     "deleted with the game unless the host keeps them"))
     parser.add_argument("--public-url", default=None, metavar="URL",
-                        help="a venue on PostgreSQL served by several processes: the venue's "
-                             "address as people reach it, the proxy's (http://HOST:PORT/); the "
-                             "links and join cards name it")
+                        help=Message("serve.help.public_url", "a venue on PostgreSQL served by "
+                                     "several processes: the venue's address as people reach it, "
+                                     "the proxy's (http://HOST:PORT/); the links and join cards "
+                                     "name it"))
     parser.add_argument("--advertise", default=None, metavar="HOST:PORT",
-                        help="a venue on PostgreSQL: where the proxy reaches this process "
-                             "(default: --host and --port, this machine's address for 0.0.0.0)")
+                        help=Message("serve.help.advertise", "a venue on PostgreSQL: where the "
+                                     "proxy reaches this process (default: --host and --port, this "
+                                     "machine's address for 0.0.0.0)"))
     parser.add_argument("--record-limit", type=cli.whole_number(Message("serve.what.record_limit", "a recording's limit in MB"), 100,
                                                                 1_000_000),
                         default=None, metavar="MB",
-                        help=f"a game's recording stops at this size (default {LIMIT_MB} MB, "
-                             "about 40 minutes at 1920x1080)")
+                        help=Message("serve.help.record_limit", "a game's recording stops at this "
+                                     "size (default {limit} MB, about 40 minutes at 1920x1080)",
+                                     limit=str(LIMIT_MB)))
 
 
 def lan_address() -> str:

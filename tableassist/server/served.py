@@ -37,8 +37,10 @@ dead process's), and answers the proxy which process serves a path (:meth:`Serve
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, get_sockaddr, make_server, select_address_family
 
 from tableassist.camera.live import Camera
 from tableassist.camera.recording import Recorder, Recordings
@@ -771,13 +773,43 @@ def settle_memory() -> None:
     gc.freeze()
 
 
+#: Why a server cannot listen, by errno (the system's own words are English).
+_CANNOT_LISTEN = {
+    errno.EADDRINUSE: Message("served.port_taken", "the port is in use by another program: stop "
+                              "it, or choose another --port"),
+    errno.EADDRNOTAVAIL: Message("served.no_such_address", "this machine has no such address: "
+                                 "choose another --host"),
+    errno.EACCES: Message("served.port_not_allowed", "this user may not open that port (ports "
+                          "below 1024 need root): choose another --port"),
+}
+
+
 def listen(host: str, port: int, app: Any) -> BaseWSGIServer:
-    """The HTTP server for ``app`` on ``host:port``, or :class:`OpenError` saying why not."""
+    """The HTTP server for ``app`` on ``host:port``, or :class:`OpenError` saying why not.
+
+    The socket is bound here and handed to werkzeug (``fd``): werkzeug binding it itself would
+    print its own English lines and exit when the port is taken."""
+    family = select_address_family(host, port)
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        return make_server(host, port, app, threaded=True, request_handler=QuietHandler)
-    except (OSError, SystemExit) as exc:  # werkzeug exits when the port is taken
-        reason = getattr(exc, "strerror", None) or "the address is in use or not available"
-        raise OpenError(f"cannot listen on {host}:{port}: {reason}") from None
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as socketserver does
+        sock.bind(get_sockaddr(host, port, family))
+        sock.listen(BaseWSGIServer.request_queue_size)
+    except (OSError, UnicodeError) as exc:   # UnicodeError: a host name IDNA cannot encode
+        sock.close()
+        why = _CANNOT_LISTEN.get(getattr(exc, "errno", None) or 0) or \
+            getattr(exc, "strerror", None) or str(exc)
+        raise OpenError(Message("served.cannot_listen", "cannot listen on {host}:{port}: {why}",
+                                host=host, port=str(port), why=why)) from None
+    try:
+        server = make_server(host, port, app, threaded=True, request_handler=QuietHandler,
+                             fd=sock.fileno())
+    finally:
+        sock.close()   # werkzeug's socket is its own copy of it (socket.fromfd)
+    # what http.server's server_bind (not called for a socket handed in) would have set
+    server.server_name = socket.getfqdn(str(server.server_address[0]))
+    server.server_port = int(server.server_address[1])
+    return server
 
 
 def serve_venue(db: Path | str | Store, *, host: str, port: int,

@@ -41,9 +41,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
-from tableassist.table.store import (MAIN, Entry, GameSummary, NewEntry, SavedGame, StaleLog,
-                                     Store, StoreError, TableHeld, check_table_name, entry,
-                                     imported_rows, now, saved_game, summary)
+from tableassist.games.messages import Message
+from tableassist.table.store import (CANNOT_READ_GAMES, CANNOT_READ_LOG, CLOSED, MAIN, NOT_ENDED,
+                                     NOT_SAVED, NOTHING_IMPORTED, Entry, GameSummary, NewEntry,
+                                     SavedGame, StaleLog, Store, StoreError, TableHeld,
+                                     check_table_name, damaged_version, entry, imported_rows,
+                                     newer, no_saved_game, now, said, saved_game, stale, summary)
 from tableassist.table.writer_lock import in_use, this_process
 
 try:
@@ -293,11 +296,10 @@ def schema_version(conn: Any, params: Mapping[str, str]) -> int | None:
                          "tableassist will not write into it")
     text = rows.get("schema", "")
     if not text.isdigit() or int(text) < 1:
-        raise StoreError(f"{shown(params)} is damaged (its schema version reads {text!r})")
+        raise StoreError(damaged_version(shown(params), repr(text)))
     version = int(text)
     if version > SCHEMA_VERSION:
-        raise StoreError(f"{shown(params)} was written by a newer tableassist (schema "
-                         f"{version}); update tableassist to open it")
+        raise StoreError(newer(shown(params), str(version)))
     return version
 
 
@@ -399,7 +401,7 @@ class _Link:
 
     # -- using it ------------------------------------------------------------------------------
 
-    def run(self, doing: str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:
+    def run(self, doing: Message | str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:
         """``work(connection)`` under the lock, PostgreSQL's errors said in words. A lost
         connection is made again (the lock taken again) and, if ``retry``, the work is done
         once more: only work that is safe to repeat may retry."""
@@ -409,7 +411,7 @@ class _Link:
                     try:
                         self.conn = self._connect()
                     except StoreError as exc:
-                        raise StoreError(_said(doing, "lost the connection to the database "
+                        raise StoreError(said(doing, "lost the connection to the database "
                                                       f"server, and cannot reconnect: {exc}")) \
                             from None
                 try:
@@ -420,7 +422,7 @@ class _Link:
                         self._drop()
                         if retry and attempt == 1:
                             continue
-                    raise StoreError(_said(doing, explain(exc))) from None
+                    raise StoreError(said(doing, explain(exc))) from None
             raise AssertionError("unreachable")
 
     def _drop(self) -> None:
@@ -457,10 +459,6 @@ def _gone(owner: Mapping[str, Any]) -> bool:
     except (OSError, ValueError, TypeError):
         return False
     return False
-
-
-def _said(doing: str | None, reason: str) -> str:
-    return reason if doing is None else f"{doing}: {reason}"
 
 
 # Every writing store of one table in this process shares one link (they are one writer).
@@ -525,9 +523,9 @@ class PostgresStore(Store):
                 _writers.pop(self._key, None)
             link.close()
 
-    def _run(self, doing: str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:
+    def _run(self, doing: Message | str | None, work: Callable[[Any], T], *, retry: bool = True) -> T:
         if self._link is None:
-            raise StoreError("the table's database is closed (the server is stopping)")
+            raise StoreError(CLOSED)
         return self._link.run(doing, work, retry=retry)
 
     def links(self) -> "PostgresLinks":
@@ -551,20 +549,20 @@ class PostgresStore(Store):
                 return int(found[0])
             return int(conn.execute(_CREATE_GAME, (self.table, *values, self.table))
                        .fetchone()[0])
-        return self._run("the game was not saved", create)
+        return self._run(NOT_SAVED, create)
 
     def game(self, game_id: int) -> SavedGame:
-        row = self._run("cannot read the saved games", lambda conn: conn.execute(
+        row = self._run(CANNOT_READ_GAMES, lambda conn: conn.execute(
             "SELECT id, game, players, seed, options, components, created, ended, "
             "coalesce((SELECT max(seq) FROM entries e WHERE e.table_name = g.table_name "
             "          AND e.game_id = g.id), 0) "
             "FROM games g WHERE table_name = %s AND id = %s", (self.table, game_id)).fetchone())
         if row is None:
-            raise StoreError(f"there is no saved game #{game_id} in {self.where}")
+            raise StoreError(no_saved_game(game_id, self.where))
         return saved_game(row)
 
     def listing(self, limit: int = 50) -> list[GameSummary]:
-        rows = self._run("cannot read the saved games", lambda conn: conn.execute(
+        rows = self._run(CANNOT_READ_GAMES, lambda conn: conn.execute(
             LISTING, (self.table, limit)).fetchall())
         return [summary(row) for row in rows]
 
@@ -572,17 +570,17 @@ class PostgresStore(Store):
         ids = list(game_ids)
         if not ids:
             return None
-        row = self._run("cannot read the saved games", lambda conn: conn.execute(
+        row = self._run(CANNOT_READ_GAMES, lambda conn: conn.execute(
             LATEST_OPEN, (self.table, ids)).fetchone())
         return None if row is None else int(row[0])
 
     def game_rows(self) -> list[int]:
-        return self._run("cannot read the saved games", lambda conn: [int(r[0]) for r in conn.execute(
+        return self._run(CANNOT_READ_GAMES, lambda conn: [int(r[0]) for r in conn.execute(
             "SELECT id FROM games WHERE table_name = %s ORDER BY id", (self.table,))])
 
     def end_game(self, game_id: int) -> None:
         self._writable()
-        self._run("the game was not ended", lambda conn: conn.execute(
+        self._run(NOT_ENDED, lambda conn: conn.execute(
             "UPDATE games SET ended = %s WHERE table_name = %s AND id = %s AND ended IS NULL",
             (now(), self.table, game_id)))
 
@@ -626,14 +624,13 @@ class PostgresStore(Store):
                 "        action IS NOT DISTINCT FROM %(action)s)", values).fetchone()
             if ours:
                 return  # the first try was committed before its connection was lost
-            raise StaleLog(f"another program wrote to the log of game #{game_id} (it has {last} "
-                           f"entries, this table knew of {values['seq'] - 1})")
+            raise StaleLog(stale(game_id, last, values['seq'] - 1))
         self._run(None, write)
         return [Entry(e.expected_seq, e.kind, None if e.action is None else dict(e.action),
                       e.target, e.source, e.author, at) for e in entries]
 
     def entries(self, game_id: int) -> list[Entry]:
-        rows = self._run("cannot read the game's log", lambda conn: conn.execute(
+        rows = self._run(CANNOT_READ_LOG, lambda conn: conn.execute(
             "SELECT seq, kind, action, target, source, author, at FROM entries "
             "WHERE table_name = %s AND game_id = %s ORDER BY seq", (self.table, game_id))
             .fetchall())
@@ -658,7 +655,7 @@ class PostgresStore(Store):
                     rows.append(row)
             return rows
         # Not retried: whether a lost commit went through is for the person importing to check.
-        return self._run("nothing was imported", add, retry=False)
+        return self._run(NOTHING_IMPORTED, add, retry=False)
 
 
 class PostgresLinks:

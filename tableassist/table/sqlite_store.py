@@ -27,9 +27,12 @@ from typing import Any
 
 from tableassist.games.messages import Message
 from tableassist.table.links import JsonLinks, links_file
-from tableassist.table.store import (MAIN, DamagedStore, Entry, GameSummary, NewEntry, SavedGame,
-                                     StaleLog, Store, StoreError, check_table_name, compact, entry,
-                                     imported_rows, now, saved_game, summary)
+from tableassist.table.store import (CANNOT_READ_GAMES, CANNOT_READ_LOG, CLOSED, MAIN, NOT_ENDED,
+                                     NOT_SAVED, NOTHING_IMPORTED, DamagedStore, Entry, GameSummary,
+                                     NewEntry, SavedGame, StaleLog, Store, StoreError,
+                                     check_table_name, compact, damaged, damaged_version, entry,
+                                     imported_rows, newer, no_saved_game, now, said, saved_game,
+                                     stale, summary)
 from tableassist.table.writer_lock import LockError, WriterLock
 
 APPLICATION_ID = 0x54415353  # "TASS": marks the file as ours, so a foreign SQLite file is refused
@@ -87,34 +90,43 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-def _said(exc: UnicodeDecodeError) -> str:
+def _damaged(detail: str) -> Message:
+    return Message("sqlite_store.damaged", "the file is damaged ({detail})", detail=detail)
+
+
+def _said(exc: UnicodeDecodeError) -> Message:
     # sqlite3 raises UnicodeDecodeError, not sqlite3.Error, when SQLite's own message quotes
     # damaged bytes ("malformed database schema (games_open) - near \"\xb0…\""): say those.
     raw = exc.object if isinstance(exc.object, bytes) else bytes(exc.object)
-    return f"the file is damaged ({raw.decode('utf-8', 'replace')})"
+    return _damaged(raw.decode('utf-8', 'replace'))
 
 
-def explain(exc: sqlite3.Error | UnicodeDecodeError) -> str:
-    """What an SQLite error means for the table, in words (the primary result code decides)."""
+def explain(exc: sqlite3.Error | UnicodeDecodeError) -> Message | str:
+    """What an SQLite error means for the table, in words (the primary result code decides; an
+    error we have no words for is SQLite's own, English, text)."""
     if isinstance(exc, UnicodeDecodeError):
         return _said(exc)
     code = getattr(exc, "sqlite_errorcode", None)
     primary = None if code is None else code & 0xFF
     message = str(exc)
     if primary == sqlite3.SQLITE_FULL or "disk is full" in message:
-        return "the disk is full"
+        return Message("sqlite_store.disk_full", "the disk is full")
     if primary == sqlite3.SQLITE_READONLY:
-        return "the database cannot be written (the file or its folder is read-only)"
+        return Message("sqlite_store.read_only", "the database cannot be written (the file or its "
+                       "folder is read-only)")
     if primary == sqlite3.SQLITE_CANTOPEN:
-        return "the database file cannot be opened (is its folder read-only, or gone?)"
+        return Message("sqlite_store.cannot_open", "the database file cannot be opened (is its "
+                       "folder read-only, or gone?)")
     if primary == sqlite3.SQLITE_NOTADB:
-        return f"it is not a database file ({message})"
+        return Message("sqlite_store.not_a_database_file", "it is not a database file ({detail})",
+                       detail=message)
     if primary == sqlite3.SQLITE_CORRUPT:
-        return f"the file is damaged ({message})"
+        return _damaged(message)
     if primary == sqlite3.SQLITE_IOERR:
-        return f"the disk reported an input/output error ({message})"
+        return Message("sqlite_store.io_error", "the disk reported an input/output error "
+                       "({detail})", detail=message)
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return "another program is using the database"
+        return Message("sqlite_store.busy", "another program is using the database")
     return message
 
 
@@ -155,11 +167,14 @@ class SqliteStore(Store):
             self.close()
             primary = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
             if primary == sqlite3.SQLITE_NOTADB:
-                raise StoreError(f"{self.path} is not a tableassist database ({exc}); "
-                                 "choose another file with --db") from None
+                raise StoreError(Message("sqlite_store.not_ours", "{path} is not a tableassist "
+                                         "database ({detail}); choose another file with --db",
+                                         path=str(self.path), detail=str(exc))) from None
+            said = Message("sqlite_store.at", "{path}: {why}", path=str(self.path),
+                           why=explain(exc))
             if primary == sqlite3.SQLITE_CORRUPT or isinstance(exc, UnicodeDecodeError):
-                raise DamagedStore(f"{self.path}: {explain(exc)}") from None
-            raise StoreError(f"{self.path}: {explain(exc)}") from None
+                raise DamagedStore(said) from None
+            raise StoreError(said) from None
         except StoreError:
             self.close()
             raise
@@ -169,18 +184,22 @@ class SqliteStore(Store):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder {folder}: {exc.strerror}") from None
+            raise StoreError(Message("sqlite_store.cannot_create_folder", "cannot create the "
+                                     "folder {folder}: {why}", folder=str(folder),
+                                     why=exc.strerror or str(exc))) from None
         # access() also says "no" on a read-only mount, even to root; SQLite would otherwise open
         # the file read-only in silence and fail at the first write.
         if not os.access(folder, os.W_OK) or \
                 (self.path.exists() and not os.access(self.path, os.W_OK)):
-            raise StoreError(f"cannot write in {folder}: the folder or the database is "
-                             "read-only. tableassist keeps the table's database, its lock and "
-                             "its links there; make it writable, or choose another --db")
+            raise StoreError(Message("sqlite_store.cannot_write_folder", "cannot write in "
+                                     "{folder}: the folder or the database is read-only. "
+                                     "tableassist keeps the table's database, its lock and its "
+                                     "links there; make it writable, or choose another --db",
+                                     folder=str(folder)))
         try:
             self._writer = WriterLock.acquire(self.path)
         except LockError as exc:
-            raise StoreError(str(exc)) from None
+            raise StoreError(*exc.args) from None
 
     def _check_and_init(self) -> None:
         db = self._db
@@ -188,21 +207,22 @@ class SqliteStore(Store):
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id == 0 and tables == 0 and self.read_only:
-            raise StoreError(f"{self.path} is empty: there is no saved game in it")
+            raise StoreError(Message("sqlite_store.empty", "{path} is empty: there is no saved "
+                                     "game in it", path=str(self.path)))
         if app_id == 0 and tables == 0:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
                              f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         elif app_id != APPLICATION_ID:
-            raise StoreError(f"{self.path} is an SQLite file of another program; "
-                             "tableassist will not write into it")
+            raise StoreError(Message("sqlite_store.another_program", "{path} is an SQLite file "
+                                     "of another program; tableassist will not write into it",
+                                     path=str(self.path)))
         else:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer tableassist "
-                                 f"(schema {version}); update tableassist to open it")
+                raise StoreError(newer(str(self.path), str(version)))
             if version < 1:  # every file we wrote says 1 or more: a damaged header
-                raise StoreError(f"{self.path} is damaged (its schema version reads {version})")
+                raise StoreError(damaged_version(str(self.path), str(version)))
             self._check_schema()
             # The writer checks everything, indexes too (quick_check skips them, and a damaged
             # index gives wrong answers: a log's last entry, the newest open game). A reader only
@@ -212,11 +232,11 @@ class SqliteStore(Store):
             except sqlite3.DatabaseError as exc:   # the check itself may stop on a damaged page
                 problems = [str(exc)]
             if problems != ["ok"]:
-                said = "; ".join(p.replace("\n", " ").replace("*** in database main ***", "")
-                                 .strip() for p in problems)
+                found = "; ".join(p.replace("\n", " ").replace("*** in database main ***", "")
+                                  .strip() for p in problems)
                 if not self.read_only:
-                    raise DamagedStore(f"{self.path} is damaged ({said})")
-                self.damaged = said
+                    raise DamagedStore(damaged(str(self.path), found))
+                self.damaged = found
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
                 if version < 2:
@@ -231,10 +251,13 @@ class SqliteStore(Store):
             found = tuple(r[1] for r in self._db.execute(f"PRAGMA table_info({table})"))
             if found != columns:
                 missing = [c for c in columns if c not in found]
-                said = (f"it has no table {table}" if not found else
-                        f"its table {table} has no column {', '.join(missing)}" if missing else
-                        f"its table {table} has the columns {', '.join(found)}")
-                raise DamagedStore(f"{self.path} is damaged ({said})")
+                why = (Message("sqlite_store.no_table", "it has no table {table}", table=table)
+                       if not found else
+                       Message("sqlite_store.no_column", "its table {table} has no column "
+                               "{columns}", table=table, columns=tuple(missing)) if missing
+                       else Message("sqlite_store.other_columns", "its table {table} has the "
+                                    "columns {columns}", table=table, columns=tuple(found)))
+                raise DamagedStore(damaged(str(self.path), why))
 
     def _migrate_1_to_2(self) -> None:
         """Schema 2 adds the ``resume`` entry kind (SQLite cannot alter a CHECK constraint, so the
@@ -264,16 +287,15 @@ class SqliteStore(Store):
                 self._writer = None
 
     @contextmanager
-    def _conn(self, doing: str | None = None) -> Iterator[sqlite3.Connection]:
+    def _conn(self, doing: Message | None = None) -> Iterator[sqlite3.Connection]:
         """The connection, under the store's lock, with SQLite's errors said in words."""
         with self._lock:
             if self._db is None:
-                raise StoreError("the table's database is closed (the server is stopping)")
+                raise StoreError(CLOSED)
             try:
                 yield self._db
             except (sqlite3.Error, UnicodeDecodeError) as exc:
-                reason = explain(exc)
-                raise StoreError(reason if doing is None else f"{doing}: {reason}") from None
+                raise StoreError(said(doing, explain(exc))) from None
 
     @property
     def _scan(self) -> str:
@@ -289,7 +311,7 @@ class SqliteStore(Store):
     def create_game(self, game: str, players: Sequence[str], seed: int,
                     options: Mapping[str, Any], components: Mapping[str, Any]) -> int:
         self._writable()
-        with self._conn("the game was not saved") as db:
+        with self._conn(NOT_SAVED) as db:
             cur = db.execute(
                 "INSERT INTO games (game, players, seed, options, components, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -298,19 +320,19 @@ class SqliteStore(Store):
             return _inserted(cur)
 
     def game(self, game_id: int) -> SavedGame:
-        with self._conn("cannot read the saved games") as db:
+        with self._conn(CANNOT_READ_GAMES) as db:
             row = db.execute(
                 "SELECT id, game, players, seed, options, components, created, ended, "
                 f"coalesce((SELECT max(seq) FROM entries e{self._scan} "
                 "WHERE e.game_id = g.id), 0) "
                 "FROM games g WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no saved game #{game_id} in {self.where}")
+            raise StoreError(no_saved_game(game_id, self.where))
         return saved_game(row)
 
     def listing(self, limit: int = 50) -> list[GameSummary]:
         # SQLite says whether options and components are JSON objects: they are never read.
-        with self._conn("cannot read the saved games") as db:
+        with self._conn(CANNOT_READ_GAMES) as db:
             rows = db.execute(
                 "SELECT id, game, players, seed, created, ended, "
                 "CASE WHEN typeof(options) = 'text' AND json_valid(options) "
@@ -326,19 +348,19 @@ class SqliteStore(Store):
         ids = list(game_ids)
         if not ids:
             return None
-        with self._conn("cannot read the saved games") as db:
+        with self._conn(CANNOT_READ_GAMES) as db:
             row = db.execute(
                 "SELECT id FROM games WHERE ended IS NULL AND game IN "
                 f"({', '.join('?' * len(ids))}) ORDER BY id DESC LIMIT 1", ids).fetchone()
         return None if row is None else int(row[0])
 
     def game_rows(self) -> list[int]:
-        with self._conn("cannot read the saved games") as db:
+        with self._conn(CANNOT_READ_GAMES) as db:
             return [int(r[0]) for r in db.execute("SELECT id FROM games ORDER BY id")]
 
     def end_game(self, game_id: int) -> None:
         self._writable()
-        with self._conn("the game was not ended") as db:
+        with self._conn(NOT_ENDED) as db:
             db.execute("UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL",
                        (now(), game_id))
 
@@ -360,9 +382,7 @@ class SqliteStore(Store):
                                  "WHERE game_id = ?", (game_id,)).fetchone()[0]
                 for e, text in zip(entries, texts):
                     if seq != e.expected_seq:
-                        raise StaleLog(
-                            f"another program wrote to the log of game #{game_id} (it has "
-                            f"{seq - 1} entries, this table knew of {e.expected_seq - 1})")
+                        raise StaleLog(stale(game_id, seq - 1, e.expected_seq - 1))
                     db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                (game_id, seq, e.kind, text, e.target, e.source, e.author, at))
                     seq += 1
@@ -387,7 +407,7 @@ class SqliteStore(Store):
             raise
 
     def entries(self, game_id: int) -> list[Entry]:
-        with self._conn("cannot read the game's log") as db:
+        with self._conn(CANNOT_READ_LOG) as db:
             rows = db.execute(
                 "SELECT seq, kind, action, target, source, author, at FROM entries"
                 f"{self._scan} WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
@@ -396,7 +416,7 @@ class SqliteStore(Store):
     def add_games(self, games: Iterable[tuple[SavedGame, Sequence[Entry]]]) -> list[int]:
         self._writable()
         rows = []
-        with self._conn("nothing was imported") as db:
+        with self._conn(NOTHING_IMPORTED) as db:
             with self._transaction(db):
                 for saved, log in games:
                     values, entries = imported_rows(saved, log)

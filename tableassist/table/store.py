@@ -43,6 +43,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tableassist.games.messages import Message
+
 if TYPE_CHECKING:
     from tableassist.table.links import Links
 
@@ -69,7 +71,8 @@ def default_db() -> Path:
 class StoreError(RuntimeError):
     """The database cannot be used: not a tableassist database, damaged, from a newer version,
     held by another process, unreachable, or a write failed (the message says why, in the
-    table's words)."""
+    table's words: raised with a :class:`Message`, which the command line and the screens
+    render in their language; ``str(exc)`` is its English)."""
 
 
 class TableHeld(StoreError):
@@ -84,6 +87,48 @@ class DamagedStore(StoreError):
     """The database file is damaged (it fails SQLite's integrity check, or its tables are not
     ours any more). A writer is refused, so nothing more is lost; a reader opens what it can,
     and says so in :attr:`Store.damaged`, so the games still whole can be exported."""
+
+
+# ---- what both stores say (SQLite's and PostgreSQL's)
+
+#: What failed, before why (:func:`said`).
+NOT_SAVED = Message("store.doing.not_saved", "the game was not saved")
+NOT_ENDED = Message("store.doing.not_ended", "the game was not ended")
+CANNOT_READ_GAMES = Message("store.doing.cannot_read_games", "cannot read the saved games")
+CANNOT_READ_LOG = Message("store.doing.cannot_read_log", "cannot read the game's log")
+NOTHING_IMPORTED = Message("store.doing.nothing_imported", "nothing was imported")
+CLOSED = Message("store.closed", "the table's database is closed (the server is stopping)")
+
+
+def said(doing: Message | str | None, why: Message | str) -> Message | str:
+    """``doing: why`` (what failed, and why), or ``why`` alone."""
+    return why if doing is None else Message("store.said", "{doing}: {why}", doing=doing, why=why)
+
+
+def no_saved_game(game_id: int, where: str) -> Message:
+    return Message("store.no_saved_game", "there is no saved game #{game} in {where}",
+                   game=str(game_id), where=where)
+
+
+def newer(where: str, version: str) -> Message:
+    return Message("store.newer", "{where} was written by a newer tableassist (schema {version}); "
+                   "update tableassist to open it", where=where, version=version)
+
+
+def damaged(where: str, why: Message | str) -> Message:
+    """``where`` is damaged (``why``: what is wrong, the database's own words or ours)."""
+    return Message("store.damaged", "{where} is damaged ({why})", where=where, why=why)
+
+
+def stale(game_id: int, has: int, knew: int) -> Message:
+    return Message("store.stale", "another program wrote to the log of game #{game} (it has "
+                   "{has} entries, this table knew of {knew})", game=str(game_id), has=has,
+                   knew=knew)
+
+
+def damaged_version(where: str, version: str) -> Message:
+    return Message("store.damaged_version", "{where} is damaged (its schema version reads "
+                   "{version})", where=where, version=version)
 
 
 @dataclass(frozen=True)
@@ -148,8 +193,9 @@ def is_postgres(db: str | os.PathLike[str]) -> bool:
 
 def check_table_name(table: str) -> str:
     if not isinstance(table, str) or not TABLE_NAME.fullmatch(table):
-        raise StoreError(f"{table!r} cannot name a table: use 1 to 40 lower-case letters, digits, "
-                         "'-' or '_', starting with a letter or a digit")
+        raise StoreError(Message("store.bad_table_name", "{table} cannot name a table: use 1 to "
+                                 "40 lower-case letters, digits, '-' or '_', starting with a "
+                                 "letter or a digit", table=repr(table)))
     return table
 
 
@@ -253,7 +299,8 @@ class Store:
 
     def _writable(self) -> None:
         if self.read_only:
-            raise StoreError(f"{self.where} is open read-only")
+            raise StoreError(Message("store.read_only", "{where} is open read-only",
+                                     where=self.where))
 
     @staticmethod
     def _checked_entry(kind: str, source: str,

@@ -193,7 +193,7 @@ class VenueFile:
         try:
             self._writer: WriterLock | None = WriterLock.acquire(self.db)
         except LockError as exc:
-            raise StoreError(str(exc)) from None
+            raise StoreError(*exc.args) from None
         try:
             self.staff, self._tables, changed = self._load()
             if changed:

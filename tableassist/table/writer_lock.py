@@ -29,6 +29,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tableassist.games.messages import Message
+
 
 class LockError(RuntimeError):
     """The database cannot be locked for writing (held by another process, or not lockable)."""
@@ -58,7 +60,7 @@ def this_process() -> dict[str, object]:
             "since": datetime.now(timezone.utc).astimezone().isoformat(sep=" ", timespec="seconds")}
 
 
-def describe_owner(owner: Any) -> str:
+def describe_owner(owner: Any) -> Message:
     """The holder as its lock file (JSON text) or owner row (a dict) names it, in words."""
     if not isinstance(owner, dict):
         try:
@@ -67,18 +69,24 @@ def describe_owner(owner: Any) -> str:
             owner = None
     if isinstance(owner, dict):
         try:
-            return (f"pid {int(owner['pid'])} on {owner['host']}, running {owner['command']!r}, "
-                    f"since {owner['since']}")
+            return Message("writer_lock.owner", "pid {pid} on {host}, running {command}, since "
+                           "{since}", pid=str(int(owner['pid'])), host=str(owner['host']),
+                           command=repr(owner['command']), since=str(owner['since']))
         except (KeyError, TypeError, ValueError):
             pass
-    return "a process that has not said who it is yet"
+    return Message("writer_lock.owner_unknown", "a process that has not said who it is yet")
 
 
-def in_use(where: object, owner: Any, instead: str = "choose another --db") -> str:
+#: What a second writer of a table's database may do instead of stopping the first.
+ANOTHER_DB = Message("writer_lock.another_db", "choose another --db")
+
+
+def in_use(where: object, owner: Any, instead: Message = ANOTHER_DB) -> Message:
     """The refusal a second writer gets, naming the holder (SQLite and PostgreSQL alike;
     ``instead``: what it suggests besides stopping the holder)."""
-    return (f"{where} is in use by another tableassist: {describe_owner(owner)}. Stop it first "
-            f"(Ctrl+C in its window), or {instead}")
+    return Message("writer_lock.in_use", "{where} is in use by another tableassist: {owner}. Stop "
+                   "it first (Ctrl+C in its window), or {instead}", where=str(where),
+                   owner=describe_owner(owner), instead=instead)
 
 
 class WriterLock:
@@ -90,7 +98,7 @@ class WriterLock:
         self._count = 0
 
     @classmethod
-    def acquire(cls, db: Path, *, instead: str = "choose another --db") -> "WriterLock":
+    def acquire(cls, db: Path, *, instead: Message = ANOTHER_DB) -> "WriterLock":
         """The lock of ``db`` (``instead``: what the refusal suggests besides stopping the
         holder)."""
         path = lock_path(db)
@@ -104,12 +112,14 @@ class WriterLock:
             return lock
 
     @staticmethod
-    def _take(db: Path, path: Path, instead: str) -> int:
+    def _take(db: Path, path: Path, instead: Message) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
-            raise LockError(f"cannot create {path.name} in {path.parent}: "
-                            f"{exc.strerror.lower() if exc.strerror else exc}") from None
+            raise LockError(Message("writer_lock.cannot_create", "cannot create {file} in "
+                                    "{folder}: {why}", file=path.name, folder=str(path.parent),
+                                    why=exc.strerror.lower() if exc.strerror else str(exc))) \
+                from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -120,8 +130,9 @@ class WriterLock:
                     os.close(fd)
                 raise LockError(in_use(db, text, instead)) from None
             os.close(fd)
-            raise LockError(f"cannot lock {path} ({exc.strerror}): the file system does not "
-                            "support locks; keep the database on a local disk") from None
+            raise LockError(Message("writer_lock.no_locks", "cannot lock {file} ({why}): the file "
+                                    "system does not support locks; keep the database on a local "
+                                    "disk", file=str(path), why=exc.strerror or str(exc))) from None
         data = json.dumps(this_process()).encode()
         os.ftruncate(fd, 0)
         os.pwrite(fd, data, 0)

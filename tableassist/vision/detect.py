@@ -134,10 +134,15 @@ class Detections:
         ids, counts = np.unique(self.ids, return_counts=True)
         return {int(i) for i, c in zip(ids, counts) if c > 1}
 
+    def too_small(self, min_side_px: float = WARN_SIDE_PX) -> list[tuple[int, float]]:
+        """Each marker too small to read reliably, as (id, side in px)."""
+        return [(int(i), float(s)) for i, s in zip(self.ids, self.side_px()) if s < min_side_px]
+
     def size_warnings(self, min_side_px: float = WARN_SIDE_PX) -> list[str]:
-        """Warnings a person can act on, one per marker too small to read reliably."""
-        return [f"marker {int(i)} is {s:.0f} px: move the camera closer or print larger"
-                for i, s in zip(self.ids, self.side_px()) if s < min_side_px]
+        """Warnings a person can act on, one per marker too small to read reliably (English:
+        ``tableassist detect`` words :meth:`too_small` in its own language)."""
+        return [f"marker {i} is {s:.0f} px: move the camera closer or print larger"
+                for i, s in self.too_small(min_side_px)]
 
     def to_json(self) -> list[dict[str, Any]]:
         return [{"id": int(i), "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in c]}

@@ -62,6 +62,7 @@ def test_the_new_game_card_starts_the_same_game_again_and_the_screens_follow(ser
     first = server.table.start("abandon_ship", ["Ann", "Bea", "Cy"], options=None,
                                colours={"Ann": "blue", "Bea": "red", "Cy": "green"})
     table = server.client(server.tokens.table)
+    german = server.client(server.tokens.table, "de")
     server.camera.feed([CardShown(command="new_game", t=1.0)], 1.0)
     # the new game is sent first; the camera's report of the card in the broadcast after it
     state = table.wait_state(lambda s: s["game"]["row"] != first.saved.id
@@ -71,6 +72,9 @@ def test_the_new_game_card_starts_the_same_game_again_and_the_screens_follow(ser
     assert state["game"]["colours"] == {"Ann": "blue", "Bea": "red", "Cy": "green"}
     assert server.camera.session is second
     assert state["camera_reader"]["report"] == "New game card: a new game with the same players"
+    said = german.wait_state(lambda s: (s.get("camera_reader") or {}).get("report"), "the report")
+    assert said["camera_reader"]["report"] == \
+        "Neues-Spiel-Karte: ein neues Spiel mit denselben Personen"   # each screen its language
     saved = {g["id"]: g for g in state["lobby"]["saved"]}
     assert saved[first.saved.id]["ended"] is None        # the other game stays, resumable
 

@@ -77,3 +77,22 @@ def test_a_folder_an_unreadable_file_and_a_bad_annotate_folder_are_one_sentence_
     out = capsys.readouterr().out
     assert "qr     'MEBKM:URL:" in out   # what was found is reported all the same
     assert out.rstrip().endswith("1.annotated.png: cannot write an image there")
+
+
+def test_the_warnings_in_german_and_spanish(tmp_path, capsys, registry, renderer):
+    """A too small marker and one the registry does not know, warned in --lang's words (issue 25)."""
+    from tests.test_cli_language import CODE, COMMANDS, TITLES
+    from tests.words import english_left, lowered
+    scene = Scene(pieces=corner_pieces() + (Piece(249, 300, 300, 0, 15),))
+    frame, _ = renderer.render(scene, Viewpoint(1280, 720), Effects(blur=0.3))
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), frame)
+    said = {}
+    for lang in ("en", "de", "es"):
+        main(["--lang", lang, "detect", "--game", "wreckers", "--no-qr", str(image)])
+        said[lang] = CODE.sub(" ", capsys.readouterr().out.replace(str(image), " "))
+    assert "move the camera closer" in said["en"] and "not in the registry" in said["en"]
+    for lang in ("de", "es"):
+        report = english_left({"detect": said[lang]}, lowered([said["en"]]), lang,
+                              allowed=COMMANDS + TITLES)
+        assert not report, f"English in {lang}: {report}"
