@@ -13,6 +13,7 @@ two-letter marks (a rat's colour letter, "px").
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -30,14 +31,19 @@ CLICKS = 10          # actions pressed on the page before the rest is played by 
 _ENGLISH: dict[str, set[str]] = {}
 
 
+def _page(chromium, lang: str, url: str) -> tuple[Any, list[str]]:
+    """``url`` open in a browser whose language is ``lang``, and the page's errors as they come."""
+    page = chromium.new_context(locale=lang, viewport=TABLET).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return page, errors
+
+
 def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[str, str]:
     """The text of each screen of one game played in ``lang``."""
     rnd = random.Random(7)
-    context = chromium.new_context(locale=lang, viewport=TABLET)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}#t={server.tokens.host}")
+    page, errors = _page(chromium, lang, f"{server.url}#t={server.tokens.host}")
     page.wait_for_function("() => window.tableassist && window.tableassist.state")
     page.locator(f'button[data-game="{game_id}"]').click()
     page.locator(".options-box > summary").click()
@@ -63,7 +69,7 @@ def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[s
     shown["fix"] = page.evaluate(VISIBLE)
     page.keyboard.press("Escape")
     phone_url = page.evaluate(f"() => window.tableassist.state.links.players['{PLAYERS[1]}'].url")
-    phone = context.new_page()
+    phone = page.context.new_page()
     phone.goto(phone_url)
     phone.wait_for_function("() => window.tableassist && window.tableassist.state && "
                             "window.tableassist.state.game")
@@ -73,7 +79,7 @@ def _screens(chromium, server: RunningServer, game_id: str, lang: str) -> dict[s
     page.wait_for_selector(".result", timeout=60_000)
     shown["end"] = page.evaluate(VISIBLE)
     assert not errors, errors
-    context.close()
+    page.context.close()
     return shown
 
 
@@ -120,11 +126,7 @@ def _venue_screens(chromium, server: RunningServer, lang: str) -> dict[str, str]
     if "ahoi-4" not in server.served.tables:
         server.served.create_table("Ahoi 4")   # no English word in its title
         server.table.start("schmuggler", list(PLAYERS), options=None, seed=3)
-    context = chromium.new_context(locale=lang, viewport=TABLET)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.served.staff_link)
+    page, errors = _page(chromium, lang, server.served.staff_link)
     page.wait_for_selector('article[data-table="ahoi-4"]')
     page.wait_for_selector('article[data-table="main"][data-state="playing"]')
     shown = {"venue": page.evaluate(VISIBLE)}
@@ -140,7 +142,7 @@ def _venue_screens(chromium, server: RunningServer, lang: str) -> dict[str, str]
     shown["join card"] = page.locator("#card").evaluate(
         "e => e.innerText + '\\n' + e.querySelector('img').alt")
     assert not errors, errors
-    context.close()
+    page.context.close()
     return shown
 
 
@@ -161,11 +163,7 @@ def test_no_english_word_on_the_venue_page(chromium, server, tmp_path, lang):
 def _check_report(chromium, server: RunningServer, lang: str) -> dict[str, str]:
     """The host screen's camera card in ``lang`` with the camera check's report of a rendered
     Abandon Ship table at 720p (its dice too small to read every time: verdicts and advice)."""
-    context = chromium.new_context(locale=lang, viewport=TABLET)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}#t={server.tokens.host}")
+    page, errors = _page(chromium, lang, f"{server.url}#t={server.tokens.host}")
     page.wait_for_function("() => window.tableassist && window.tableassist.state")
     page.select_option('[data-field="check-game"]', "abandon_ship")
     page.locator('[data-do="camera-check"]').click()
@@ -174,7 +172,7 @@ def _check_report(chromium, server: RunningServer, lang: str) -> dict[str, str]:
         "card => card.innerText + '\\n' + [...card.querySelectorAll('[alt]')].map(e => e.alt).join('\\n')")}
     page.locator('[data-do="camera-check"]').click()
     assert not errors, errors
-    context.close()
+    page.context.close()
     return shown
 
 
