@@ -150,9 +150,9 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with :class:`HelpFormatter`; a command's subcommands
     (``add_subparsers``) are parsers of the same class, so theirs too."""
 
-    def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = HelpFormatter,
-                 **kwargs: Any) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 # ---- the words every command shares

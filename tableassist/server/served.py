@@ -608,13 +608,16 @@ class ServedVenue:
             store.close()
             self.problems[name] = str(exc)
             return False
-        served = self._add(compose_table(name, store, tokens, self.registry, box=self.box,
-                                         clock=self.clock))
+        served = compose_table(name, store, tokens, self.registry, box=self.box,
+                               clock=self.clock)
         if resume:
+            # before it is served: a camera agent reconnecting at once finds the game followed
+            # by the camera, and so its reading can be taken over (agent.py), not begun anew
             try:
                 served.table.resume_latest()
             except StoreError:
                 pass   # the lobby says what is wrong with the game
+        self._add(served)
         with self._lock:
             self._dirty.add(name)
         return True
