@@ -35,6 +35,7 @@ from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start
 from tests.stores import keys, raw
+from tests.words import english_left, lowered
 
 NAMES = [p["name"] for p in PLAYERS]
 
@@ -573,6 +574,29 @@ def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(any_serve
         wait_until(lambda: len(table.state["history"]) == len(log),
                    what="the screen's history")
     assert table.act(table.state["actions"][0]["action"])["ok"]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_full_disk_is_refused_in_the_screens_language(any_server, store_factory, lang):
+    """The refusal a German or Spanish screen gets for a change the store refused (issue 25):
+    the store's reason and what was not saved, in its words; the English screen's is unchanged."""
+    server = any_server
+    table = server.client(server.tokens.table)
+    start(table)
+    other = server.client(server.tokens.table, lang=lang)
+    action = table.state["actions"][0]["action"]
+    with store_factory.full_disk(server.table.store):
+        for _ in range(2000):   # until the database cannot grow (the first pages may be free)
+            before = table.state["version"]
+            english = table.act(action)
+            if not english["ok"]:
+                break
+            action = table.wait_state(lambda s: s["version"] > before)["actions"][0]["action"]
+        said = other.act(action)
+    assert english["error"] == f"{store_factory.disk_full}: the action was not saved and not applied"
+    assert not said["ok"]
+    report = english_left({"refusal": said["error"]}, lowered([english["error"]]), lang)
+    assert not report, report
 
 
 # -- messages the server cannot read -----------------------------------------------------------
