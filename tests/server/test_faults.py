@@ -392,6 +392,28 @@ def test_a_damaged_database_and_its_rescue_are_said_in_the_language(tmp_path, ca
     assert not report, report
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_damaged_rows_an_export_leaves_out_are_said_in_the_language(tmp_path, capsys, lang):
+    """What is wrong with a damaged game row and a damaged log entry, as the export says when it
+    leaves them out (issue 25): no English word in German or Spanish."""
+    db = saved_db(tmp_path / "table.sqlite3", games=3, actions=2)
+    raw(db, "UPDATE games SET options = 'not json', seed = 'x', players = '{}' WHERE id = 2")
+    raw(db, "UPDATE entries SET action = 'not json' WHERE game_id = 3 AND seq = 1")
+    said = {}
+    for language in ("en", lang):
+        assert main(["--lang", language, "export", "--db", str(db), "-o",
+                     str(tmp_path / f"{language}.jsonl")]) == 1
+        said[language] = capsys.readouterr().err.replace(str(db), " ")
+    assert "game #2 left out: saved game #2 is damaged: its players are damaged (not a JSON " \
+        "list of names); its seed is damaged (not a whole number); its options are damaged " \
+        "(not a JSON object)" in said["en"]
+    assert "game #3 left out: entry 1 of game #3 is damaged: its action is not a JSON " \
+        "object" in said["en"]
+    said = {language: CODE.sub(" ", text) for language, text in said.items()}
+    report = english_left({"export": said[lang]}, lowered([said["en"]]), lang)
+    assert not report, report
+
+
 @pytest.mark.parametrize("with_db", [True, False], ids=["existing-db", "empty-folder"])
 def test_a_read_only_data_folder_is_refused_in_one_line(mount_point, capsys, with_db):
     folder, remount = mount_point
