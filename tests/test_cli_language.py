@@ -67,6 +67,8 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "export of a file that is no database": ["export", "--db", str(blocker)],
         "export of a table no name fits": ["export", "--db", db, "--table", "Main!"],
         "export of a missing game": ["export", "--db", db, "--game-row", "7"],
+        "export of a closed PostgreSQL port": ["export", "--db",
+                                               "postgresql://ann@127.0.0.1:9/table"],
         "import a missing file": ["import", "--db", db, str(tmp / "missing.jsonl")],
         "box check": ["box", "--box", str(tmp / "box"), "check"],
         "camera without a key": ["camera", "--server", "http://127.0.0.1:9", "--table", "main"],
@@ -104,6 +106,7 @@ def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
     assert "no markers for game" in english["print an unknown game"]
     assert "the following arguments are required" in english["replay without players"]
     assert "What to do" in english["camera-check of a picture"]
+    assert "connection refused" in english["export of a closed PostgreSQL port"]
     shown = run_all(tmp_path / lang, lang, capsys)
     report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
     assert not report, f"English on the {lang} command line: {report}"

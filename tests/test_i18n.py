@@ -300,6 +300,7 @@ SAME_EVERYWHERE = frozenset("""
     offset category none track coffee net income random manual bid physical unlimited count
     verified immediate effects bytes checked fwd back ms ctrl postgresql
     nginx opencv json csv pid proxy letter ann bea cy sqlite root
+    createdb createuser pwprompt
 """.split())
 
 #: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).

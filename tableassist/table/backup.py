@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
+from tableassist.games.messages import Message
 from tableassist.table.store import (ENTRY_KINDS, MAX_INTEGER, SOURCES, Entry, SavedGame, Store,
                                      StoreError)
 
@@ -48,7 +49,9 @@ def game_line(saved: SavedGame, entries: Iterable[Entry]) -> dict[str, Any]:
     log = []
     for e in entries:
         if e.damaged:
-            raise StoreError(f"entry {e.seq} of game #{saved.id} is damaged: {e.damaged}")
+            raise StoreError(Message("backup.entry_damaged", "entry {seq} of game #{game} is "
+                                     "damaged: {why}", seq=e.seq, game=str(saved.id),
+                                     why=e.damaged))
         log.append({"seq": e.seq, "kind": e.kind, "action": e.action, "target": e.target,
                     "source": e.source, "author": e.author, "at": e.at})
     return {"type": "game", "row": saved.id, "game": saved.game, "players": list(saved.players),
@@ -60,12 +63,13 @@ def write(store: Store, rows: Iterable[int], out: TextIO) -> tuple[int, list[str
     """Write the games ``rows`` of ``store`` to ``out``. A damaged game is left out and said in
     the returned problems; returns (games written, problems)."""
     out.write(json.dumps(header()) + "\n")
-    written, problems = 0, []
+    written, problems = 0, list[str]()   # messages
     for row in rows:
         try:
             line = game_line(store.game(row), store.entries(row))
         except StoreError as exc:
-            problems.append(f"game #{row} left out: {exc}")
+            problems.append(Message("backup.left_out", "game #{game} left out: {why}",
+                                    game=str(row), why=exc.args[0] if exc.args else str(exc)))
             continue
         out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
         written += 1

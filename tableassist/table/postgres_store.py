@@ -218,59 +218,79 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def connect_error(exc: Exception, params: Mapping[str, str]) -> str:
+def connect_error(exc: Exception, params: Mapping[str, str]) -> Message:
     """Why a connection could not be made, and what to do about it."""
     text = str(exc)
     server = _server(params)
-    user = params.get("user") or "(your login name)"
+    user = params.get("user") or ""
     dbname = params.get("dbname") or user
     if "Connection refused" in text or "No such file or directory" in text:
-        return (f"cannot reach the PostgreSQL server at {server} (connection refused): is it "
-                "running, and is that its address and port?")
+        return Message("postgres_store.connect.refused", "cannot reach the PostgreSQL server at "
+                       "{server} (connection refused): is it running, and is that its address "
+                       "and port?", server=server)
     if "timeout expired" in text:
-        return (f"the PostgreSQL server at {server} does not answer (no reply within "
-                f"{params.get('connect_timeout')} s)")
+        return Message("postgres_store.connect.timeout", "the PostgreSQL server at {server} does "
+                       "not answer (no reply within {seconds} s)", server=server,
+                       seconds=params.get("connect_timeout") or "")
     if "failed to resolve host" in text or "could not translate host name" in text:
-        return f"cannot find the database server's host {params.get('host')!r}"
+        return Message("postgres_store.connect.no_host", "cannot find the database server's host "
+                       "{host}", host=repr(params.get("host")))
+    # who: the user named, else the login name libpq uses
+    who = Message("postgres_store.connect.user", "user '{user}'", user=user) if user else \
+        Message("postgres_store.connect.login_user", "user '(your login name)'")
+    login = user or "(your login name)"   # in a command: what to type there
     if "password authentication failed" in text:
-        return (f"the PostgreSQL server at {server} refused the password of user '{user}' (or "
-                "there is no such user)")
+        return Message("postgres_store.connect.bad_password", "the PostgreSQL server at {server} "
+                       "refused the password of {who} (or there is no such user)", server=server,
+                       who=who)
     if "no password supplied" in text:
-        return (f"the PostgreSQL server at {server} wants a password for user '{user}': give it "
-                f"in the URL (postgresql://{user}:PASSWORD@…) or in ~/.pgpass")
+        return Message("postgres_store.connect.no_password", "the PostgreSQL server at {server} "
+                       "wants a password for {who}: give it in the URL (postgresql://{login}:PASSWORD@…) "
+                       "or in ~/.pgpass", server=server, who=who, login=login)
     if f'database "{dbname}" does not exist' in text or "does not exist" in text and \
             "database" in text:
-        return (f"there is no database '{dbname}' on the PostgreSQL server at {server}: create "
-                f"it (createdb -O {user} {dbname}), or check the --db URL")
+        return Message("postgres_store.connect.no_database", "there is no database '{dbname}' on "
+                       "the PostgreSQL server at {server}: create it (createdb -O {login} {dbname}), or "
+                       "check the --db URL", dbname=dbname or login, server=server, login=login)
     if "role" in text and "does not exist" in text:
-        return (f"there is no user '{user}' on the PostgreSQL server at {server}: create it "
-                f"(createuser --pwprompt {user})")
+        return Message("postgres_store.connect.no_user", "there is no {who} on the PostgreSQL "
+                       "server at {server}: create it (createuser --pwprompt {login})", who=who,
+                       server=server, login=login)
     if "no pg_hba.conf entry" in text:
-        return (f"the PostgreSQL server at {server} does not let user '{user}' connect from here "
-                "(no pg_hba.conf entry)")
+        return Message("postgres_store.connect.not_allowed", "the PostgreSQL server at {server} "
+                       "does not let {who} connect from here (no pg_hba.conf entry)",
+                       server=server, who=who)
     if "is not currently accepting connections" in text:
-        return f"the database '{dbname}' is not accepting connections now"
+        return Message("postgres_store.connect.not_accepting", "the database '{dbname}' is not "
+                       "accepting connections now", dbname=dbname or login)
     if "too many" in text and "connections" in text:
-        return f"the PostgreSQL server at {server} has no free connection (max_connections)"
+        return Message("postgres_store.connect.too_many", "the PostgreSQL server at {server} has "
+                       "no free connection (max_connections)", server=server)
     reason = re.sub(r"^(connection (is bad|failed): )+(connection to server at .*? failed: )?"
                     r"(FATAL: +)?", "", _first_line(exc))
-    return f"cannot connect to the PostgreSQL server at {server} ({reason})"
+    return Message("postgres_store.connect.failed", "cannot connect to the PostgreSQL server at "
+                   "{server} ({reason})", server=server, reason=reason)
 
 
-def explain(exc: Exception) -> str:
-    """What a PostgreSQL error during use means for the table, in words (SQLSTATE decides)."""
+def explain(exc: Exception) -> Message:
+    """What a PostgreSQL error during use means for the table, in words (SQLSTATE decides; the
+    server's own line, where one is quoted, is in the server's language)."""
     state = getattr(exc, "sqlstate", None) or ""
     if state == "53100":
-        return "the database server's disk is full"
+        return Message("postgres_store.disk_full", "the database server's disk is full")
     if state.startswith("53"):
-        return f"the database server is out of resources ({_first_line(exc)})"
+        return Message("postgres_store.out_of_resources", "the database server is out of "
+                       "resources ({reason})", reason=_first_line(exc))
     if state == "25006":
-        return "the database cannot be written (the server says it is read-only)"
+        return Message("postgres_store.read_only", "the database cannot be written (the server "
+                       "says it is read-only)")
     if state == "42501":
-        return f"the database user may not do this ({_first_line(exc)})"
+        return Message("postgres_store.not_permitted", "the database user may not do this "
+                       "({reason})", reason=_first_line(exc))
     if state in ("57P01", "57P02", "57P03") or state.startswith("08") or _is_lost(exc):
-        return "lost the connection to the database server"
-    return f"the database server refused it ({_first_line(exc)})"
+        return Message("postgres_store.lost", "lost the connection to the database server")
+    return Message("postgres_store.refused", "the database server refused it ({reason})",
+                   reason=_first_line(exc))
 
 
 def _is_lost(exc: Exception) -> bool:
@@ -364,7 +384,8 @@ class _Link:
             raise
         except psycopg.Error as exc:
             conn.close()
-            raise StoreError(f"{self.where}: {explain(exc)}") from None
+            raise StoreError(Message("postgres_store.where", "{where}: {why}", where=self.where,
+                                     why=explain(exc))) from None
         return conn
 
     def _prepare(self, conn: Any) -> int:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import psycopg  # stores.open_venue checks first that it is installed
 
+from tableassist.games.messages import Message
 from tableassist.table.postgres_store import (LOCK_SPACE, PROCESS_SPACE, SCHEMA, connect_error, explain,
                                               parameters, prepare_schema, shown)
 from tableassist.table.store import MAIN, StoreError, now
@@ -85,7 +86,8 @@ class _Connection:
                         self.close()
                         if attempt == 1:
                             continue
-                    raise StoreError(f"the venue's database: {explain(exc)}") from None
+                    raise StoreError(Message("postgres_venue.failed", "the venue's database: "
+                                             "{why}", why=explain(exc))) from None
             raise AssertionError("unreachable")
 
     def close(self) -> None:

@@ -87,6 +87,28 @@ class NotSaved(StoreError):
     and the session is again the replay of its log."""
 
 
+def change(kind: str) -> Message:
+    """A change of the log, by its entry's ``kind`` ("the undo")."""
+    return Message("session.change", "{kind, select, action {the action} undo {the undo} "
+                   "redo {the redo} correction {the correction} other {the change}}", kind=kind)
+
+
+def not_saved(why: Message | str, kind: str, after: int) -> Message:
+    """The store refused a change of ``kind`` (and the ``after`` changes made with it)."""
+    return Message("session.not_saved", "{why}: {after, plural, =0 {{what} was} one {{what} and "
+                   "the # change after it were} other {{what} and the # changes after it were}} "
+                   "not saved and not applied", why=why, what=change(kind), after=after)
+
+
+def not_saved_reloaded(why: Message | str, kind: str, after: int) -> Message:
+    """:func:`not_saved` when someone else wrote to the log: the session reloaded it."""
+    return Message("session.not_saved_reloaded", "{why}: {after, plural, =0 {{what} was} one "
+                   "{{what} and the # change after it were} other {{what} and the # changes after "
+                   "it were}} not saved and not applied; the table reloaded the game from the log, "
+                   "check it and do it again if still wanted", why=why, what=change(kind),
+                   after=after)
+
+
 class TableSession:
     """A saved game, live. Thread-safe: the server's threads and the camera share one session.
 
@@ -278,7 +300,7 @@ class TableSession:
 
     def _write(self, entries: Sequence[NewEntry], whats: Sequence[str]) -> list[Entry]:
         """Store ``entries`` in one transaction. On failure the session reloads from the log and
-        :class:`NotSaved` says why, naming what (``whats``) was not saved."""
+        :class:`NotSaved` says why, naming what (``whats``: their kinds) was not saved."""
         try:
             written = self.store.append_all(self.saved.id, entries)
         except StoreError as exc:
@@ -291,14 +313,11 @@ class TableSession:
                 if self._before is not None:   # before the together() block's changes
                     self.steps, self._redo, self._log_end, self._resume_at = self._before
                 self.game, _ = self._replay(self.steps)
-            what = f"the {whats[0]} was" if len(whats) == 1 else \
-                f"the {whats[0]} and the {len(whats) - 1} changes after it were"
+            why, first, after = exc.args[0] if exc.args else str(exc), whats[0], len(whats) - 1
             if isinstance(exc, StaleLog):
-                raise NotSaved(f"{exc}: {what} not saved and not applied; the table reloaded "
-                               "the game from the log, check it and do it again if still "
-                               "wanted") from None
+                raise NotSaved(not_saved_reloaded(why, first, after)) from None
             self.warning = self.warning or warning
-            raise NotSaved(f"{exc}: {what} not saved and not applied") from None
+            raise NotSaved(not_saved(why, first, after)) from None
         self._log_end = written[-1].seq
         self.times = (self.times[0] if self.times else written[0].at, written[-1].at)
         return written

@@ -345,11 +345,11 @@ def is_text(value: Any) -> bool:
 
 
 def header_problems(game: Any, players: Any, seed: Any, created: Any,
-                    ended: Any) -> tuple[tuple[str, ...], list[str]]:
+                    ended: Any) -> tuple[tuple[str, ...], list[Message]]:
     """The parsed players of a game row and what is wrong with its small fields."""
-    problems = []
+    problems: list[Message] = []
     if not is_text(game):
-        problems.append("its game name is damaged")
+        problems.append(Message("store.row.game_damaged", "its game name is damaged"))
     names: tuple[str, ...] = ()
     try:
         parsed = json.loads(players) if is_text(players) else None
@@ -358,23 +358,39 @@ def header_problems(game: Any, players: Any, seed: Any, created: Any,
     if isinstance(parsed, list) and parsed and all(is_text(p) for p in parsed):
         names = tuple(parsed)
     else:
-        problems.append("its players are damaged (not a JSON list of names)")
+        problems.append(Message("store.row.players_damaged", "its players are damaged (not a "
+                                "JSON list of names)"))
     if isinstance(seed, bool) or not isinstance(seed, int):
-        problems.append("its seed is damaged (not a whole number)")
+        problems.append(Message("store.row.seed_damaged", "its seed is damaged (not a whole "
+                                "number)"))
     if not is_text(created):
-        problems.append("its creation time is damaged")
+        problems.append(Message("store.row.created_damaged", "its creation time is damaged"))
     if ended is not None and not is_text(ended):
-        problems.append("its end time is damaged")
+        problems.append(Message("store.row.ended_damaged", "its end time is damaged"))
     return names, problems
 
 
-def json_object(text: Any, what: str, problems: list[str]) -> dict[str, Any]:
+def not_an_object(what: str) -> Message:
+    """A row's JSON field ``what`` (options, components) that is not a JSON object."""
+    return Message("store.row.not_an_object", "its {what, select, options {options} other "
+                   "{components}} are damaged (not a JSON object)", what=what)
+
+
+def problems_said(problems: Sequence[Message]) -> Message:
+    """What is wrong with a row, its problems one after the other (``a; b; c``)."""
+    said = problems[-1]
+    for problem in reversed(problems[:-1]):
+        said = Message("store.row.problems", "{problem}; {more}", problem=problem, more=said)
+    return said
+
+
+def json_object(text: Any, what: str, problems: list[Message]) -> dict[str, Any]:
     try:
         value = json.loads(text) if is_text(text) else None
     except ValueError:
         value = None
     if not isinstance(value, dict):
-        problems.append(f"its {what} are damaged (not a JSON object)")
+        problems.append(not_an_object(what))
         return {}
     return value
 
@@ -387,7 +403,8 @@ def saved_game(row: Sequence[Any]) -> SavedGame:
     parsed_options = json_object(options, "options", problems)
     parsed_components = json_object(components, "components", problems)
     if problems:
-        raise StoreError(f"saved game #{gid} is damaged: {'; '.join(problems)}")
+        raise StoreError(Message("store.row.game_is_damaged", "saved game #{game} is damaged: "
+                                 "{problems}", game=str(gid), problems=problems_said(problems)))
     return SavedGame(id=gid, game=game, players=names, seed=seed, options=parsed_options,
                      components=parsed_components, created=created, ended=ended,
                      entries=entries)
@@ -401,20 +418,20 @@ def summary(row: Sequence[Any]) -> GameSummary:
     names, problems = header_problems(game, players, seed, created, ended)
     for what, kind in (("options", options), ("components", components)):
         if kind != "object":
-            problems.append(f"its {what} are damaged (not a JSON object)")
+            problems.append(not_an_object(what))
     return GameSummary(id=gid, game=game if is_text(game) else "?", players=names,
                        created=created if is_text(created) else "",
                        ended=ended if is_text(ended) else None, entries=entries,
-                       damaged="; ".join(problems) or None)
+                       damaged=problems_said(problems) if problems else None)
 
 
 def entry(row: Sequence[Any]) -> Entry:
     """A log row ``(seq, kind, action, target, source, author, at)``, parsed; what is damaged is
     said in :attr:`Entry.damaged`, never raised."""
     seq, kind, action, target, source, author, at = row
-    problems = []
+    problems: list[Message] = []
     if kind not in ENTRY_KINDS:
-        problems.append("its kind is damaged")
+        problems.append(Message("store.row.kind_damaged", "its kind is damaged"))
     parsed = None
     if action is not None:
         try:
@@ -422,16 +439,18 @@ def entry(row: Sequence[Any]) -> Entry:
         except ValueError:
             pass
         if not isinstance(parsed, dict):
-            problems.append("its action is not a JSON object")
+            problems.append(Message("store.row.action_damaged", "its action is not a JSON "
+                                    "object"))
             parsed = None
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
-        problems.append("its target is damaged")
+        problems.append(Message("store.row.target_damaged", "its target is damaged"))
     if not is_text(source) or (author is not None and not is_text(author)) or \
             not is_text(at):
-        problems.append("its source, author or time is damaged")
+        problems.append(Message("store.row.source_damaged", "its source, author or time is "
+                                "damaged"))
     if problems:
         return Entry(seq, kind if is_text(kind) else "?", None, None, "?", None, "",
-                     damaged="; ".join(problems))
+                     damaged=problems_said(problems))
     return Entry(seq, kind, parsed, target, source, author, at)
 
 

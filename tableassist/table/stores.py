@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 
+from tableassist.games.messages import Message
 from tableassist.table import backup
 from tableassist.table.store import MAIN, DamagedStore, Store, StoreError, is_postgres
 from tableassist.table.venue import Venue, VenueFile
@@ -35,34 +36,40 @@ def open_store(db: str | os.PathLike[str], table: str = MAIN, *,
     except DamagedStore as exc:
         if read_only:
             raise
-        raise DamagedStore(f"{exc} and is not opened for writing, so nothing in it changes; "
-                           f"{_rescue(kind, db, table)}") from None
+        raise DamagedStore(Message("stores.damaged_writer", "{why} and is not opened for "
+                                   "writing, so nothing in it changes; {rescue}",
+                                   why=exc.args[0] if exc.args else str(exc),
+                                   rescue=_rescue(kind, db, table))) from None
 
 
 #: How many game numbers a message names before it counts the rest.
 _NAMED = 8
 
 
-def _rescue(kind: type[Store], db: str | os.PathLike[str], table: str) -> str:
+def _rescue(kind: type[Store], db: str | os.PathLike[str], table: str) -> Message:
     """What can still be read of a damaged database, and the commands that save it."""
     try:
         with kind(db, table, read_only=True) as reader:
             whole, damaged = backup.readable(reader)
     except StoreError:
-        return "no saved game can be read from it"
+        return Message("stores.rescue.unreadable", "no saved game can be read from it")
     if not whole:
-        return (f"none of its {len(damaged)} saved games can be read whole" if damaged else
-                "it holds no saved game")
-    named = ", ".join(f"#{row}" for row in whole[:_NAMED]) + \
-        (f" and {len(whole) - _NAMED} more" if len(whole) > _NAMED else "")
-    some = "its saved game" if len(whole) == 1 else f"its {len(whole)} saved games"
-    if damaged:
-        some = f"{len(whole)} of its {len(whole) + len(damaged)} saved games"
-    option = "" if table == MAIN else f" --table {table}"
-    them = "it" if len(whole) == 1 else "them"
-    return (f"{some} can still be read whole ({named}): save {them} with `tableassist export "
-            f"--db {shlex.quote(os.fspath(db))}{option} -o rescued.jsonl`, then `tableassist "
-            f"import rescued.jsonl --db NEW-FILE` puts {them} in a new database")
+        return Message("stores.rescue.none_whole", "{damaged, plural, =0 {it holds no saved "
+                       "game} one {none of its # saved games can be read whole} other {none of "
+                       "its # saved games can be read whole}}", damaged=len(damaged))
+    numbers = tuple(f"#{row}" for row in whole[:_NAMED])
+    named = numbers if len(whole) <= _NAMED else \
+        Message("stores.rescue.more", "{games} and {more} more", games=numbers,
+                more=len(whole) - _NAMED)
+    return Message("stores.rescue.some", "{damaged, plural, =0 {{whole, plural, one {its saved "
+                   "game} other {its # saved games}}} one {{whole} of its {total} saved games} other "
+                   "{{whole} of its {total} saved games}} "
+                   "can still be read whole ({named}): save {whole, plural, one {it} other {them}} "
+                   "with `tableassist export --db {db}{table, select, main {} other { --table "
+                   "{table}}} -o rescued.jsonl`, then `tableassist import rescued.jsonl --db "
+                   "NEW-FILE` puts {whole, plural, one {it} other {them}} in a new database",
+                   damaged=len(damaged), whole=len(whole), total=len(whole) + len(damaged),
+                   named=named, db=shlex.quote(os.fspath(db)), table=table)
 
 
 def implementation(db: str | os.PathLike[str]) -> type[Store]:
@@ -72,8 +79,9 @@ def implementation(db: str | os.PathLike[str]) -> type[Store]:
         return PostgresStore
     scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", os.fspath(db))
     if scheme:
-        raise StoreError(f"--db {scheme.group(1)}://… is not a database tableassist can use: give "
-                         "a file (SQLite) or a postgresql:// URL")
+        raise StoreError(Message("stores.unknown_scheme", "--db {scheme}://… is not a database "
+                                 "tableassist can use: give a file (SQLite) or a postgresql:// "
+                                 "URL", scheme=scheme.group(1)))
     from tableassist.table.sqlite_store import SqliteStore
     return SqliteStore
 

@@ -25,16 +25,19 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tableassist import i18n
 from tableassist.cli import main
 from tableassist.server import Table, Tokens
 from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
 from tableassist.table.store import StoreError, is_postgres
-from tableassist.table.stores import open_store
+from tableassist.table.stores import implementation, open_store
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
 from tests.server.test_server import PLAYERS, first_lot, start
 from tests.stores import keys, raw
+from tests.test_cli_language import CODE
+from tests.words import english_left, lowered
 
 NAMES = [p["name"] for p in PLAYERS]
 
@@ -286,6 +289,21 @@ def test_a_database_with_40_flipped_bytes_is_refused_or_served_in_words(tmp_path
         assert lines == [one_sentence(lines[0])] and lines[0].startswith("cannot ")
 
 
+def damaged_index(base: Path, damaged: Path) -> Path:
+    """``damaged``: a copy of the SQLite file ``base`` with bytes flipped in the index of the log
+    (the entries themselves whole), so SQLite's integrity check fails."""
+    db = sqlite3.connect(base)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master "
+                      "WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
+    db.close()
+    data = bytearray(base.read_bytes())
+    for offset in range(root * page_size - 40, root * page_size - 4):   # the index's last cells
+        data[offset] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    return damaged
+
+
 def test_a_damaged_index_is_refused_and_every_game_rescued_by_export_and_import(tmp_path,
                                                                                 capsys):
     """Bytes flipped in the index of the log (the entries themselves whole): SQLite's integrity
@@ -298,16 +316,7 @@ def test_a_damaged_index_is_refused_and_every_game_rescued_by_export_and_import(
         for row in store.game_rows():
             views[row] = TableSession.open(store, row).game.view(None)
         logs = {row: store.entries(row) for row in store.game_rows()}
-    db = sqlite3.connect(base)
-    page_size = db.execute("PRAGMA page_size").fetchone()[0]
-    root = db.execute("SELECT rootpage FROM sqlite_master "
-                      "WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
-    db.close()
-    data = bytearray(base.read_bytes())
-    for offset in range(root * page_size - 40, root * page_size - 4):   # the index's last cells
-        data[offset] ^= 0xFF
-    damaged = tmp_path / "damaged.sqlite3"
-    damaged.write_bytes(bytes(data))
+    damaged = damaged_index(base, tmp_path / "damaged.sqlite3")
     assert main(["serve", "--db", str(damaged), "--camera", "none", "--port", "0",
                  "--host", "127.0.0.1"]) == 2
     said = plain_refusal(capsys.readouterr().err)
@@ -348,6 +357,61 @@ def mount_point(tmp_path):
         yield folder, ["mount", "-o", "remount,ro", str(folder)]
     finally:
         subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_damaged_database_and_its_rescue_are_said_in_the_language(tmp_path, capsys, lang):
+    """The writer's refusal of a damaged file, with the games still whole and the commands that
+    save them (issue 25), and the refusal of a --db no store is for: no English word. (Said by
+    ``import``: ``serve``'s start-up line says "cannot open …" in English yet.)"""
+    damaged = damaged_index(saved_db(tmp_path / "base.sqlite3", games=9, actions=2),
+                            tmp_path / "damaged.sqlite3")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    said = {}
+    for language in ("en", lang):   # the import's writer opens the file first, and refuses it
+        assert main(["--lang", language, "import", str(empty), "--db", str(damaged)]) != 0
+        out = capsys.readouterr()
+        said[language] = (out.out + out.err).replace(str(damaged), " ")
+    assert "its 9 saved games can still be read whole (#1, #2, #3, #4, #5, #6, #7, #8 and 1 " \
+        "more)" in said["en"]
+    # SQLite's own report of the damage is quoted as it says it (in English)
+    sqlite_says = re.search(r"is damaged \((.*?)\) and is not", said["en"]).group(1)
+    said = {language: CODE.sub(" ", text.replace(sqlite_says, " ")) for language, text in
+            said.items()}
+    report = english_left({"damaged": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=["tableassist"])
+    assert not report, report
+    with pytest.raises(StoreError) as refused:
+        implementation("mysql://host/table")
+    english = str(refused.value)
+    assert english.startswith("--db mysql://… is not a database tableassist can use")
+    shown = CODE.sub(" ", i18n.render(refused.value.args[0], lang))
+    report = english_left({"scheme": shown}, lowered([CODE.sub(" ", english)]), lang,
+                          allowed=["tableassist"])
+    assert not report, report
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_damaged_rows_an_export_leaves_out_are_said_in_the_language(tmp_path, capsys, lang):
+    """What is wrong with a damaged game row and a damaged log entry, as the export says when it
+    leaves them out (issue 25): no English word in German or Spanish."""
+    db = saved_db(tmp_path / "table.sqlite3", games=3, actions=2)
+    raw(db, "UPDATE games SET options = 'not json', seed = 'x', players = '{}' WHERE id = 2")
+    raw(db, "UPDATE entries SET action = 'not json' WHERE game_id = 3 AND seq = 1")
+    said = {}
+    for language in ("en", lang):
+        assert main(["--lang", language, "export", "--db", str(db), "-o",
+                     str(tmp_path / f"{language}.jsonl")]) == 1
+        said[language] = capsys.readouterr().err.replace(str(db), " ")
+    assert "game #2 left out: saved game #2 is damaged: its players are damaged (not a JSON " \
+        "list of names); its seed is damaged (not a whole number); its options are damaged " \
+        "(not a JSON object)" in said["en"]
+    assert "game #3 left out: entry 1 of game #3 is damaged: its action is not a JSON " \
+        "object" in said["en"]
+    said = {language: CODE.sub(" ", text) for language, text in said.items()}
+    report = english_left({"export": said[lang]}, lowered([said["en"]]), lang)
+    assert not report, report
 
 
 @pytest.mark.parametrize("with_db", [True, False], ids=["existing-db", "empty-folder"])
@@ -573,6 +637,29 @@ def test_a_full_disk_tells_the_player_the_real_cause_and_loses_nothing(any_serve
         wait_until(lambda: len(table.state["history"]) == len(log),
                    what="the screen's history")
     assert table.act(table.state["actions"][0]["action"])["ok"]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_full_disk_is_refused_in_the_screens_language(any_server, store_factory, lang):
+    """The refusal a German or Spanish screen gets for a change the store refused (issue 25):
+    the store's reason and what was not saved, in its words; the English screen's is unchanged."""
+    server = any_server
+    table = server.client(server.tokens.table)
+    start(table)
+    other = server.client(server.tokens.table, lang=lang)
+    action = table.state["actions"][0]["action"]
+    with store_factory.full_disk(server.table.store):
+        for _ in range(2000):   # until the database cannot grow (the first pages may be free)
+            before = table.state["version"]
+            english = table.act(action)
+            if not english["ok"]:
+                break
+            action = table.wait_state(lambda s: s["version"] > before)["actions"][0]["action"]
+        said = other.act(action)
+    assert english["error"] == f"{store_factory.disk_full}: the action was not saved and not applied"
+    assert not said["ok"]
+    report = english_left({"refusal": said["error"]}, lowered([english["error"]]), lang)
+    assert not report, report
 
 
 # -- messages the server cannot read -----------------------------------------------------------
