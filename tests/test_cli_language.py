@@ -12,6 +12,7 @@ games' titles, and the JSON ``tableassist replay`` prints (a view's data, for pr
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 from tableassist import cli, i18n
 from tableassist.cli import language
 from tableassist.table import catalog
+from tests.test_replay_camera_cli import small  # noqa: F401 - a fixture: a real recording
 from tests.words import english_left, lowered
 
 #: Not words of a language: option names and metavars, quoted input, codes, a QR card's text.
@@ -221,6 +223,27 @@ def test_a_broken_markers_file_is_said_in_the_language(lang, tmp_path):
     assert "unknown keys" in said["en"]["an unknown key"]
     report = english_left(said[lang], lowered(said["en"].values()), lang)
     assert not report, f"English in the {lang} registry errors: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_replay_camera_notes_in_the_language(lang, small, capsys):
+    """The notes of a real replay (tableassist/camera/replay.py, recording.py): a frame's picture
+    gone, an index line that cannot be read and one cut short at the end."""
+    folder, _db = small
+    index = folder / "index.jsonl"
+    lines = index.read_text(encoding="utf-8").splitlines()
+    frame = next(json.loads(line) for line in lines if '"n"' in line)
+    (folder / frame["file"]).unlink()
+    index.write_text("\n".join([lines[0], "not json", *lines[1:], '{"part'])
+                     + "\n", encoding="utf-8")
+    said = {}
+    for speaks in ("en", lang):
+        assert cli.main(["--lang", speaks, "replay-camera", str(folder)]) == 0
+        said[speaks] = CODE.sub(" ", capsys.readouterr().out.replace(str(folder), " "))
+    assert {"missing", "skipped", "short"} <= lowered([said["en"]]), said["en"]
+    report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=COMMANDS + TITLES + ["Ann", "Bea"])
+    assert not report, f"English in the {lang} replay-camera notes: {report}"
 
 
 def test_the_language_comes_from_the_option_else_the_locale():
