@@ -12,6 +12,7 @@ games' titles, and the JSON ``tableassist replay`` prints (a view's data, for pr
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 from tableassist import cli, i18n
 from tableassist.cli import language
 from tableassist.table import catalog
+from tests.test_replay_camera_cli import small  # noqa: F401 - a fixture: a real recording
 from tests.words import english_left, lowered
 
 #: Not words of a language: option names and metavars, quoted input, codes, a QR card's text.
@@ -50,6 +52,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "print into a file": ["print", "--game", "wreckers", "--out", str(blocker / "x")],
         "print on A5": ["print", "--paper", "a5"],
         "markers": ["markers"],
+        "markers of an unknown game": ["markers", "--game", "chess"],
         "replay a bad line": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea,Cy", str(actions)],
         "replay a missing file": ["replay", "--game", "shipwrecked", "--players", "Ann,Bea",
                                   str(tmp / "missing.jsonl")],
@@ -183,6 +186,67 @@ def test_the_replay_camera_report_in_the_language(lang):
     report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
                           allowed=COMMANDS + TITLES + ["Ann", "stop", "pass"])
     assert not report, f"English in the {lang} replay-camera report: {report}"
+
+
+def broken_markers(tmp: Path) -> dict[str, Path]:
+    """Folders of marker files, each a copy of the shipped ones with one fault."""
+    import shutil
+    from tableassist.markers.registry import MARKERS_DIR
+    shipshape = (MARKERS_DIR / "shipshape.toml").read_text(encoding="utf-8")
+    faults = {"not TOML": "[[group]\n", "an unknown key": shipshape.replace("size_mm", "size", 1),
+              "no title": shipshape.replace("title", "name", 1),
+              "a marker too large": shipshape + "\n[[group]]\ncomponent = \"x\"\nitems = [\"a\"]\n"
+              "side = \"face\"\nfirst_id = 240\nsize_mm = 30\ncomponent_size_mm = [20, 20]\n"}
+    folders = {}
+    for name, text in faults.items():
+        folder = tmp / name.replace(" ", "_")
+        shutil.copytree(MARKERS_DIR, folder, ignore=shutil.ignore_patterns("*.py", "__*"))
+        (folder / "shipshape.toml").write_text(text, encoding="utf-8")
+        folders[name] = folder
+    return folders
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_broken_markers_file_is_said_in_the_language(lang, tmp_path):
+    """The registry's faults (markers/registry.py: codes and values) in the words of
+    tableassist/i18n/registry_words.py; no command takes another markers folder, so the error
+    itself is rendered, as the commands print it."""
+    from tableassist.i18n.registry_words import registry_problem
+    from tableassist.markers.registry import RegistryError, load_registry
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for name, folder in broken_markers(tmp_path).items():
+        with pytest.raises(RegistryError) as refused:
+            load_registry(folder)
+        # tomllib's own reason (a library's English, like an OS error's) is not the registry's
+        why = refused.value.params.get("why", str(folder))
+        for speaks in said:
+            said[speaks][name] = CODE.sub(" ", i18n.render(registry_problem(refused.value), speaks)
+                                          .replace(str(folder), " ").replace(why, " "))
+    assert "does not fit on a" in said["en"]["a marker too large"]
+    assert "unknown keys" in said["en"]["an unknown key"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, f"English in the {lang} registry errors: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_replay_camera_notes_in_the_language(lang, small, capsys):
+    """The notes of a real replay (tableassist/camera/replay.py, recording.py): a frame's picture
+    gone, an index line that cannot be read and one cut short at the end."""
+    folder, _db = small
+    index = folder / "index.jsonl"
+    lines = index.read_text(encoding="utf-8").splitlines()
+    frame = next(json.loads(line) for line in lines if '"n"' in line)
+    (folder / frame["file"]).unlink()
+    index.write_text("\n".join([lines[0], "not json", *lines[1:], '{"part'])
+                     + "\n", encoding="utf-8")
+    said = {}
+    for speaks in ("en", lang):
+        assert cli.main(["--lang", speaks, "replay-camera", str(folder)]) == 0
+        said[speaks] = CODE.sub(" ", capsys.readouterr().out.replace(str(folder), " "))
+    assert {"missing", "skipped", "short"} <= lowered([said["en"]]), said["en"]
+    report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=COMMANDS + TITLES + ["Ann", "Bea"])
+    assert not report, f"English in the {lang} replay-camera notes: {report}"
 
 
 def test_the_language_comes_from_the_option_else_the_locale():

@@ -198,7 +198,7 @@ function entriesList(app, d) {
           + (dirty(e) ? " dirty" : ""),
         dataset: {entry: e.path}, "aria-pressed": e.path === box.selected ? "true" : "false",
         onclick: () => select(app, e.path)},
-        e.checked ? "✓ " : "", e.label.replace(/^(Crate|Hold|Good|Die) /, ""),
+        e.checked ? "✓ " : "", e.chip,
         dirty(e) ? " •" : ""))));
   });
 }

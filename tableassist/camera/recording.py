@@ -669,8 +669,10 @@ def read_parts(folder: Path, lines: list[str]) -> tuple[list[Part], list[str]]:
             else:
                 raise ValueError
         except (ValueError, KeyError, TypeError):
-            damaged.append(f"line {number} of {INDEX_FILE} cannot be read"
-                           + (" (cut short: the server stopped while writing it)"
-                              if number == len(lines) else ""))
+            damaged.append(Message("recording.line_cut_short", "line {line} of {file} cannot "
+                                   "be read (cut short: the server stopped while writing it)",
+                                   line=str(number), file=INDEX_FILE) if number == len(lines)
+                           else Message("recording.line_unreadable", "line {line} of {file} "
+                                        "cannot be read", line=str(number), file=INDEX_FILE))
     close(None)
     return parts, damaged

@@ -107,7 +107,8 @@ MISREAD, MISSED, EXTRA, REFUSED = "misread", "missed", "extra", "refused"
 class Difference:
     """One place where the replay and the log differ (``what``: :data:`MISREAD`, :data:`MISSED`,
     :data:`EXTRA`, :data:`REFUSED`), with the log's reading and the replay's where there are,
-    ``after``: the log entry an extra reading comes after, and ``why`` in words."""
+    ``after``: the log entry an extra reading comes after, and ``why`` in words (a message:
+    the report says it in the command's language, ``str()`` of it is the English)."""
 
     what: str
     log: Logged | None = None
@@ -139,7 +140,7 @@ class CameraReplay:
     replayed: int
     frames: int
     differences: tuple[Difference, ...]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())   # messages, as ``why``
 
     @property
     def same(self) -> bool:
@@ -259,13 +260,19 @@ class _Run:
             self._play(e)                     # before the part: as logged, not compared
         self.done = max(self.done, part.seq)
         if self.session.steps:
-            self.notes.append(f"part {part.number} of the recording begins at entry {part.seq}, "
-                              "mid-game: the replayed camera starts as found (as a resumed game "
-                              "does), where the live one had the game's past")
+            self.notes.append(Message("replay.note.mid_game", "part {part} of the recording "
+                                      "begins at entry {seq}, mid-game: the replayed camera "
+                                      "starts as found (as a resumed game does), where the live "
+                                      "one had the game's past", part=str(part.number),
+                                      seq=str(part.seq)))
         if part.missing:
-            self.notes.append(f"part {part.number}: {len(part.missing)} frames were not "
-                              f"recorded ({_ranges(part.missing)}: the writer was behind, or the "
-                              "server stopped); they were read live but are not replayed")
+            self.notes.append(Message("replay.note.not_recorded", "part {part}: {n, plural, "
+                                      "one {# frame was} other {# frames were}} not recorded "
+                                      "({frames, plural, one {frame} other {frames}} {ranges}: "
+                                      "the writer was behind, or the server stopped); they were "
+                                      "read live but are not replayed", part=str(part.number),
+                                      n=len(part.missing), frames=len(part.missing),
+                                      ranges=_ranges(part.missing)))
         self.camera.follow(self.session, self.colours)
         self.span = True
         try:
@@ -283,15 +290,19 @@ class _Run:
             self.frame = frame
             picture = self.read_frame(frame.file)
             if picture is None:
-                self.notes.append(f"frame {frame.n} of part {frame.part} ({frame.file.name}) is "
-                                  "missing or not a picture; it was skipped")
+                self.notes.append(Message("replay.note.no_picture", "frame {n} of part {part} "
+                                          "({file}) is missing or not a picture; it was skipped",
+                                          n=str(frame.n), part=str(frame.part),
+                                          file=frame.file.name))
                 return
             self.frames += 1
             try:
                 self.camera.process(picture, frame.t)
             except Exception as exc:  # noqa: BLE001 - the live camera goes on after a bug too
-                self.notes.append(f"frame {frame.n} of part {frame.part} could not be read (an "
-                                  f"internal error: {type(exc).__name__}: {exc})")
+                self.notes.append(Message("replay.note.internal_error", "frame {n} of part "
+                                          "{part} could not be read (an internal error: {error})",
+                                          n=str(frame.n), part=str(frame.part),
+                                          error=f"{type(exc).__name__}: {exc}"))
 
         self._between(frame.seq, read)
 
@@ -331,12 +342,14 @@ class _Run:
         """Play one of the log's entries on the replay's game, as it was made."""
         session = self.session
         if e.damaged is not None:
-            self.notes.append(f"entry {e.seq} of the log is damaged ({e.damaged}); the replay "
-                              "goes on without it")
+            self.notes.append(Message("replay.note.damaged", "entry {seq} of the log is damaged "
+                                      "({why}); the replay goes on without it", seq=str(e.seq),
+                                      why=e.damaged))
             return
         if e.kind == "resume":
-            self.notes.append(f"entry {e.seq} is a resume marker (the log stopped replaying "
-                              "there once); the replay goes on without it")
+            self.notes.append(Message("replay.note.resume", "entry {seq} is a resume marker (the "
+                                      "log stopped replaying there once); the replay goes on "
+                                      "without it", seq=str(e.seq)))
             return
         try:
             if is_tap(e) and self.span:
@@ -351,7 +364,8 @@ class _Run:
                 session.correct(self._mapped(e.target or 0), e.action, source=e.source,
                                 author=e.author)
         except (IllegalAction, StoreError) as exc:
-            self.refused.append(Difference(REFUSED, self._logged(e), why=str(exc)))
+            why = exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)
+            self.refused.append(Difference(REFUSED, self._logged(e), why=why))
             return
         self.seq_map[e.seq] = session.entries
 
@@ -427,14 +441,16 @@ class _Run:
             for k in range(pairs):
                 out.append(Difference(MISREAD, wanted[i1 + k], self.replayed[j1 + k]))
             for lg in wanted[i1 + pairs:i2]:
-                out.append(Difference(MISSED, lg, why="the replayed camera does not propose it"
-                                      if lg.kind == TAP else None))
+                out.append(Difference(MISSED, lg, why=Message(
+                    "replay.why.not_proposed", "the replayed camera does not propose it")
+                    if lg.kind == TAP else None))
             after = wanted[i1 + pairs - 1].seq if i1 + pairs > 0 else None
             for r in self.replayed[j1 + pairs:j2]:
                 again = next((s for s in struck if s.was == r.action), None)
                 out.append(Difference(EXTRA, replay=r, after=after, why=None if again is None
-                                      else f"entry {again.seq} read this and was struck on "
-                                      "the tablet"))
+                                      else Message("replay.why.struck", "entry {seq} read this "
+                                                   "and was struck on the tablet",
+                                                   seq=str(again.seq))))
         return out
 
 
@@ -443,7 +459,7 @@ def _key(kind: str, action: Mapping[str, Any] | None) -> str:
 
 
 def _ranges(numbers: Sequence[int]) -> str:
-    """1, 2, 3, 7 as "frames 1-3, 7"."""
+    """1, 2, 3, 7 as "1-3, 7" (the note says "frames")."""
     runs: list[tuple[int, int]] = []
     for n in numbers:
         if runs and n == runs[-1][1] + 1:
@@ -451,5 +467,4 @@ def _ranges(numbers: Sequence[int]) -> str:
         else:
             runs.append((n, n))
     text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs[:6])
-    return "frame " + text if len(numbers) == 1 else "frames " + text + \
-        (" …" if len(runs) > 6 else "")
+    return text + (" …" if len(runs) > 6 else "")

@@ -56,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tableassist.i18n.registry_words import registry_problem
     from tableassist.markers.registry import RegistryError, load_registry
     from tableassist.vision import SourceError, can_write_image, open_source, write_image
     from tableassist.vision.check import check_camera, check_detector, draw_check
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         registry = load_registry()
     except RegistryError as exc:
         return fail(Message("camera_check.no_registry", "the marker registry cannot be read: {why}",
-                            why=str(exc)))
+                            why=registry_problem(exc)))
     if args.game is not None and args.game not in registry.games():
         return fail(Message("camera_check.no_game", "no markers for game {game}; games: {games}",
                             game=repr(args.game), games=tuple(registry.games())))

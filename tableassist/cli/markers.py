@@ -10,6 +10,7 @@ from tableassist import i18n
 from tableassist.cli.language import current, error, say
 from tableassist.games.messages import Message
 from tableassist.i18n.sheets import sheet_words
+from tableassist.i18n.registry_words import registry_problem
 from tableassist.markers.registry import RegistryError, load_registry
 
 
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         else:  # the global markers once, then each game's own
             rows = [m for g in [None, *registry.games()] for m in registry.markers(g) if m.game == g]
     except RegistryError as exc:
-        print(say(error("markers", str(exc))), file=sys.stderr)
+        print(say(error("markers", registry_problem(exc))), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({

@@ -18,6 +18,7 @@ from tableassist.cli.language import error, os_reason, say
 from tableassist.games.messages import Message
 from tableassist.i18n.sheets import sheet_words
 from tableassist.markers.printing import PAPERS, PRINT_DIR, NoSuchMarker, write_sets, write_sticker
+from tableassist.i18n.registry_words import registry_problem
 from tableassist.markers.registry import RegistryError, load_registry
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         registry = load_registry()
     except RegistryError as exc:
-        print(say(error("print", str(exc))), file=sys.stderr)
+        print(say(error("print", registry_problem(exc))), file=sys.stderr)
         return 2
     if args.game and args.game not in registry.titles:
         print(say(error("print", no_such_marker(NoSuchMarker("game", 0, args.game, registry.games(),

@@ -108,7 +108,7 @@ def _replay(recording: Recording, saved: SavedGame, log: Sequence[Entry]) -> Cam
 
 def report(result: CameraReplay) -> str:
     """The comparison in lines, in the command's language: what was replayed, each difference,
-    the notes (the notes and the reasons a reading was missed are English still)."""
+    the notes."""
     rec = result.recording
     start = _time(rec.parts[0].at) if rec.parts else None
     saved = result.saved

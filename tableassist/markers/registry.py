@@ -115,7 +115,15 @@ _COMMAND_KEYS = {"name", "label", "does", "text"}
 
 
 class RegistryError(ValueError):
-    """The marker files are inconsistent; the message names the file and the markers concerned."""
+    """The marker files are inconsistent; the message names the file and the markers concerned.
+
+    The message is English (a log's); ``code`` and ``params`` (plain values: where, what was
+    found) say the same for a screen, which words it in its language
+    (:func:`tableassist.i18n.registry_words.registry_problem`: ``markers`` has no catalogue)."""
+
+    def __init__(self, text: str, code: str, **params: Any) -> None:
+        super().__init__(text)
+        self.code, self.params = code, params
 
 
 @dataclass(frozen=True)
@@ -185,7 +193,8 @@ class Registry:
     def markers(self, game: str | None = None) -> list[Marker]:
         """The global markers plus, if ``game`` is given, that game's markers, by id."""
         if game is not None and game not in self.titles:
-            raise RegistryError(f"no markers for game {game!r}; games: {', '.join(self.titles)}")
+            raise RegistryError(f"no markers for game {game!r}; games: {', '.join(self.titles)}",
+                                "no_game", game=game, games=tuple(self.titles))
         return sorted((m for m in self.all_markers if m.game in (None, game)),
                       key=lambda m: (m.id, m.game or ""))
 
@@ -228,21 +237,26 @@ def seat_colours(game: str | None = None) -> tuple[str, ...]:
 def _load(directory: Path) -> Registry:
     files = sorted(directory.glob("*.toml"))
     if not files:
-        raise RegistryError(f"no marker files (*.toml) in {directory}")
+        raise RegistryError(f"no marker files (*.toml) in {directory}", "no_files",
+                            folder=str(directory))
     data: dict[Path, dict[str, Any]] = {}
     for path in files:
         try:
             data[path] = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise RegistryError(f"{path.name}: not valid TOML: {exc}") from None
+            raise RegistryError(f"{path.name}: not valid TOML: {exc}", "not_toml",
+                                file=path.name, why=str(exc)) from None
 
     global_path = directory / "global.toml"
     if global_path not in data:
-        raise RegistryError(f"{directory}: global.toml (dictionary, table corners, seats) is missing")
+        raise RegistryError(f"{directory}: global.toml (dictionary, table corners, seats) is missing",
+                            "no_global", folder=str(directory))
     dictionary = data[global_path].get("dictionary")
     if dictionary not in DICTIONARY_SIZES:
         raise RegistryError(f"global.toml: dictionary {dictionary!r} is not an OpenCV predefined "
-                            f"dictionary; choose one of: {', '.join(DICTIONARY_SIZES)}")
+                            f"dictionary; choose one of: {', '.join(DICTIONARY_SIZES)}",
+                            "dictionary", dictionary=repr(dictionary),
+                            choices=tuple(DICTIONARY_SIZES))
 
     titles: dict[str, str] = {}
     markers: list[Marker] = []
@@ -252,11 +266,14 @@ def _load(directory: Path) -> Registry:
             continue
         game, title = doc.get("game"), doc.get("title")
         if not isinstance(game, str) or not isinstance(title, str):
-            raise RegistryError(f"{path.name}: needs `game = \"<id>\"` and `title = \"...\"` at the top")
+            raise RegistryError(f"{path.name}: needs `game = \"<id>\"` and `title = \"...\"` at the top",
+                                "no_title", file=path.name)
         if game in titles:
-            raise RegistryError(f"{path.name}: game {game!r} is already described by another file")
+            raise RegistryError(f"{path.name}: game {game!r} is already described by another file",
+                                "game_twice", file=path.name, game=repr(game))
         if doc.get("command"):
-            raise RegistryError(f"{path.name}: command cards are global; list them in global.toml")
+            raise RegistryError(f"{path.name}: command cards are global; list them in global.toml",
+                                "game_commands", file=path.name)
         titles[game] = title
         game_markers = _groups(path, doc, game, title, dictionary)
         _check_unique(path, global_markers + game_markers)
@@ -267,7 +284,8 @@ def _load(directory: Path) -> Registry:
     commands = tuple(_command(global_path, c) for c in data[global_path].get("command", []))
     texts = [c.text for c in commands]
     if len(set(texts)) != len(texts) or len({c.name for c in commands}) != len(commands):
-        raise RegistryError("global.toml: two command cards share a name or a text")
+        raise RegistryError("global.toml: two command cards share a name or a text",
+                            "commands_twice")
     return Registry(dictionary, titles, tuple(global_markers + markers), commands)
 
 
@@ -277,41 +295,52 @@ def _groups(path: Path, doc: dict[str, Any], game: str | None, title: str,
     out: list[Marker] = []
     for n, group in enumerate(doc.get("group", []), 1):
         where = f"{path.name}, group {n}"
+        at = {"file": path.name, "group": n, "component": ""}
         unknown = set(group) - _GROUP_KEYS
         if unknown:
-            raise RegistryError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_GROUP_KEYS)}")
-        component = _get(group, "component", str, where)
+            raise RegistryError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_GROUP_KEYS)}",
+                                "unknown_keys", **at, keys=tuple(sorted(unknown)),
+                                allowed=tuple(sorted(_GROUP_KEYS)))
+        component = _get(group, "component", str, where, at)
         where = f"{path.name}, group {n} ({component})"
-        items = _get(group, "items", list, where)
+        at["component"] = component
+        items = _get(group, "items", list, where, at)
         if not items or not all(isinstance(i, str) and i for i in items):
-            raise RegistryError(f"{where}: items must be a non-empty list of names")
+            raise RegistryError(f"{where}: items must be a non-empty list of names", "items", **at)
         if ("side" in group) == ("sides" in group):
-            raise RegistryError(f"{where}: give either `side = \"...\"` or `sides = [...]`")
+            raise RegistryError(f"{where}: give either `side = \"...\"` or `sides = [...]`",
+                                "side_or_sides", **at)
         sides = [group["side"]] if "side" in group else group["sides"]
         if not sides or not all(isinstance(s, str) and s for s in sides):
-            raise RegistryError(f"{where}: sides must be non-empty names")
-        first_id = _get(group, "first_id", int, where)
-        size = float(_get(group, "size_mm", (int, float), where))
-        comp = _get(group, "component_size_mm", list, where)
+            raise RegistryError(f"{where}: sides must be non-empty names", "sides", **at)
+        first_id = _get(group, "first_id", int, where, at)
+        size = float(_get(group, "size_mm", (int, float), where, at))
+        comp = _get(group, "component_size_mm", list, where, at)
         if len(comp) != 2 or not all(isinstance(v, (int, float)) for v in comp):
-            raise RegistryError(f"{where}: component_size_mm must be [width, height] in mm")
+            raise RegistryError(f"{where}: component_size_mm must be [width, height] in mm",
+                                "component_size", **at)
         copies = group.get("copies", 1)
         if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            raise RegistryError(f"{where}: copies must be a whole number >= 1, not {copies!r}")
+            raise RegistryError(f"{where}: copies must be a whole number >= 1, not {copies!r}",
+                                "copies", **at, value=repr(copies))
         secret = group.get("secret", False)
         if not isinstance(secret, bool):
-            raise RegistryError(f"{where}: secret must be true or false")
+            raise RegistryError(f"{where}: secret must be true or false", "secret", **at)
         if size <= 0 or min(comp) <= 0:
             raise RegistryError(f"{where}: sizes must be positive (size_mm {size}, "
-                                f"component_size_mm {comp})")
+                                f"component_size_mm {comp})", "sizes", **at, size=f"{size:g}",
+                                component_size=str(comp))
         if sticker_mm(size, dictionary) > min(comp) + 1e-9:
             raise RegistryError(f"{where}: a {size:g} mm marker with its quiet zone "
                                 f"({sticker_mm(size, dictionary):.1f} mm) does not fit on a "
-                                f"{comp[0]:g} x {comp[1]:g} mm component")
+                                f"{comp[0]:g} x {comp[1]:g} mm component", "too_small", **at,
+                                size=f"{size:g}", sticker=f"{sticker_mm(size, dictionary):.1f}",
+                                width=f"{comp[0]:g}", height=f"{comp[1]:g}")
         last = first_id + len(items) * len(sides) - 1
         if first_id < 0 or last >= capacity:
             raise RegistryError(f"{where}: ids {first_id}..{last} are outside {dictionary} "
-                                f"(0..{capacity - 1})")
+                                f"(0..{capacity - 1})", "ids_outside", **at, first=str(first_id),
+                                last=str(last), dictionary=dictionary, top=str(capacity - 1))
         marker_id = first_id
         for item in items:
             for side in sides:
@@ -322,17 +351,18 @@ def _groups(path: Path, doc: dict[str, Any], game: str | None, title: str,
     return out
 
 
-def _get(group: dict[str, Any], key: str, kind: Any, where: str) -> Any:
+def _get(group: dict[str, Any], key: str, kind: Any, where: str, at: dict[str, Any]) -> Any:
     value = group.get(key)
     if value is None or isinstance(value, bool) or not isinstance(value, kind):
-        raise RegistryError(f"{where}: `{key}` is missing or has the wrong type ({value!r})")
+        raise RegistryError(f"{where}: `{key}` is missing or has the wrong type ({value!r})",
+                            "key_type", **at, key=key, value=repr(value))
     return value
 
 
 def _command(path: Path, entry: dict[str, Any]) -> Command:
     if set(entry) != _COMMAND_KEYS or not all(isinstance(v, str) and v for v in entry.values()):
         raise RegistryError(f"{path.name}: a command card needs exactly name, label, does and text: "
-                            f"{entry}")
+                            f"{entry}", "command_keys", file=path.name, entry=str(entry))
     return Command(entry["name"], entry["label"], entry["text"], entry["does"])
 
 
@@ -341,11 +371,14 @@ def _check_unique(path: Path, markers: list[Marker]) -> None:
     names: set[tuple[str, str, str]] = set()
     for m in markers:
         if m.id in seen:
-            raise RegistryError(f"{path.name}: id {m.id} is used twice: {seen[m.id].label} and {m.label}")
+            raise RegistryError(f"{path.name}: id {m.id} is used twice: {seen[m.id].label} and {m.label}",
+                                "id_twice", file=path.name, id=str(m.id), first=seen[m.id].label,
+                                second=m.label)
         seen[m.id] = m
         key = (m.component, m.item, m.side)
         if key in names:
-            raise RegistryError(f"{path.name}: {m.label} is listed twice")
+            raise RegistryError(f"{path.name}: {m.label} is listed twice", "listed_twice",
+                                file=path.name, label=m.label)
         names.add(key)
 
 
@@ -360,8 +393,11 @@ def _check_backs(path: Path, markers: list[Marker]) -> None:
         faces = [m for m in markers if m.component == back.component and m.side != BACK]
         if any(f.item == back.item for f in faces):
             raise RegistryError(f"{path.name}: {back.label} names a face item; a back may name only the "
-                                "owner's colour or the kind of component (SPEC X2)")
+                                "owner's colour or the kind of component (SPEC X2)", "back_face_item",
+                                file=path.name, label=back.label)
         covered = faces if back.item == ANY else [f for f in faces if f.item.split("-")[0] == back.item]
         if not covered or len(covered) != back.copies:
             raise RegistryError(f"{path.name}: {back.label} is printed {back.copies} times but covers "
-                                f"{len(covered)} cards: every card it covers needs the same back (SPEC X2)")
+                                f"{len(covered)} cards: every card it covers needs the same back (SPEC X2)",
+                                "back_copies", file=path.name, label=back.label,
+                                copies=back.copies, covered=len(covered))

@@ -37,7 +37,7 @@ from tableassist.server.table import Table
 from tableassist.server.tokens import Grant
 from tableassist.table import catalog
 from tableassist.table.box import Box, entries_json
-from tableassist.table.box_form import BoxError, form
+from tableassist.table.box_form import BoxError, form, semicolons
 
 #: How often the camera tells a box screen what it sees while it sees the same thing (seconds).
 SEEN_EVERY = 0.5
@@ -160,9 +160,8 @@ class BoxCamera:
         place = self._sticker_place(game, entry, marker.side)
         cut = cut_out(frame, detections.corners[i], marker_mm=marker.size_mm,
                       component_mm=marker.component_size_mm,
-                      sticker_mm=registry.sticker_mm(marker), place=place,
-                      what=f"the {marker.component.replace('_', ' ')}")
-        out["problem"] = cut.problem
+                      sticker_mm=registry.sticker_mm(marker), place=place)
+        out["problem"] = cut_problems(cut.problems, entry.label)
         out["px_per_mm"] = round(cut.px_per_mm, 2)
         if cut.image is not None:
             try:
@@ -322,3 +321,23 @@ def shipshape_preview(hold: list[str], crates: list[dict[str, Any]]) -> dict[str
                               why=reason(exc))) from None
     cells = [[{"shows": token, "layer": layer} for token, layer in row] for row in seen]
     return {"cells": cells, "totals": totals}
+
+
+def cut_problems(problems: Any, what: Message) -> Message | str | None:
+    """What keeps a cut-out from being clean (:class:`tableassist.vision.rectify.Problem`, codes
+    and numbers), in words a person can act on, naming the component ``what`` (its entry's label);
+    ``None`` when it is clean."""
+    said: list[Message | str] = []
+    for p in problems:
+        if p.code == "too_far":
+            said.append(Message("box.cut.too_far", "too far: the sticker is {px} px across and "
+                                "needs {need} px; bring {what} closer to the camera",
+                                px=p.px, need=p.need_px, what=what))
+        elif p.code == "tilted":
+            said.append(Message("box.cut.tilted", "tilted: the sticker is seen about {deg}° from "
+                                "straight on; lay {what} flat and look straight down at it",
+                                deg=p.tilt_deg, what=what))
+        else:
+            said.append(Message("box.cut.outside", "{what} is partly outside the picture: move "
+                                "it to the middle", what=what))
+    return semicolons(said) if said else None

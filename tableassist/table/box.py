@@ -316,6 +316,7 @@ def entries_json(game_id: str, box: Box | None) -> dict[str, Any]:
         changed = {k: v for k, v in values.items() if isinstance(v, str) and v != as_shipped[k]}
         out.append({
             "path": path, "id": entry.id, "label": entry.named(changed),
+            "chip": entry.chip(changed),
             "group": entry.kind.group,
             "what": entry.kind.what, "where": entry.kind.where, "editor": entry.kind.editor,
             "fields": [f.to_json() for f in entry.kind.fields], "values": values,

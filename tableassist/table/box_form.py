@@ -139,6 +139,17 @@ class Entry:
         params = {k: v for k, v in {**self.item, **changed, "id": shown}.items() if k in named}
         return _word(self.kind.label_id, self.kind.label, **params)
 
+    def chip(self, changed: Mapping[str, Any]) -> Message | str:
+        """The entry as its group's chip names it: a label that is its kind's word and one
+        value ("Crate {id}", "Die {colour}") by the value alone ("C17", "Rot": the group's
+        heading says the kind), any other as :meth:`named` says it."""
+        label = self.named(changed)
+        one = re.fullmatch(r"[^{}]+ \{(\w+)\}", self.kind.label)
+        if one is None:
+            return label
+        value = label.params.get(one.group(1))
+        return value if isinstance(value, str) else label
+
 
 @dataclass(frozen=True)
 class Form:

@@ -5,7 +5,8 @@ The "Your box" screen shows the photo beside its editor, so a person transcribes
 card tap by tap from a picture. The marker's corners are known to a fraction of a pixel, but the
 component is larger than its sticker, so the cut-out extrapolates from them: it is clean only when
 the sticker is large enough in the picture and seen nearly straight on. :func:`cut_out` says which
-(``Cutout.problem``), in words a person can act on.
+(``Cutout.problems``), as codes and numbers: the caller words them in its screen's language
+(``tableassist.server.box``; vision has no catalogue).
 
 Where the sticker sits (``place``): in a corner of the component (``NW``, ``NE``, ``SE``, ``SW``,
 as the component is seen with its sticker upright), its outer edges along the component's edges,
@@ -38,19 +39,31 @@ PLACES = ("NW", "NE", "SE", "SW", "center")
 
 
 @dataclass(frozen=True)
+class Problem:
+    """One reason a cut-out is not clean: ``too_far`` (the sticker is ``px`` across and needs
+    ``need_px``), ``tilted`` (seen about ``tilt_deg`` from straight on) or ``outside`` (the
+    component is partly outside the picture)."""
+
+    code: str
+    px: int = 0
+    need_px: int = 0
+    tilt_deg: int = 0
+
+
+@dataclass(frozen=True)
 class Cutout:
     """The component as seen from above (BGR, upright, ``None`` when part of it is outside the
     picture), the sticker's resolution in the frame, and why the cut-out is not clean
-    (``None``: it is)."""
+    (empty: it is)."""
 
     image: np.ndarray | None
     px_per_mm: float
-    problem: str | None
+    problems: tuple[Problem, ...]
     quad: np.ndarray   # the component's corners in the frame, clockwise from its top-left
 
     @property
     def clean(self) -> bool:
-        return self.problem is None and self.image is not None
+        return not self.problems and self.image is not None
 
 
 def component_corners_mm(component_mm: tuple[float, float], sticker_mm: float,
@@ -83,7 +96,7 @@ def _skew_deg(quad: np.ndarray) -> float:
 
 def cut_out(frame: np.ndarray, corners: np.ndarray, *, marker_mm: float,
             component_mm: tuple[float, float], sticker_mm: float, place: str = "center",
-            what: str = "the component", out_px_per_mm: float | None = None) -> Cutout:
+            out_px_per_mm: float | None = None) -> Cutout:
     """Cut the component out of ``frame`` from its marker's ``corners`` (4 x 2, OpenCV's order:
     clockwise from the marker's own top-left). The image is ``component_mm`` at
     ``out_px_per_mm`` (by default as large as :data:`MAX_SIDE_PX` allows, at most 6 px/mm)."""
@@ -96,25 +109,23 @@ def cut_out(frame: np.ndarray, corners: np.ndarray, *, marker_mm: float,
 
     sides = _sides(corners)
     px_per_mm = float(sides.mean() / marker_mm)
-    problems = []
+    problems: list[Problem] = []
     if px_per_mm < MIN_PX_PER_MM:
-        need = math.ceil(MIN_PX_PER_MM * marker_mm)
-        problems.append(f"too far: the sticker is {sides.mean():.0f} px across and needs "
-                        f"{need} px; bring {what} closer to the camera")
+        problems.append(Problem("too_far", px=round(float(sides.mean())),
+                                need_px=math.ceil(MIN_PX_PER_MM * marker_mm)))
     aspect = float(min(sides[0] + sides[2], sides[1] + sides[3])
                    / max(sides[0] + sides[2], sides[1] + sides[3]))
     taper = float(max(sides[0] / sides[2], sides[2] / sides[0],
                       sides[1] / sides[3], sides[3] / sides[1]))
     if aspect < MIN_ASPECT or _skew_deg(corners) > MAX_SKEW_DEG or taper > MAX_TAPER:
         tilt = math.degrees(math.acos(max(0.0, min(1.0, aspect))))
-        problems.append(f"tilted: the sticker is seen about {tilt:.0f}° from straight on; lay "
-                        f"{what} flat and look straight down at it")
+        problems.append(Problem("tilted", tilt_deg=round(tilt)))
     fh, fw = frame.shape[:2]
     inside = bool((quad[:, 0] >= 0).all() and (quad[:, 0] <= fw - 1).all()
                   and (quad[:, 1] >= 0).all() and (quad[:, 1] <= fh - 1).all())
     if not inside:
-        problems.append(f"{what} is partly outside the picture: move it to the middle")
-        return Cutout(None, px_per_mm, "; ".join(problems), quad)
+        problems.append(Problem("outside"))
+        return Cutout(None, px_per_mm, tuple(problems), quad)
 
     w_mm, h_mm = float(component_mm[0]), float(component_mm[1])
     scale = out_px_per_mm or min(6.0, MAX_SIDE_PX / max(w_mm, h_mm))
@@ -125,4 +136,4 @@ def cut_out(frame: np.ndarray, corners: np.ndarray, *, marker_mm: float,
     M = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     image = cv2.warpPerspective(frame, M, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
-    return Cutout(image, px_per_mm, "; ".join(problems) or None, quad)
+    return Cutout(image, px_per_mm, tuple(problems), quad)

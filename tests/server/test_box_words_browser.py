@@ -69,6 +69,15 @@ def test_no_english_word_on_the_box_screen(chromium, box_server, game_id, lang):
     assert not report, f"English on the {lang} box screen of {game_id}: {report}"
 
 
+@pytest.mark.parametrize("lang, red", [("en", "red"), ("de", "Rot"), ("es", "rojo")])
+def test_a_chip_names_its_entry_without_its_kinds_word(chromium, box_server, lang, red):
+    """The group's heading says "Dice": its chips read "Rot", not "Würfel Rot", in each language."""
+    page = open_box(chromium, box_server, "abandon_ship", lang)
+    chip = page.locator('.box-entry[data-entry="dice[red]"]').inner_text()
+    assert chip.removeprefix("✓ ").removesuffix(" •") == red
+    page.context.close()
+
+
 def test_a_good_renamed_on_a_german_screen_is_the_players_word_everywhere(chromium, box_server):
     page = open_box(chromium, box_server, "schmuggler", "de")
     page.locator('.box-entry[data-entry="goods[furs]"]').click()

@@ -1,13 +1,17 @@
 """A component cut out from its sticker's corners (tableassist/vision/rectify.py): crates drawn
 with their cells and a corner sticker, rendered by the synthetic camera, found by the real
-detector, cut out, and read back cell by cell; and the words for a cut-out that is not clean."""
+detector, cut out, and read back cell by cell; and why a cut-out is not clean, as codes and numbers
+and in the words of each screen's language (tableassist.server.box.cut_problems)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import tableassist.i18n as i18n
 from tableassist.markers.registry import load_registry
+from tableassist.server.box import cut_problems
+from tableassist.table.box_form import form
 from tableassist.vision import MarkerDetector
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
@@ -43,7 +47,11 @@ def cut(frame, crate, side, corner):
     i = list(found.ids).index(marker.id)
     return cut_out(frame, found.corners[i], marker_mm=marker.size_mm,
                    component_mm=marker.component_size_mm,
-                   sticker_mm=REGISTRY.sticker_mm(marker), place=corner, what="the crate")
+                   sticker_mm=REGISTRY.sticker_mm(marker), place=corner)
+
+
+#: The entry's label, as the box screen names the crate in what it says.
+CRATE = form("shipshape").entries["crates[C17]"].label
 
 
 def readable(cells, corner):
@@ -67,7 +75,7 @@ def test_a_crate_cut_out_from_its_corner_sticker_shows_its_cells_upright(corner)
         frame = shot(crate_piece(REGISTRY, "C17", "front", grid, corner, x, y, rotation),
                      tilt=float(rng.uniform(0, 15)), seed=k)
         result = cut(frame, "C17", "front", corner)
-        assert result.clean, result.problem
+        assert result.clean, result.problems
         assert result.image.shape[:2] == (360, 360)   # 60 mm at 6 px/mm
         assert readable(read_cells(result.image), corner) == expected(grid, corner), rotation
 
@@ -84,24 +92,42 @@ def test_too_far_says_how_large_the_sticker_is_and_must_be():
     frame = shot(piece, width=900, height=600, frame_px=(1280, 720))   # the whole table: ~1.2 px/mm
     result = cut(frame, "C17", "front", "NW")
     assert not result.clean
-    assert result.problem.startswith("too far: the sticker is ")
-    assert "needs 26 px; bring the crate closer to the camera" in result.problem
+    (problem,) = result.problems
+    assert (problem.code, problem.need_px) == ("too_far", 26) and 10 < problem.px < 26
+    said = cut_problems(result.problems, CRATE)
+    assert said == f"too far: the sticker is {problem.px} px across and needs 26 px; bring " \
+        "Crate C17 closer to the camera"
+    assert i18n.render(said, "de") == f"zu weit weg: der Aufkleber ist {problem.px} px breit " \
+        "und braucht 26 px; bringe Kiste C17 näher an die Kamera"
     assert result.image is not None   # still shown, marked as not clean
 
 
 def test_a_steep_view_is_tilted():
     piece = crate_piece(REGISTRY, "C17", "front", GRIDS[0], "NW", 120, 80, 0.0)
     result = cut(shot(piece, tilt=50), "C17", "front", "NW")
-    assert result.problem is not None and "tilted: the sticker is seen about" in result.problem
-    assert "lay the crate flat and look straight down at it" in result.problem
+    codes = [p.code for p in result.problems]
+    assert "tilted" in codes
+    tilt = result.problems[codes.index("tilted")].tilt_deg
+    assert 20 < tilt < 90
+    said = cut_problems(result.problems, CRATE)
+    assert f"tilted: the sticker is seen about {tilt}° from straight on; lay Crate C17 flat" in said
+    assert f"schräg: der Aufkleber wird etwa {tilt}° schräg gesehen; lege Kiste C17 flach hin" \
+        in i18n.render(said, "de")
+    assert f"inclinado: la pegatina se ve a unos {tilt}° de la vertical; apoya Caja C17 sobre " \
+        "la mesa" in i18n.render(said, "es")
 
 
 def test_a_crate_partly_outside_the_picture_gives_no_photo():
     # the sticker in view at the frame's bottom edge, the rest of the crate beyond it
     piece = crate_piece(REGISTRY, "C17", "front", GRIDS[0], "NW", 120, 168, 0.0)
     result = cut(shot(piece), "C17", "front", "NW")
-    assert result.image is None
-    assert result.problem == "the crate is partly outside the picture: move it to the middle"
+    assert result.image is None and [p.code for p in result.problems] == ["outside"]
+    said = cut_problems(result.problems, CRATE)
+    assert said == "Crate C17 is partly outside the picture: move it to the middle"
+    assert i18n.render(said, "de") == "Kiste C17 liegt zum Teil außerhalb des Bildes: schiebe " \
+        "das Teil in die Mitte"
+    assert i18n.render(said, "es") == "Caja C17 queda en parte fuera de la imagen: lleva la " \
+        "pieza al centro"
 
 
 def test_the_outline_from_each_place():
