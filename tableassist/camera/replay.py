@@ -302,7 +302,7 @@ class _Run:
                 self.notes.append(Message("replay.note.internal_error", "frame {n} of part "
                                           "{part} could not be read (an internal error: {error})",
                                           n=str(frame.n), part=str(frame.part),
-                                          error=f"{type(exc).__name__}: {exc}"))
+                                          error=type(exc).__name__))
 
         self._between(frame.seq, read)
 
