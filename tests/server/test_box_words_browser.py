@@ -83,9 +83,12 @@ def test_a_good_renamed_on_a_german_screen_is_the_players_word_everywhere(chromi
     page.locator('.box-entry[data-entry="goods[furs]"]').click()
     name = page.locator('[data-field="box-goods[furs]-name"]')
     assert name.input_value() == "Pelze"                       # the shipped word, in German
+    version = page.evaluate("() => window.tableassist.state.version")
     page.locator('[data-do="box-save"]').click()               # saved as it is: still the shipped word
     wait_until(lambda: "goods[furs]" in box_server.table.box.entries("schmuggler"), 5, "the save")
     assert box_server.table.box.entries("schmuggler")["goods[furs]"]["name"] == "Furs"
+    # the save answered and drawn (the screen redraws its form from what was saved)
+    page.wait_for_function("v => window.tableassist.state.version > v", arg=version)
     name.fill("Felle")                                          # the players' own word
     name.dispatch_event("change")
     page.locator('[data-do="box-save-checked"]').click()
