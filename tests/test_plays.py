@@ -293,3 +293,10 @@ def test_tableassist_plays_refuses_a_game_it_does_not_know_in_one_line(imported,
     assert main(["plays", "--db", db, "--game", "chess"]) == 2
     assert capsys.readouterr().err == ("there is no game 'chess': the games are abandon_ship, "
                                        "schmuggler, shipshape, shipwrecked, wreckers\n")
+
+
+def test_a_db_url_of_another_scheme_is_refused_and_no_file_is_made(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["plays", "--db", "mysql://host/t"]) == 2
+    assert "--db mysql://… is not a database tableassist can use" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

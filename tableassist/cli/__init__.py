@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -63,9 +64,11 @@ seed = whole_number(language.SEED, 0, MAX_INTEGER)
 
 
 def database(text: str) -> str | Path:
-    """An argparse ``type`` for ``--db``: a ``postgresql://`` URL stays text (a path would fold
-    its ``//``), anything else is the SQLite file's path."""
-    return text if is_postgres(text) else Path(text)
+    """An argparse ``type`` for ``--db``: a URL (``postgresql://…``, or another scheme, which the
+    store then refuses in words) stays text — a path would fold its ``//`` and make it a file name —,
+    anything else is the SQLite file's path."""
+    return text if is_postgres(text) or re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text) \
+        else Path(text)
 
 
 def camera_size(text: str) -> tuple[int, int]:
