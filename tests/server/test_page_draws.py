@@ -33,15 +33,18 @@ def test_a_busy_page_catches_up_with_one_redraw_and_the_newest_state(chromium,
     for _ in range(20):
         assert submit_random(session, rng)
     version = server.table.version
-    page.wait_for_function("v => window.tableassist.state.version >= v", arg=version)
+    page.wait_for_function("v => window.tableassist.state && window.tableassist.state.version >= v",
+                           arg=version)
     drawn = page.evaluate("() => window.tableassist.drawn.length") - drawn_before
     assert 1 <= drawn <= 3, drawn
     # and what it drew is the table now: every line of the history, the same as a fresh screen's
     lines = page.evaluate("() => window.tableassist.state.history.length")
     fresh = chromium.new_page()
     fresh.goto(f"{server.url}#t={server.tokens.host}")
-    fresh.wait_for_function("v => window.tableassist.state && window.tableassist.state.version >= v",
-                            arg=version)
+    # the fresh page's scripts may not have run yet when the wait starts: window.tableassist is
+    # then still undefined
+    fresh.wait_for_function("v => window.tableassist && window.tableassist.state"
+                            " && window.tableassist.state.version >= v", arg=version)
     assert fresh.evaluate("() => window.tableassist.state.history.length") == lines
     assert (page.locator(".play .panel").first.inner_text()
             == fresh.locator(".play .panel").first.inner_text())
