@@ -196,7 +196,10 @@ def broken_markers(tmp: Path) -> dict[str, Path]:
     faults = {"not TOML": "[[group]\n", "an unknown key": shipshape.replace("size_mm", "size", 1),
               "no title": shipshape.replace("title", "name", 1),
               "a marker too large": shipshape + "\n[[group]]\ncomponent = \"x\"\nitems = [\"a\"]\n"
-              "side = \"face\"\nfirst_id = 240\nsize_mm = 30\ncomponent_size_mm = [20, 20]\n"}
+              "side = \"face\"\nfirst_id = 240\nsize_mm = 30\ncomponent_size_mm = [20, 20]\n",
+              "a sticker listed twice": shipshape + "\n[[group]]\ncomponent = \"crew_card\"\n"
+              "secret = true\nitems = [\"red\"]\nside = \"back\"\ncopies = 10\nfirst_id = 240\n"
+              "size_mm = 25\ncomponent_size_mm = [44, 68]\n"}
     folders = {}
     for name, text in faults.items():
         folder = tmp / name.replace(" ", "_")
@@ -211,19 +214,28 @@ def test_a_broken_markers_file_is_said_in_the_language(lang, tmp_path):
     """The registry's faults (markers/registry.py: codes and values) in the words of
     tableassist/i18n/registry_words.py; no command takes another markers folder, so the error
     itself is rendered, as the commands print it."""
+    from tableassist.games.toml_words import toml_problem
     from tableassist.i18n.registry_words import registry_problem
     from tableassist.markers.registry import RegistryError, load_registry
     said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    raw: dict[str, dict[str, str]] = {"en": {}, lang: {}}
     for name, folder in broken_markers(tmp_path).items():
         with pytest.raises(RegistryError) as refused:
             load_registry(folder)
-        # tomllib's own reason (a library's English, like an OS error's) is not the registry's
-        why = refused.value.params.get("why", str(folder))
+        # tomllib's own reason (a library's English, like an OS error's) is kept as the detail
+        # beside our words, marked as the TOML reader's
+        why = refused.value.params.get("why")
+        why = toml_problem(why).params["detail"] if why else str(folder)
         for speaks in said:
-            said[speaks][name] = CODE.sub(" ", i18n.render(registry_problem(refused.value), speaks)
-                                          .replace(str(folder), " ").replace(why, " "))
+            raw[speaks][name] = i18n.render(registry_problem(refused.value), speaks)
+            said[speaks][name] = CODE.sub(" ", raw[speaks][name].replace(str(folder), " ")
+                                          .replace(why, " "))
     assert "does not fit on a" in said["en"]["a marker too large"]
     assert "unknown keys" in said["en"]["an unknown key"]
+    assert "ShipShape · crew card red · back is listed twice" in said["en"]["a sticker listed twice"]
+    # what is wrong with the TOML and where, in the language
+    assert "bracket" in raw["en"]["not TOML"] and "line 1, column 8" in raw["en"]["not TOML"]
+    assert {"de": "Zeile 1, Spalte 8", "es": "línea 1, columna 8"}[lang] in raw[lang]["not TOML"]
     report = english_left(said[lang], lowered(said["en"].values()), lang)
     assert not report, f"English in the {lang} registry errors: {report}"
 

@@ -245,7 +245,7 @@ def test_numbers_are_grouped_as_cldr_says_as_the_page_does():
 def test_a_list_of_names_is_joined_once():
     """"Anna, Bea, Cy und Dora", not "Anna, Bea und Cy und Dora" (the names but the last were a
     list, which the language joined again)."""
-    from tableassist.games.schmuggler import _names
+    from tableassist.games.protocol import names as _names
     four = _names(["Anna", "Bea", "Cy", "Dora"])
     assert four == "Anna, Bea, Cy and Dora"
     assert i18n.render(four, "de") == "Anna, Bea, Cy und Dora"

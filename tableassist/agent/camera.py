@@ -20,7 +20,7 @@ from tableassist.markers.registry import load_registry
 # The one import of the live camera loop in this part.
 from tableassist.camera.frames import read_frames
 from tableassist.camera.live import MARKERS_EVERY
-from tableassist.server.camera import Every, PreviewPicture, pipeline_for
+from tableassist.server.camera import Every, PreviewPicture, pipeline_for, starting
 
 if TYPE_CHECKING:
     from tableassist.vision import TablePipeline
@@ -38,10 +38,12 @@ class Agent:
     :meth:`run` reads the source in this thread, ``fps`` frames a second, until :meth:`stop`;
     the :class:`~tableassist.agent.link.Link` (:attr:`link`) sends the batches and follows the
     server's reading in threads of its own. ``say`` is told, in a line, whatever the agent does
-    that its user may want to know."""
+    that its user may want to know; the server words what it tells the agent in ``lang`` (the
+    command's language)."""
 
     def __init__(self, server: str, table: str, key: str, source: FrameSource, source_name: str,
-                 journal: Journal, *, fps: float, say: Callable[[Message | str], None] = print) -> None:
+                 journal: Journal, *, fps: float, say: Callable[[Message | str], None] = print,
+                 lang: str = "en") -> None:
         self.source, self.source_name = source, source_name
         self.journal = journal
         self.fps = fps
@@ -49,8 +51,8 @@ class Agent:
         registry = load_registry()
         self.pipeline_for = pipeline_for(registry)
         self.picture = PreviewPicture(registry)
-        self.link = Link(server, table, key, journal, say=say, status={
-            "state": "starting", "notice": f"{source_name}: starting", "mode": None,
+        self.link = Link(server, table, key, journal, say=say, lang=lang, status={
+            "state": "starting", "notice": starting(source_name), "mode": None,
             "markers": None, "stickers": []})
         self.pipeline: TablePipeline | None = None
         self._pipeline_reading: str | None = None   # the reading self.pipeline was made for
@@ -102,7 +104,8 @@ class Agent:
         link = self.link
         if not link.connect(first=True):
             if link.refused:
-                self.say(f"tableassist camera: {link.refused}")
+                self.say(Message("camera.agent.refused", "tableassist camera: {why}",
+                                 why=link.refused))
                 return 2
             return link.exit_code
         link.start_sending()

@@ -50,7 +50,18 @@ class ReadingTable(TypedDict):
 
 class JournalError(Exception):
     """The journal cannot be kept: another agent holds it, or its folder cannot be written (the
-    message says which, in one sentence)."""
+    message says which, in one sentence). ``os_error`` is the system's refusal, if that was it:
+    the command line words its reason (:func:`cannot_keep`), as the system's text is English."""
+
+    def __init__(self, message: Message, os_error: OSError | None = None) -> None:
+        super().__init__(message)
+        self.os_error = os_error
+
+
+def cannot_keep(path: Path, why: Message | str) -> Message:
+    """Why the journal ``path`` cannot be kept: "cannot keep the journal …: permission denied"."""
+    return Message("journal.cannot_keep", "cannot keep the journal {path}: {why}", path=str(path),
+                   why=why)
 
 
 def default_journal(table: str) -> Path:
@@ -65,7 +76,7 @@ def _batches(value: object) -> list[Batch]:
     if not isinstance(value, list) or not all(
             isinstance(b, dict) and isinstance(b.get("seq"), int)
             and isinstance(b.get("reading"), str) for b in value):
-        raise ValueError("its batches are damaged")
+        raise ValueError(Message("journal.damaged.batches", "its batches are damaged"))
     return value
 
 
@@ -75,8 +86,19 @@ def _table(value: object) -> ReadingTable | None:
         return None
     if not (isinstance(value, dict) and isinstance(value.get("reading"), str)
             and isinstance(value.get("upto"), int) and isinstance(value.get("events"), list)):
-        raise ValueError("its table is damaged")
+        raise ValueError(Message("journal.damaged.table", "its table is damaged"))
     return ReadingTable(reading=value["reading"], upto=value["upto"], events=value["events"])
+
+
+def _damage(exc: Exception) -> Message | str:
+    """What was wrong with a journal that could not be read, in words (the JSON reader's and the
+    system's own text is English: said as what it is, a file that is not JSON or not readable)."""
+    if isinstance(exc, ValueError) and exc.args and isinstance(exc.args[0], Message):
+        return exc.args[0]
+    if isinstance(exc, ValueError):
+        return Message("journal.damaged.not_json", "it is not JSON")
+    return Message("journal.damaged.unreadable", "the system cannot read it: {why}",
+                   why=(getattr(exc, "strerror", None) or str(exc)).lower())
 
 
 def _picture(events: list[dict[str, Any]]) -> TablePicture:
@@ -108,7 +130,7 @@ class Journal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.warning: str | None = None
+        self.warning: Message | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = WriterLock.acquire(path, instead=Message(
@@ -116,22 +138,26 @@ class Journal:
         except LockError as exc:
             raise JournalError(*exc.args) from None
         except FileExistsError:
-            raise JournalError(f"cannot keep the journal {path}: {path.parent} is not a "
-                               "folder") from None
+            raise JournalError(cannot_keep(path, Message(
+                "journal.not_a_folder", "{folder} is not a folder", folder=str(path.parent)))
+            ) from None
         except OSError as exc:
-            raise JournalError(f"cannot keep the journal {path}: {exc.strerror or exc}") from None
+            raise JournalError(cannot_keep(path, (exc.strerror or str(exc)).lower()),
+                               exc) from None
         try:
             data = read_json(path) or {}
             if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
+                raise ValueError(Message("journal.damaged.not_object", "it is not a JSON object"))
             agent, seq = data.get("agent"), data.get("seq", 0)
             if not (isinstance(agent, str) and 0 < len(agent) <= 64 and isinstance(seq, int)):
-                raise ValueError("its fields are damaged")
+                raise ValueError(Message("journal.damaged.fields", "its fields are damaged"))
             batches = _batches(data.get("batches", []))
             table = _table(data.get("table"))
         except (OSError, ValueError) as exc:
             if path.exists():
-                self.warning = f"the journal {path} could not be read ({exc}); starting a new one"
+                self.warning = Message("journal.unreadable", "the journal {path} could not be "
+                                       "read ({why}); starting a new one", path=str(path),
+                                       why=_damage(exc))
             agent, seq, batches, table = secrets.token_hex(8), 0, [], None
         self.agent: str = agent
         self.seq: int = seq
@@ -143,7 +169,8 @@ class Journal:
             self._save()
         except OSError as exc:
             self._writer.release()
-            raise JournalError(f"cannot keep the journal {path}: {exc.strerror or exc}") from None
+            raise JournalError(cannot_keep(path, (exc.strerror or str(exc)).lower()),
+                               exc) from None
 
     def _save(self) -> None:
         replace_json(self.path, {"agent": self.agent, "seq": self.seq, "batches": self.batches,

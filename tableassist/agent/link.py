@@ -60,6 +60,17 @@ def disconnect(sio: Any) -> None:
     sio.disconnect()
 
 
+def not_connected(exc: BaseException) -> Message:
+    """Why the Socket.IO client could not connect, in words: its own text (English, the
+    library's) only as the detail of one it does not explain."""
+    said = str(exc)
+    if said == "Connection error":    # nothing answered: no server there, or not reachable
+        return Message("link.why.unreachable", "no answer: the server is not running there, or "
+                       "this computer cannot reach it")
+    return Message("link.why.library", "the connection failed; the Socket.IO client says: {said}",
+                   said=said)
+
+
 class Link:
     """The agent's connection to table ``table`` at ``server`` (a base URL, :func:`where`).
 
@@ -70,8 +81,10 @@ class Link:
     staff close the table (:attr:`exit_code` 1) or when told to (:meth:`stop`)."""
 
     def __init__(self, server: str, table: str, key: str, journal: Journal, *,
-                 status: dict[str, Any], say: Callable[[Message | str], None]) -> None:
+                 status: dict[str, Any], say: Callable[[Message | str], None],
+                 lang: str = "en") -> None:
         self.server, self.table, self.key = server, table, key
+        self.lang = lang      # the server words its refusals and notices to this agent in it
         self.journal = journal
         self.status = status
         self.say = say
@@ -114,7 +127,8 @@ class Link:
     # -- the connection ------------------------------------------------------------------------
 
     def _auth(self) -> dict[str, str]:
-        auth = {"token": self.key, "agent": self.journal.agent, "name": platform.node()}
+        auth = {"token": self.key, "agent": self.journal.agent, "name": platform.node(),
+                "lang": self.lang}
         with self._cond:
             # the reading the journal's batches and table are of, for a server to take over
             reading = self.journal.reading if self._fresh or self.reading is None \
@@ -138,7 +152,7 @@ class Link:
                     return False
                 if not waiting:
                     self.say(Message("link.waiting", "waiting for the server at {server} ({why}) …",
-                                     server=self.server, why=str(exc)))
+                                     server=self.server, why=self._refused or not_connected(exc)))
                     waiting = True
                 self.stopped.wait(2.0)
         return False

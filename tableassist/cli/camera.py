@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from tableassist.cli import language
-from tableassist.cli.language import error, reason, say, warning
+from tableassist.cli.language import error, os_reason, reason, say, warning
 from tableassist.games.messages import Message
 
 
@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tableassist.agent import Agent, Journal, JournalError, default_journal, where
+    from tableassist.agent.journal import cannot_keep
+    from tableassist.i18n.registry_words import unreadable_registry
+    from tableassist.markers.registry import RegistryError
     from tableassist.cli.serve import restore_signals, stop_on_signals
     from tableassist.server.camera import camera_name
     from tableassist.table.venue import NAME
@@ -78,11 +81,13 @@ def run(args: argparse.Namespace) -> int:
         print(say(error("camera", Message("camera.cannot_open", "--camera {camera}: {why}",
                                           camera=args.camera, why=reason(exc)))), file=sys.stderr)
         return 2
+    path = args.journal or default_journal(table)
     try:
-        journal = Journal(args.journal or default_journal(table))
+        journal = Journal(path)
     except JournalError as exc:
         source.close()
-        print(say(error("camera", reason(exc))), file=sys.stderr)
+        print(say(error("camera", reason(exc) if exc.os_error is None else
+                        cannot_keep(path, os_reason(exc.os_error)))), file=sys.stderr)
         return 2
     if journal.warning:
         print(say(warning(journal.warning)), file=sys.stderr)
@@ -90,8 +95,14 @@ def run(args: argparse.Namespace) -> int:
     def tell(text: str) -> None:
         print(say(text), flush=True)
 
-    agent = Agent(server, table, args.key, source, camera_name(args.camera), journal,
-                  fps=args.fps, say=tell)
+    try:
+        agent = Agent(server, table, args.key, source, camera_name(args.camera), journal,
+                      fps=args.fps, say=tell, lang=language.current())
+    except RegistryError as exc:
+        source.close()
+        journal.close()
+        print(say(error("camera", unreadable_registry(exc))), file=sys.stderr)
+        return 2
     handlers = stop_on_signals()
     try:
         tell(Message("camera.started", "tableassist camera: {camera} for table {table} at {server} "

@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tableassist.i18n.registry_words import registry_problem
+    from tableassist.i18n.registry_words import unreadable_registry
     from tableassist.markers.registry import RegistryError, load_registry
     from tableassist.vision import SourceError, can_write_image, open_source, write_image
     from tableassist.vision.check import check_camera, check_detector, draw_check
@@ -73,8 +73,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         registry = load_registry()
     except RegistryError as exc:
-        return fail(Message("camera_check.no_registry", "the marker registry cannot be read: {why}",
-                            why=registry_problem(exc)))
+        return fail(unreadable_registry(exc))
     if args.game is not None and args.game not in registry.games():
         return fail(Message("camera_check.no_game", "no markers for game {game}; games: {games}",
                             game=repr(args.game), games=tuple(registry.games())))
@@ -156,10 +155,30 @@ def verdict_words(kind: Any) -> Message | str:
 
 def said(words: Any) -> str:
     """The check's own words (``vision.advice.Words``: a sentence, a component's name) in the
-    command's language."""
+    command's language, a list in one ("the die face and rat stickers", as the check's English
+    says it) joined as names are (``protocol.names``), in English too."""
     from tableassist import i18n
     from tableassist.cli.language import current
-    return i18n.render_json(words.id, words.to_json()["params"], current(), words.text)
+    message = i18n.from_json(words.to_json())
+    if message is None:     # not one of the catalogues' sentences
+        return str(words.text)
+    return i18n.render(_joined(message), current())
+
+
+# A message made again with new parameters, not a call site of its own (the call-site check of
+# tests/games/test_messages.py wants literals at those).
+_again = Message
+
+
+def _joined(value: Any) -> Any:
+    """``value`` with each list inside it (a nested message's too) joined as names."""
+    from tableassist.games.protocol import names
+    if isinstance(value, Message):
+        return _again(value.id, value.template,
+                       **{k: _joined(v) for k, v in value.params.items()})
+    if isinstance(value, tuple):
+        return names(tuple(_joined(v) for v in value)) if value else ""
+    return value
 
 
 def _px(px: float | None) -> str:

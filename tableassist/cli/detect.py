@@ -58,6 +58,7 @@ def _registry() -> Registry | Exception:
 
 def run(args: argparse.Namespace) -> int:
     from tableassist import vision
+    from tableassist.i18n.registry_words import registry_problem
     from tableassist.vision.detect import get_dictionary
 
     registry: Registry | None
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.dictionary:
             print(say(refusal("detect", Message("detect.no_registry", "the marker registry cannot be "
                                                 "read ({why}); give --dictionary NAME",
-                                                why=str(loaded)))), file=sys.stderr)
+                                                why=registry_problem(loaded)))), file=sys.stderr)
             return 2
         registry, dictionary = None, str(args.dictionary)
     else:

@@ -18,7 +18,7 @@ from tableassist.cli.language import error, os_reason, say
 from tableassist.games.messages import Message
 from tableassist.i18n.sheets import sheet_words
 from tableassist.markers.printing import PAPERS, PRINT_DIR, NoSuchMarker, write_sets, write_sticker
-from tableassist.i18n.registry_words import registry_problem
+from tableassist.i18n.registry_words import no_such_marker, registry_problem
 from tableassist.markers.registry import RegistryError, load_registry
 
 
@@ -45,20 +45,6 @@ def sheets_folder(out: Path, lang: str) -> Path:
     """Where the sheets in ``lang`` go under ``out``: ``out`` itself for English, ``out/<lang>``
     for the others."""
     return out if lang == i18n.DEFAULT else out / lang
-
-
-def no_such_marker(exc: NoSuchMarker) -> Message:
-    """Why ``tableassist print --marker`` found no sticker to print, in words."""
-    if exc.why == "game":
-        return Message("print.no_game", "no markers for game {game}; games: {games}",
-                       game=repr(exc.game), games=exc.games)
-    if exc.why == "in_game":
-        return Message("print.not_in_game", "{game} has no marker {marker}", game=str(exc.game),
-                       marker=str(exc.marker_id))
-    if exc.why == "several":
-        return Message("print.several", "marker {marker} is in several games ({games}): say which "
-                       "with --game", marker=str(exc.marker_id), games=exc.games)
-    return Message("print.no_marker", "no game has a marker {marker}", marker=str(exc.marker_id))
 
 
 def run(args: argparse.Namespace) -> int:

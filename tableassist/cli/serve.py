@@ -13,7 +13,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from tableassist.cli import language
-from tableassist.cli.language import reason, say, warning
+from tableassist.cli.language import error, reason, say, warning
 from tableassist.games.messages import Message
 from tableassist.camera.recording import LIMIT_MB, beside
 from tableassist.table.box import Box, default_box_dir
@@ -113,6 +113,8 @@ def restore_signals(handlers: dict[signal.Signals, SignalHandler]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tableassist.i18n.registry_words import unreadable_registry
+    from tableassist.markers.registry import RegistryError
     from tableassist.server.served import OpenError, serve_venue
 
     db = args.db or default_db()
@@ -142,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
                                  public_url=args.public_url, advertise=advertise)
         except OpenError as exc:
             print(say(reason(exc)), file=sys.stderr)
+            return 2
+        except RegistryError as exc:   # the marker files beside the package are broken
+            print(say(error("serve", unreadable_registry(exc))), file=sys.stderr)
             return 2
         try:
             return _serve(served, record_asked=record is not None)

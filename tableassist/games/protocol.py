@@ -44,7 +44,7 @@ from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt", "RoundChart",
            "SetupError", "Tally", "Template", "Timer", "and_list", "competition_ranks", "mark_ties",
-           "merge_options", "opt_str", "sheet_row", "unverified_values"]
+           "merge_options", "names", "opt_str", "sheet_row", "unverified_values"]
 
 Action = dict[str, Any]
 """An action: a JSON object with at least ``type`` (str) and ``player`` (a player's name, or
@@ -272,6 +272,24 @@ def and_list(items: Sequence[Param]) -> Param:
         return items[0]
     return Message("protocol.word.and", "{first} and {rest}", first=items[0],
                    rest=and_list(items[1:]))
+
+
+def names(items: Sequence[Param]) -> Message:
+    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``: a list of names joined once, as each
+    language joins it ("Ann, Bea und Cy", "Ann, Bea y Cy"; the names but the last as a list
+    would be joined again by the language: "Ann, Bea und Cy und Dee")."""
+    return Message("protocol.word.names",
+                   "{count, plural, one {{last}} other {{rest} and {last}}}",
+                   count=len(items), rest=_commas(items[:-1]) if len(items) > 1 else "",
+                   last=items[-1])
+
+
+def _commas(items: Sequence[Param]) -> Param:
+    """``"Ann, Bea, Cy"``: names with commas, as English, German and Spanish write them."""
+    if len(items) == 1:
+        return items[0]
+    return Message("protocol.word.commas", "{first}, {rest}", first=items[0],
+                   rest=_commas(items[1:]))
 
 
 _DEFAULT_LABEL = Template("protocol.label.default", "{who}: {words}")

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
                                         SetupError, Tally, Template, competition_ranks, mark_ties,
-                                        sheet_row, unverified_values)
+                                        names, sheet_row, unverified_values)
 
 
 class Phase(StrEnum):
@@ -143,23 +143,6 @@ def _chips(n: int) -> Message:
     """``"1 chip"``, ``"3 chips"``."""
     return Message("schmuggler.word.chips", "{count, plural, one {# chip} other {# chips}}",
                    count=n)
-
-
-def _names(players: Sequence[str]) -> Message:
-    """``"Ann"``, ``"Ann and Bea"``, ``"Ann, Bea and Cy"``: joined once (the names but the last
-    as a list would be joined again by the language: "Ann, Bea und Cy und Dee")."""
-    return Message("schmuggler.word.names",
-                   "{count, plural, one {{last}} other {{rest} and {last}}}",
-                   count=len(players), rest=_commas(players[:-1]) if len(players) > 1 else "",
-                   last=players[-1])
-
-
-def _commas(names: Sequence[str]) -> Message | str:
-    """``"Ann, Bea, Cy"``: names with commas, as English, German and Spanish write them."""
-    if len(names) == 1:
-        return names[0]
-    return Message("schmuggler.word.commas", "{first}, {rest}", first=names[0],
-                   rest=_commas(names[1:]))
 
 
 def _you_have_it(player: str, suspects: str) -> Note:
@@ -576,7 +559,7 @@ class Schmuggler(Game[Phase, Components]):
         return [Note(Message("schmuggler.note.objected",
                              "{objectors} {count, plural, one {objects} other {object}}: {player} "
                              "looks through their cards one at a time",
-                             objectors=_names(rnd["objectors"]), count=len(rnd["objectors"]),
+                             objectors=names(rnd["objectors"]), count=len(rnd["objectors"]),
                              player=roller),
                      "R-SB-05")]
 
@@ -746,11 +729,11 @@ class Schmuggler(Game[Phase, Components]):
             if broke:
                 why.append(Message("schmuggler.word.no_chips",
                                    "{players} {count, plural, one {has} other {have}} no chips "
-                                   "left", players=_names(broke), count=len(broke)))
+                                   "left", players=names(broke), count=len(broke)))
             if full:
                 why.append(Message("schmuggler.word.enough_cards",
                                    "{players} {count, plural, one {holds} other {hold}} "
-                                   "{threshold} cards or more", players=_names(full),
+                                   "{threshold} cards or more", players=names(full),
                                    count=len(full), threshold=threshold))
             if len(why) == 2:
                 text = Message("schmuggler.note.game_over_both", "Game over: {no_chips} and "

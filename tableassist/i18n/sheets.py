@@ -24,7 +24,8 @@ import tableassist.i18n as i18n
 from tableassist.games.data_words import data_word_id
 from tableassist.games.messages import Message
 
-__all__ = ["SheetWords", "sheet_words"]
+__all__ = ["SheetWords", "component_message", "item_message", "marker_label", "sheet_words",
+           "side_message"]
 
 #: A camera mode as the sheets name it.
 _MODE = {"720p": "720p", "1080p": "1080p", "1440p": "1440p", "2160p": "4K"}
@@ -124,13 +125,67 @@ _PAPERS = {"a4": Message("sheets.paper.a4", "A4"), "letter": Message("sheets.pap
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 
+def component_message(component: str, count: int = 1) -> Message | str:
+    """A kind of component by its registry name (``die_face``: "die face", "Würfelseite"); a
+    kind the catalogues do not know yet by its own name."""
+    make = _COMPONENTS.get(component)
+    if make is None:
+        return component.replace("_", " ") + ("s" if count != 1 else "")
+    return make(count)
+
+
+def side_message(side: str) -> Message | str:
+    """The side a sticker goes on (``face``, ``back``…), its registry name where it has no words."""
+    return _SIDES.get(side, side)
+
+
+def item_message(game: str | None, component: str, item: str) -> Message | str:
+    """Which one a sticker is: the data file's word for a good or a card (``coffee``: "Kaffee"),
+    else each word of the registry's name in words (a colour, "face", "NW"), codes as they are
+    (``red:face-2``: "rot:Seite-2")."""
+    known = i18n.english()
+    kind = {"contraband_card": "goods", "card": "card"}.get(component)
+    if game is not None and kind is not None:
+        word = i18n.from_json({"id": data_word_id(game, kind, item), "params": {}})
+        if word is not None:
+            return word
+    parts: list[Message | str] = []
+    at = 0
+    for match in _TOKEN.finditer(item):
+        token = match.group(0)
+        said = _ITEM_WORDS.get(token)
+        for id_ in (f"page.colour.{token}", f"{game}.group.{token.lower()}"):
+            if said is None and id_ in known:
+                said = i18n.from_json({"id": id_, "params": {}})
+        if said is not None:
+            parts += [item[at:match.start()], said]
+            at = match.end()
+    parts.append(item[at:])
+    pieces = [p for p in parts if p != ""]
+    if not any(isinstance(p, Message) for p in pieces):
+        return item
+    out = pieces[-1]
+    for part in reversed(pieces[:-1]):   # one word after another, nothing between them
+        out = Message("sheets.item.then", "{first}{rest}", first=part, rest=out)
+    return out
+
+
+def marker_label(game: str | None, title: str, component: str, item: str, side: str) -> Message:
+    """A marker's label in words: "Shipwrecked · resource card FOOD-10 · face" (the registry's
+    ``Marker.label``), "Schmuggler · Schmuggelkarte Kaffee · Vorderseite"."""
+    return Message("sheets.marker_label", "{titled, select, yes {{title} · } other {}}{component} "
+                   "{item} · {side}", titled="yes" if title else "no", title=title,
+                   component=component_message(component), item=item_message(game, component, item),
+                   side=side_message(side))
+
+
 @dataclass(frozen=True)
 class SheetWords:
     """The sheets' words in ``lang`` (:class:`tableassist.markers.printing.Words`)."""
 
     lang: str
 
-    def _say(self, message: Message) -> str:
+    def _say(self, message: Message | str) -> str:
         return i18n.render(message, self.lang)
 
     def _number(self, value: float, digits: int | None = None) -> str:
@@ -141,39 +196,20 @@ class SheetWords:
         return str(format_decimal(value, format=pattern, locale=self.lang))
 
     def component_name(self, component: str, count: int = 1) -> str:
-        make = _COMPONENTS.get(component)
-        if make is None:    # a kind of component the catalogues do not know yet: its own name
-            return component.replace("_", " ") + ("s" if count != 1 else "")
-        return self._say(make(count))
+        return self._say(component_message(component, count))
 
     def _paper(self, paper: str) -> str:
         return self._say(_PAPERS[paper]) if paper in _PAPERS else paper.upper()
 
     def side_name(self, side: str) -> str:
-        return self._say(_SIDES[side]) if side in _SIDES else side
+        return self._say(side_message(side))
 
     def item_name(self, game: str | None, component: str, item: str) -> str:
-        """Which one a sticker is, in the language: the data file's word for a good or a card,
-        else each word of the registry's name (a colour, "face", "NW"), codes as they are."""
+        """Which one a sticker is, in the language (:func:`item_message`); in English the
+        registry's own name, as the registry's labels write it."""
         if self.lang == i18n.DEFAULT:
             return item
-        own = i18n.catalogue(self.lang)
-        if game is not None:
-            kind = {"contraband_card": "goods", "card": "card"}.get(component)
-            if kind is not None and data_word_id(game, kind, item) in own:
-                return own[data_word_id(game, kind, item)]
-        page = i18n.page_catalogue(self.lang)
-
-        def word(match: re.Match[str]) -> str:
-            token = match.group(0)
-            if token in _ITEM_WORDS:
-                return self._say(_ITEM_WORDS[token])
-            for id_ in (f"page.colour.{token}", f"{game}.group.{token.lower()}"):
-                if id_ in page or id_ in own:
-                    return page.get(id_) or own[id_]
-            return token
-
-        return _TOKEN.sub(word, item)
+        return self._say(item_message(game, component, item))
 
     def notice(self) -> str:
         return self._say(Message("sheets.notice", "Print at 100 % (actual size), no fit-to-page. Check: "

@@ -118,7 +118,7 @@ class RegistryError(ValueError):
     """The marker files are inconsistent; the message names the file and the markers concerned.
 
     The message is English (a log's); ``code`` and ``params`` (plain values: where, what was
-    found) say the same for a screen, which words it in its language
+    found; a marker's label also as its parts, ``parts``) say the same for a screen, which words it in its language
     (:func:`tableassist.i18n.registry_words.registry_problem`: ``markers`` has no catalogue)."""
 
     def __init__(self, text: str, code: str, **params: Any) -> None:
@@ -276,10 +276,10 @@ def _load(directory: Path) -> Registry:
                                 "game_commands", file=path.name)
         titles[game] = title
         game_markers = _groups(path, doc, game, title, dictionary)
-        _check_unique(path, global_markers + game_markers)
-        _check_backs(path, game_markers)
+        _check_unique(path, global_markers + game_markers, titles)
+        _check_backs(path, game_markers, titles)
         markers += game_markers
-    _check_unique(global_path, global_markers)
+    _check_unique(global_path, global_markers, titles)
 
     commands = tuple(_command(global_path, c) for c in data[global_path].get("command", []))
     texts = [c.text for c in commands]
@@ -366,23 +366,31 @@ def _command(path: Path, entry: dict[str, Any]) -> Command:
     return Command(entry["name"], entry["label"], entry["text"], entry["does"])
 
 
-def _check_unique(path: Path, markers: list[Marker]) -> None:
+def _parts(m: Marker, titles: dict[str, str]) -> tuple[str, str, str, str, str]:
+    """What a marker's label is made of, for a screen to word it in its language
+    (:func:`tableassist.i18n.sheets.marker_label`): its game ("" for a global one), the game's
+    title, its component, item and side."""
+    return (m.game or "", titles.get(m.game, "") if m.game else "", m.component, m.item, m.side)
+
+
+def _check_unique(path: Path, markers: list[Marker], titles: dict[str, str]) -> None:
     seen: dict[int, Marker] = {}
     names: set[tuple[str, str, str]] = set()
     for m in markers:
         if m.id in seen:
             raise RegistryError(f"{path.name}: id {m.id} is used twice: {seen[m.id].label} and {m.label}",
                                 "id_twice", file=path.name, id=str(m.id), first=seen[m.id].label,
-                                second=m.label)
+                                second=m.label, first_parts=_parts(seen[m.id], titles),
+                                second_parts=_parts(m, titles))
         seen[m.id] = m
         key = (m.component, m.item, m.side)
         if key in names:
             raise RegistryError(f"{path.name}: {m.label} is listed twice", "listed_twice",
-                                file=path.name, label=m.label)
+                                file=path.name, label=m.label, parts=_parts(m, titles))
         names.add(key)
 
 
-def _check_backs(path: Path, markers: list[Marker]) -> None:
+def _check_backs(path: Path, markers: list[Marker], titles: dict[str, str]) -> None:
     """SPEC X2: the back of a secret component names only its owner's colour or its kind.
 
     A back sticker is one id printed on every card of that colour (or, item ``any``, on every card of the
@@ -394,10 +402,11 @@ def _check_backs(path: Path, markers: list[Marker]) -> None:
         if any(f.item == back.item for f in faces):
             raise RegistryError(f"{path.name}: {back.label} names a face item; a back may name only the "
                                 "owner's colour or the kind of component (SPEC X2)", "back_face_item",
-                                file=path.name, label=back.label)
+                                file=path.name, label=back.label, parts=_parts(back, titles))
         covered = faces if back.item == ANY else [f for f in faces if f.item.split("-")[0] == back.item]
         if not covered or len(covered) != back.copies:
             raise RegistryError(f"{path.name}: {back.label} is printed {back.copies} times but covers "
                                 f"{len(covered)} cards: every card it covers needs the same back (SPEC X2)",
                                 "back_copies", file=path.name, label=back.label,
-                                copies=back.copies, covered=len(covered))
+                                copies=back.copies, covered=len(covered),
+                                parts=_parts(back, titles))

@@ -51,8 +51,6 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flask_socketio import ConnectionRefusedError
-
 import tableassist.i18n as i18n
 
 from tableassist.camera.author import batch_author, batch_of
@@ -177,20 +175,24 @@ class AgentLink:
     # -- the agent's connection ------------------------------------------------------------------
 
     def connected(self, sid: str, auth: dict[str, Any]) -> None:
+        """Agent ``auth`` connects as ``sid``; :class:`Refused` (the table server refuses the
+        connection in the agent's words) when it is no agent or the table takes none now."""
         agent, name = auth.get("agent"), auth.get("name")
         if not isinstance(agent, str) or not 1 <= len(agent) <= 64:
-            raise ConnectionRefusedError("a camera key is for the camera agent (tableassist "
-                                         "camera), not for a screen")
+            raise Refused(Message("agent.refuse.not_for_screen", "a camera key is for the camera "
+                                  "agent (tableassist camera), not for a screen"))
         if self.own is not None:
-            raise ConnectionRefusedError(
-                f"this table reads a camera of its own ({self.own}); restart the server with "
-                "--camera none to use a camera agent")
+            raise Refused(Message("agent.refuse.own_camera", "this table reads a camera of its own "
+                                  "({camera}); restart the server with --camera none to use a "
+                                  "camera agent", camera=self.own))
         where = name[:40] if isinstance(name, str) else ""
         with self._lock:
             old = self.sid
             if old is not None and agent != self.agent:
-                raise ConnectionRefusedError(f"another camera agent (on {self.where or 'elsewhere'}) "
-                                             "reads this table; stop it first")
+                raise Refused(Message("agent.refuse.agent_there", "another camera agent "
+                                      "({placed, select, yes {on {where}} other {elsewhere}}) "
+                                      "reads this table; stop it first",
+                                      placed="yes" if self.where else "no", where=self.where))
             self.sid, self.agent, self.where = sid, agent, where
             self._status_at = -1.0
             self._take_over(agent, auth.get("reading"))

@@ -66,9 +66,10 @@ from werkzeug.serving import WSGIRequestHandler
 
 import tableassist.i18n as i18n
 from tableassist.games.messages import Message
+from tableassist.i18n.registry_words import no_such_marker, unreadable_registry
 from tableassist.i18n.sheets import sheet_words
-from tableassist.markers.printing import find_marker, render
-from tableassist.markers.registry import load_registry, seat_colours
+from tableassist.markers.printing import PAPERS, NoSuchMarker, find_marker, render
+from tableassist.markers.registry import RegistryError, load_registry, seat_colours
 from tableassist.server import box as box_events
 from tableassist.server import messages
 from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused
@@ -235,14 +236,23 @@ class TableServer:
             paper = request.args.get("paper", "a4")
             lang = request.args.get("lang", i18n.DEFAULT)
             lang = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
-            registry = load_registry()
+            if paper not in PAPERS:
+                return Response(i18n.render(Message(
+                    "app.sticker.no_paper", "no such paper {paper}: choose one of {papers}",
+                    paper=repr(paper), papers=tuple(PAPERS)), lang) + "\n", 404,
+                    mimetype="text/plain")
             try:
+                registry = load_registry()
                 words = sheet_words(lang)
                 marker = find_marker(registry, marker_id, game)
                 pdf = io.BytesIO()
                 render(registry, game, paper, pdf, marker=marker, words=words)
-            except (KeyError, ValueError) as exc:
-                return Response(f"{exc.args[0]}\n", 404, mimetype="text/plain")
+            except NoSuchMarker as exc:
+                return Response(i18n.render(no_such_marker(exc), lang) + "\n", 404,
+                                mimetype="text/plain")
+            except RegistryError as exc:   # the marker files are broken: the server's fault
+                return Response(i18n.render(unreadable_registry(exc), lang) + "\n", 500,
+                                mimetype="text/plain")
             return Response(pdf.getvalue(), mimetype="application/pdf", headers={
                 "Content-Disposition": f'inline; filename="sticker-{game}-{marker_id}-{paper}.pdf"'})
         @app.get("/rules/<game_id>.json")
@@ -301,7 +311,7 @@ class TableServer:
             lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             grant = self._grant_for(token)
             if grant.role == CAMERA or (isinstance(auth, dict) and "agent" in auth):
-                self._camera_connects(grant, auth)
+                self._camera_connects(grant, auth, lang)
                 return
             with self._lock:
                 watched = self._host_watching()
@@ -376,9 +386,11 @@ class TableServer:
         def refusal() -> str | None:
             role = grant().role
             if camera:
-                return None if role == CAMERA else "only the table's camera agent sends that"
+                return None if role == CAMERA else Message(
+                    "app.refuse.camera_only", "only the table's camera agent sends that")
             if role == CAMERA:
-                return "a camera agent sends what its camera sees, nothing else"
+                return Message("app.refuse.not_for_camera",
+                               "a camera agent sends what its camera sees, nothing else")
             if table_only and role not in (HOST, TABLE):
                 return Message("app.refuse.table_only", "only the table's own screens may do "
                                "that; ask the host for the table link")
@@ -393,16 +405,20 @@ class TableServer:
             raise Refused(Message("app.refuse.no_agents", "this table takes no camera agent"))
         return self.agents
 
-    def _camera_connects(self, grant: Grant, auth: Any) -> None:
-        """A camera agent connects: with the camera key, to a table that takes agents."""
-        if grant.role != CAMERA:
-            raise ConnectionRefusedError("this key is not this table's camera key (the table's "
-                                         "host screen and the venue page give it)")
-        if self.agents is None:
-            raise ConnectionRefusedError("this table takes no camera agent")
-        self.agents.connected(event_sid(), auth)
+    def _camera_connects(self, grant: Grant, auth: Any, lang: str) -> None:
+        """A camera agent connects: with the camera key, to a table that takes agents. Refused
+        in the agent's language (``tableassist camera --lang``: its ``auth``'s ``lang``), which
+        its connection keeps for what the table tells it after."""
+        try:
+            if grant.role != CAMERA:
+                raise Refused(Message("app.refuse.not_camera_key", "this key is not this table's "
+                                      "camera key (the table's host screen and the venue page "
+                                      "give it)"))
+            self._agent_link().connected(event_sid(), auth)
+        except Refused as exc:
+            raise ConnectionRefusedError(i18n.render(exc.args[0], lang)) from None
         with self._lock:
-            self._conns[event_sid()] = (auth.get("token"), grant, i18n.DEFAULT)
+            self._conns[event_sid()] = (auth.get("token"), grant, lang)
         join_room(room_of(grant))
 
     def _host_watching(self) -> bool:

@@ -88,8 +88,12 @@ def open_camera(spec: str, size: tuple[int, int] | None = None
                 "camera.notice.not_found_because", "no camera found ({reason}); play by tablet, "
                 "or restart with --camera INDEX|URL|FILE|DIR|demo", reason=str(exc)))
         raise CameraError(str(exc)) from None
-    return source, CameraStatus(state="starting", notice=Message(
-        "camera.notice.starting", "{camera}: starting", camera=camera_name(spec)))
+    return source, CameraStatus(state="starting", notice=starting(camera_name(spec)))
+
+
+def starting(camera: str) -> Message:
+    """A camera's first notice, by its name: "camera 0: starting"."""
+    return Message("camera.notice.starting", "{camera}: starting", camera=camera)
 
 
 def camera_name(spec: str) -> str:

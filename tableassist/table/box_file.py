@@ -31,6 +31,7 @@ from typing import Any
 import tomli_w
 
 from tableassist.games.messages import Message
+from tableassist.games.toml_words import toml_problem
 from tableassist.table import catalog
 from tableassist.table.box_form import BoxError, form
 
@@ -65,7 +66,7 @@ def parse_text(text: str | bytes, where: Message | str = "the box file"
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BoxError([Message("box_file.problem.damaged", "{where} is damaged and cannot be "
-                                "read ({why})", where=where, why=str(exc))]) from None
+                                "read ({why})", where=where, why=toml_problem(str(exc)))]) from None
     except RecursionError:
         # tomllib reads nested arrays and tables by recursion; a box file is three levels deep.
         raise BoxError([Message("box_file.problem.deep", "{where} is nested far too deeply to "

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypedDict
 
 from tableassist.games.protocol import Game, Message, SetupError, unverified_values
 from tableassist.games.data_words import worded
+from tableassist.games.toml_words import toml_problem
 
 __all__ = ["ENGINES", "RuleText", "Rulebook", "engine_class", "game_ids", "load_box_form",
            "load_components", "new_game", "parsed", "restore", "rule_texts", "rulebook",
@@ -56,16 +57,18 @@ def engine_class(game_id: str) -> type[Game[Any, Any]]:
     return cls
 
 
-def _read_data(game_id: str, *parts: str, unreadable: Callable[[str], Message]) -> dict[str, Any]:
+def _read_data(game_id: str, *parts: str,
+               unreadable: Callable[[Message], Message]) -> dict[str, Any]:
     """One of the package's TOML files of ``game_id`` (``data/<parts>``), read; ``unreadable``
-    gives the error's message for what the TOML parser said when it cannot be read."""
+    gives the error's message for what the TOML parser found wrong (in words) when it cannot be
+    read."""
     engine_class(game_id)  # a clear error for an unknown game before any file is opened
     text = resources.files("tableassist.games").joinpath("data", *parts).read_text(
         encoding="utf-8")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SetupError(unreadable(str(exc))) from None
+        raise SetupError(unreadable(toml_problem(str(exc)))) from None
 
 
 @cache

@@ -310,11 +310,13 @@ def test_the_venues_refusals_come_in_the_staff_screens_language(venue):
 
 # -- the server's side of a camera agent ---------------------------------------------------------
 
-def agent_client(venue, name: str, key: str, agent: str = "a1") -> socketio.Client:
+def agent_client(venue, name: str, key: str, agent: str = "a1",
+                 lang: str | None = None) -> socketio.Client:
     sio = socketio.Client(reconnection=False)
     sio.follows = []  # type: ignore[attr-defined]
     sio.on("follow", sio.follows.append)  # type: ignore[attr-defined]
-    connect(sio, venue.url, auth={"token": key, "agent": agent, "name": "pi"},
+    connect(sio, venue.url, auth={"token": key, "agent": agent, "name": "pi",
+                                  **({"lang": lang} if lang else {})},
             socketio_path=f"t/{name}/socket.io")
     venue.clients.append(sio)
     wait_until(lambda: sio.follows, what="the server's follow")  # type: ignore[attr-defined]
@@ -491,6 +493,56 @@ def test_tableassist_camera_refuses_bad_arguments_and_a_wrong_key_in_words(venue
     assert out.returncode == 2 and "give the table's camera key with --key" in out.stderr
     out = camera("--server", venue.url, "--key", "not-the-key")
     assert out.returncode == 2 and "is not this table's camera key" in out.stdout
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_agents_user_is_told_in_the_commands_language(venue, tmp_path, lang):
+    """What ``tableassist camera --lang`` prints of its connection: the server's refusal (a
+    wrong key, another agent at the table), its notices, and why it waits for a server that does
+    not answer, with no English word the English run has."""
+    from tableassist import i18n
+    from tableassist.agent import Journal, Link
+    from tests.test_cli_language import CODE, COMMANDS
+    from tests.words import english_left, lowered
+
+    said = {}
+    for speaks in ("en", lang):
+        out = subprocess.run([sys.executable, "-m", "tableassist", "--lang", speaks, "camera",
+                              "--server", venue.url, "--key", "not-the-key", "--journal",
+                              str(tmp_path / f"{speaks}.json"), "--camera", "demo"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, out.stderr
+        said[f"wrong key {speaks}"] = out.stdout + out.stderr
+    assert "is not this table's camera key" in said["wrong key en"]
+    venue.create_table("Two")
+    two = venue.tables["two"]
+    agent_client(venue, "two", two.tokens.camera)
+    for speaks in ("en", lang):
+        with pytest.raises(socketio.exceptions.ConnectionError) as refused:
+            agent_client(venue, "two", two.tokens.camera, agent="a2", lang=speaks)
+        said[f"another agent {speaks}"] = str(refused.value)
+        lines: list = []
+        link = Link("http://127.0.0.1:9", "main", "k", Journal(tmp_path / f"link-{speaks}.json"),
+                    status={}, say=lines.append, lang=speaks)
+        waiting = threading.Thread(target=link.connect, daemon=True)
+        waiting.start()
+        try:
+            wait_until(lambda: lines, what="the waiting line")
+        finally:
+            link.close()
+            waiting.join(10)
+            link.journal.close()
+        said[f"waiting {speaks}"] = i18n.render(lines[0], speaks)
+    assert "another camera agent (on pi)" in said["another agent en"]
+    assert "the server is not running there" in said["waiting en"]
+    assert {"de": "Kameraschlüssel", "es": "clave de cámara"}[lang] in said[f"wrong key {lang}"]
+    assert {"de": "Kamera-Agent (auf pi)", "es": "agente de cámara (en pi)"}[lang] in \
+        said[f"another agent {lang}"]
+    shown = {k: CODE.sub(" ", v.replace(venue.url, " ")) for k, v in said.items()}
+    report = english_left({k: v for k, v in shown.items() if k.endswith(lang)},
+                          lowered(v for k, v in shown.items() if k.endswith(" en")), lang,
+                          allowed=COMMANDS)
+    assert not report, f"English on the {lang} agent's lines: {report}"
 
 
 def test_an_agent_whose_table_the_staff_close_stops_with_exit_code_1(venue, tmp_path):
