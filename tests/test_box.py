@@ -338,6 +338,20 @@ def test_a_damaged_or_foreign_box_file_is_refused_and_changes_nothing(box, text,
     assert file_state(box) == before
 
 
+@pytest.mark.parametrize("lang, where", [("en", "line 2, column 25"), ("de", "Zeile 2, Spalte 25"),
+                                         ("es", "línea 2, columna 25")])
+def test_a_damaged_box_file_says_what_is_wrong_and_where_in_the_language(box, lang, where):
+    """tomllib's sentence is English: the refusal says the fault and its place in the screen's
+    language, and keeps the reader's words only as the detail, marked as such."""
+    from tableassist import i18n
+    with pytest.raises(BoxError) as refused:
+        box.import_text("tableassist_box = 1\n[shipshape.\"crates[C17]\"\nfront = 3\n",
+                        where="friend.toml")
+    said = i18n.render(refused.value.problems[0], lang)
+    assert where in said and said.endswith("Expected ']' at the end of a table declaration))")
+    assert {"en": "a bracket", "de": "eine Klammer", "es": "falta un corchete"}[lang] in said
+
+
 def nested(depth: int) -> str:
     """A box file whose one value is arrays inside arrays, ``depth`` deep: TOML, but no box."""
     return "tableassist_box = 1\n[shipshape.\"crates[C17]\"]\nfront = " + "[" * depth + \

@@ -261,6 +261,25 @@ def test_the_replay_camera_notes_in_the_language(lang, small, capsys):
     assert not report, f"English in the {lang} replay-camera notes: {report}"
 
 
+def test_a_list_in_the_camera_checks_advice_is_joined_as_names_in_every_language():
+    """The check's English says "the table corners NE, SE and SW"; the command line said it
+    "NE, SE, SW" through the catalogue's English: a list is joined as names are, in each language."""
+    from tableassist.cli.camera_check import said
+    from tableassist.vision import advice
+    corners = advice.words("corners_missing", names=("NE", "SE", "SW"))
+    kinds = advice.say("kind_unreadable", kinds=(advice.component("die_face"),
+                                                 advice.component("rat")), size="12", px="9",
+                       needed="14", remedy=advice.words("look_down")).words
+    joined = {}
+    for lang in i18n.LANGUAGES:
+        with language.speaking(lang):
+            joined[lang] = said(corners), said(kinds)
+    assert "corners NE, SE and SW:" in joined["en"][0] == corners.text
+    assert joined["en"][1] == kinds.text and "The die face and rat stickers" in kinds.text
+    assert "NE, SE und SW" in joined["de"][0] and "NE, SE y SW" in joined["es"][0]
+    assert " und " in joined["de"][1] and " y " in joined["es"][1]
+
+
 def test_the_language_comes_from_the_option_else_the_locale():
     env = {"LANG": "de_DE.UTF-8"}
     assert language.from_environment(env) == "de"

@@ -674,3 +674,8 @@ def test_a_reprint_link_gives_the_sticker_in_the_screens_language(venue, tmp_pat
     assert "Stick it over the old one" in said["en"]
     assert "Über den alten kleben" in said["de"] and "Stick it" not in said["de"]
     assert "Stick it" not in said["es"] and said["es"] != said["en"]
+    # a link to no sticker, or on a paper there is none of, says so in the screen's language
+    assert get(f"{venue.url}sticker/wreckers/999.pdf?lang=en") == (404, "Wreckers has no marker 999\n")
+    assert get(f"{venue.url}sticker/wreckers/999.pdf?lang=de") == (404, "Wreckers hat keinen Marker 999\n")
+    status, text = get(f"{venue.url}sticker/wreckers/1.pdf?lang=es&paper=a5")
+    assert status == 404 and text.startswith("no hay tamaño de papel 'a5'")
