@@ -39,6 +39,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
     actions.write_text('{"type": "lay_bid_card"}\nnot json\n', encoding="utf-8")
     blocker = tmp / "file"
     blocker.write_text("not a folder", encoding="utf-8")
+    (tmp / "no-pictures").mkdir(exist_ok=True)
     db = str(tmp / "table.sqlite3")
     picture = tmp / "table.png"
     if not picture.exists():
@@ -77,6 +78,14 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "camera without a key": ["camera", "--server", "http://127.0.0.1:9", "--table", "main"],
         "camera for a bad table": ["camera", "--server", "http://127.0.0.1:9", "--table", "Main!",
                                    "--key", "k"],
+        "camera at no address": ["camera", "--server", "ftp://x", "--key", "k"],
+        "camera of a missing video": ["camera", "--server", "http://127.0.0.1:9", "--key", "k",
+                                      "--camera", str(tmp / "missing.mp4")],
+        "camera-check of a folder without pictures": ["camera-check", "--camera", str(tmp)
+                                                      + "/no-pictures"],
+        "detect of a missing picture": ["detect", "--game", "abandon_ship",
+                                        str(tmp / "missing.png")],
+        "detect of a picture": ["detect", "--game", "abandon_ship", str(picture)],
         "serve a port out of range": ["serve", "--port", "99999"],
         "detect for an unknown game": ["detect", "--game", "chess", str(tmp / "photo.png")],
         "camera-check for an unknown game": ["camera-check", "--game", "chess", "--camera", "none"],
@@ -110,6 +119,10 @@ def test_no_english_word_in_what_the_commands_print(lang, tmp_path, capsys):
     assert "the following arguments are required" in english["replay without players"]
     assert "What to do" in english["camera-check of a picture"]
     assert "connection refused" in english["export of a closed PostgreSQL port"]
+    assert "no such file, folder or camera" in english["camera of a missing video"]
+    assert "is not an address such as" in english["camera at no address"]
+    assert "no images in this folder" in english["camera-check of a folder without pictures"]
+    assert "die face" in english["detect of a picture"] and "top" in english["detect of a picture"]
     shown = run_all(tmp_path / lang, lang, capsys)
     report = english_left(shown, lowered(english.values()), lang, allowed=COMMANDS + TITLES)
     assert not report, f"English on the {lang} command line: {report}"

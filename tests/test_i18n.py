@@ -300,7 +300,7 @@ SAME_EVERYWHERE = frozenset("""
     offset category none track coffee net income random manual bid physical unlimited count
     verified immediate effects bytes checked fwd back ms ctrl postgresql
     nginx opencv json csv pid proxy letter ann bea cy sqlite root
-    createdb createuser pwprompt
+    createdb createuser pwprompt zbar mac
 """.split())
 
 #: Words that are German as well as English (reviewed: "Start", "Name", "Bonus", "Bank" …).
@@ -314,7 +314,7 @@ SAME_IN = {
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom
-        webcam nuclear colonial robots control detector local
+        webcam nuclear colonial robots control detector local cable app
     """.split()),
 }
 

@@ -36,7 +36,8 @@ def where(server: str, table: str | None) -> tuple[str, str]:
     """The server's base URL and the table: ``--server`` may be a table's own address
     (``http://h:8765/t/table-4/``), which names the table; else ``table``, else ``main``.
     Anything but an http(s) address raises ``ValueError``."""
-    refused = f"--server {server!r} is not an address such as http://192.168.1.20:8765"
+    refused = Message("link.not_an_address", "--server {server} is not an address such as "
+                      "http://192.168.1.20:8765", server=repr(server))
     try:
         parts = urlsplit(server if "://" in server else f"http://{server}")
         parts.port   # read here: a port out of range or not a number raises ValueError

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from tableassist.cli.language import error as refusal
 from tableassist.cli.language import os_reason, reason, say, warning
 from tableassist.games.messages import Message
+from tableassist.i18n.sheets import component_message, item_message, side_message
 
 if TYPE_CHECKING:
     from tableassist.markers.registry import Registry
@@ -87,12 +88,14 @@ def run(args: argparse.Namespace) -> int:
 
     detector = vision.MarkerDetector(dictionary, preset=args.preset)
     scanner = None
-    qr_warning = None
+    qr_warning: Message | None = None
     if not args.no_qr:
         try:
             scanner = vision.QRScanner()
         except vision.QRUnavailable as exc:
-            qr_warning = str(exc)
+            qr_warning = Message("detect.no_zbar", "QR codes cannot be read: the zbar library is "
+                                 "missing (install it with `apt install libzbar0`, or `brew "
+                                 "install zbar` on a Mac) [{why}]", why=str(exc.__cause__ or exc))
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         try:
@@ -121,18 +124,20 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _unreadable(path: Path) -> str:
+def _unreadable(path: Path) -> Message:
     """Why ``path`` gave no image, in a few words."""
     if not path.exists():
-        return "no such file"
+        return Message("detect.unreadable.missing", "no such file")
     if path.is_dir():
-        return "a folder, not an image"
+        return Message("detect.unreadable.folder", "a folder, not an image")
     try:
         with path.open("rb"):
             pass
     except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    return "not an image OpenCV can read (empty or damaged?)"
+        return Message("detect.unreadable.cannot_read", "cannot be read ({why})",
+                       why=os_reason(exc))
+    return Message("detect.unreadable.not_image", "not an image OpenCV can read (empty or "
+                   "damaged?)")
 
 
 def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
@@ -146,7 +151,8 @@ def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
     path = Path(image)
     frame = vision.read_image(path)
     if frame is None:
-        result["error"] = f"{image}: {_unreadable(path)}"
+        result["error"] = Message("detect.unreadable", "{image}: {why}", image=image,
+                                  why=_unreadable(path))
         result["warnings"].append(result["error"])
         return result
     found = detector.detect(frame)
@@ -183,7 +189,7 @@ def _one(image: str, detector: MarkerDetector, scanner: QRScanner | None,
         try:
             vision.write_image(out_dir / (path.stem + ".annotated.png"), drawn)
         except vision.SourceError as exc:   # what was found is reported all the same
-            result["error"] = str(exc)
+            result["error"] = reason(exc)
             result["warnings"].append(result["error"])
     return result
 
@@ -195,9 +201,11 @@ def _print_text(result: dict[str, Any]) -> None:
         print("  " + say(Message("detect.nothing", "nothing found")))
     for m in result["markers"]:
         corners = " ".join(f"({x:.1f},{y:.1f})" for x, y in m["corners"])
-        what = m["component"] or "-"
-        if m.get("item"):
-            what += f" {m['item']} ({m['side']})"
+        what = say(Message("detect.what", "{component}{known, select, yes { {item} ({side})} "
+                           "other {}}", component=component_message(m["component"]),
+                           known="yes" if m.get("item") else "no",
+                           item=item_message(m.get("game"), m["component"], m.get("item") or ""),
+                           side=side_message(m.get("side") or ""))) if m["component"] else "-"
         print("  " + say(Message("detect.marker", "marker {id}", id=str(m["id"]).rjust(4)))
               + f"  {what:40s} {corners}")
     for q in result["qr"]:

@@ -257,10 +257,15 @@ def error(command: str, text: Message | str) -> Message:
 
 def reason(exc: BaseException) -> Message | str:
     """What an exception says: its message where it carries one (an engine's refusal, a setup
-    error), else its text (a lower layer's, in English)."""
+    error, the vision's ``words``), else its text (a lower layer's, in English)."""
     message = getattr(exc, "message", None)
     if isinstance(message, Message):
         return message
+    words = getattr(exc, "words", None)   # the vision's sentence (a SourceError's), by its id
+    if words is not None and hasattr(words, "to_json"):
+        made = i18n.from_json(words.to_json())
+        if made is not None:
+            return made
     if isinstance(exc, Message):
         return exc
     if exc.args and isinstance(exc.args[0], Message):   # raised with a message (a StoreError)

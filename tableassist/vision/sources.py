@@ -29,6 +29,7 @@ import cv2  # noqa: E402  (after the log level: OpenCV reads it when it first us
 import numpy as np  # noqa: E402
 
 from tableassist.markers.registry import MODES  # noqa: E402
+from tableassist.vision.advice import Template, Words  # noqa: E402
 from tableassist.vision.frame import Frame  # noqa: E402
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -42,11 +43,43 @@ BEST_FIRST: tuple[tuple[int, int], ...] = tuple(reversed(MODES.values()))
 
 class SourceError(RuntimeError):
     """A camera, file or folder that cannot give frames; the message says which and why (`reason`:
-    the why alone, for a status line)."""
+    the why alone, for a status line). `words` is the message as a sentence of the catalogues
+    (`advice.Words`: the vision has no catalogue of its own), for a command line or a screen to
+    say it in its language; the message is its English."""
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason or message
+    def __init__(self, words: Words, reason: Words | None = None) -> None:
+        super().__init__(words.text)
+        self.words = words
+        self.reason = (reason or words).text
+
+
+#: What a source that cannot be used says (`SourceError.words`).
+_SAYS = {
+    "no_camera": Template("sources.no_camera", "camera {index} cannot be opened: no such camera, "
+                          "or it is in use (try another index, e.g. 0 or 1, or check the cable and "
+                          "permissions)"),
+    "no_camera_short": Template("sources.no_camera_short", "the camera cannot be opened"),
+    "no_stream": Template("sources.no_stream", "{url}: no video stream there (is the camera app "
+                          "running and this machine on the same network? check the address and "
+                          "port)"),
+    "no_stream_short": Template("sources.no_stream_short", "no video stream at that address"),
+    "no_file": Template("sources.no_file", "{path}: no such file"),
+    "not_video": Template("sources.not_video", "{path}: not a video OpenCV can read"),
+    "no_images": Template("sources.no_images", "{folder}: no images in this folder (looked for "
+                          "{suffixes})"),
+    "stream_size": Template("sources.stream_size", "{spec}: a network camera sends the size set in "
+                            "its own app (choose the resolution there, e.g. 1920x1080); a size can "
+                            "be asked of a webcam only"),
+    "no_source": Template("sources.no_source", "{spec}: no such file, folder or camera (give a "
+                          "camera index like 0, a camera's URL (http://… or rtsp://…), a video "
+                          "file, a folder of images, or \"demo\")"),
+    "own_size": Template("sources.own_size", "{spec}: a file or folder has its own picture size; a "
+                         "size can be asked of a webcam only"),
+    "not_image": Template("sources.not_image", "{path}: not an image OpenCV can read (empty or "
+                          "damaged file?)"),
+    "cannot_write": Template("sources.cannot_write", "{path}: cannot write an image there"),
+    "no_jpeg": Template("sources.no_jpeg", "the frame cannot be encoded as JPEG"),
+}
 
 
 class FrameSource(Protocol):
@@ -323,9 +356,8 @@ class CameraSource(LiveSource):
             cap = quiet_capture(index)
             if not cap.isOpened():
                 cap.release()
-                raise SourceError(f"camera {index} cannot be opened: no such camera, or it is in use "
-                                  "(try another index, e.g. 0 or 1, or check the cable and permissions)",
-                                  "the camera cannot be opened")
+                raise SourceError(_SAYS["no_camera"](index=str(index)),
+                                  _SAYS["no_camera_short"]())
             negotiate_mode(cap, size)
             return cap
 
@@ -349,9 +381,7 @@ class NetworkSource(LiveSource):
             cap = quiet_capture(url, cv2.CAP_FFMPEG, params)
             if not cap.isOpened():
                 cap.release()
-                raise SourceError(f"{url}: no video stream there (is the camera app running and "
-                                  "this machine on the same network? check the address and port)",
-                                  "no video stream at that address")
+                raise SourceError(_SAYS["no_stream"](url=url), _SAYS["no_stream_short"]())
             return cap
 
         super().__init__(url, opener, asked="app", **live)
@@ -363,11 +393,11 @@ class VideoSource:
     def __init__(self, path: Path) -> None:
         self.path = path
         if not path.is_file():
-            raise SourceError(f"{path}: no such file")
+            raise SourceError(_SAYS["no_file"](path=str(path)))
         self._cap = cv2.VideoCapture(str(path))
         if not self._cap.isOpened():
             self._cap.release()
-            raise SourceError(f"{path}: not a video OpenCV can read")
+            raise SourceError(_SAYS["not_video"](path=str(path)))
         self.fps = self._cap.get(cv2.CAP_PROP_FPS) or 0.0
         w, h = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
         self.mode = CaptureMode(w, h, fourcc_text(self._cap.get(cv2.CAP_PROP_FOURCC)),
@@ -387,8 +417,8 @@ class FolderSource:
     def __init__(self, folder: Path) -> None:
         self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
-            raise SourceError(f"{folder}: no images in this folder (looked for "
-                              f"{', '.join(sorted(IMAGE_SUFFIXES))})")
+            raise SourceError(_SAYS["no_images"](folder=str(folder),
+                                                 suffixes=", ".join(f"*{suffix}" for suffix in sorted(IMAGE_SUFFIXES))))
         self._next = 0
         self.skipped: list[Path] = []
         self.current: Path | None = None
@@ -459,16 +489,13 @@ def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
         return CameraSource(int(spec), size)
     if spec.lower().startswith(STREAM_SCHEMES):
         if size:
-            raise SourceError(f"{spec}: a network camera sends the size set in its own app (choose "
-                              "the resolution there, e.g. 1920x1080); a size can be asked of a webcam only")
+            raise SourceError(_SAYS["stream_size"](spec=spec))
         return NetworkSource(spec)
     path = Path(spec).expanduser()
     if not path.exists() and not path.is_dir():
-        raise SourceError(f"{spec}: no such file, folder or camera (give a camera index like 0, a camera's "
-                          "URL (http://… or rtsp://…), a video file, a folder of images, or \"demo\")")
+        raise SourceError(_SAYS["no_source"](spec=spec))
     if size:
-        raise SourceError(f"{spec}: a file or folder has its own picture size; a size can be asked of a "
-                          "webcam only")
+        raise SourceError(_SAYS["own_size"](spec=spec))
     if path.is_dir():
         return FolderSource(path)
     if path.suffix.lower() in IMAGE_SUFFIXES:
@@ -480,7 +507,7 @@ class _SingleImage:
     def __init__(self, path: Path) -> None:
         self._frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if self._frame is None or self._frame.size == 0:
-            raise SourceError(f"{path}: not an image OpenCV can read (empty or damaged file?)")
+            raise SourceError(_SAYS["not_image"](path=str(path)))
 
     def read(self) -> np.ndarray | None:
         frame, self._frame = self._frame, None
@@ -507,7 +534,7 @@ def can_write_image(path: str | Path) -> bool:
 
 def write_image(path: str | Path, frame: np.ndarray) -> None:
     if not cv2.imwrite(str(path), frame):
-        raise SourceError(f"{path}: cannot write an image there")
+        raise SourceError(_SAYS["cannot_write"](path=str(path)))
 
 
 def encode_jpeg(frame: np.ndarray, *, quality: int = 70, width: int | None = None) -> bytes:
@@ -517,5 +544,5 @@ def encode_jpeg(frame: np.ndarray, *, quality: int = 70, width: int | None = Non
         frame = cv2.resize(frame, (width, int(h * width / w)), interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
-        raise SourceError("the frame cannot be encoded as JPEG")
+        raise SourceError(_SAYS["no_jpeg"]())
     return buf.tobytes()
