@@ -123,11 +123,12 @@ class VenueServer:
 
         def connect(auth: Any = None) -> None:
             token = auth.get("token") if isinstance(auth, dict) else None
+            lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
             if not (isinstance(token, str) and 0 < len(token) <= 200
                     and hmac.compare_digest(token.encode(), self._staff.encode())):
-                raise ConnectionRefusedError("this link's key is not the venue's staff key (the "
-                                             "server prints the venue page's link at start)")
-            lang = screen_language(auth.get("lang") if isinstance(auth, dict) else None)
+                raise ConnectionRefusedError(i18n.render(Message(
+                    "venue.refuse.not_staff_key", "this link's key is not the venue's staff key "
+                    "(the server prints the venue page's link at start)"), lang))
             with self._lock:
                 self._sids[event_sid()] = lang
             join_room(f"staff@{lang}")

@@ -246,6 +246,10 @@ def test_the_venue_page_takes_the_staff_key_only(venue):
         staff(venue, venue.tokens.host)
     sio = staff(venue)
     assert [row["name"] for row in sio.lists[-1]] == ["main"]
+    # refused in the screen's language
+    with pytest.raises(socketio.exceptions.ConnectionError, match="Personalschlüssel"):
+        connect(socketio.Client(reconnection=False), venue.url,
+                auth={"token": venue.tokens.host, "lang": "de"}, socketio_path="venue/socket.io")
 
 
 def test_the_staff_create_rename_and_close_tables_and_see_their_games(venue):
