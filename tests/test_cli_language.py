@@ -254,6 +254,47 @@ def test_a_broken_markers_file_is_said_in_the_language(lang, tmp_path):
 
 
 @pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_broken_registry_stops_serve_and_camera_in_the_language(lang, tmp_path, capsys,
+                                                                  monkeypatch):
+    """``serve`` and ``camera`` need the marker files (the camera's pipeline and its demo table);
+    broken ones (a copy with a sticker listed twice, read in place of the shipped ones) are said
+    in words, not as a traceback."""
+    from tableassist.markers import registry
+    folder = broken_markers(tmp_path)["a sticker listed twice"]
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    import cv2
+    import numpy as np
+    cv2.imwrite(str(pictures / "table.png"), np.zeros((48, 64, 3), np.uint8))
+    monkeypatch.setattr(registry, "MARKERS_DIR", folder)
+    registry._load_default.cache_clear()
+    said = {}
+    try:
+        for speaks in ("en", lang):
+            for name, argv in {
+                    "serve": ["serve", "--host", "127.0.0.1", "--port", "0", "--camera", "none",
+                              "--db", str(tmp_path / speaks / "t.sqlite3")],
+                    "camera": ["camera", "--server", "http://127.0.0.1:9", "--key", "k",
+                               "--camera", str(pictures), "--journal",
+                               str(tmp_path / speaks / "j.json")],
+                    "camera of the demo table": ["camera", "--server", "http://127.0.0.1:9",
+                                                 "--key", "k", "--camera", "demo"]
+            }.items():
+                assert cli.main(["--lang", speaks, *argv]) == 2
+                out = capsys.readouterr()
+                said.setdefault(speaks, {})[name] = CODE.sub(" ", (out.out + out.err).replace(
+                    str(tmp_path), " "))
+    finally:
+        monkeypatch.undo()
+        registry._load_default.cache_clear()
+    assert "the marker registry cannot be read" in said["en"]["serve"]
+    assert "crew card red · back is listed twice" in said["en"]["camera"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang,
+                          allowed=COMMANDS + TITLES)
+    assert not report, f"English in the {lang} registry errors: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
 def test_the_replay_camera_notes_in_the_language(lang, small, capsys):
     """The notes of a real replay (tableassist/camera/replay.py, recording.py): a frame's picture
     gone, an index line that cannot be read and one cut short at the end."""

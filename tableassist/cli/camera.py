@@ -81,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         print(say(error("camera", Message("camera.cannot_open", "--camera {camera}: {why}",
                                           camera=args.camera, why=reason(exc)))), file=sys.stderr)
         return 2
+    except RegistryError as exc:   # the demo table is drawn from the marker files
+        print(say(error("camera", unreadable_registry(exc))), file=sys.stderr)
+        return 2
     path = args.journal or default_journal(table)
     try:
         journal = Journal(path)
