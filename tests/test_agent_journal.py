@@ -69,6 +69,36 @@ def test_one_agent_per_journal_and_a_journal_that_cannot_be_kept_is_one_sentence
                                   f"{tmp_path / 'a-file'} is not a folder")
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_journals_faults_are_said_in_the_commands_language(tmp_path, lang):
+    """``tableassist camera --lang`` prints the journal's warning and refusal: messages, the
+    system's reason worded too (``table.files.os_reason``)."""
+    from tableassist import i18n
+    from tests.words import english_left, lowered
+    said: dict[str, dict[str, str]] = {}
+    for speaks in ("en", lang):
+        path = tmp_path / speaks / "j.json"
+        path.parent.mkdir()
+        path.write_text('{"agent": "a", "seq": 1, "batches": [{"events": []}]}')
+        journal = Journal(path)
+        journal.close()
+        (tmp_path / speaks / "a-file").write_text("")
+        with pytest.raises(JournalError) as refused:
+            Journal(tmp_path / speaks / "a-file" / "j.json")
+        (tmp_path / speaks / "folder").mkdir()
+        (tmp_path / speaks / "folder" / "j.json").mkdir()
+        with pytest.raises(JournalError) as is_a_folder:
+            Journal(tmp_path / speaks / "folder" / "j.json")
+        said[speaks] = {what: i18n.render(text, speaks).replace(str(tmp_path / speaks), " ")
+                        for what, text in (("damaged", journal.warning),
+                                           ("no folder", refused.value.args[0]),
+                                           ("a folder", is_a_folder.value.args[0]))}
+    assert "batches are damaged" in said["en"]["damaged"]
+    assert "is a directory" in said["en"]["a folder"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, f"English in the {lang} journal's words: {report}"
+
+
 def test_the_batches_taken_fold_into_the_readings_table_one_sighting_per_marker(tmp_path):
     """What a server that takes the reading over rebuilds its reader from: each marker's last
     sighting (a card moved twice is one event, one removed is none), kept across a restart;

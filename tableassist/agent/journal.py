@@ -22,7 +22,7 @@ from typing import Any, TypedDict
 from tableassist.games.messages import Message
 from tableassist.markers.sighting import TableEvent
 from tableassist.readers.base import TablePicture
-from tableassist.table.files import read_json, replace_json
+from tableassist.table.files import os_reason, read_json, replace_json
 from tableassist.table.writer_lock import LockError, WriterLock
 
 
@@ -50,12 +50,7 @@ class ReadingTable(TypedDict):
 
 class JournalError(Exception):
     """The journal cannot be kept: another agent holds it, or its folder cannot be written (the
-    message says which, in one sentence). ``os_error`` is the system's refusal, if that was it:
-    the command line words its reason (:func:`cannot_keep`), as the system's text is English."""
-
-    def __init__(self, message: Message, os_error: OSError | None = None) -> None:
-        super().__init__(message)
-        self.os_error = os_error
+    message says which, in one sentence)."""
 
 
 def cannot_keep(path: Path, why: Message | str) -> Message:
@@ -98,7 +93,7 @@ def _damage(exc: Exception) -> Message | str:
     if isinstance(exc, ValueError):
         return Message("journal.damaged.not_json", "it is not JSON")
     return Message("journal.damaged.unreadable", "the system cannot read it: {why}",
-                   why=(getattr(exc, "strerror", None) or str(exc)).lower())
+                   why=os_reason(exc) if isinstance(exc, OSError) else str(exc))
 
 
 def _picture(events: list[dict[str, Any]]) -> TablePicture:
@@ -142,8 +137,7 @@ class Journal:
                 "journal.not_a_folder", "{folder} is not a folder", folder=str(path.parent)))
             ) from None
         except OSError as exc:
-            raise JournalError(cannot_keep(path, (exc.strerror or str(exc)).lower()),
-                               exc) from None
+            raise JournalError(cannot_keep(path, os_reason(exc))) from None
         try:
             data = read_json(path) or {}
             if not isinstance(data, dict):
@@ -169,8 +163,7 @@ class Journal:
             self._save()
         except OSError as exc:
             self._writer.release()
-            raise JournalError(cannot_keep(path, (exc.strerror or str(exc)).lower()),
-                               exc) from None
+            raise JournalError(cannot_keep(path, os_reason(exc))) from None
 
     def _save(self) -> None:
         replace_json(self.path, {"agent": self.agent, "seq": self.seq, "batches": self.batches,

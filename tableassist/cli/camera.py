@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from tableassist.cli import language
-from tableassist.cli.language import error, os_reason, reason, say, warning
+from tableassist.cli.language import error, reason, say, warning
 from tableassist.games.messages import Message
 
 
@@ -48,7 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tableassist.agent import Agent, Journal, JournalError, default_journal, where
-    from tableassist.agent.journal import cannot_keep
     from tableassist.i18n.registry_words import unreadable_registry
     from tableassist.markers.registry import RegistryError
     from tableassist.cli.serve import restore_signals, stop_on_signals
@@ -84,13 +83,11 @@ def run(args: argparse.Namespace) -> int:
     except RegistryError as exc:   # the demo table is drawn from the marker files
         print(say(error("camera", unreadable_registry(exc))), file=sys.stderr)
         return 2
-    path = args.journal or default_journal(table)
     try:
-        journal = Journal(path)
+        journal = Journal(args.journal or default_journal(table))
     except JournalError as exc:
         source.close()
-        print(say(error("camera", reason(exc) if exc.os_error is None else
-                        cannot_keep(path, os_reason(exc.os_error)))), file=sys.stderr)
+        print(say(error("camera", reason(exc))), file=sys.stderr)
         return 2
     if journal.warning:
         print(say(warning(journal.warning)), file=sys.stderr)

@@ -38,6 +38,7 @@ from tableassist.server.tokens import Grant
 from tableassist.table import catalog
 from tableassist.table.box import Box, entries_json
 from tableassist.table.box_form import BoxError, form, semicolons
+from tableassist.table.files import os_reason
 
 #: How often the camera tells a box screen what it sees while it sees the same thing (seconds).
 SEEN_EVERY = 0.5
@@ -248,7 +249,7 @@ def register(server: BoxServer) -> BoxCamera:
         except OSError as exc:
             raise Refused(Message("box.refuse.unwritable_nothing_saved", "your box file cannot "
                                   "be written: {why}; nothing was saved",
-                                  why=(exc.strerror or str(exc)).lower())) from None
+                                  why=os_reason(exc))) from None
         kept = []
         if msg.keep_photo:
             for side, jpeg in camera.photos_for(game, msg.path).items():
@@ -293,7 +294,7 @@ def register(server: BoxServer) -> BoxCamera:
             raise Refused(reason(exc)) from None
         except OSError as exc:
             raise Refused(Message("box.refuse.unwritable", "your box file cannot be written: "
-                                  "{why}", why=(exc.strerror or str(exc)).lower())) from None
+                                  "{why}", why=os_reason(exc))) from None
         server.table.box_changed()
         return {"report": report, "progress": {g: box.progress(g) for g in report}}
 

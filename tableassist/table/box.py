@@ -42,7 +42,7 @@ from tableassist.table.box_checks import check_box, check_fields, unplayable
 from tableassist.table.box_file import dump_text, parse_text
 from tableassist.table.box_form import BoxError, Form, form, shipped_value
 from tableassist.table.box_merge import merge
-from tableassist.table.files import replaced
+from tableassist.table.files import os_reason, replaced
 
 __all__ = ["Box", "default_box_dir", "entries_json", "games_progress", "write_file"]
 
@@ -117,7 +117,7 @@ class Box:
                 except OSError as exc:
                     read.problem = Message("box.problem.unreadable", "{where} cannot be read: "
                                            "{why}", where=where,
-                                           why=(exc.strerror or str(exc)).lower())
+                                           why=os_reason(exc))
                 except BoxError as exc:
                     read.problem = Message("box.problem.unusable", "your box file {where} cannot "
                                            "be used: {why}", where=where, why=exc.args[0])

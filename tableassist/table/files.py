@@ -4,10 +4,14 @@ journal, an export, the box's files and photos.
 Each is written beside, flushed to disk, renamed over the old one and the folder flushed, so a
 crash or a power cut leaves the old file or the new one, never half of one. By default each is
 readable by its owner only (mode 0600): most hold keys, or what a camera saw.
+
+Why the system refused to read or write one is said in words (:func:`os_reason`), as the
+system's own text is English.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import threading
@@ -15,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
+
+from tableassist.games.messages import Message
 
 
 @contextmanager
@@ -62,3 +68,23 @@ def read_json(path: Path) -> Any:
     except FileNotFoundError:
         return None
     return json.loads(text)
+
+
+#: The system's reasons a file cannot be read or written, by errno (its own text is English).
+_OS_REASONS = {
+    errno.ENOENT: Message("files.os.no_such_file", "no such file or directory"),
+    errno.EACCES: Message("files.os.permission_denied", "permission denied"),
+    errno.EPERM: Message("files.os.not_permitted", "operation not permitted"),
+    errno.EISDIR: Message("files.os.is_a_directory", "is a directory"),
+    errno.ENOTDIR: Message("files.os.not_a_directory", "not a directory"),
+    errno.EEXIST: Message("files.os.exists", "file exists"),
+    errno.ENOSPC: Message("files.os.no_space", "no space left on device"),
+    errno.EROFS: Message("files.os.read_only", "read-only file system"),
+    errno.EADDRINUSE: Message("files.os.address_in_use", "address already in use"),
+}
+
+
+def os_reason(exc: OSError) -> Message | str:
+    """Why the system refused, as a message where we have one (else the system's own words)."""
+    reason = _OS_REASONS.get(exc.errno or 0)
+    return reason if reason is not None else (exc.strerror or str(exc)).lower()

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tableassist.games.messages import Message
-from tableassist.table.files import read_json, replace_json
+from tableassist.table.files import os_reason, read_json, replace_json
 from tableassist.table.sqlite_store import table_file
 from tableassist.table.store import MAIN, StoreError
 from tableassist.table.writer_lock import LockError, WriterLock
@@ -269,7 +269,7 @@ class VenueFile:
             self._tables = tables
             raise VenueError(Message("venue.refuse.not_saved", "the venue's list could not be "
                                      "saved ({why}); nothing changed",
-                                     why=(exc.strerror or str(exc)).lower())) from None
+                                     why=os_reason(exc))) from None
         return entry
 
     # -- the protocol --------------------------------------------------------------------------

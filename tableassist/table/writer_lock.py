@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.games.messages import Message
+from tableassist.table.files import os_reason
 
 
 class LockError(RuntimeError):
@@ -118,7 +119,7 @@ class WriterLock:
         except OSError as exc:
             raise LockError(Message("writer_lock.cannot_create", "cannot create {file} in "
                                     "{folder}: {why}", file=path.name, folder=str(path.parent),
-                                    why=exc.strerror.lower() if exc.strerror else str(exc))) \
+                                    why=os_reason(exc))) \
                 from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
