@@ -198,7 +198,7 @@ class Demo:
                                                          hands=hands, flicker=flicker, size=size))
         try:
             self.served = serve_venue(db, host=host, port=port, camera=self.source,
-                                      camera_says="synthetic table", whose="the demo's",
+                                      camera_says="synthetic table", whose="demo",
                                       record=record)
         except BaseException:
             if self._tmp is not None:
