@@ -15,7 +15,6 @@ every :class:`ArgumentParser` of the command line.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from typing import Any
 
 from tableassist import i18n
 from tableassist.games.messages import Message
+from tableassist.i18n.os_words import os_reason as os_reason   # the commands' import of it
 
 __all__ = ["ArgumentParser", "HelpFormatter", "argparse_text", "from_environment", "say", "speaking",
            "wanted"]
@@ -224,26 +224,6 @@ def not_a_whole_number(what: Message | str, low: int, high: int, text: str) -> M
 def not_a_camera_size(text: str) -> Message:
     return Message("language.not_a_camera_size", "a camera size is WIDTHxHEIGHT in pixels (16–16384 "
                    "each), e.g. 1920x1080, not {text}", text=repr(text))
-
-
-#: The system's reasons a file cannot be read or written, by errno (its own text is English).
-_OS_REASONS = {
-    errno.ENOENT: Message("language.os.no_such_file", "no such file or directory"),
-    errno.EACCES: Message("language.os.permission_denied", "permission denied"),
-    errno.EPERM: Message("language.os.not_permitted", "operation not permitted"),
-    errno.EISDIR: Message("language.os.is_a_directory", "is a directory"),
-    errno.ENOTDIR: Message("language.os.not_a_directory", "not a directory"),
-    errno.EEXIST: Message("language.os.exists", "file exists"),
-    errno.ENOSPC: Message("language.os.no_space", "no space left on device"),
-    errno.EROFS: Message("language.os.read_only", "read-only file system"),
-    errno.EADDRINUSE: Message("language.os.address_in_use", "address already in use"),
-}
-
-
-def os_reason(exc: OSError) -> Message | str:
-    """Why the system refused, as a message where we have one (else the system's own words)."""
-    reason = _OS_REASONS.get(exc.errno or 0)
-    return reason if reason is not None else (exc.strerror or str(exc)).lower()
 
 
 def warning(text: Message | str) -> Message:

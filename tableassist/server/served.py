@@ -54,6 +54,7 @@ from tableassist.camera.live import Camera
 from tableassist.camera.recording import Recorder, Recordings
 from tableassist.camera.status import CameraStatus
 from tableassist.games.messages import Message
+from tableassist.i18n.os_words import os_reason
 from tableassist.markers.registry import Registry
 from tableassist.server.agent import AgentLink
 from tableassist.server.app import QuietHandler, TableServer, create_app
@@ -772,8 +773,7 @@ def table_tokens(store: Store, whose: str = "table") -> Tokens:
     try:
         return Tokens(links)
     except (OSError, StoreError) as exc:
-        # the system's words for an OSError (English), ours for a StoreError
-        why = (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else reason(exc)
+        why = os_reason(exc) if isinstance(exc, OSError) else reason(exc)
         raise OpenError(Message("served.cannot_write_links", "cannot write {whose, select, demo "
                                 "{the demo's} other {the table's}} links {where}: {why}",
                                 whose=whose, where=links.where, why=why)) from None
@@ -816,7 +816,7 @@ def listen(host: str, port: int, app: Any) -> BaseWSGIServer:
     except (OSError, UnicodeError) as exc:   # UnicodeError: a host name IDNA cannot encode
         sock.close()
         why = _CANNOT_LISTEN.get(getattr(exc, "errno", None) or 0) or \
-            getattr(exc, "strerror", None) or str(exc)
+            (os_reason(exc) if isinstance(exc, OSError) else str(exc))
         raise OpenError(Message("served.cannot_listen", "cannot listen on {host}:{port}: {why}",
                                 host=host, port=str(port), why=why)) from None
     try:
@@ -880,7 +880,7 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
         except OSError as exc:
             raise OpenError(Message("served.cannot_write_venue", "cannot write the venue's list "
                                     "of tables {file}: {why}", file=str(venue_file(home)),
-                                    why=(exc.strerror or str(exc)).lower())) from None
+                                    why=os_reason(exc))) from None
         if isinstance(camera, str):
             try:
                 from tableassist.server.camera import CameraError
