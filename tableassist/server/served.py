@@ -77,6 +77,8 @@ if TYPE_CHECKING:
 NO_AGENT_YET = Message("served.notice.no_agent_yet",
                        "no camera yet: run the camera agent next to the webcam (tableassist "
                        "camera; the venue page gives its command line)")
+#: How the screens call a frame source handed in (not a ``--camera`` spec) that has no name.
+CAMERA = Message("served.camera", "camera")
 #: A venue of several processes: how often each one looks at who serves what (s), besides when
 #: a notification says something changed; a dead process's tables are taken within about this.
 SCAN_EVERY = 1.0
@@ -170,7 +172,7 @@ class ServedTable:
 
 
 def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *,
-                  source: FrameSource | None = None, source_name: str = "camera",
+                  source: FrameSource | None = None, source_name: str = CAMERA,
                   status: CameraStatus | None = None, box: Box | None = None,
                   clock: Clock | None = None, record: Recordings | None = None) -> ServedTable:
     """Put one table together on its store and tokens (see the module docstring). ``source`` is
@@ -889,7 +891,7 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 raise OpenError(camera_refused(camera, exc)) from None
             name = camera_name(camera)
         else:
-            source, name = camera, camera_says or "camera"
+            source, name = camera, camera_says or CAMERA
             status = CameraStatus(state="starting", notice=starting(name))
         registry = load_registry()
         served = ServedVenue(home, venue, registry, whose, box, clock)
@@ -977,7 +979,7 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
                     raise OpenError(camera_refused(camera, exc)) from None
                 name = camera_name(camera)
             else:
-                source, name = camera, "camera"
+                source, name = camera, CAMERA
                 status = CameraStatus(state="starting", notice=starting(name))
             recordings = None if record is None else Recordings(
                 record, store, **({} if record_limit is None else {"limit_mb": record_limit}))
