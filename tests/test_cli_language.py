@@ -365,3 +365,28 @@ def test_a_german_refusal_and_argparse_in_german(tmp_path, capsys, monkeypatch):
     assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]
     assert i18n.LANGUAGES == ("en", "de", "es")
 
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_damaged_log_entry_is_noted_in_the_language(lang, small, capsys):
+    """An entry of the recorded game's log that is damaged (its action not JSON): the replay goes
+    on without it and its note says what is wrong (tableassist/camera/replay.py, the store's
+    words for the damage), with no English word."""
+    from tests.stores import raw
+    folder, db = small
+    raw(db, "INSERT INTO entries (game_id, seq, kind, action, source, author, at) VALUES "
+            "(1, 1, 'action', 'not json', 'tablet', 'table', '2026-01-01T20:15:00+00:00')")
+    # the recording begins after that entry, so the replay plays it first
+    index = folder / "index.jsonl"
+    lines = [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines()]
+    index.write_text("".join(json.dumps({**e, "seq": max(e["seq"], 1)} if "seq" in e else e)
+                             + "\n" for e in lines), encoding="utf-8")
+    said = {}
+    for speaks in ("en", lang):
+        assert cli.main(["--lang", speaks, "replay-camera", str(folder), "--db", str(db)]) == 0
+        said[speaks] = CODE.sub(" ", capsys.readouterr().out.replace(str(folder), " "))
+    assert "entry   of the log is damaged (its action is not a   object); the replay goes on " \
+        "without it" in said["en"], said["en"]   # (CODE took the number and "JSON")
+    report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
+                          allowed=COMMANDS + TITLES + ["Ann", "Bea"])
+    assert not report, f"English in the {lang} replay-camera notes: {report}"

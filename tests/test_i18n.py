@@ -310,7 +310,7 @@ SAME_IN = {
         links code server tablet tablets app computer webcam video demo installation version
         marker export original route pause problem person moment standard investor orange
         neutral blind negative option lobby format live port argument codes pdfs private apps minute
-        schema ports
+        schema ports index
     """.split()),
     "es": frozenset("""
         no use final total visible real extra literal normal error neutral demo original zoom

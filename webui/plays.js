@@ -25,7 +25,8 @@ export function resultWords(play) {
 
 // One of the server's files of the log, with this screen's key; a refusal is said in a toast.
 async function fetchLog(app, kind, wanted) {
-  const query = new URLSearchParams(Object.entries(wanted).filter(([, v]) => v));
+  // lang: a refusal comes in this screen's language
+  const query = new URLSearchParams([...Object.entries(wanted).filter(([, v]) => v), ["lang", language()]]);
   const answer = await fetch(`plays.${kind}?${query}`, {headers: {Authorization: `Bearer ${linkToken()}`}})
     .catch(() => null);
   if (!answer || !answer.ok) {

@@ -44,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if store.damaged is not None:
         print(say(warning(Message("export.damaged", "{where} is damaged ({why}): exporting the "
-                                  "games that can still be read whole", where=str(store.where),
+                                  "games that can still be read whole", where=store.where,
                                   why=store.damaged))), file=sys.stderr)
+        if store.damage_report:   # for a technician: what the database itself said
+            print(say(Message("export.damage_report", "the database's own words: \"{report}\"",
+                              report=store.damage_report)), file=sys.stderr)
     try:
         if args.game_row is not None:
             store.game(args.game_row)  # unknown or damaged: say so and write nothing

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         except StoreError as exc:
             print(say(Message("import_.cannot_import", "cannot import into {where}: {why}",
-                              where=str(store.where), why=reason(exc))), file=sys.stderr)
+                              where=store.where, why=reason(exc))), file=sys.stderr)
             return 2
         finally:
             where = store.where

@@ -73,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
             log = store.entries(saved.id)
         except StoreError as exc:
             print(say(Message("replay_camera.cannot_read", "cannot read game #{row} from {where}: {why}",
-                              row=str(recording.game_row), where=str(store.where), why=reason(exc))),
+                              row=str(recording.game_row), where=store.where, why=reason(exc))),
                   file=sys.stderr)
             return 2
         if (saved.game, list(saved.players), saved.created) != \
                 (header["game"], header["players"], header["created"]):
             print(say(Message("replay_camera.not_this", "game #{row} of {where} is not this "
                               "recording's (a {game} game of {players} created {created}); name the "
-                              "table's database with --db", row=str(saved.id), where=str(store.where),
+                              "table's database with --db", row=str(saved.id), where=store.where,
                               game=header["game"], players=tuple(header["players"]),
                               created=header["created"])), file=sys.stderr)
             return 2

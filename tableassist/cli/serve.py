@@ -173,7 +173,7 @@ def _serve(served: ServedVenue, *, record_asked: bool = False) -> int:
           flush=True)
     print(say(Message("serve.host_link", "Open the host screen (keep this link to yourself; it can "
                       "end games):")) + f"\n  {host_url}")
-    print(say(Message("serve.database", "database: {where}", where=str(served.store.where))))
+    print(say(Message("serve.database", "database: {where}", where=served.store.where)))
     box = served.table.box
     print(say(Message("serve.box", "your box: {folder}", folder=str(box.folder) if box is not None
                       else Message("serve.no_box", "none"))))

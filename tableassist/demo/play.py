@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from tableassist.camera.live import Camera, Stats
 from tableassist.demo.scripts import SCRIPTS, ScriptedGame
+from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction
 from tableassist.readers import CAM_INPUTS
 from tableassist.table import catalog
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
     from tableassist.vision import FrameResult
     from tableassist.vision.synthetic.script import SyntheticVideo
+
+#: How the demo's screens call its camera.
+SYNTHETIC_TABLE = Message("play.synthetic_table", "synthetic table")
 
 
 class TabletScript:
@@ -198,7 +202,7 @@ class Demo:
                                                          hands=hands, flicker=flicker, size=size))
         try:
             self.served = serve_venue(db, host=host, port=port, camera=self.source,
-                                      camera_says="synthetic table", whose="the demo's",
+                                      camera_says=SYNTHETIC_TABLE, whose="demo",
                                       record=record)
         except BaseException:
             if self._tmp is not None:

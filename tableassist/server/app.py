@@ -189,6 +189,11 @@ def speech_room(grant: Grant, lang: str) -> str:
     return f"{room_of(grant)}@{lang}"
 
 
+#: The play log's files (``/plays.csv``, ``/plays.json``) refused to a key that is not the table's.
+PLAY_LOG_TABLE_ONLY = Message("app.play_log_table_only", "only the table's own screens may read "
+                              "the play log; ask the host for the table link")
+
+
 def screen_language(wanted: Any) -> str:
     """The language a connecting screen asks for: a code or the browser's list of tags."""
     return i18n.best_language(wanted if isinstance(wanted, list) else [wanted])
@@ -277,14 +282,18 @@ class TableServer:
             # The play log names every game saved at this table, of every group that played at
             # it (a café's table too): the table's own screens only, as the lobby's saved games
             # are. The page sends its key in a header: a key never goes in a URL.
+            # a refusal in the screen's language (``?lang=``): the page shows it as it comes
+            lang = screen_language(request.args.get("lang", i18n.DEFAULT))
             if not self._grant_for(bearer(request.headers.get("Authorization"))).runs_table:
-                return Response("only the table's own screens may read the play log; ask the "
-                                "host for the table link\n", 403, mimetype="text/plain")
+                return Response(i18n.render(PLAY_LOG_TABLE_ONLY, lang) + "\n", 403,
+                                mimetype="text/plain")
             player = request.args.get("player") or None
             try:
                 plays = self.table.play_log(game=request.args.get("game") or None, player=player)
             except StoreError as exc:
-                return Response(f"the play log cannot be read: {exc}\n", 503,
+                unreadable = Message("app.play_log_unreadable", "the play log cannot be read: "
+                                     "{why}", why=reason(exc))
+                return Response(i18n.render(unreadable, lang) + "\n", 503,
                                 mimetype="text/plain")
             body, mimetype = (csv_text(plays), "text/csv") if kind == "csv" else \
                 (json.dumps(json_value(plays, player), ensure_ascii=False), "application/json")

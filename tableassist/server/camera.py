@@ -74,8 +74,8 @@ def open_camera(spec: str, size: tuple[int, int] | None = None
             return None, CameraStatus(state="off", notice=Message(
                 "camera.notice.no_support", "no camera: camera support is not part of this "
                 "installation"))
-        raise CameraError("camera support (tableassist.vision) is not part of this "
-                          "installation; use --camera none") from None
+        raise CameraError(Message("camera.no_support", "camera support (tableassist.vision) is "
+                                  "not part of this installation; use --camera none")) from None
     if spec == "auto" and sys.platform.startswith("linux") and not Path("/dev/video0").exists():
         return None, CameraStatus(state="off", notice=Message(
             "camera.notice.not_found", "no camera found; play by tablet, or restart with "
@@ -100,7 +100,7 @@ def starting(camera: str) -> Message:
 
 def camera_name(spec: str) -> str:
     """How the screens call the source ``spec``: "camera 0", "camera clip.mp4"."""
-    return f"camera {'0' if spec == 'auto' else spec}"
+    return Message("camera.name", "camera {spec}", spec="0" if spec == "auto" else spec)
 
 
 def pipeline_for(registry: Registry, *, qr_every: float | None = 1.0

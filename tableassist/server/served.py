@@ -54,11 +54,12 @@ from tableassist.camera.live import Camera
 from tableassist.camera.recording import Recorder, Recordings
 from tableassist.camera.status import CameraStatus
 from tableassist.games.messages import Message
+from tableassist.table.files import os_reason
 from tableassist.markers.registry import Registry
 from tableassist.server.agent import AgentLink
 from tableassist.server.app import QuietHandler, TableServer, create_app
 from tableassist.server.camera import (READ_FPS, BoxLook, CameraCheck, Preview, camera_name,
-                                       open_camera, pipeline_for)
+                                       open_camera, pipeline_for, starting)
 from tableassist.server.table import Clock, Table
 from tableassist.server.tokens import Tokens
 from tableassist.server.socket_events import reason
@@ -76,6 +77,8 @@ if TYPE_CHECKING:
 NO_AGENT_YET = Message("served.notice.no_agent_yet",
                        "no camera yet: run the camera agent next to the webcam (tableassist "
                        "camera; the venue page gives its command line)")
+#: How the screens call a frame source handed in (not a ``--camera`` spec) that has no name.
+CAMERA = Message("served.camera", "camera")
 #: A venue of several processes: how often each one looks at who serves what (s), besides when
 #: a notification says something changed; a dead process's tables are taken within about this.
 SCAN_EVERY = 1.0
@@ -91,6 +94,18 @@ TAKERS = 4
 
 def _closed(name: str) -> Message:
     return Message("served.refuse.closed", "table {name} is closed", name=repr(name))
+
+
+def cannot_open(whose: str, why: Message | str) -> Message:
+    """``whose`` database (``"table"``, ``"demo"`` or ``"venue"``) cannot be opened, and why."""
+    return Message("served.cannot_open", "cannot open {whose, select, demo {the demo's} venue "
+                   "{the venue's} other {the table's}} database: {why}", whose=whose, why=why)
+
+
+def camera_refused(camera: str, exc: BaseException) -> Message:
+    """``--camera camera`` cannot be used (``exc``: the camera's ``CameraError``)."""
+    return Message("served.camera_refused", "--camera {camera}: {why}", camera=camera,
+                   why=reason(exc))
 
 
 class OpenError(Exception):
@@ -157,7 +172,7 @@ class ServedTable:
 
 
 def compose_table(name: str, store: Store, tokens: Tokens, registry: Registry, *,
-                  source: FrameSource | None = None, source_name: str = "camera",
+                  source: FrameSource | None = None, source_name: str = CAMERA,
                   status: CameraStatus | None = None, box: Box | None = None,
                   clock: Clock | None = None, record: Recordings | None = None) -> ServedTable:
     """Put one table together on its store and tokens (see the module docstring). ``source`` is
@@ -309,9 +324,7 @@ class ServedVenue:
         try:
             store = open_store(self.db, entry.name)
         except StoreError as exc:
-            self.problems[entry.name] = Message("served.problem.no_database",
-                                                "cannot open the table's database: {why}",
-                                                why=reason(exc))
+            self.problems[entry.name] = cannot_open("table", reason(exc))
             return None
         try:
             tokens = table_tokens(store)
@@ -340,7 +353,7 @@ class ServedVenue:
             self.problems.pop(served.name, None)
         return served
 
-    def resume(self) -> dict[str, str]:
+    def resume(self) -> dict[str, Message]:
         """Every table resumes its most recent game not ended (a restart goes on where each
         table stopped). Returns, per table, what to say about it (a warning, or why the last
         game cannot be resumed)."""
@@ -349,10 +362,12 @@ class ServedVenue:
             try:
                 session = served.table.resume_latest()
             except StoreError as exc:
-                said[name] = f"the last game cannot be resumed ({exc}); starting at the lobby"
+                said[name] = Message("served.cannot_resume", "the last game cannot be resumed "
+                                     "({why}); starting at the lobby", why=reason(exc))
             else:
                 if session is not None and session.warning:
-                    said[name] = f"warning: {session.warning}"
+                    said[name] = Message("served.warning", "warning: {text}",
+                                         text=session.warning)
         return said
 
     def create_table(self, title: str, name: str | None = None) -> TableEntry:
@@ -600,13 +615,13 @@ class ServedVenue:
         except TableHeld:
             return False   # another process was quicker
         except StoreError as exc:
-            self.problems[name] = f"cannot open the table's database: {exc}"
+            self.problems[name] = cannot_open("table", reason(exc))
             return False
         try:
             tokens = table_tokens(store)
         except OpenError as exc:
             store.close()
-            self.problems[name] = str(exc)
+            self.problems[name] = reason(exc)
             return False
         served = compose_table(name, store, tokens, self.registry, box=self.box,
                                clock=self.clock)
@@ -753,15 +768,17 @@ def said(text: Message | str) -> dict[str, Any]:
     return {"text": str(text), **(text.to_json() if isinstance(text, Message) else {})}
 
 
-def table_tokens(store: Store, whose: str = "the table's") -> Tokens:
+def table_tokens(store: Store, whose: str = "table") -> Tokens:
     """The keys and links of ``store``'s table (``Tokens(store.links())``); an
-    :class:`OpenError` says why they cannot be kept."""
+    :class:`OpenError` says why they cannot be kept (``whose``: as :func:`cannot_open`)."""
     links = store.links()
     try:
         return Tokens(links)
     except (OSError, StoreError) as exc:
-        reason = (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else exc
-        raise OpenError(f"cannot write {whose} links {links.where}: {reason}") from None
+        why = os_reason(exc) if isinstance(exc, OSError) else reason(exc)
+        raise OpenError(Message("served.cannot_write_links", "cannot write {whose, select, demo "
+                                "{the demo's} other {the table's}} links {where}: {why}",
+                                whose=whose, where=links.where, why=why)) from None
 
 
 def settle_memory() -> None:
@@ -801,7 +818,7 @@ def listen(host: str, port: int, app: Any) -> BaseWSGIServer:
     except (OSError, UnicodeError) as exc:   # UnicodeError: a host name IDNA cannot encode
         sock.close()
         why = _CANNOT_LISTEN.get(getattr(exc, "errno", None) or 0) or \
-            getattr(exc, "strerror", None) or str(exc)
+            (os_reason(exc) if isinstance(exc, OSError) else str(exc))
         raise OpenError(Message("served.cannot_listen", "cannot listen on {host}:{port}: {why}",
                                 host=host, port=str(port), why=why)) from None
     try:
@@ -818,7 +835,7 @@ def listen(host: str, port: int, app: Any) -> BaseWSGIServer:
 def serve_venue(db: Path | str | Store, *, host: str, port: int,
                 camera: str | FrameSource = "none", camera_size: tuple[int, int] | None = None,
                 camera_says: str | None = None, public_host: str | None = None,
-                whose: str = "the table's", box: Box | None = None,
+                whose: str = "table", box: Box | None = None,
                 clock: Clock | None = None, record: Path | None = None,
                 record_limit: int | None = None, share: bool = False,
                 public_url: str | None = None, advertise: str | None = None) -> ServedVenue:
@@ -837,7 +854,7 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     alarms (None: the system's; a test's moves on by hand). ``record`` is the folder the home
     table's camera recordings go in (``--record``; None: never recorded), ``record_limit`` a
     recording's largest size in MB. Raises :class:`OpenError` with one line naming what failed
-    (``whose`` database or links).
+    (``whose`` database or links: ``"table"``, or ``"demo"``)).
 
     ``share`` (a ``postgresql://`` URL): this process is one of the venue's serving processes
     (:func:`serve_shared`); ``public_url`` is then the venue's address as people reach it (the
@@ -851,7 +868,7 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
     try:
         store = db if isinstance(db, Store) else open_store(db)
     except StoreError as exc:
-        raise OpenError(f"cannot open {whose} database: {exc}") from None
+        raise OpenError(cannot_open(whose, reason(exc))) from None
     home = store.db   # the home database (SQLite: the --db file, not a table's own)
     venue: Venue | None = None
     served: ServedVenue | None = None
@@ -861,20 +878,21 @@ def serve_venue(db: Path | str | Store, *, host: str, port: int,
         try:
             venue = open_venue(home)
         except StoreError as exc:
-            raise OpenError(f"cannot open {whose} database: {exc}") from None
+            raise OpenError(cannot_open(whose, reason(exc))) from None
         except OSError as exc:
-            raise OpenError(f"cannot write the venue's list of tables {venue_file(home)}: "
-                            f"{(exc.strerror or str(exc)).lower()}") from None
+            raise OpenError(Message("served.cannot_write_venue", "cannot write the venue's list "
+                                    "of tables {file}: {why}", file=str(venue_file(home)),
+                                    why=os_reason(exc))) from None
         if isinstance(camera, str):
             try:
                 from tableassist.server.camera import CameraError
                 source, status = open_camera(camera, camera_size)
             except CameraError as exc:
-                raise OpenError(f"--camera {camera}: {exc}") from None
+                raise OpenError(camera_refused(camera, exc)) from None
             name = camera_name(camera)
         else:
-            source, name = camera, camera_says or "camera"
-            status = CameraStatus(state="starting", notice=f"{name}: starting")
+            source, name = camera, camera_says or CAMERA
+            status = CameraStatus(state="starting", notice=starting(name))
         registry = load_registry()
         served = ServedVenue(home, venue, registry, whose, box, clock)
         recordings = None if record is None else Recordings(
@@ -924,17 +942,17 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
     except TableHeld:
         store = None   # another process of the venue serves the home table
     except StoreError as exc:
-        raise OpenError(f"cannot open the table's database: {exc}") from None
+        raise OpenError(cannot_open("table", reason(exc))) from None
     try:
         venue = open_venue(db)
     except StoreError as exc:
         if store is not None:
             store.close()
-        raise OpenError(f"cannot open the table's database: {exc}") from None
+        raise OpenError(cannot_open("table", reason(exc))) from None
     served: ServedVenue | None = None
     source: FrameSource | None = None
     try:
-        served = ServedVenue(db, venue, load_registry(), "the table's", box, clock)
+        served = ServedVenue(db, venue, load_registry(), "table", box, clock)
         app = Paths(served.home_app, served.venue_server.app, served.app_for,
                     route=served.route)
         served.http = listen(host, port, app)
@@ -945,7 +963,7 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
         try:
             served.share = Processes(db, address)
         except StoreError as exc:
-            raise OpenError(f"cannot open the venue's database: {exc}") from None
+            raise OpenError(cannot_open("venue", reason(exc))) from None
         if store is not None:
             try:
                 tokens = table_tokens(store)
@@ -958,11 +976,11 @@ def serve_shared(db: str, *, host: str, port: int, camera: str | FrameSource = "
                     source, status = open_camera(camera, camera_size)
                 except CameraError as exc:
                     store.close()
-                    raise OpenError(f"--camera {camera}: {exc}") from None
+                    raise OpenError(camera_refused(camera, exc)) from None
                 name = camera_name(camera)
             else:
-                source, name = camera, "camera"
-                status = CameraStatus(state="starting", notice=f"{name}: starting")
+                source, name = camera, CAMERA
+                status = CameraStatus(state="starting", notice=starting(name))
             recordings = None if record is None else Recordings(
                 record, store, **({} if record_limit is None else {"limit_mb": record_limit}))
             served._add(compose_table(MAIN, store, tokens, served.registry, source=source,

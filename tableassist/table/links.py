@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any, Protocol
 
+from tableassist.games.messages import Message
 from tableassist.table.files import replace_json
 
 
@@ -45,7 +46,7 @@ class JsonLinks:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.where = f"file {self.path}"
+        self.where: str = Message("links.where_file", "file {path}", path=str(self.path))
 
     def load(self) -> dict[str, Any]:
         if not self.path.exists():

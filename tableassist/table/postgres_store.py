@@ -178,17 +178,37 @@ T = TypeVar("T")
 
 # -- the URL and the faults, in words -------------------------------------------------------------
 
+#: Who libpq connects as when the URL names no user, where a command shows what to type.
+LOGIN_NAME = Message("postgres_store.login_name", "(your login name)")
+#: What failed, before why (``store.said``): the table's links (``PostgresLinks``).
+CANNOT_READ_LINKS = Message("postgres_store.doing.cannot_read_links", "cannot read the table's "
+                            "links")
+LINKS_NOT_SAVED = Message("postgres_store.doing.links_not_saved", "the table's links were not "
+                          "saved")
+
+
+def another_program(params: Mapping[str, str]) -> Message:
+    """The database's schema ``tableassist`` is not ours."""
+    return Message("postgres_store.another_program", "{where} has a schema '{schema}' of another "
+                   "program; tableassist will not write into it", where=shown(params),
+                   schema=SCHEMA)
+
+
 def parameters(url: str) -> dict[str, str]:
     """libpq's parameters from ``url``, with tableassist's defaults (a short connect timeout, a
     name the venue's staff see in ``pg_stat_activity``). Raises :class:`StoreError`."""
     if psycopg is None:
-        raise StoreError("a postgresql:// database needs the psycopg package: "
-                         "pip install 'tableassist[postgresql]'")
+        raise StoreError(Message("postgres_store.no_psycopg", "a postgresql:// database needs "
+                                 "the package `psycopg`: `pip install "
+                                 "'tableassist[postgresql]'`"))
     try:
         params = {k: str(v) for k, v in conninfo_to_dict(url).items()}
     except psycopg.Error as exc:
-        raise StoreError(f"--db is not a PostgreSQL URL that can be read ({_first_line(exc)}); "
-                         "it looks like postgresql://USER:PASSWORD@HOST:PORT/DATABASE") from None
+        # libpq's own reason is quoted as it says it (its words, like the server's)
+        raise StoreError(Message("postgres_store.bad_url", "--db is not a PostgreSQL URL that "
+                                 "can be read ({reason}); it looks like "
+                                 "postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+                                 reason=_first_line(exc))) from None
     params.setdefault("connect_timeout", str(CONNECT_TIMEOUT))
     params.setdefault("application_name", "tableassist")
     # The client's side of the same: a vanished server is noticed, not waited on forever.
@@ -238,7 +258,7 @@ def connect_error(exc: Exception, params: Mapping[str, str]) -> Message:
     # who: the user named, else the login name libpq uses
     who = Message("postgres_store.connect.user", "user '{user}'", user=user) if user else \
         Message("postgres_store.connect.login_user", "user '(your login name)'")
-    login = user or "(your login name)"   # in a command: what to type there
+    login = user or LOGIN_NAME   # in a command: what to type there
     if "password authentication failed" in text:
         return Message("postgres_store.connect.bad_password", "the PostgreSQL server at {server} "
                        "refused the password of {who} (or there is no such user)", server=server,
@@ -307,13 +327,11 @@ def schema_version(conn: Any, params: Mapping[str, str]) -> int | None:
         tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = %s",
                               (SCHEMA,)).fetchone()[0]
         if tables:
-            raise StoreError(f"{shown(params)} has a schema '{SCHEMA}' of another "
-                             "program; tableassist will not write into it")
+            raise StoreError(another_program(params))
         return None
     rows = dict(conn.execute(f"SELECT key, value FROM {SCHEMA}.meta").fetchall())
     if rows.get("application") != "tableassist":
-        raise StoreError(f"{shown(params)} has a schema '{SCHEMA}' of another program; "
-                         "tableassist will not write into it")
+        raise StoreError(another_program(params))
     text = rows.get("schema", "")
     if not text.isdigit() or int(text) < 1:
         raise StoreError(damaged_version(shown(params), repr(text)))
@@ -338,11 +356,11 @@ def prepare_schema(conn: Any, params: Mapping[str, str]) -> None:
             conn.execute(f"UPDATE {SCHEMA}.meta SET value = %s WHERE key = 'schema'",
                          (str(step),))
     except psycopg.errors.InsufficientPrivilege as exc:
-        user = params.get("user") or "(your login name)"
-        raise StoreError(
-            f"user '{user}' may not create tableassist's tables in {shown(params)} "
-            f"({_first_line(exc)}): make it the database's owner (createdb -O {user} …) or "
-            "GRANT CREATE ON DATABASE to it") from None
+        raise StoreError(Message(
+            "postgres_store.may_not_create", "user '{user}' may not create tableassist's tables "
+            "in {where} ({reason}): make it the database's owner (createdb -O {user} …) or GRANT "
+            "CREATE ON DATABASE to it", user=params.get("user") or LOGIN_NAME, where=shown(params),
+            reason=_first_line(exc))) from None
 
 
 # -- one table's connection ----------------------------------------------------------------------
@@ -416,9 +434,11 @@ class _Link:
 
     def _check_readable(self, conn: Any) -> None:
         if schema_version(conn, self.params) is None:
-            raise StoreError(f"there is no tableassist log in {shown(self.params)}")
+            raise StoreError(Message("postgres_store.no_log", "there is no tableassist log in "
+                                     "{where}", where=shown(self.params)))
         if conn.execute("SELECT 1 FROM tables WHERE name = %s", (self.table,)).fetchone() is None:
-            raise StoreError(f"there is no table {self.table} in {shown(self.params)}")
+            raise StoreError(Message("postgres_store.no_table", "there is no table {table} in "
+                                     "{where}", table=self.table, where=shown(self.params)))
 
     # -- using it ------------------------------------------------------------------------------
 
@@ -432,9 +452,10 @@ class _Link:
                     try:
                         self.conn = self._connect()
                     except StoreError as exc:
-                        raise StoreError(said(doing, "lost the connection to the database "
-                                                      f"server, and cannot reconnect: {exc}")) \
-                            from None
+                        raise StoreError(said(doing, Message(
+                            "postgres_store.cannot_reconnect", "lost the connection to the "
+                            "database server, and cannot reconnect: {why}",
+                            why=exc.args[0] if exc.args else str(exc)))) from None
                 try:
                     return work(self.conn)
                 except psycopg.Error as exc:
@@ -505,7 +526,8 @@ class PostgresStore(Store):
         self.table = check_table_name(table)
         self.read_only = read_only
         self._params = parameters(self.db)
-        self.where = f"table {self.table} in {shown(self._params)}"
+        self.where = Message("postgres_store.table_where", "table {table} in {url}",
+                             table=self.table, url=shown(self._params))
         self._link: _Link | None = None
         if read_only:
             self._link = _Link(self.db, self._params, self.table, self.where, writer=False)
@@ -684,10 +706,10 @@ class PostgresLinks:
 
     def __init__(self, store: PostgresStore) -> None:
         self.store = store
-        self.where = f"in {store.where}"
+        self.where: str = Message("postgres_store.links_where", "in {where}", where=store.where)
 
     def load(self) -> dict[str, Any]:
-        row = self.store._run("cannot read the table's links", lambda conn: conn.execute(
+        row = self.store._run(CANNOT_READ_LINKS, lambda conn: conn.execute(
             "SELECT data FROM links WHERE table_name = %s", (self.store.table,)).fetchone())
         try:
             data = json.loads(row[0]) if row is not None else {}
@@ -697,7 +719,7 @@ class PostgresLinks:
 
     def save(self, data: dict[str, Any]) -> None:
         self.store._writable()
-        self.store._run("the table's links were not saved", lambda conn: conn.execute(
+        self.store._run(LINKS_NOT_SAVED, lambda conn: conn.execute(
             "INSERT INTO links (table_name, data) VALUES (%s, %s) "
             "ON CONFLICT (table_name) DO UPDATE SET data = excluded.data",
             (self.store.table, json.dumps(data))))

@@ -239,13 +239,15 @@ class TableSession:
         try:
             game = self._new_engine()
         except (SetupError, IllegalAction) as exc:
-            raise StoreError(f"saved game #{self.saved.id} cannot be set up any more: {exc}") \
-                from None
+            raise StoreError(Message("session.cannot_set_up", "saved game #{game} cannot be set "
+                                     "up any more: {why}", game=str(self.saved.id),
+                                     why=exc.message)) from None
         except Exception as exc:  # noqa: BLE001 - stored data this engine cannot read
             if not loading:
                 raise
-            raise StoreError(f"saved game #{self.saved.id} cannot be set up any more "
-                             f"(the engine failed: {type(exc).__name__})") from None
+            raise StoreError(Message("session.engine_failed", "saved game #{game} cannot be set "
+                                     "up any more (the engine failed: {error})",
+                                     game=str(self.saved.id), error=type(exc).__name__)) from None
         done: list[Step] = []
         for step in steps:
             was = () if step.replaced is None else self._notes_of(game, step.replaced)

@@ -17,6 +17,7 @@ losslessly and reported as damaged by the shared readers of ``store.py``.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -31,9 +32,11 @@ from tableassist.table.store import (CANNOT_READ_GAMES, CANNOT_READ_LOG, CLOSED,
                                      NOT_SAVED, NOTHING_IMPORTED, DamagedStore, Entry, GameSummary,
                                      NewEntry, SavedGame, StaleLog, Store, StoreError,
                                      check_table_name, compact, damaged, damaged_version, entry,
-                                     imported_rows, newer, no_saved_game, now, said, saved_game,
-                                     stale, summary)
+                                     imported_rows, newer, no_saved_game, now, problems_said, said,
+                                     saved_game, stale, summary)
 from tableassist.table.writer_lock import LockError, WriterLock
+
+log = logging.getLogger("tableassist.table")
 
 APPLICATION_ID = 0x54415353  # "TASS": marks the file as ours, so a foreign SQLite file is refused
 SCHEMA_VERSION = 2
@@ -90,8 +93,39 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
+#: What SQLite's reports of damage mean, by words they contain (SQLite says them in English,
+#: for its developers: "On tree page 4 cell 5: Extends off end of page", "row 3 missing from
+#: index …"). The first kind that fits a report says it; the report itself goes to the log.
+_DAMAGE = (
+    (("malformed database schema", "sqlite_master", "sqlite_schema"),
+     Message("sqlite_store.damage.schema", "the list of its tables is damaged")),
+    (("index",),
+     Message("sqlite_store.damage.index", "an index of it does not agree with its table")),
+    (("constraint failed", "NULL value", "datatype mismatch"),
+     Message("sqlite_store.damage.row", "a row holds what its table does not allow")),
+    (("page", "cell", "freelist", "btree", "malformed", "overflow", "fragmentation"),
+     Message("sqlite_store.damage.pages", "the file's pages do not agree with each other")),
+)
+_DAMAGE_OTHER = Message("sqlite_store.damage.other", "SQLite's check of the file fails")
+
+
+def damage(reports: Sequence[str]) -> Message:
+    """What SQLite's reports of damage (``PRAGMA integrity_check``, a ``SQLITE_CORRUPT`` error)
+    mean, in the table's words: each kind of damage once. SQLite's own words are logged for a
+    technician (``tableassist export`` of the file prints them too: ``Store.damage_report``)."""
+    log.info("SQLite reports damage: %s", "; ".join(reports))
+    kinds: list[Message] = []
+    for report in reports:
+        kind = next((said for words, said in _DAMAGE
+                     if any(w.lower() in report.lower() for w in words)), _DAMAGE_OTHER)
+        if kind not in kinds:
+            kinds.append(kind)
+    return problems_said(kinds or [_DAMAGE_OTHER])
+
+
 def _damaged(detail: str) -> Message:
-    return Message("sqlite_store.damaged", "the file is damaged ({detail})", detail=detail)
+    return Message("sqlite_store.damaged", "the file is damaged ({detail})",
+                   detail=damage([detail]))
 
 
 def _said(exc: UnicodeDecodeError) -> Message:
@@ -232,11 +266,12 @@ class SqliteStore(Store):
             except sqlite3.DatabaseError as exc:   # the check itself may stop on a damaged page
                 problems = [str(exc)]
             if problems != ["ok"]:
-                found = "; ".join(p.replace("\n", " ").replace("*** in database main ***", "")
-                                  .strip() for p in problems)
+                reports = [p.replace("\n", " ").replace("*** in database main ***", "").strip()
+                           for p in problems]
                 if not self.read_only:
-                    raise DamagedStore(damaged(str(self.path), found))
-                self.damaged = found
+                    raise DamagedStore(damaged(str(self.path), damage(reports)))
+                self.damaged = damage(reports)
+                self.damage_report = "; ".join(reports)
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
                 if version < 2:

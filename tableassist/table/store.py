@@ -218,6 +218,8 @@ class Store:
     #: What is damaged in a database opened ``read_only`` although it is (:class:`DamagedStore`),
     #: or ``None``: its games are read one by one, and a damaged one is said as it is read.
     damaged: str | None = None
+    #: The database's own report of that damage (SQLite's words, English), for a technician.
+    damage_report: str | None = None
 
     def __init__(self, db: str | os.PathLike[str], table: str = MAIN, *,
                  read_only: bool = False) -> None:

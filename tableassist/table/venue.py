@@ -254,7 +254,8 @@ class VenueFile:
 
     def _save(self) -> None:
         if self._writer is None:
-            raise StoreError("the venue is closed (the server is stopping)")
+            raise StoreError(Message("venue.closed", "the venue is closed (the server is "
+                                     "stopping)"))
         replace_json(self.path, {"version": VENUE_FORMAT, "staff": self.staff,
                                  "tables": [t.to_json() for t in self._tables.values()]})
 

@@ -328,7 +328,10 @@ def test_a_damaged_index_is_refused_and_every_game_rescued_by_export_and_import(
         "new database")
     rescued = tmp_path / "rescued.jsonl"
     code, lines = export_says(damaged, rescued, capsys)
-    assert code == 0 and lines[0].startswith(f"warning: {damaged} is damaged (")
+    assert code == 0 and lines[0].startswith(f"warning: {damaged} is damaged (the file's pages ")
+    # SQLite's own words for a technician, quoted, on the line after
+    assert lines[1].startswith("the database's own words: \"On tree page ") and \
+        lines[1].endswith("Extends off end of page\"")
     assert lines[-1] == f"exported 3 games to {rescued}"
     new = tmp_path / "new.sqlite3"
     assert main(["import", str(rescued), "--db", str(new)]) == 0
@@ -361,9 +364,10 @@ def mount_point(tmp_path):
 
 @pytest.mark.parametrize("lang", ["de", "es"])
 def test_a_damaged_database_and_its_rescue_are_said_in_the_language(tmp_path, capsys, lang):
-    """The writer's refusal of a damaged file, with the games still whole and the commands that
-    save them (issue 25), and the refusal of a --db no store is for: no English word. (Said by
-    ``import``: ``serve``'s start-up line says "cannot open …" in English yet.)"""
+    """The writer's refusal of a damaged file, by ``import`` and as ``serve``'s start-up line,
+    with what the damage means, the games still whole and the commands that save them (issue
+    25), and the refusal of a --db no store is for: no English word. SQLite's own report (its
+    English) is not in them: ``export`` prints it on a line of its own."""
     damaged = damaged_index(saved_db(tmp_path / "base.sqlite3", games=9, actions=2),
                             tmp_path / "damaged.sqlite3")
     empty = tmp_path / "empty.jsonl"
@@ -372,13 +376,16 @@ def test_a_damaged_database_and_its_rescue_are_said_in_the_language(tmp_path, ca
     for language in ("en", lang):   # the import's writer opens the file first, and refuses it
         assert main(["--lang", language, "import", str(empty), "--db", str(damaged)]) != 0
         out = capsys.readouterr()
-        said[language] = (out.out + out.err).replace(str(damaged), " ")
+        assert main(["--lang", language, "serve", "--db", str(damaged), "--camera", "none",
+                     "--port", "0", "--host", "127.0.0.1"]) == 2
+        serve = plain_refusal(capsys.readouterr().err)
+        said[language] = (out.out + out.err + "\n" + serve).replace(str(damaged), " ")
     assert "its 9 saved games can still be read whole (#1, #2, #3, #4, #5, #6, #7, #8 and 1 " \
         "more)" in said["en"]
-    # SQLite's own report of the damage is quoted as it says it (in English)
-    sqlite_says = re.search(r"is damaged \((.*?)\) and is not", said["en"]).group(1)
-    said = {language: CODE.sub(" ", text.replace(sqlite_says, " ")) for language, text in
-            said.items()}
+    assert "cannot open the table's database:   is damaged (the file's pages do not agree with " \
+        "each other) and is not opened for writing" in said["en"]
+    assert "Extends off end of page" not in said["en"]
+    said = {language: CODE.sub(" ", text) for language, text in said.items()}
     report = english_left({"damaged": said[lang]}, lowered([said["en"]]), lang,
                           allowed=["tableassist"])
     assert not report, report
@@ -411,6 +418,21 @@ def test_the_damaged_rows_an_export_leaves_out_are_said_in_the_language(tmp_path
         "object" in said["en"]
     said = {language: CODE.sub(" ", text) for language, text in said.items()}
     report = english_left({"export": said[lang]}, lowered([said["en"]]), lang)
+    assert not report, report
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_saved_game_that_cannot_be_set_up_is_said_in_the_language(tmp_path, lang):
+    """A saved game whose options the engine no longer takes: the store's refusal says which
+    game and the engine's own reason, in German and Spanish with no English word (issue 25)."""
+    db = saved_db(tmp_path / "table.sqlite3", games=1, actions=1)
+    raw(db, "UPDATE games SET options = '{\"no_such_option\": 1}' WHERE id = 1")
+    with open_store(db, read_only=True) as store, pytest.raises(StoreError) as refused:
+        TableSession.open(store, 1)
+    english = str(refused.value)
+    assert english.startswith("saved game #1 cannot be set up any more: ")
+    shown = CODE.sub(" ", i18n.render(refused.value.args[0], lang))
+    report = english_left({"set up": shown}, lowered([CODE.sub(" ", english)]), lang)
     assert not report, report
 
 
@@ -525,6 +547,42 @@ def test_a_postgres_start_up_fault_gives_one_plain_line_and_exit_2(postgres, cap
     assert postgres.PASSWORD not in line and "not-the-password" not in line
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_postgres_start_up_faults_are_said_in_the_language(postgres, capsys, lang):
+    """``serve``'s start-up line for each fault of a PostgreSQL database (issue 25), and a --db
+    URL that cannot be read: no English word but the server's and libpq's own, quoted in
+    parentheses (their language)."""
+    faults = ["server down", "wrong password", "no database", "newer schema", "foreign schema",
+              "read-only database", "no permission"]
+    urls = {fault: postgres_fault(postgres, fault)[0] for fault in faults}
+    urls["unreadable URL"] = "postgresql://%zz@127.0.0.1/table"
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for fault, url in urls.items():
+        for language in said:
+            assert main(["--lang", language, "serve", "--db", url, "--camera", "none", "--port",
+                         "0", "--host", "127.0.0.1"]) == 2
+            line = plain_refusal(capsys.readouterr().err)
+            said[language][fault] = CODE.sub(" ", re.sub(r"\((permission denied|invalid "
+                                                         r"percent)[^)]*\)", " ", line))
+    assert said["en"]["no permission"].startswith("cannot open the table's database: user")
+    assert "that can be read  ; it looks like" in said["en"]["unreadable URL"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang,
+                          allowed=["tableassist", "nowhere"])   # a database's name, in a command
+    assert not report, report
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_login_name_is_said_in_the_language(lang):
+    """A URL without a user: libpq connects with the login name, which the advice names (and
+    puts in the command to type) in the user's language."""
+    from tableassist.table.postgres_store import LOGIN_NAME, connect_error
+    for text in ("fe_sendauth: no password supplied", 'database "x" does not exist'):
+        english = connect_error(Exception(text), {"host": "db.example", "dbname": "x"})
+        assert "(your login name)" in english
+        shown = i18n.render(english, lang)
+        assert i18n.render(LOGIN_NAME, lang) in shown and "login name" not in shown
+
+
 def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
     db = tmp_path / "table.sqlite3"
     links_file(db).mkdir()  # cannot be replaced by a file, even by root
@@ -533,6 +591,28 @@ def test_an_unwritable_links_file_is_refused_in_one_line(tmp_path, capsys):
     assert code == 2
     line = plain_refusal(capsys.readouterr().err)
     assert line.startswith(f"cannot write the table's links file {links_file(db)}: ")
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_start_up_lines_of_files_and_folders_are_said_in_the_language(tmp_path, capsys,
+                                                                          lang):
+    """``serve``'s one line when the links file cannot be written or the --db is a folder
+    (issue 25): the system's reason in the language too, no English word."""
+    links = tmp_path / "links" / "table.sqlite3"
+    links.parent.mkdir()
+    links_file(links).mkdir()
+    folder = tmp_path / "folder.sqlite3"
+    folder.mkdir()
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for name, db in {"links": links, "folder": folder}.items():
+        for language in said:
+            assert main(["--lang", language, "serve", "--db", str(db), "--camera", "none",
+                         "--port", "0", "--host", "127.0.0.1"]) == 2
+            said[language][name] = CODE.sub(" ", plain_refusal(capsys.readouterr().err)
+                                            .replace(str(tmp_path), " "))
+    assert said["en"]["links"].endswith("is a directory")
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, report
 
 
 # -- damaged games and broken logs, as the screens see them ----------------------------------

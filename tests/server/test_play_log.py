@@ -10,6 +10,8 @@ import random
 import urllib.error
 import urllib.request
 
+import pytest
+
 from tableassist.table import catalog
 from tableassist.table import plays as plays_module
 from tableassist.table.plays import csv_text, json_value
@@ -135,3 +137,24 @@ def test_broadcasts_replay_no_saved_game(server, monkeypatch):
     assert table.call("close")["ok"]
     host.wait_state(lambda s: s["game"] is None)
     assert replays == [2, 3]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_the_play_log_files_refuse_in_the_screens_language(server, lang):
+    """A key that is not the table's, and a log the store cannot read: the answer's one sentence
+    in the language the page asks for (``?lang=``, issue 25), the store's reason in it too."""
+    from tests.words import english_left, lowered
+    said = {}
+    for speaks in ("en", lang):
+        status, _headers, body = fetch(server, f"/plays.csv?lang={speaks}", server.tokens.camera)
+        assert status == 403
+        said[speaks] = body
+    server.table.store.close()   # the server stopping: the log cannot be read any more
+    for speaks in ("en", lang):
+        status, _headers, body = fetch(server, f"/plays.json?lang={speaks}", server.tokens.table)
+        assert status == 503
+        said[speaks] += body
+    assert said["en"].endswith("the play log cannot be read: the table's database is closed "
+                               "(the server is stopping)\n")
+    report = english_left({"refusals": said[lang]}, lowered([said["en"]]), lang)
+    assert not report, report

@@ -312,6 +312,38 @@ def test_the_venues_refusals_come_in_the_staff_screens_language(venue):
         "der Name eines Tisches hat höchstens 40 Zeichen"
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_table_that_cannot_be_opened_is_said_in_the_language(tmp_path, lang):
+    """A table of the venue whose file is another program's: the venue serves the others and
+    keeps why not (``problems``: what ``serve`` prints and the venue page shows), a message with
+    the store's own in it, in German and Spanish with no English word (issue 25)."""
+    import sqlite3
+
+    from tableassist import i18n
+    from tests.test_cli_language import CODE
+    from tests.words import english_left, lowered
+
+    db = tmp_path / "table.sqlite3"
+    served = serve_venue(db, host="127.0.0.1", port=0)
+    served.create_table("Two")
+    served.close()
+    table_file(db, "two").unlink()
+    with sqlite3.connect(table_file(db, "two")) as other:
+        other.execute("CREATE TABLE photos (id INTEGER)")
+    other.close()
+    served = serve_venue(db, host="127.0.0.1", port=0)
+    try:
+        problem = served.problems["two"]
+        assert str(problem) == f"cannot open the table's database: {table_file(db, 'two')} is " \
+            "an SQLite file of another program; tableassist will not write into it"
+        said = {speaks: CODE.sub(" ", i18n.render(problem, speaks).replace(str(tmp_path), " "))
+                for speaks in ("en", lang)}
+    finally:
+        served.close()
+    report = english_left({"problem": said[lang]}, lowered([said["en"]]), lang)
+    assert not report, report
+
+
 # -- the server's side of a camera agent ---------------------------------------------------------
 
 def agent_client(venue, name: str, key: str, agent: str = "a1",
