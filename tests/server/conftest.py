@@ -73,7 +73,13 @@ class Client:
         if delta is not None:
             last = self.states[-1] if self.states else None
             if last is None or last["version"] != delta["base"] or "history" not in last:
-                self.sio.emit("sync", {})
+                # as the page asks for the whole state; not once the test has disconnected (a
+                # last broadcast may still arrive on the client's thread)
+                if self.sio.connected:
+                    try:
+                        self.sio.emit("sync", {})
+                    except socketio.exceptions.BadNamespaceError:
+                        pass
                 return
             payload["history"] = last["history"][:delta["from"]] + delta["lines"]
             for key in payload.pop("unchanged", []):
