@@ -175,6 +175,9 @@ def _gray(frame: np.ndarray) -> np.ndarray:
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
+#: a part of a frame, (x0, y0, x1, y1) px
+Box = tuple[int, int, int, int]
+
 #: Which markers `MarkerDetector.detect_regions` looks for in one box: None, any of the detector's
 #: ids; some ids, only those; a pair (ids, window): those ids (None: any) with one adaptive-threshold
 #: window of that many px, the box looked at in one mosaic with the others of its kind.
@@ -229,11 +232,14 @@ class MarkerDetector:
         self._aruco = cv2.aruco.ArucoDetector(self.dictionary, params)
         self._subsets: dict[tuple[frozenset[int] | None, int | None], MarkerDetector] = {}
         self._bounds: object = None
+        self._bound_args: tuple[tuple[float, float] | None, int, tuple[int, int] | None] = (None, 0, None)
         self._bounded: cv2.aruco.DetectorParameters | None = None
         #: the quads the last detection found but could not decode (OpenCV's rejected candidates,
         #: in that call's pixels: full-frame for `detect` and `detect_regions`), not counting the
         #: outlines of markers it did read
         self.rejected: list[np.ndarray] = []
+        #: how many pixels the last sharpened look looked at (0: none yet; counted by the tests)
+        self.sharpened_px = 0
 
     def subset(self, ids: Iterable[int] | None, window: int | None = None) -> MarkerDetector:
         """The same detector restricted to `ids` (None: this detector's ids), and with one adaptive
@@ -261,6 +267,7 @@ class MarkerDetector:
         bounds) in images whose longer side is `image_px` (OpenCV bounds a candidate's perimeter
         by rates of that side), with the threshold windows from `windows[0]` to `windows[1]` px
         only (None: the parameters' own)."""
+        self._bound_args = (sides, image_px, windows)
         key = None if sides is None and windows is None else \
             (None if sides is None else (round(sides[0], 1), round(sides[1], 1), image_px), windows)
         if key == self._bounds:
@@ -348,16 +355,18 @@ class MarkerDetector:
 
     def _detect_mosaic(self, crops: list[tuple[np.ndarray, int, int]], detector: MarkerDetector,
                        frame_size: tuple[int, int], rejected: list[np.ndarray], *,
-                       quick: bool = False, sides: tuple[float, float] | None = None) -> Detections:
+                       quick: bool = False, sides: tuple[float, float] | None = None,
+                       windows: tuple[int, int] | None = None, sharpen: float | None = None) -> Detections:
         """Find markers in many small crops with one detector call: the crops are packed side by
         side on a white canvas (OpenCV's cost per call is large next to a small crop's). `quick`:
-        one look, no sharpened second one. `sides`: the shortest and longest marker side (px)
-        looked for. What it could not decode goes to `rejected`."""
+        one look, no sharpened second one (`sharpen`: that look's, None the detector's). `sides`:
+        the shortest and longest marker side (px) looked for; `windows`: the threshold windows
+        (see `bound`). What it could not decode goes to `rejected`."""
         # tall crops turned a quarter (a marker reads in any turn): the shelves then pack tight
         turned = [c.shape[0] > c.shape[1] for c, _, _ in crops]
         canvas, where = _pack([np.rot90(c) if t else c for (c, _, _), t in zip(crops, turned)])
-        detector.bound(sides, max(canvas.shape[:2]))
-        found = detector._detect_once(canvas, frame_size, self.sharpen) if quick else \
+        detector.bound(sides, max(canvas.shape[:2]), windows)
+        found = detector._detect_once(canvas, frame_size, self.sharpen if sharpen is None else sharpen) if quick else \
             detector._detect_gray(canvas, frame_size)
 
         # each crop's place on the canvas, where it lies in the frame, and whether it was turned
@@ -405,7 +414,7 @@ class MarkerDetector:
             missing = set(self.ids.tolist()) - set(found.ids.tolist())
             if not missing & self.sharp_ids:
                 return found
-        more = self._detect_once(gray, frame_size, SHARPEN["sharp"])
+        more = self._sharp_look(gray, frame_size)
         new = ~np.isin(more.ids, found.ids)
         if new.any():
             self.sharp_ids |= set(more.ids[new].tolist())
@@ -413,6 +422,36 @@ class MarkerDetector:
         if len(self.sharp_ids) > 1024:
             self.sharp_ids.clear()
         return found
+
+    def _sharp_look(self, gray: np.ndarray, frame_size: tuple[int, int]) -> Detections:
+        """The sharpened look, only round the outlines the first look found and could not decode
+        (`self.rejected`), in one mosaic: a marker too blurred to decode still shows OpenCV its
+        square, and the rest of the image, already looked at, costs nothing again (at 2160p the
+        whole band's sharpening and second detection were two thirds of a sweep band's time). The
+        whole image when those places would cover much of it, and in a scan not bounded by the
+        stickers' sizes (`bound`: a photo, nothing known of what it shows): there a 16 px marker
+        blurred by 1.5 px often shows the first look no outline at all (bench_vision_accuracy:
+        22 % of them read with the whole image sharpened, 7 % round the outlines only)."""
+        h, w = gray.shape[:2]
+        sides, image_px, windows = self._bound_args
+        boxes = None if sides is None else _round_outlines(self.rejected, w, h)
+        if boxes is None:
+            self.sharpened_px = w * h
+            return self._detect_once(gray, frame_size, SHARPEN["sharp"])
+        self.sharpened_px = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+        if not boxes:
+            return Detections.empty(frame_size)
+        amount = SHARPEN["sharp"]
+        crops = []
+        for x0, y0, x1, y1 in boxes:
+            crop = gray[y0:y1, x0:x1]
+            crops.append((cv2.addWeighted(crop, 1 + amount, cv2.GaussianBlur(crop, (0, 0), 1.5), -amount, 0), x0, y0))
+        try:
+            # boxes that overlap but were cheaper apart may show one marker twice
+            return _dedupe(self._detect_mosaic(crops, self, frame_size, [], quick=True, sides=sides,
+                                               windows=windows, sharpen=0.0))
+        finally:
+            self.bound(sides, image_px, windows)
 
     def _detect_once(self, gray: np.ndarray, frame_size: tuple[int, int], sharpen: float) -> Detections:
         if sharpen:
@@ -509,6 +548,50 @@ def _dedupe(found: Detections) -> Detections:
     if len(keep) == len(found):
         return found
     return Detections(found.ids[keep], found.corners[keep], found.frame_size)
+
+
+#: the sharpened look round rejected outlines takes the whole image when they cover more of it
+ROUND_OUTLINES_MAX = 0.35
+
+
+def _round_outlines(quads: list[np.ndarray], w: int, h: int) -> list[Box] | None:
+    """Boxes (x0, y0, x1, y1) round the outlines `quads` of a `w` x `h` image, each grown by 0.6
+    of its side and 4 px (its sticker's white margin and the blur's reach), overlapping ones
+    merged (`merge_boxes`); None when they cover more than `ROUND_OUTLINES_MAX` of the image."""
+    if not quads:
+        return []
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    grow = 0.6 * (hi - lo).max(axis=1) + 4
+    x0 = np.clip(lo[:, 0] - grow, 0, w).astype(int).tolist()
+    y0 = np.clip(lo[:, 1] - grow, 0, h).astype(int).tolist()
+    x1 = np.clip(np.ceil(hi[:, 0] + grow), 0, w).astype(int).tolist()
+    y1 = np.clip(np.ceil(hi[:, 1] + grow), 0, h).astype(int).tolist()
+    boxes = merge_boxes([b for b in zip(x0, y0, x1, y1) if b[2] - b[0] >= 8 and b[3] - b[1] >= 8])
+    if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > ROUND_OUTLINES_MAX * w * h:
+        return None
+    return boxes
+
+
+def merge_boxes(boxes: list[Box]) -> list[Box]:
+    """`boxes` with those that overlap joined into their bounding box while that costs fewer
+    pixels than the two apart: a mosaic then looks at no pixel twice there."""
+    out = list(boxes)
+    i = 0
+    while i < len(out):
+        ax0, ay0, ax1, ay1 = out[i]
+        area = (ax1 - ax0) * (ay1 - ay0)
+        for j in range(i + 1, len(out)):
+            bx0, by0, bx1, by1 = out[j]
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                u = (min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1))
+                if (u[2] - u[0]) * (u[3] - u[1]) <= area + (bx1 - bx0) * (by1 - by0):
+                    out[i] = u
+                    del out[j]
+                    break
+        else:
+            i += 1
+    return out
 
 
 def _pack(crops: list[np.ndarray], gap: int = 12) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:

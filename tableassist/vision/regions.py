@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window, every_thread
+from .detect import (Box, BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window,
+                     every_thread, merge_boxes)
 from .worn import WornReader
 
-Box = tuple[int, int, int, int]
 
 
 class ChangeMap:
@@ -544,27 +544,6 @@ def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Bo
     lo, hi = pts.min(axis=1), pts.max(axis=1)
     return [(int(x0) - 4, int(y0) - 4, int(x1) + 5, int(y1) + 5)
             for (x0, y0), (x1, y1) in zip(lo.tolist(), hi.tolist())]
-
-
-def merge_boxes(boxes: list[Box]) -> list[Box]:
-    """`boxes` with those that overlap joined into their bounding box while that costs fewer
-    pixels than the two apart: a mosaic then looks at no pixel twice there."""
-    out = list(boxes)
-    i = 0
-    while i < len(out):
-        ax0, ay0, ax1, ay1 = out[i]
-        area = (ax1 - ax0) * (ay1 - ay0)
-        for j in range(i + 1, len(out)):
-            bx0, by0, bx1, by1 = out[j]
-            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
-                u = (min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1))
-                if (u[2] - u[0]) * (u[3] - u[1]) <= area + (bx1 - bx0) * (by1 - by0):
-                    out[i] = u
-                    del out[j]
-                    break
-        else:
-            i += 1
-    return out
 
 
 def boxes_overlap(a: Box, boxes: Sequence[Box]) -> bool:
