@@ -13,11 +13,11 @@ from tableassist.markers.registry import Registry
 from tableassist.markers.registry import BACK
 from tableassist.markers.sighting import CardShown, FailingSticker, Sighting, TableEvent
 
-from .detect import Detections, MarkerDetector, QRCode, QRUnavailable, one_thread
+from .detect import Box, Detections, MarkerDetector, QRCode, QRUnavailable, one_thread
 from .geometry import Layout, TableGeometry
 from .occlusion import Appearance
 from .qr import CommandScanner
-from .regions import Box, RegionTracker, boxes_overlap
+from .regions import RegionTracker, boxes_overlap
 from .tracker import Tracker
 from .worn import Watch, WornReader, quad_side, square_outlines
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .detect import QRCode, QRScanner, _finder_patterns, _gray
-from .regions import Box, ChangeMap, boxes_overlap
+from .detect import Box, QRCode, QRScanner, _finder_patterns, _gray
+from .regions import ChangeMap, boxes_overlap
 
 #: a crop round finder patterns is grown by this share of its size (the quiet zone, the rest of
 #: the code past the three finders)
