@@ -57,6 +57,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, request, send_from_directory
@@ -295,6 +296,8 @@ class TableServer:
                                      "{why}", why=reason(exc))
                 return Response(i18n.render(unreadable, lang) + "\n", 503,
                                 mimetype="text/plain")
+            # a play's note (a damaged row, a game this installation lacks) in ``lang``
+            plays = [replace(p, note=i18n.render(p.note, lang)) if p.note else p for p in plays]
             body, mimetype = (csv_text(plays), "text/csv") if kind == "csv" else \
                 (json.dumps(json_value(plays, player), ensure_ascii=False), "application/json")
             return Response(body, mimetype=mimetype, headers={

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from tableassist.games.messages import Message
 from tableassist.table import catalog
 from tableassist.table.session import TableSession
 from tableassist.table.store import MAX_INTEGER, GameSummary, Store, StoreError
@@ -181,13 +182,16 @@ class PlayLog:
             return unread
         if summary.game not in catalog.ENGINES:
             return replace(unread, status=UNKNOWN,
-                           note=f"this installation cannot play {summary.game!r}")
+                           note=Message("plays.note.unknown_game", "this installation cannot play "
+                                        "{game}", game=repr(summary.game)))
         try:
             return play_of(TableSession(self.store, self.store.game(summary.id)))
         except StoreError as exc:  # damaged since it was listed, or it cannot be set up any more
-            return replace(unread, note=str(exc))
+            return replace(unread, note=exc.args[0] if exc.args and isinstance(exc.args[0], Message)
+                           else str(exc))
         except Exception as exc:  # noqa: BLE001 - an engine's bug must not close the whole log
-            return replace(unread, note=f"the engine failed on its result ({type(exc).__name__})")
+            return replace(unread, note=Message("plays.note.engine_failed", "the engine failed on its "
+                                                "result ({kind})", kind=type(exc).__name__))
 
 
 def player_stats(plays: Iterable[Play], player: str | None = None) -> list[PlayerStats]:

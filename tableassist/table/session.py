@@ -195,9 +195,12 @@ class TableSession:
             return
         assert upto is not None  # a replay broke, so the log was cut short
         self._resume_at = upto
-        where = f"entry {upto}" if upto else "the start (entry 0)"
-        self.warning = (f"entries {upto + 1}… of game #{self.saved.id} no longer replay "
-                        f"({first}); resumed at {where}; nothing was deleted")
+        why = first.args[0] if first.args and isinstance(first.args[0], Message) else str(first)
+        where = Message("session.warning.at_entry", "entry {seq}", seq=str(upto)) if upto else \
+            Message("session.warning.at_start", "the start (entry 0)")
+        self.warning = Message("session.warning.resumed", "entries {next}… of game #{game} no longer "
+                               "replay ({why}); resumed at {where}; nothing was deleted",
+                               next=str(upto + 1), game=str(self.saved.id), why=why, where=where)
 
     @staticmethod
     def _effective(entries: Sequence[Entry]) -> tuple[list[Step], list[Step]]:

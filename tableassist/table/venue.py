@@ -211,9 +211,13 @@ class VenueFile:
         except (OSError, ValueError) as exc:
             aside = self.path.with_name(self.path.name + ".damaged")
             self.path.replace(aside)
-            self.warning = (f"the venue's list of tables {self.path} could not be read ({exc}); "
-                            f"it was set aside as {aside.name} and made again from the table "
-                            "files found beside the database, with a new staff key")
+            why = os_reason(exc) if isinstance(exc, OSError) else \
+                exc.args[0] if exc.args and isinstance(exc.args[0], Message) else \
+                Message("venue.list.not_json", "it is not JSON")
+            self.warning = Message("venue.list.set_aside", "the venue's list of tables {path} could not "
+                                   "be read ({why}); it was set aside as {aside} and made again from "
+                                   "the table files found beside the database, with a new staff key",
+                                   path=str(self.path), why=why, aside=aside.name)
             staff, tables = None, None
         if tables is None:
             return secrets.token_urlsafe(18), self._found(), True
@@ -225,18 +229,19 @@ class VenueFile:
     @staticmethod
     def _parse(data: Any) -> tuple[str | None, dict[str, TableEntry]]:
         if not isinstance(data, dict) or not isinstance(data.get("tables"), list):
-            raise ValueError("not a venue file")
+            raise ValueError(Message("venue.list.not_venue", "it is not a venue's list"))
         if data.get("version", VENUE_FORMAT) > VENUE_FORMAT:
-            raise ValueError("written by a newer tableassist")
+            raise ValueError(Message("venue.list.newer", "a newer tableassist wrote it"))
         tables: dict[str, TableEntry] = {}
         for row in data["tables"]:
             if not isinstance(row, dict):
-                raise ValueError("a table is not a JSON object")
+                raise ValueError(Message("venue.list.row", "a table in it is not a JSON object"))
             name, title = row.get("name"), row.get("title")
             created, closed = row.get("created"), row.get("closed")
             if not (isinstance(name, str) and NAME.fullmatch(name) and isinstance(title, str)
                     and isinstance(created, str) and (closed is None or isinstance(closed, str))):
-                raise ValueError(f"table {str(name)[:40]!r} is damaged")
+                raise ValueError(Message("venue.list.table_damaged", "its table {name} is damaged",
+                                         name=repr(str(name)[:40])))
             tables[name] = TableEntry(name, title, created, closed)
         staff = data.get("staff")
         return staff if isinstance(staff, str) and staff else None, tables

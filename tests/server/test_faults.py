@@ -34,6 +34,7 @@ from tableassist.table.store import StoreError, is_postgres
 from tableassist.table.stores import implementation, open_store
 from tests.games.random_play import all_legal_actions
 from tests.server.conftest import ROOT, Client, ServerProcess, wait_until
+from tests.server.test_play_log import fetch
 from tests.server.test_server import PLAYERS, first_lot, start
 from tests.stores import keys, raw
 from tests.test_cli_language import CODE
@@ -676,6 +677,38 @@ def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
     assert table.call("undo")["ok"]
     state = table.wait_state(lambda s: not s["history"])
     assert [e.kind for e in store.entries(1)] == ["action"] * 5 + ["resume", "undo"]
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_broken_logs_warning_and_a_damaged_plays_note_are_in_the_screens_language(any_server, lang):
+    """The host screen's warning that a game's log stops replaying, and the play log's note on a
+    game this installation cannot play, in German and Spanish with no English word (issue 25)."""
+    server = any_server
+    store = server.table.store
+    first = TableSession.create(store, "shipwrecked", NAMES, seed=1)
+    rng = random.Random(2)
+    for _ in range(5):
+        first.submit(rng.choice(all_legal_actions(first.game)))
+    TableSession.create(store, "shipwrecked", NAMES, seed=2)
+    raw(store.db, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
+    raw(store.db, "UPDATE games SET game = 'chess' WHERE id = 2")
+    english = server.client(server.tokens.table)
+    there = server.client(server.tokens.table, lang=lang)
+    assert english.call("resume", {"row": 1})["ok"]
+    said = {}
+    for language, client in (("en", english), (lang, there)):
+        state = client.wait_state(lambda s: s["game"] and s["game"]["row"] == 1)
+        said[language] = {"warning": state["warning"]}
+        status, _, body = fetch(server, f"/plays.json?lang={language}", server.tokens.table)
+        assert status == 200
+        plays = json.loads(body)["plays"]
+        said[language]["note"] = next(p["note"] for p in plays if p["row"] == 2)
+    assert said["en"]["note"] == "this installation cannot play 'chess'"
+    for texts in said.values():    # the game's id is the log's, not a word
+        texts["note"] = texts["note"].replace("'chess'", " ")
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, report
+
 
 
 def test_resume_latest_does_not_crash_on_a_damaged_newest_game(store_factory):

@@ -16,6 +16,7 @@ import urllib.request
 import pytest
 import socketio
 
+from tableassist import i18n
 from tableassist.markers.sighting import Sighting, TableEvent
 from tableassist.server.served import serve_venue
 from tableassist.server.tokens import links_file
@@ -25,6 +26,7 @@ from tableassist.table.store import is_postgres
 from tableassist.table.stores import open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
 from tests.server.conftest import Client, wait_until
+from tests.words import english_left, lowered
 
 
 @pytest.fixture
@@ -204,6 +206,30 @@ def test_a_damaged_venue_file_is_set_aside_and_the_tables_found_again(tmp_path):
         assert (tmp_path / "table.venue.json.damaged").exists()
     finally:
         venue.release()
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_damaged_venue_file_set_aside_is_said_in_the_language(tmp_path, lang):
+    """The console's warning that the venue's list could not be read and was made again, in
+    German and Spanish with no English word (issue 25): for a file that is not JSON and for
+    JSON that is not a venue's list."""
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for kind, text in {"not json": "{not json", "not a venue": '{"tables": 3}'}.items():
+        for language in said:
+            folder = tmp_path / kind.replace(" ", "_") / language
+            folder.mkdir(parents=True)
+            db = folder / "table.sqlite3"
+            open_store(db).close()
+            venue_file(db).write_text(text)
+            venue = VenueFile(db)
+            try:
+                assert venue.warning is not None
+                said[language][kind] = i18n.render(venue.warning, language).replace(str(folder), " ")
+            finally:
+                venue.release()
+    assert "could not be read (it is not a venue's list)" in said["en"]["not a venue"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, report
 
 
 # -- paths --------------------------------------------------------------------------------------
