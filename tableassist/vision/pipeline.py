@@ -262,8 +262,10 @@ class TablePipeline:
         self._search_all = first
         read = (found.centers(), sides)
         for box in boxes:
+            # the band's grey, converted for its scan already
+            gray = self.regions.swept_gray if box is not None and box == swept else None
             outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most,
-                                                            read=read)]
+                                                            read=read, gray=gray)]
         for s, _ in self.tracker.failing(t, 0.0):
             corners = self._read_at.get(s.marker_id)
             if corners is not None:

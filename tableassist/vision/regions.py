@@ -191,6 +191,8 @@ class RegionTracker:
     #: the part of the frame this frame's full scan looked at for every id (full-frame px: the
     #: whole of a first frame, one band of the sweep), None in a frame without one
     swept: Box | None = field(default=None, repr=False)
+    #: `swept`'s grey pixels (the band's grey, converted once for the scan and the worn watch)
+    swept_gray: np.ndarray | None = field(default=None, repr=False)
     #: reads the outlines the scans rejected, with more error correction (None: not at all)
     worn: WornReader | None = None
     #: the ids this frame read only by the worn-sticker reading
@@ -210,7 +212,7 @@ class RegionTracker:
         fresh = self.changes.update(frame)
         self.changed = self.arrived = fresh
         self.rejected = []
-        self.swept = None
+        self.swept = self.swept_gray = None
         first = fresh is None
         step = max(1, self.full_every // self.bands)
         band = None if first or self._count % step else (self._count // step - 1) % self.bands
@@ -316,7 +318,7 @@ class RegionTracker:
         found = self._quick._detect_gray(gray, (gray.shape[1], gray.shape[0]))
         self.rejected += self._quick.rejected
         self.full_scale = 1.0
-        self.swept = (0, 0, gray.shape[1], gray.shape[0])
+        self.swept, self.swept_gray = (0, 0, gray.shape[1], gray.shape[0]), gray
         return found
 
     def _full_scan(self, frame: np.ndarray, band: int) -> Detections:
@@ -334,7 +336,7 @@ class RegionTracker:
         scale = self._scan_scale()
         self.full_scale = scale
         self.swept = (0, y0, w, y1)
-        gray = _gray(frame[y0:y1])
+        gray = self.swept_gray = _gray(frame[y0:y1])
         sides = self._sides()
         rejected: list[np.ndarray] = []
         # the large stickers on a copy half as large, where they still show `full_scan_px`

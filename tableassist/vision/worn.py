@@ -274,20 +274,22 @@ def _clockwise(q: np.ndarray) -> np.ndarray | None:
 
 
 def square_outlines(frame: np.ndarray, box: tuple[int, int, int, int] | None, *, min_side: float,
-                    max_side: float, read: tuple[np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
+                    max_side: float, read: tuple[np.ndarray, np.ndarray] | None = None,
+                    gray: np.ndarray | None = None) -> list[np.ndarray]:
     """Dark squares of `min_side`..`max_side` px in `box` of `frame` (None: all of it), full-frame
     px, also those OpenCV's detector finds no outline for: a gap up to 4 px wide is closed (a
     scratch through the border cuts the outline in two), and an outline of more than four
     corners is taken for the square its four longest sides make, carried on to meet (a corner
     torn away, a pen stroke running out over the card). `read` (the centres and sides of the
     markers read, full-frame px): outlines centred on one of them are its own and are not
-    fitted (`Watch` drops them; on a whole frame they are most of the work)."""
+    fitted (`Watch` drops them; on a whole frame they are most of the work). `gray`: the box's
+    pixels in grey already (a band of the sweep's, converted for its scan), `box` lying in the frame."""
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if box is None else box
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if x1 - x0 < min_side or y1 - y0 < min_side:
         return []
-    crop = frame[y0:y1, x0:x1]
+    crop = frame[y0:y1, x0:x1] if gray is None else gray
     if crop.ndim == 3:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     window = int(np.clip(min_side * 0.5, 7, 41)) | 1

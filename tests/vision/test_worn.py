@@ -380,3 +380,25 @@ def test_print_marker_writes_that_one_sticker_and_says_what_is_wrong(tmp_path, c
     assert "say which with --game" in capsys.readouterr().err
     assert cli.main(["print", "--game", "wreckers", "--marker", "999", "--out", str(tmp_path)]) == 2
     assert "Wreckers has no marker 999" in capsys.readouterr().err
+
+
+def test_the_square_search_in_a_band_of_the_sweep_reads_the_grey_its_scan_converted(registry, renderer):
+    """Issue 24: a band frame converts its band to grey once, for the scan and the worn watch's
+    square search (`RegionTracker.swept_gray`), and the search finds the same squares in it."""
+    from tableassist.vision.worn import square_outlines
+    _, frame = next(frames(registry, renderer, Damage(corner=0.3, seed=1), seconds=0.2))
+    box = (0, 200, frame.shape[1], 500)
+    own = square_outlines(frame, box, min_side=16.0, max_side=60.0)
+    given = square_outlines(frame, box, min_side=16.0, max_side=60.0,
+                            gray=cv2.cvtColor(frame[200:500], cv2.COLOR_BGR2GRAY))
+    assert own and len(own) == len(given) and all(np.array_equal(a, b) for a, b in zip(own, given))
+    pipeline = TablePipeline("wreckers", registry, full_every=8)
+    for k, (t, f) in enumerate(frames(registry, renderer, Damage(corner=0.3, seed=1), seconds=1.0)):
+        pipeline.update(f, t)
+        regions = pipeline.regions
+        if regions.swept is not None and k:
+            x0, y0, x1, y1 = regions.swept
+            assert regions.swept_gray is not None and regions.swept_gray.shape == (y1 - y0, x1 - x0)
+            break
+    else:
+        raise AssertionError("no band of the sweep in 5 frames")
