@@ -658,8 +658,8 @@ def test_the_lobby_marks_a_damaged_game_and_a_restart_resumes_a_broken_log(store
     store.close()
 
 
-def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
-    server = any_server
+def _broken_log(server) -> None:
+    """Game #1 of five actions whose entry 2 is damaged, and game #2 after it."""
     store = server.table.store
     first = TableSession.create(store, "shipwrecked", NAMES, seed=1)
     rng = random.Random(2)
@@ -667,6 +667,12 @@ def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
         first.submit(rng.choice(all_legal_actions(first.game)))
     TableSession.create(store, "shipwrecked", NAMES, seed=2)
     raw(store.db, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
+
+
+def test_resuming_a_broken_log_from_the_lobby_shows_the_warning(any_server):
+    server = any_server
+    store = server.table.store
+    _broken_log(server)
     table = server.client(server.tokens.table)
     assert table.call("resume", {"row": 1})["ok"]
     state = table.wait_state(lambda s: s["game"] and s["game"]["row"] == 1)
@@ -685,12 +691,7 @@ def test_a_broken_logs_warning_and_a_damaged_plays_note_are_in_the_screens_langu
     game this installation cannot play, in German and Spanish with no English word (issue 25)."""
     server = any_server
     store = server.table.store
-    first = TableSession.create(store, "shipwrecked", NAMES, seed=1)
-    rng = random.Random(2)
-    for _ in range(5):
-        first.submit(rng.choice(all_legal_actions(first.game)))
-    TableSession.create(store, "shipwrecked", NAMES, seed=2)
-    raw(store.db, "UPDATE entries SET action = '{\"type\": ' WHERE game_id = 1 AND seq = 2")
+    _broken_log(server)
     raw(store.db, "UPDATE games SET game = 'chess' WHERE id = 2")
     english = server.client(server.tokens.table)
     there = server.client(server.tokens.table, lang=lang)
