@@ -30,9 +30,9 @@ from tableassist.games.messages import Message
 from tableassist.table.postgres_store import (LOCK_SPACE, PROCESS_SPACE, SCHEMA, connect_error, explain,
                                               parameters, prepare_schema, shown)
 from tableassist.table.store import MAIN, StoreError, now
-from tableassist.table.venue import (TableEntry, check_name, check_title,
+from tableassist.table.venue import (MAIN_TITLE, TableEntry, check_name, check_title,
                                      closed_already, main_stays_open, name_taken,
-                                     no_such_table, open_already, slug, title_taken)
+                                     no_such_table, open_already, shown_title, slug, title_taken)
 from tableassist.table.writer_lock import this_process
 
 #: The channel every process of a venue listens on: the list of tables changed (``{"venue":
@@ -102,7 +102,7 @@ class _Connection:
 
 def _entry(row: Any) -> TableEntry:
     name, title, created, closed = row
-    return TableEntry(name, title or ("Main table" if name == MAIN else name), created, closed)
+    return TableEntry(name, shown_title(name, title or (MAIN_TITLE if name == MAIN else name)), created, closed)
 
 
 _LIST = ("SELECT name, title, created, closed FROM tables "
@@ -126,7 +126,7 @@ class PostgresVenue:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LOCK_SPACE,))
                 conn.execute("INSERT INTO tables (name, created, title) VALUES (%s, %s, %s) "
-                             "ON CONFLICT (name) DO NOTHING", (MAIN, now(), "Main table"))
+                             "ON CONFLICT (name) DO NOTHING", (MAIN, now(), str(MAIN_TITLE)))
                 conn.execute("INSERT INTO meta VALUES ('staff', %s) ON CONFLICT DO NOTHING",
                              (secrets.token_urlsafe(18),))
                 return str(conn.execute("SELECT value FROM meta WHERE key = 'staff'")

@@ -99,6 +99,16 @@ class TableEntry:
                 "closed": self.closed}
 
 
+#: The title ``main`` has until the staff rename it: worded in each screen's language (stored as
+#: its English, and taken for it again when read back).
+MAIN_TITLE = Message("venue.main_title", "Main table")
+
+
+def shown_title(name: str, title: str) -> str:
+    """``title`` as the screens show it: ``main``'s untouched default in their language."""
+    return MAIN_TITLE if name == MAIN and title == MAIN_TITLE else title
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -223,7 +233,7 @@ class VenueFile:
             return secrets.token_urlsafe(18), self._found(), True
         changed = MAIN not in tables
         if changed:
-            tables = {MAIN: TableEntry(MAIN, "Main table", _now()), **tables}
+            tables = {MAIN: TableEntry(MAIN, MAIN_TITLE, _now()), **tables}
         return staff or secrets.token_urlsafe(18), tables, changed or not staff
 
     @staticmethod
@@ -242,13 +252,13 @@ class VenueFile:
                     and isinstance(created, str) and (closed is None or isinstance(closed, str))):
                 raise ValueError(Message("venue.list.table_damaged", "its table {name} is damaged",
                                          name=repr(str(name)[:40])))
-            tables[name] = TableEntry(name, title, created, closed)
+            tables[name] = TableEntry(name, shown_title(name, title), created, closed)
         staff = data.get("staff")
         return staff if isinstance(staff, str) and staff else None, tables
 
     def _found(self) -> dict[str, TableEntry]:
         """``main`` and every table file beside the home database (``<stem>.<name>.sqlite3``)."""
-        tables = {MAIN: TableEntry(MAIN, "Main table", _now())}
+        tables = {MAIN: TableEntry(MAIN, MAIN_TITLE, _now())}
         prefix = self.db.stem + "."
         for path in sorted(self.db.parent.glob(f"{self.db.stem}.*.sqlite3")):
             name = path.name[len(prefix):-len(".sqlite3")]
