@@ -515,3 +515,27 @@ def test_serve_with_a_camera_that_cannot_be_opened_says_why_in_the_language(lang
     assert "no such file, folder or camera" in said["en"]
     report = english_left({"serve": said[lang]}, lowered([said["en"]]), lang, allowed=COMMANDS)
     assert not report, f"English on the {lang} command line: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_layout_that_cannot_be_used_is_said_in_the_language(lang, tmp_path):
+    """A table layout missing, not TOML, or without a key (tableassist/vision/geometry.py's
+    LayoutError, as ``camera-check`` and ``detect`` say it): its sentence by id, in the
+    language. The games' ids and the file's keys are code; TOML's own detail is the reader's."""
+    from tableassist.vision.geometry import Layout, LayoutError
+    (tmp_path / "broken.toml").write_text("[table\n", encoding="utf-8")
+    tries = {"missing": lambda: Layout.load("chess", tmp_path),
+             "no key": lambda: Layout.from_dict({"game": "x"}, "x.toml")}
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for name, attempt in tries.items():
+        with pytest.raises(LayoutError) as refused:
+            attempt()
+        for speaks in said:
+            said[speaks][name] = CODE.sub(" ", i18n.render(language.reason(refused.value), speaks))
+    with pytest.raises(LayoutError) as refused:
+        Layout.load("broken", tmp_path)
+    assert i18n.render(language.reason(refused.value), lang).startswith(
+        "broken.toml: " + ("kein gültiges TOML" if lang == "de" else "no es TOML válido"))
+    assert "no table layout for game" in said["en"]["missing"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang, allowed=["broken"])
+    assert not report, f"English in the {lang} layout's refusal: {report}"
