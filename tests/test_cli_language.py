@@ -390,3 +390,152 @@ def test_a_damaged_log_entry_is_noted_in_the_language(lang, small, capsys):
     report = english_left({"report": said[lang]}, lowered([said["en"]]), lang,
                           allowed=COMMANDS + TITLES + ["Ann", "Bea"])
     assert not report, f"English in the {lang} replay-camera notes: {report}"
+
+
+def bad_exports(tmp: Path) -> dict[str, Path]:
+    """Export files ``tableassist import`` refuses, one for each way a file can be wrong."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    head = json.dumps({"type": "header", "format": "tableassist-games", "version": 1})
+    game = {"type": "game", "row": 3, "game": "wreckers", "players": ["Ann", "Bea"], "seed": 1,
+            "options": {}, "components": {}, "created": "2026-01-01T20:15:00+00:00",
+            "ended": None, "entries": []}
+    entry = {"seq": 1, "kind": "action", "action": {}, "target": None, "source": "tablet",
+             "author": "Ann", "at": "2026-01-01T20:15:00+00:00"}
+    end = json.dumps({"type": "end", "games": 1})
+
+    def with_game(**changed: object) -> str:
+        return "\n".join([head, json.dumps({**game, **changed}), end]) + "\n"
+
+    texts = {
+        "empty": "",
+        "not JSON at all": "rope, gems\n",
+        "no header": json.dumps({"type": "end"}) + "\n",
+        "a bad version": json.dumps({"type": "header", "format": "tableassist-games",
+                                     "version": "x"}) + "\n",
+        "a newer version": json.dumps({"type": "header", "format": "tableassist-games",
+                                       "version": 9}) + "\n",
+        "a damaged line": head + "\n{rope\n",
+        "a list": head + "\n[1]\n",
+        "an unknown type": head + "\n" + json.dumps({"type": "crate"}) + "\n",
+        "a line after the end": head + "\n" + json.dumps({"type": "end", "games": 0}) + "\n"
+                                + json.dumps({"type": "end", "games": 0}) + "\n",
+        "a wrong count": head + "\n" + json.dumps({"type": "end", "games": 4}) + "\n",
+        "no end": head + "\n" + json.dumps(game) + "\n",
+        "no game id": with_game(game=""),
+        "no players": with_game(players="Ann"),
+        "a seed that is no number": with_game(seed="x"),
+        "a seed too large": with_game(seed=10 ** 50),
+        "no options": with_game(options=[]),
+        "no time": with_game(created=1),
+        "an end that is no time": with_game(ended=1),
+        "no entries": with_game(entries={}),
+        "an entry that is no object": with_game(entries=[1]),
+        "an entry out of order": with_game(entries=[{**entry, "seq": 2}]),
+        "an unknown kind": with_game(entries=[{**entry, "kind": "wish"}]),
+        "an action that is no object": with_game(entries=[{**entry, "action": 1}]),
+        "a target ahead": with_game(entries=[{**entry, "target": 5}]),
+        "an unknown source": with_game(entries=[{**entry, "source": "owl"}]),
+        "an author that is no text": with_game(entries=[{**entry, "author": 1}]),
+        "a time that is no text": with_game(entries=[{**entry, "at": 1}]),
+    }
+    files = {}
+    for name, text in texts.items():
+        files[name] = tmp / (name.replace(" ", "-") + ".jsonl")
+        files[name].write_text(text, encoding="utf-8")
+    files["not UTF-8"] = tmp / "latin1.jsonl"
+    files["not UTF-8"].write_bytes(head.encode() + b"\n\xff\xfe\n")
+    return files
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_bad_export_file_is_refused_in_the_language(lang, tmp_path, capsys):
+    """Each way an export file can be wrong (tableassist/table/backup.py), as ``tableassist
+    import`` says it: in the language, with no English word (the fields' names are the file's
+    own, code)."""
+    said: dict[str, dict[str, str]] = {}
+    for speaks in ("en", lang):
+        said[speaks] = {}
+        for name, path in bad_exports(tmp_path / speaks).items():
+            code = cli.main(["--lang", speaks, "import", "--db", str(tmp_path / "t.sqlite3"),
+                             str(path)])
+            out = capsys.readouterr()
+            assert code == 2 and out.out == "", (name, out)
+            said[speaks][name] = CODE.sub(" ", out.err.replace(str(tmp_path / speaks), " "))
+    assert "it ends early, after   game (no end line)" in said["en"]["no end"]   # CODE took "1"
+    assert "has seq   not" in said["en"]["an entry out of order"]
+    assert "is not a list of names" in said["en"]["no players"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang)
+    assert not report, f"English in the {lang} import's refusals: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_folder_that_is_no_recording_is_refused_in_the_language(lang, small, tmp_path, capsys):
+    """``tableassist replay-camera`` given what is not a recording it can read
+    (tableassist/camera/recording.py: Recording.read and the header's problems)."""
+    import shutil
+    folder, db = small
+    broken = {name: tmp_path / name for name in ("not json", "other format", "old version",
+                                                 "damaged", "no frames")}
+    for path in broken.values():
+        shutil.copytree(folder, path)
+    header = json.loads((folder / "recording.json").read_text(encoding="utf-8"))
+    (broken["not json"] / "recording.json").write_text("{not json")
+    (broken["other format"] / "recording.json").write_text(json.dumps({"format": "x"}))
+    (broken["old version"] / "recording.json").write_text(json.dumps({**header, "version": 0}))
+    (broken["damaged"] / "recording.json").write_text(json.dumps(
+        {**header, "players": 1, "seed": "x"}))
+    (broken["no frames"] / "index.jsonl").unlink()
+    where = {"nowhere": tmp_path / "nowhere", "its parent": folder.parent, **broken}
+    said: dict[str, dict[str, str]] = {}
+    for speaks in ("en", lang):
+        said[speaks] = {}
+        for name, path in where.items():
+            assert cli.main(["--lang", speaks, "replay-camera", str(path), "--db", str(db)]) == 2
+            out = capsys.readouterr()
+            said[speaks][name] = CODE.sub(" ", out.err.replace(str(tmp_path), " "))
+    assert "missing or damaged" in said["en"]["damaged"]
+    assert "it holds" in said["en"]["its parent"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang,
+                          allowed=["players", "seed"])   # the header's fields, by their names
+    assert not report, f"English in the {lang} replay-camera refusals: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_serve_with_a_camera_that_cannot_be_opened_says_why_in_the_language(lang, tmp_path,
+                                                                             capsys):
+    """``serve --camera <a missing file>``: the vision's sentence (a SourceError's, by its id)
+    reaches the command line in its language, not its English."""
+    said = {}
+    for speaks in ("en", lang):
+        code = cli.main(["--lang", speaks, "serve", "--camera", str(tmp_path / "missing.mp4"),
+                         "--db", str(tmp_path / "t.sqlite3"), "--port", "0"])
+        out = capsys.readouterr()
+        assert code == 2, out
+        said[speaks] = CODE.sub(" ", out.err.replace(str(tmp_path), " "))
+    assert "no such file, folder or camera" in said["en"]
+    report = english_left({"serve": said[lang]}, lowered([said["en"]]), lang, allowed=COMMANDS)
+    assert not report, f"English on the {lang} command line: {report}"
+
+
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_layout_that_cannot_be_used_is_said_in_the_language(lang, tmp_path):
+    """A table layout missing, not TOML, or without a key (tableassist/vision/geometry.py's
+    LayoutError, as ``camera-check`` and ``detect`` say it): its sentence by id, in the
+    language. The games' ids and the file's keys are code; TOML's own detail is the reader's."""
+    from tableassist.vision.geometry import Layout, LayoutError
+    (tmp_path / "broken.toml").write_text("[table\n", encoding="utf-8")
+    tries = {"missing": lambda: Layout.load("chess", tmp_path),
+             "no key": lambda: Layout.from_dict({"game": "x"}, "x.toml")}
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for name, attempt in tries.items():
+        with pytest.raises(LayoutError) as refused:
+            attempt()
+        for speaks in said:
+            said[speaks][name] = CODE.sub(" ", i18n.render(language.reason(refused.value), speaks))
+    with pytest.raises(LayoutError) as refused:
+        Layout.load("broken", tmp_path)
+    assert i18n.render(language.reason(refused.value), lang).startswith(
+        "broken.toml: " + ("kein gültiges TOML" if lang == "de" else "no es TOML válido"))
+    assert "no table layout for game" in said["en"]["missing"]
+    report = english_left(said[lang], lowered(said["en"].values()), lang, allowed=["broken"])
+    assert not report, f"English in the {lang} layout's refusal: {report}"

@@ -393,6 +393,32 @@ def test_component_names_are_the_screens_and_codes_stay():
         "red:face-2 · top · id 5 · 12 mm"
 
 
+def test_a_colour_agrees_with_the_component_it_names(registry):
+    """Spanish adjectives agree with their noun, on a sheet's label and in the registry's words
+    (i18n/sheets.py): "carta de tripulación roja", "cara de dado roja", "rata roja", but "asiento
+    rojo"; German puts the colour after the noun undeclined ("Ratte rot")."""
+    from tableassist.i18n.sheets import marker_label
+    es = sheet_words("es")
+    assert es.details("shipshape", "crew_card", "red-1", "face", 1, 28).startswith("roja-1 · ")
+    assert es.details("shipwrecked", "bid_card", "white-PASS-1", "face", 1, 28).startswith(
+        "blanca-PASS-1 · ")
+    assert es.details("abandon_ship", "die_face", "yellow:face-2", "top", 5, 12).startswith(
+        "amarilla:cara-2 · ")
+    assert es.details(None, "seat", "black", "top", 5, 12).startswith("negro · ")
+    labels = {(m.component, m.item): i18n.render(marker_label(m.game, "", m.component, m.item,
+                                                              m.side), "es")
+              for m in registry.all_markers}
+    assert labels[("rat", "red")] == "rata roja · arriba"
+    assert labels[("seat", "red")] == "asiento rojo · arriba"
+    assert labels[("crew_card", "purple")] == "carta de tripulación morada · reverso"
+    masculine = re.compile(r"\b(rojo|amarillo|morado|blanco|negro)\b")
+    for (component, item), label in labels.items():
+        if label.startswith(("carta", "cara", "rata", "ficha", "loseta", "caja", "bodega")):
+            assert not masculine.search(label), label
+    assert i18n.render(marker_label("abandon_ship", "", "rat", "red", "top"), "de") == \
+        "Ratte rot · oben"
+
+
 def test_every_kind_side_and_command_card_of_the_registry_has_its_words(registry):
     """A component, side or command card added to the registry without its message would print
     in English on every sheet: each has one, and each command card's caption is the registry's."""

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tableassist.games.messages import Message
+from tableassist.games.messages import Message, from_words
 
 if TYPE_CHECKING:
     # Only the types: a source is read through its two methods, so the server runs without
@@ -145,13 +145,14 @@ def link_notice(name: str, link: Link) -> Message:
     """What a network source's dropped stream says on the screens, in their language (``Link.text``
     is the command line's English); the reason is the source's own words."""
     known = "yes" if link.reason else "no"
+    reason = from_words(link.reason) if link.reason else ""
     if link.state == "lost":
         return Message("frames.notice.stream_stopped",
                        "{camera}: the stream stopped{known, select, yes { ({reason})} other {}}",
-                       camera=name, known=known, reason=link.reason or "")
+                       camera=name, known=known, reason=reason)
     return Message("frames.notice.reconnecting",
                    "{camera}: reconnecting{known, select, yes { ({reason})} other {}}: attempt "
                    "{attempt}{waits, select, yes {, next in {retry} s} other {}}",
-                   camera=name, known=known, reason=link.reason or "", attempt=link.attempt,
+                   camera=name, known=known, reason=reason, attempt=link.attempt,
                    waits="no" if link.retry_in is None else "yes",
                    retry=float(link.retry_in or 0))   # "2.5 s", "2,5 s" in German

@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tableassist.games.messages import Message
-from tableassist.table.files import read_json, replace_json
+from tableassist.games.protocol import names
+from tableassist.table.files import os_reason, read_json, replace_json
 from tableassist.table.store import SavedGame, Store, StoreError, is_postgres, now
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class RecordingStatus:
     dropped: int = 0
     megabytes: float = 0.0
     folder: str | None = None
-    stopped: str | None = None
+    stopped: Message | None = None
 
     def screen_json(self) -> dict[str, Any] | None:
         """What every screen is sent: the line while the camera is recorded, else nothing."""
@@ -160,7 +161,7 @@ class FrameWriter:
         self.min_free_bytes = min_free_bytes
         self.told = told
         #: Why the part stopped by itself, or None.
-        self.stopped: str | None = None
+        self.stopped: Message | None = None
         self.counts = _Counts(bytes=written)
         self._offered = 0
         self._queue: deque[tuple[int, float, str, int, Frame]] = deque()
@@ -237,8 +238,8 @@ class FrameWriter:
         try:
             if self.counts.frames % 50 == 0 and \
                     shutil.disk_usage(self.folder).free < self.min_free_bytes:
-                self._stop_by_itself(f"the disk has less than {self.min_free_bytes // 2**20} MB "
-                                     "free")
+                self._stop_by_itself(Message("recording.stop.disk_low", "the disk has less than "
+                                             "{mb} MB free", mb=self.min_free_bytes // 2**20))
                 return
             jpeg = encode_jpeg(frame, quality=self.quality)
             fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -248,17 +249,21 @@ class FrameWriter:
             self._line({"part": self.part, "n": n, "t": round(t, 4), "at": at, "seq": seq,
                         "file": name})
         except (OSError, SourceError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self._stop_by_itself(f"a frame could not be written ({reason.lower()})")
+            # encode_jpeg's one refusal (the camera may not read the catalogues to word its own)
+            reason = os_reason(exc) if isinstance(exc, OSError) else Message(
+                "recording.stop.no_jpeg", "it cannot be encoded as JPEG")
+            self._stop_by_itself(Message("recording.stop.frame_unwritten", "a frame could not be "
+                                         "written ({why})", why=reason))
             return
         self.counts.frames += 1
         self.counts.bytes += len(jpeg)
         if self.counts.bytes >= self.limit_bytes:
-            self._stop_by_itself(f"it reached its limit of {self.limit_bytes // 2**20} MB")
+            self._stop_by_itself(Message("recording.stop.limit", "it reached its limit of {mb} MB",
+                                         mb=self.limit_bytes // 2**20))
 
-    def _stop_by_itself(self, why: str) -> None:
+    def _stop_by_itself(self, why: Message) -> None:
         with self._ready:
-            self.stopped = f"the recording stopped: {why}"
+            self.stopped = Message("recording.stopped", "the recording stopped: {why}", why=why)
             self.counts.dropped += len(self._queue)
             self._queue.clear()
             self._queued_bytes = 0
@@ -385,7 +390,7 @@ class Recorder:
         self.publish = publish
         self.queue_bytes = queue_bytes
         self.switch = False
-        self.stopped: str | None = None
+        self.stopped: Message | None = None
         self._lock = threading.RLock()         # the switch, the game and the part
         self._told_lock = threading.Lock()     # the status (taken by the writer's thread too)
         self._session: TableSession | None = None
@@ -470,8 +475,8 @@ class Recorder:
                                  told=self._told)
         except OSError as exc:
             self.switch = False
-            self.stopped = f"the camera cannot be recorded in {folder}: " \
-                           f"{(exc.strerror or str(exc)).lower()}"
+            self.stopped = Message("recording.cannot_record", "the camera cannot be recorded in "
+                                   "{folder}: {why}", folder=str(folder), why=os_reason(exc))
             return
         writer.start()
         self._part = _Part(saved, session, writer)
@@ -591,46 +596,60 @@ class Recording:
         is none to read."""
         folder = Path(folder)
         if not folder.is_dir():
-            raise RecordingError(f"{folder} is not a folder (name a game's recording, such as "
-                                 f"recordings/main-game-3-20260101-201500)")
+            raise RecordingError(Message("recording.not_folder", "{folder} is not a folder (name a "
+                                         "game's recording, such as {example})",
+                                         folder=str(folder),
+                                         example="recordings/main-game-3-20260101-201500"))
         try:
             header = read_json(folder / RECORDING_FILE)
         except (OSError, ValueError):
-            raise RecordingError(f"{folder / RECORDING_FILE} cannot be read as a recording's "
-                                 f"header (not JSON)") from None
+            raise RecordingError(Message("recording.header_not_json", "{file} cannot be read as "
+                                         "a recording's header (not JSON)",
+                                         file=str(folder / RECORDING_FILE))) from None
         if header is None:
             inner = sorted(p.name for p in folder.iterdir() if (p / RECORDING_FILE).is_file())
-            hint = f"; it holds {len(inner)}: {', '.join(inner[:4])}" if inner else ""
-            raise RecordingError(f"{folder} is not a camera recording (it has no "
-                                 f"{RECORDING_FILE}){hint}")
+            raise RecordingError(Message("recording.not_recording", "{folder} is not a camera "
+                                         "recording (it has no {file}){holds, select, yes {; it "
+                                         "holds {count}: {inner}} other {}}", folder=str(folder),
+                                         file=RECORDING_FILE, holds="yes" if inner else "no",
+                                         count=len(inner), inner=names(inner[:4]) if inner else ""))
         problems = _header_problems(header)
         if problems:
-            raise RecordingError(f"{folder / RECORDING_FILE} is not a recording tableassist "
-                                 f"can read: {problems}")
+            raise RecordingError(Message("recording.unreadable_header", "{file} is not a "
+                                         "recording tableassist can read: {why}",
+                                         file=str(folder / RECORDING_FILE), why=problems))
         try:
             with open(folder / INDEX_FILE, encoding="utf-8") as f:
                 lines = f.read().splitlines()
         except FileNotFoundError:
             lines = []
         except (OSError, UnicodeDecodeError) as exc:
-            raise RecordingError(f"{folder / INDEX_FILE} cannot be read "
-                                 f"({getattr(exc, 'strerror', None) or exc})") from None
+            raise RecordingError(Message("recording.index_unreadable", "{file} cannot be read "
+                                         "({why})", file=str(folder / INDEX_FILE),
+                                         why=os_reason(exc) if isinstance(exc, OSError) else
+                                         Message("recording.not_utf8", "not UTF-8 text"))
+                                 ) from None
         parts, damaged = read_parts(folder, lines)
         if not any(p.frames for p in parts):
-            raise RecordingError(f"{folder} holds no frame to replay")
+            raise RecordingError(Message("recording.no_frames", "{folder} holds no frame to "
+                                         "replay", folder=str(folder)))
         return cls(folder, header, tuple(parts), tuple(damaged))
 
 
-def _header_problems(header: Any) -> str:
+def _header_problems(header: Any) -> Message | None:
+    """What is wrong with a recording's header, or None."""
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        return "it does not say it is one"
+        return Message("recording.header.not_one", "it does not say it is one")
     if header.get("version") != VERSION:
-        return f"it is version {header.get('version')!r} of the format, this tableassist reads {VERSION}"
+        return Message("recording.header.version", "it is version {version} of the format, this "
+                       "tableassist reads {reads}", version=repr(header.get("version")),
+                       reads=str(VERSION))
     wanted = {"table": str, "game_row": int, "game": str, "players": list, "seed": int,
               "created": str, "colours": dict}
     wrong = [k for k, kind in wanted.items() if not isinstance(header.get(k), kind)]
-    return f"its {', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} missing or damaged" \
-        if wrong else ""
+    return Message("recording.header.damaged", "its {fields} {count, plural, one {is} other "
+                   "{are}} missing or damaged", fields=names(wrong),
+                   count=len(wrong)) if wrong else None
 
 
 def read_parts(folder: Path, lines: list[str]) -> tuple[list[Part], list[str]]:

@@ -27,7 +27,8 @@ from typing import Any
 from tableassist.cli import language
 from tableassist.cli.language import error as refusal
 from tableassist.cli.language import reason, say
-from tableassist.games.messages import Message
+from tableassist.camera.frames import link_notice
+from tableassist.games.messages import Message, from_words
 
 #: How long a live camera may take to give its frames (s); its frame rate is measured meanwhile.
 WAIT_FOR_FRAMES = 10.0
@@ -95,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         link = getattr(source, "link", None)
         if link is not None and link.state != "on":
             return fail(Message("camera_check.no_picture_why", "{camera} gave no picture ({why})",
-                                camera=args.camera, why=link.text))
+                                camera=args.camera, why=from_words(link.reason) if link.reason
+                                else link_notice(args.camera, link)))
         return fail(Message("camera_check.no_picture", "{camera} gave no picture", camera=args.camera))
     geometry = TableGeometry(layout, registry, args.game)
     report = check_camera(samples, layout=layout, registry=registry, game=args.game,

@@ -43,6 +43,7 @@ from types import MappingProxyType
 from typing import Any, TypeAlias, Union
 
 __all__ = ["ENGLISH", "Message", "MessageError", "Param", "Template", "Voice", "choice_cases",
+           "from_words",
            "english_plural", "fill", "placeholders"]
 
 Param: TypeAlias = Union[str, int, float, "Message", Sequence[Union[str, int, float, "Message"]]]
@@ -359,6 +360,22 @@ def _learn(id: str, template: str) -> _Known:
 
 def _rebuild(id: str, template: str, params: dict[str, Param]) -> Message:
     return Message(id, template, **params)
+
+
+def from_words(words: Any) -> Message:
+    """A sentence of the vision's (``vision.advice.Words``: an id, its English template in the
+    plainest syntax, ``{name}`` only, and its parameters: a number, a word, a nested sentence, a
+    list of them) as a message, for a screen or a command to say in its language. The games know
+    no vision: anything with ``id``, ``template`` and ``params`` will do."""
+    def param(value: Any) -> Param:
+        if hasattr(value, "template") and hasattr(value, "params"):
+            return from_words(value)
+        if isinstance(value, (tuple, list)):
+            return tuple(param(v) for v in value)   # type: ignore[misc]
+        said: Param = value   # a number or a word already written
+        return said
+
+    return _rebuild(words.id, words.template, {k: param(v) for k, v in words.params.items()})
 
 
 def _param_json(value: Param) -> Any:

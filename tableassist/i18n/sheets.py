@@ -6,7 +6,8 @@ The sheets module draws and knows no language (``docs/architecture.md``: ``marke
 :func:`sheet_words` of the language in. Numbers come as numbers and are written here as the
 language writes them ("1,69 px" in German). A component's name on a label is the one the screens
 use: a good by the data file's word (``data.schmuggler.goods.coffee``: "Kaffee"), a Wreckers
-card by its name's, a colour by the page's (``page.colour.red``); a code printed on the
+card by its name's, a colour agreeing with its component ("roja" on a card, "rojo" on a seat:
+``sheets.card_colour.red``, ``sheets.seat_colour.red``; another by the page's); a code printed on the
 component itself (``C17``, ``PASS``) stays as it is. The QR command cards' codes are never
 translated (the camera reads them); only the caption under each is.
 """
@@ -102,6 +103,66 @@ _ITEM_WORDS = {
     "SW": Message("sheets.item.sw", "SW"),
 }
 
+#: A colour on a sticker's label, the word agreeing with the component it names where a
+#: language's adjectives agree with their noun ("carta de tripulación roja", "cara de dado roja",
+#: but "asiento rojo"); the same English word.
+#: Said of a card (a crew, bid, resource or contraband card, a Wreckers card):
+_CARD_COLOURS = {
+    "red": Message("sheets.card_colour.red", "red"),
+    "blue": Message("sheets.card_colour.blue", "blue"),
+    "green": Message("sheets.card_colour.green", "green"),
+    "yellow": Message("sheets.card_colour.yellow", "yellow"),
+    "purple": Message("sheets.card_colour.purple", "purple"),
+    "orange": Message("sheets.card_colour.orange", "orange"),
+    "white": Message("sheets.card_colour.white", "white"),
+    "black": Message("sheets.card_colour.black", "black"),
+}
+#: Said of a die face:
+_FACE_COLOURS = {
+    "red": Message("sheets.face_colour.red", "red"),
+    "blue": Message("sheets.face_colour.blue", "blue"),
+    "green": Message("sheets.face_colour.green", "green"),
+    "yellow": Message("sheets.face_colour.yellow", "yellow"),
+    "purple": Message("sheets.face_colour.purple", "purple"),
+    "orange": Message("sheets.face_colour.orange", "orange"),
+    "white": Message("sheets.face_colour.white", "white"),
+    "black": Message("sheets.face_colour.black", "black"),
+}
+#: Said of a rat:
+_RAT_COLOURS = {
+    "red": Message("sheets.rat_colour.red", "red"),
+    "blue": Message("sheets.rat_colour.blue", "blue"),
+    "green": Message("sheets.rat_colour.green", "green"),
+    "yellow": Message("sheets.rat_colour.yellow", "yellow"),
+    "purple": Message("sheets.rat_colour.purple", "purple"),
+    "orange": Message("sheets.rat_colour.orange", "orange"),
+    "white": Message("sheets.rat_colour.white", "white"),
+    "black": Message("sheets.rat_colour.black", "black"),
+}
+#: Said of a seat (and any other component: a colour the language does not decline):
+_SEAT_COLOURS = {
+    "red": Message("sheets.seat_colour.red", "red"),
+    "blue": Message("sheets.seat_colour.blue", "blue"),
+    "green": Message("sheets.seat_colour.green", "green"),
+    "yellow": Message("sheets.seat_colour.yellow", "yellow"),
+    "purple": Message("sheets.seat_colour.purple", "purple"),
+    "orange": Message("sheets.seat_colour.orange", "orange"),
+    "white": Message("sheets.seat_colour.white", "white"),
+    "black": Message("sheets.seat_colour.black", "black"),
+}
+#: Which words each component's colour takes (a component not listed: the seat's).
+_COLOURS_OF: Mapping[str, Mapping[str, Message]] = {
+    "crew_card": _CARD_COLOURS, "bid_card": _CARD_COLOURS, "resource_card": _CARD_COLOURS,
+    "contraband_card": _CARD_COLOURS, "card": _CARD_COLOURS, "die_face": _FACE_COLOURS,
+    "rat": _RAT_COLOURS,
+}
+
+
+def _colour(component: str, token: str) -> Message | None:
+    """``token`` as a colour said of ``component``, or None when it is no colour."""
+    return _COLOURS_OF.get(component, _SEAT_COLOURS).get(token)
+
+
 #: The QR command cards' captions, by the registry's name; printed only while their English is
 #: the registry's (``markers/global.toml``), so a caption never promises what the card no longer does.
 _COMMANDS = {
@@ -154,6 +215,8 @@ def item_message(game: str | None, component: str, item: str) -> Message | str:
     for match in _TOKEN.finditer(item):
         token = match.group(0)
         said = _ITEM_WORDS.get(token)
+        if said is None:
+            said = _colour(component, token)
         for id_ in (f"page.colour.{token}", f"{game}.group.{token.lower()}"):
             if said is None and id_ in known:
                 said = i18n.from_json({"id": id_, "params": {}})

@@ -67,6 +67,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 import tableassist.i18n as i18n
 from tableassist.games.messages import Message
+from tableassist.games.protocol import names
 from tableassist.i18n.registry_words import no_such_marker, unreadable_registry
 from tableassist.i18n.sheets import sheet_words
 from tableassist.markers.printing import PAPERS, NoSuchMarker, find_marker, render
@@ -181,8 +182,15 @@ def page_words(lang: str) -> ResponseReturnValue:
     """``/i18n/<lang>.json``: a page's own words in a language (webui/i18n.js), from the shipped
     catalogues; the tablet page and the venue page ask for it beside themselves."""
     if lang not in i18n.LANGUAGES:
-        return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+        return {"error": i18n.render(no_language(lang), screen_language(lang))}, 404
     return {"lang": lang, "names": i18n.NAMES, "messages": i18n.page_catalogue(lang)}
+
+
+def no_language(lang: str) -> Message:
+    """A language asked for (``?lang=``, ``/i18n/<lang>.json``) that the table does not speak."""
+    return Message("app.no_language", "the table speaks {languages}, not {lang}",
+                   languages=names([i18n.NAMES[code] for code in i18n.LANGUAGES]),
+                   lang=repr(lang[:16]))
 
 
 def speech_room(grant: Grant, lang: str) -> str:
@@ -266,11 +274,13 @@ class TableServer:
             # Public text shipped with the package: the page fetches it once per game and
             # language, offline. What each rule says comes in the screen's language (?lang=), the
             # rulebook's words in the rulebook's own (named, so the page can say so).
-            if game_id not in catalog.ENGINES:
-                return {"error": f"no such game: {game_id}"}, 404
+            # refused in that language, or the nearest the table speaks ("de-AT": German)
             lang = request.args.get("lang", i18n.DEFAULT)
             if lang not in i18n.LANGUAGES:
-                return {"error": f"the table speaks {', '.join(i18n.LANGUAGES)}"}, 404
+                return {"error": i18n.render(no_language(lang), screen_language(lang))}, 404
+            if game_id not in catalog.ENGINES:
+                return {"error": i18n.render(Message("app.no_such_game", "no such game: {game}",
+                                                     game=repr(game_id[:40])), lang)}, 404
             book = catalog.rulebook(game_id)
             return jsonify({"rulebook": {"language": book["language"], "name": book["name"]},
                             "rules": i18n.rule_texts(catalog.rule_texts(game_id), lang)})

@@ -83,13 +83,13 @@ def open_camera(spec: str, size: tuple[int, int] | None = None
     try:
         source = open_source("0" if spec == "auto" else spec, size)
     except SourceError as exc:
+        import tableassist.i18n as i18n   # its sentence by id, worded in each screen's language
         if spec == "auto":
-            import tableassist.i18n as i18n   # its sentence by id, worded in each screen's language
             return None, CameraStatus(state="off", notice=Message(
                 "camera.notice.not_found_because", "no camera found ({reason}); play by tablet, "
                 "or restart with --camera INDEX|URL|FILE|DIR|demo",
                 reason=i18n.from_json(exc.words.to_json()) or str(exc)))
-        raise CameraError(str(exc)) from None
+        raise CameraError(i18n.from_json(exc.words.to_json()) or str(exc)) from None
     return source, CameraStatus(state="starting", notice=starting(camera_name(spec)))
 
 

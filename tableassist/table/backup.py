@@ -98,51 +98,71 @@ def _is(value: Any, *types: type) -> bool:
     return isinstance(value, types) and not isinstance(value, bool)
 
 
-def _number(value: Any) -> str:
+def _number(value: Any) -> Message | str:
     """A number as a message shows it: a 4,000-digit one is not printed whole."""
     text = str(value)
-    return text if len(text) <= 40 else f"{text[:12]}… ({len(text)} digits)"
+    return text if len(text) <= 40 else Message("backup.long_number", "{start}… ({digits} digits)",
+                                                start=text[:12], digits=len(text))
 
 
-def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
-    def need(ok: bool, what: str) -> None:
+def _game(obj: dict[str, Any], where: Message) -> tuple[SavedGame, list[Entry]]:
+    def need(ok: bool, what: Message) -> None:
         if not ok:
-            raise ExportError(f"{where}: {what}")
+            raise ExportError(Message("backup.bad_game", "{where}: {what}", where=where,
+                                      what=what))
 
-    def whole(value: Any, what: str, low: int, high: int = MAX_INTEGER) -> None:
+    def whole(value: Any, what: Message, low: int, high: int = MAX_INTEGER) -> None:
         # The database keeps 64-bit integers: a larger one would stop the import in the driver.
-        need(_is(value, int), f"{what} is not a whole number")
-        need(low <= value <= high, f"{what} is {_number(value)}, not a whole number from "
-                                   f"{low} to {high}")
+        need(_is(value, int), Message("backup.not_whole", "{what} is not a whole number",
+                                      what=what))
+        need(low <= value <= high, Message("backup.out_of_range", "{what} is {value}, not a whole "
+                                           "number from {low} to {high}", what=what,
+                                           value=_number(value), low=str(low), high=str(high)))
+
+    def field(name: str) -> Message:
+        return Message("backup.field", "'{name}'", name=name)
+
+    def not_a(name: str, kind: str) -> Message:
+        # what a field of the game's line should have been
+        return Message("backup.not_a", "'{name}' is not {kind, select, game {a game id} names "
+                       "{a list of names} object {an object} time {a time} time_or_null "
+                       "{a time or null} other {a list}}", name=name, kind=kind)
 
     players: Any = obj.get("players")
-    need(_is(obj.get("game"), str) and bool(obj["game"]), "'game' is not a game id")
+    need(_is(obj.get("game"), str) and bool(obj["game"]), not_a("game", "game"))
     need(_is(players, list) and bool(players) and all(_is(p, str) for p in players),
-         "'players' is not a list of names")
-    whole(obj.get("seed"), "'seed'", MIN_INTEGER)   # any seed a database holds
+         not_a("players", "names"))
+    whole(obj.get("seed"), field("seed"), MIN_INTEGER)   # any seed a database holds
     if _is(obj.get("row"), int):
-        whole(obj["row"], "'row'", 1)
-    need(_is(obj.get("options"), dict), "'options' is not an object")
-    need(_is(obj.get("components"), dict), "'components' is not an object")
-    need(_is(obj.get("created"), str), "'created' is not a time")
-    need(obj.get("ended") is None or _is(obj["ended"], str), "'ended' is not a time or null")
+        whole(obj["row"], field("row"), 1)
+    need(_is(obj.get("options"), dict), not_a("options", "object"))
+    need(_is(obj.get("components"), dict), not_a("components", "object"))
+    need(_is(obj.get("created"), str), not_a("created", "time"))
+    need(obj.get("ended") is None or _is(obj["ended"], str), not_a("ended", "time_or_null"))
     raw: Any = obj.get("entries")
-    need(_is(raw, list), "'entries' is not a list")
+    need(_is(raw, list), not_a("entries", "list"))
     entries = []
     for i, e in enumerate(raw, start=1):
-        at = f"entry {i}"
-        need(_is(e, dict), f"{at} is not an object")
-        need(e.get("seq") == i and _is(e["seq"], int),
-             f"{at} has seq {_number(e.get('seq'))}, not {i}")
-        need(e.get("kind") in ENTRY_KINDS, f"{at} has an unknown kind {e.get('kind')!r}")
-        need(e.get("action") is None or _is(e["action"], dict), f"{at}'s action is not an object")
+        def bad(what: str, seq: Message | str = "", kind: str = "", source: str = "") -> Message:
+            # what is wrong with entry i
+            return Message("backup.bad_entry", "{what, select, object {entry {i} is not an "
+                           "object} seq {entry {i} has seq {seq}, not {i}} kind {entry {i} has "
+                           "an unknown kind {kind}} action {entry {i}'s action is not an object} "
+                           "target {entry {i}'s target} source {entry {i} has an unknown source "
+                           "{source}} author {entry {i}'s author is not text} other {entry {i}'s "
+                           "time is not text}}", i=i, what=what, seq=seq,
+                           kind=kind, source=source)
+        need(_is(e, dict), bad("object"))
+        need(e.get("seq") == i and _is(e["seq"], int), bad("seq", seq=_number(e.get("seq"))))
+        need(e.get("kind") in ENTRY_KINDS, bad("kind", kind=repr(e.get("kind"))))
+        need(e.get("action") is None or _is(e["action"], dict), bad("action"))
         if e.get("target") is not None:
             # an entry names an earlier one (a correction's), or how far the log is kept (a
             # resume's, 0 for none of it)
-            whole(e["target"], f"{at}'s target", 0, i - 1)
-        need(e.get("source") in SOURCES, f"{at} has an unknown source {e.get('source')!r}")
-        need(e.get("author") is None or _is(e["author"], str), f"{at}'s author is not text")
-        need(_is(e.get("at"), str), f"{at}'s time is not text")
+            whole(e["target"], bad("target"), 0, i - 1)
+        need(e.get("source") in SOURCES, bad("source", source=repr(e.get("source"))))
+        need(e.get("author") is None or _is(e["author"], str), bad("author"))
+        need(_is(e.get("at"), str), bad("at"))
         entries.append(Entry(e["seq"], e["kind"], e["action"], e["target"], e["source"],
                              e["author"], e["at"]))
     row: Any = obj.get("row")
@@ -151,6 +171,13 @@ def _game(obj: dict[str, Any], where: str) -> tuple[SavedGame, list[Entry]]:
                       components=obj["components"], created=obj["created"], ended=obj["ended"],
                       entries=len(entries))
     return saved, entries
+
+
+def _not_export(why: str) -> Message:
+    """The file is not an export at all, and how that shows."""
+    return Message("backup.not_export", "it is not a tableassist export ({why, select, json {its "
+                   "first line is not JSON} header {no tableassist header} other {it is not UTF-8 "
+                   "text}})", why=why)
 
 
 def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
@@ -169,46 +196,58 @@ def read(lines: Iterable[str]) -> Iterator[tuple[SavedGame, list[Entry]]]:
                 obj = json.loads(text)
             except json.JSONDecodeError as exc:
                 if not header_seen:
-                    raise ExportError("it is not a tableassist export (its first line is not "
-                                      "JSON)") from None
-                raise ExportError(f"line {number} is damaged (not JSON: {exc.msg})") from None
+                    raise ExportError(_not_export("json")) from None
+                raise ExportError(Message("backup.not_json", "line {line} is damaged (not JSON "
+                                          "from character {at} on)", line=number,
+                                          at=exc.pos + 1)) from None
             except ValueError:   # a number of more than 4,300 digits (Python's limit)
-                raise ExportError(f"line {number} holds a number too long to read") from None
+                raise ExportError(Message("backup.number_too_long", "line {line} holds a number "
+                                          "too long to read", line=number)) from None
             except RecursionError:
-                raise ExportError(f"line {number} is nested far too deeply to be a saved game"
-                                  ) from None
+                raise ExportError(Message("backup.too_deep", "line {line} is nested far too "
+                                          "deeply to be a saved game", line=number)) from None
             if not isinstance(obj, dict):
-                raise ExportError(f"line {number} is not a JSON object")
+                raise ExportError(Message("backup.not_object", "line {line} is not a JSON object",
+                                          line=number))
             if not header_seen:
                 header_seen = True
                 if obj.get("type") != "header" or obj.get("format") != FORMAT:
-                    raise ExportError("it is not a tableassist export (no tableassist header)")
+                    raise ExportError(_not_export("header"))
                 version: Any = obj.get("version")
                 if not _is(version, int) or version < 1:
-                    raise ExportError(f"its header has a bad version {version!r}")
+                    raise ExportError(Message("backup.bad_version", "its header has a bad version "
+                                              "{version}", version=repr(version)))
                 if version > VERSION:
-                    raise ExportError(f"it was written by a newer tableassist (format {version}; "
-                                      f"this one reads {VERSION}); update tableassist")
+                    raise ExportError(Message("backup.newer", "it was written by a newer tableassist "
+                                              "(format {version}; this one reads {reads}); "
+                                              "update tableassist", version=_number(version),
+                                              reads=str(VERSION)))
                 continue
             if ended:
-                raise ExportError(f"line {number} comes after the file's end line")
+                raise ExportError(Message("backup.after_end", "line {line} comes after the file's "
+                                          "end line", line=number))
             kind = obj.get("type")
             if kind == "game":
-                yield _game(obj, f"line {number} (game #{_number(obj.get('row', '?'))})")
+                yield _game(obj, Message("backup.game_line", "line {line} (game #{row})",
+                                         line=number, row=_number(obj.get("row", "?"))))
                 count += 1
             elif kind == "end":
                 if obj.get("games") != count:
-                    raise ExportError(f"the end line says {obj.get('games')!r} games, the file "
-                                      f"holds {count}")
+                    raise ExportError(Message("backup.end_count", "the end line says {said} games, "
+                                              "the file holds {count}",
+                                              said=repr(obj.get("games")), count=count))
                 ended = True
             else:
-                raise ExportError(f"line {number} has an unknown type {kind!r}")
+                raise ExportError(Message("backup.unknown_type", "line {line} has an unknown type "
+                                          "{kind}", line=number, kind=repr(kind)))
     except UnicodeDecodeError:
         if not header_seen:
-            raise ExportError("it is not a tableassist export (it is not UTF-8 text)") from None
-        raise ExportError(f"line {number + 1} is damaged (not UTF-8 text)") from None
+            raise ExportError(_not_export("utf8")) from None
+        raise ExportError(Message("backup.not_utf8", "line {line} is damaged (not UTF-8 text)",
+                                  line=number + 1)) from None
     if not header_seen:
-        raise ExportError("it is empty")
+        raise ExportError(Message("backup.empty", "it is empty"))
     if not ended:
-        raise ExportError(f"it ends early, after {count} game{'s' if count != 1 else ''} "
-                          "(no end line): it is incomplete")
+        raise ExportError(Message("backup.ends_early", "it ends early, after {count, plural, "
+                                  "one {# game} other {# games}} (no end line): it is incomplete",
+                                  count=count))

@@ -81,6 +81,12 @@ _OS_REASONS = {
     errno.ENOSPC: Message("files.os.no_space", "no space left on device"),
     errno.EROFS: Message("files.os.read_only", "read-only file system"),
     errno.EADDRINUSE: Message("files.os.address_in_use", "address already in use"),
+    errno.EIO: Message("files.os.io_error", "input/output error"),
+    errno.EDQUOT: Message("files.os.quota", "disk quota exceeded"),
+    errno.ENOLCK: Message("files.os.no_locks", "no locks available"),
+    errno.EOPNOTSUPP: Message("files.os.not_supported", "operation not supported"),
+    errno.ENAMETOOLONG: Message("files.os.name_too_long", "file name too long"),
+    errno.EMFILE: Message("files.os.too_many_open", "too many open files"),
 }
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tableassist.games.messages import Message
+from tableassist.table.files import os_reason
 from tableassist.table.links import JsonLinks, links_file
 from tableassist.table.store import (CANNOT_READ_GAMES, CANNOT_READ_LOG, CLOSED, MAIN, NOT_ENDED,
                                      NOT_SAVED, NOTHING_IMPORTED, DamagedStore, Entry, GameSummary,
@@ -152,13 +153,11 @@ def explain(exc: sqlite3.Error | UnicodeDecodeError) -> Message | str:
         return Message("sqlite_store.cannot_open", "the database file cannot be opened (is its "
                        "folder read-only, or gone?)")
     if primary == sqlite3.SQLITE_NOTADB:
-        return Message("sqlite_store.not_a_database_file", "it is not a database file ({detail})",
-                       detail=message)
+        return Message("sqlite_store.not_a_database_file", "it is not a database file")
     if primary == sqlite3.SQLITE_CORRUPT:
         return _damaged(message)
     if primary == sqlite3.SQLITE_IOERR:
-        return Message("sqlite_store.io_error", "the disk reported an input/output error "
-                       "({detail})", detail=message)
+        return Message("sqlite_store.io_error", "the disk reported an input/output error")
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return Message("sqlite_store.busy", "another program is using the database")
     return message
@@ -201,9 +200,10 @@ class SqliteStore(Store):
             self.close()
             primary = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
             if primary == sqlite3.SQLITE_NOTADB:
+                # (SQLite's own words, "file is not a database", are English)
                 raise StoreError(Message("sqlite_store.not_ours", "{path} is not a tableassist "
-                                         "database ({detail}); choose another file with --db",
-                                         path=str(self.path), detail=str(exc))) from None
+                                         "database; choose another file with --db",
+                                         path=str(self.path))) from None
             said = Message("sqlite_store.at", "{path}: {why}", path=str(self.path),
                            why=explain(exc))
             if primary == sqlite3.SQLITE_CORRUPT or isinstance(exc, UnicodeDecodeError):
@@ -220,7 +220,7 @@ class SqliteStore(Store):
         except OSError as exc:
             raise StoreError(Message("sqlite_store.cannot_create_folder", "cannot create the "
                                      "folder {folder}: {why}", folder=str(folder),
-                                     why=exc.strerror or str(exc))) from None
+                                     why=os_reason(exc))) from None
         # access() also says "no" on a read-only mount, even to root; SQLite would otherwise open
         # the file read-only in silence and fail at the first write.
         if not os.access(folder, os.W_OK) or \

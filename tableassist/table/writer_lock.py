@@ -133,10 +133,15 @@ class WriterLock:
             os.close(fd)
             raise LockError(Message("writer_lock.no_locks", "cannot lock {file} ({why}): the file "
                                     "system does not support locks; keep the database on a local "
-                                    "disk", file=str(path), why=exc.strerror or str(exc))) from None
+                                    "disk", file=str(path), why=os_reason(exc))) from None
         data = json.dumps(this_process()).encode()
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, data, 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+        except OSError as exc:   # a full disk: the lock is not taken, the table not opened
+            os.close(fd)
+            raise LockError(Message("writer_lock.cannot_write", "cannot write {file}: {why}",
+                                    file=str(path), why=os_reason(exc))) from None
         return fd
 
     def release(self) -> None:

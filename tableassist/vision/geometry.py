@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from tableassist.markers.registry import Marker, Registry
 from tableassist.markers.sighting import Sighting
+from tableassist.vision.advice import Template, Words
 
 from .detect import Detections
 
@@ -29,7 +30,22 @@ CORNERS = ("NW", "NE", "SE", "SW")
 
 
 class LayoutError(ValueError):
-    """A layout file is missing or wrong; the message names the file and the key."""
+    """A layout file is missing or wrong; the message names the file and the key. `words` is the
+    message as a sentence of the catalogues (as a `SourceError`'s), the message its English."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(words.text)
+        self.words = words
+
+
+#: What a layout that cannot be used says (`LayoutError.words`).
+_SAYS = {
+    "no_layout": Template("geometry.no_layout", "no table layout for game {game} (known: "
+                          "{known})"),
+    # (TOML's own detail is the reader's English: a shipped layout is the developers' to mend)
+    "not_toml": Template("geometry.not_toml", "{file}: not valid TOML: {detail}"),
+    "bad_key": Template("geometry.bad_key", "{where}: missing or wrong key {key}"),
+}
 
 
 @dataclass(frozen=True)
@@ -102,12 +118,12 @@ class Layout:
     def load(cls, game: str, directory: Path | str | None = None) -> Layout:
         path = Path(directory or LAYOUTS_DIR) / f"{game}.toml"
         if not path.exists():
-            known = ", ".join(sorted(p.stem for p in Path(directory or LAYOUTS_DIR).glob("*.toml")))
-            raise LayoutError(f"no table layout for game {game!r} (known: {known})")
+            known = tuple(sorted(p.stem for p in Path(directory or LAYOUTS_DIR).glob("*.toml")))
+            raise LayoutError(_SAYS["no_layout"](game=repr(game), known=known))
         try:
             doc = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise LayoutError(f"{path.name}: not valid TOML: {exc}") from None
+            raise LayoutError(_SAYS["not_toml"](file=path.name, detail=str(exc))) from None
         return cls.from_dict(doc, path.name)
 
     @classmethod
@@ -132,7 +148,7 @@ class Layout:
                                for c in doc.get("carrier", [])),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise LayoutError(f"{where}: missing or wrong key {exc}") from None
+            raise LayoutError(_SAYS["bad_key"](where=where, key=str(exc))) from None
 
     def table_corners_mm(self) -> np.ndarray:
         w, h = self.width_mm, self.height_mm

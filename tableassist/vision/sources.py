@@ -50,7 +50,9 @@ class SourceError(RuntimeError):
     def __init__(self, words: Words, reason: Words | None = None) -> None:
         super().__init__(words.text)
         self.words = words
-        self.reason = (reason or words).text
+        #: the why alone, as a sentence (a stream's `Link.reason` while it reconnects)
+        self.why = reason or words
+        self.reason = self.why.text
 
 
 #: What a source that cannot be used says (`SourceError.words`).
@@ -79,6 +81,11 @@ _SAYS = {
                           "damaged file?)"),
     "cannot_write": Template("sources.cannot_write", "{path}: cannot write an image there"),
     "no_jpeg": Template("sources.no_jpeg", "the frame cannot be encoded as JPEG"),
+    # why a live stream dropped (`Link.reason`)
+    "stream_closed": Template("sources.stream_closed", "the camera closed the connection"),
+    "no_picture_for": Template("sources.no_picture_for", "no picture for {seconds} s"),
+    "undecodable": Template("sources.undecodable", "a picture could not be decoded"),
+    "closed": Template("sources.closed", "the camera was let go"),
 }
 
 
@@ -128,18 +135,19 @@ LinkState = Literal["on", "lost", "reconnecting"]
 @dataclass(frozen=True)
 class Link:
     """How a live source's stream is: "on" (pictures arrive), "lost" (they stopped: `reason`) or
-    "reconnecting" (attempt `attempt` failed or is under way; the next in `retry_in` seconds)."""
+    "reconnecting" (attempt `attempt` failed or is under way; the next in `retry_in` seconds).
+    `reason` is a sentence (`Words`), for a screen to say it in its language."""
 
     state: LinkState
     attempt: int = 0
     retry_in: float | None = None
-    reason: str | None = None
+    reason: Words | None = None
 
     @property
     def text(self) -> str:
         if self.state == "on":
             return "on"
-        why = f" ({self.reason})" if self.reason else ""
+        why = f" ({self.reason.text})" if self.reason else ""
         if self.state == "lost":
             return f"the stream stopped{why}"
         wait = "" if self.retry_in is None else f", next in {self.retry_in:g} s"
@@ -261,7 +269,7 @@ class LiveSource:
             self._thread.join(timeout=10)
         with self._lock:
             self._release()
-            self.link = Link("lost", reason="closed")
+            self.link = Link("lost", reason=_SAYS["closed"]())
 
     # -- the capture thread ------------------------------------------------------------------------
 
@@ -297,7 +305,7 @@ class LiveSource:
                 self._release()
             self._reconnect(reason)
 
-    def _stream(self) -> str:
+    def _stream(self) -> Words:
         """Take pictures until a read fails; returns why the stream stopped."""
         cap = self._cap
         last = time.monotonic()
@@ -305,13 +313,14 @@ class LiveSource:
             ok = cap.grab()
             now = time.monotonic()
             if not ok:
-                return "the connection closed" if now - last < 1.0 else f"no picture for {now - last:.0f} s"
+                return _SAYS["stream_closed"]() if now - last < 1.0 else \
+                    _SAYS["no_picture_for"](seconds=round(now - last))
             last = now
             frame = None
             if self._want:      # only the pictures someone waits for are decoded
                 got, frame = cap.retrieve()
                 if not got or frame is None or not frame.size:
-                    return "a picture could not be decoded"
+                    return _SAYS["undecodable"]()
             with self._lock:
                 self._times.append(now)
                 if self._fps is None and len(self._times) > 2 and \
@@ -321,9 +330,9 @@ class LiveSource:
                     self._frame, self._want = frame, False
                     self._seq += 1
                     self._lock.notify_all()
-        return "closed"
+        return _SAYS["closed"]()
 
-    def _reconnect(self, reason: str) -> None:
+    def _reconnect(self, reason: Words) -> None:
         """Reopen the stream, waiting `retry` between attempts, saying so in `link`."""
         self._set_link(Link("lost", reason=reason))
         attempt = 0
@@ -333,7 +342,7 @@ class LiveSource:
             try:
                 cap = self._opener()
             except SourceError as exc:
-                reason = exc.reason
+                reason = exc.why
                 self._set_link(Link("reconnecting", attempt + 1,
                                     self.retry[min(attempt, len(self.retry) - 1)], reason))
                 continue

@@ -288,12 +288,25 @@ def test_the_reading_loops_notices_come_in_the_screens_language():
     assert said[-1] == "Kamera 7: the video ended"
     assert i18n.render(said[-1], "de") == "Kamera 7: das Video ist zu Ende"
     assert i18n.render(said[-1], "es") == "Kamera 7: el vídeo ha terminado"
-    link = Link("reconnecting", attempt=2, retry_in=2.5, reason="HTTP 503")
+    from tableassist.vision.sources import _SAYS
+    link = Link("reconnecting", attempt=2, retry_in=2.5, reason=_SAYS["no_picture_for"](seconds=4))
     lost = link_notice("Kamera 7", link)
     # the command line's English word for word; the wait's decimals as each language writes them
     assert lost == f"Kamera 7: {link.text}"
     assert i18n.render(lost, "de") == \
-        "Kamera 7: neue Verbindung (HTTP 503): Versuch 2, nächster in 2,5 s"
+        "Kamera 7: neue Verbindung (seit 4 s kein Bild): Versuch 2, nächster in 2,5 s"
+    # every reason a stream drops for, in the screen's language (no English word)
+    from tests.words import english_left, lowered
+    for lang in ("de", "es"):
+        shown = {key: i18n.render(link_notice("Kamera 7", Link("lost", reason=_SAYS[key](
+            **({"seconds": 4} if key == "no_picture_for" else {})))), lang)
+            for key in ("stream_closed", "no_picture_for", "undecodable", "closed",
+                        "no_stream_short", "no_camera_short")}
+        english = {key: str(link_notice("Kamera 7", Link("lost", reason=_SAYS[key](
+            **({"seconds": 4} if key == "no_picture_for" else {})))))
+            for key in shown}
+        report = english_left(shown, lowered(english.values()), lang, allowed=["Kamera"])
+        assert not report, f"English in the {lang} camera card: {report}"
     assert "el siguiente en 2,5 s" in i18n.render(lost, "es")
     assert i18n.render(link_notice("Kamera 7", Link("lost")), "es") == \
         "Kamera 7: la transmisión se ha detenido"

@@ -488,6 +488,30 @@ def test_a_start_up_fault_gives_one_plain_line_and_exit_2(tmp_path, capsys, make
     assert line.startswith("cannot open the table's database: ") and message in line
 
 
+@pytest.mark.parametrize("lang", ["de", "es"])
+def test_a_file_that_is_no_database_and_a_folder_that_cannot_be_made_in_the_language(
+        tmp_path, capsys, lang):
+    """``serve``'s start-up line for a text file given as the database (SQLite's own words for
+    it are English, and are not shown) and for a database whose folder cannot be made (the
+    system's reason, table/files.os_reason): no English word."""
+    text = tmp_path / "list.sqlite3"
+    text.write_text("shopping list: rope, gems\n" * 300)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
+    for name, db in (("text file", text), ("folder under a file", blocker / "t.sqlite3")):
+        for language in said:
+            assert main(["--lang", language, "serve", "--db", str(db), "--camera", "none",
+                         "--port", "0", "--host", "127.0.0.1"]) == 2
+            line = plain_refusal(capsys.readouterr().err).replace(str(tmp_path), " ")
+            said[language][name] = CODE.sub(" ", line)
+    assert "is not a tableassist database; choose another" in said["en"]["text file"]
+    assert said["en"]["folder under a file"].endswith("file exists")   # (mkdir's errno)
+    report = english_left(said[lang], lowered(said["en"].values()), lang,
+                          allowed=["tableassist"])
+    assert not report, report
+
+
 def postgres_fault(postgres, fault: str) -> tuple[str, str]:
     """A --db URL with ``fault``, and the database's name."""
     from tests.services import free_port

@@ -181,6 +181,31 @@ def test_the_rules_come_in_the_screens_language_and_the_rulebook_in_its_own(serv
         assert refused.value.code == 404
 
 
+def test_a_rules_file_that_is_not_there_is_refused_in_the_screens_language(server):
+    """``/rules/<game>.json``'s 404 (a game the table does not have, a language it does not
+    speak) says so in ``?lang=``'s language, as the other routes do; a language it does not speak
+    in the nearest it does ("de-AT": German), else English."""
+    from tests.words import english_left, lowered
+
+    def refusal(path: str) -> str:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}{path}")
+        assert refused.value.code == 404
+        return json.load(refused.value)["error"]
+    assert refusal("rules/nothing.json?lang=en") == "no such game: 'nothing'"
+    assert refusal("rules/shipshape.json?lang=fr") == \
+        "the table speaks English, Deutsch and Español, not 'fr'"
+    assert refusal("rules/nothing.json?lang=de") == "kein solches Spiel: 'nothing'"
+    english = lowered([refusal("rules/nothing.json?lang=en"), refusal("i18n/fr.json")])
+    for lang, shown in (("de", {"game": refusal("rules/nothing.json?lang=de"),
+                                "language": refusal("rules/shipshape.json?lang=de-AT"),
+                                "page words": refusal("i18n/de-AT.json")}),
+                        ("es", {"game": refusal("rules/nothing.json?lang=es"),
+                                "language": refusal("rules/shipshape.json?lang=es-MX")})):
+        report = english_left(shown, english, lang, allowed=[*i18n.NAMES.values(), "nothing"])
+        assert not report, f"English in the {lang} refusal: {report}"
+
+
 def test_the_servers_own_refusals_come_in_the_screens_language(server):
     """A malformed message, one too large, a box event at a table without a box: the refusal is
     German on a German screen, Spanish on a Spanish one, as the English one says it."""

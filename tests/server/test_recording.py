@@ -263,8 +263,14 @@ def test_a_recording_stops_by_itself_at_its_limit_and_says_why(tmp_path):
             recorder(k / 8, noise, None)
         wait_until(lambda: not recorder.status.switch, what="the recording to stop")
         status = recorder.status
-        assert not status.on and status.stopped == \
+        assert not status.on and str(status.stopped) == \
             "the recording stopped: it reached its limit of 1 MB"
+        from tableassist import i18n
+        from tests.words import english_left, lowered
+        for lang in ("de", "es"):   # the host's panel says it in its language
+            report = english_left({"stopped": i18n.render(status.stopped, lang)},
+                                  lowered([str(status.stopped)]), lang)
+            assert not report, f"English in the {lang} recording's stop: {report}"
         assert told[-1] == status                     # the host's panel is told
         frames_kept = sum(f.stat().st_size for f in
                           (recorder.recordings.of(session.saved) / "frames").iterdir())
