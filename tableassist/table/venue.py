@@ -240,7 +240,11 @@ class VenueFile:
     def _parse(data: Any) -> tuple[str | None, dict[str, TableEntry]]:
         if not isinstance(data, dict) or not isinstance(data.get("tables"), list):
             raise ValueError(Message("venue.list.not_venue", "it is not a venue's list"))
-        if data.get("version", VENUE_FORMAT) > VENUE_FORMAT:
+        version = data.get("version", VENUE_FORMAT)
+        if not isinstance(version, int) or isinstance(version, bool):
+            # compared below: a text there raised TypeError, past the set-aside, as a traceback
+            raise ValueError(Message("venue.list.version", "its version is not a whole number"))
+        if version > VENUE_FORMAT:
             raise ValueError(Message("venue.list.newer", "a newer tableassist wrote it"))
         tables: dict[str, TableEntry] = {}
         for row in data["tables"]:

@@ -42,7 +42,6 @@ from .detect import (Box, BoxIds, Detections, MarkerDetector, _copy, _dedupe, _g
 from .worn import WornReader
 
 
-
 class ChangeMap:
     """Where each frame differs from the one before, on a grid of every `SCALE`-th pixel."""
 

@@ -214,7 +214,8 @@ def test_a_damaged_venue_file_set_aside_is_said_in_the_language(tmp_path, lang):
     German and Spanish with no English word (issue 25): for a file that is not JSON and for
     JSON that is not a venue's list."""
     said: dict[str, dict[str, str]] = {"en": {}, lang: {}}
-    for kind, text in {"not json": "{not json", "not a venue": '{"tables": 3}'}.items():
+    for kind, text in {"not json": "{not json", "not a venue": '{"tables": 3}',
+                       "version": '{"version": "2", "tables": []}'}.items():
         for language in said:
             folder = tmp_path / kind.replace(" ", "_") / language
             folder.mkdir(parents=True)
@@ -228,6 +229,7 @@ def test_a_damaged_venue_file_set_aside_is_said_in_the_language(tmp_path, lang):
             finally:
                 venue.release()
     assert "could not be read (it is not a venue's list)" in said["en"]["not a venue"]
+    assert "could not be read (its version is not a whole number)" in said["en"]["version"]
     report = english_left(said[lang], lowered(said["en"].values()), lang)
     assert not report, report
 
