@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from tableassist.games.messages import Message, Param, Template
 
 __all__ = ["OVER", "Action", "Game", "IllegalAction", "Message", "Note", "Prompt", "RoundChart",
-           "SetupError", "Tally", "Template", "Timer", "and_list", "competition_ranks", "mark_ties",
+           "SetupError", "Tally", "Template", "Timer", "competition_ranks", "mark_ties",
            "merge_options", "names", "opt_str", "sheet_row", "unverified_values"]
 
 Action = dict[str, Any]
@@ -242,7 +242,7 @@ def mark_ties(ranking: list[dict[str, Any]], key: str | None, breaker: Message |
         level = [r for r in ranking if r is not row and r["score"] == row["score"]]
         if not level:
             continue
-        others = and_list(tuple(r["player"] for r in level))
+        others = names(tuple(r["player"] for r in level))
         shared = all(r["rank"] == row["rank"] for r in level)
         if shared:
             text = Message("protocol.tie.shared", "level with {others} on {score}{breaker, select, "
@@ -263,15 +263,6 @@ def mark_ties(ranking: list[dict[str, Any]], key: str | None, breaker: Message |
 def opt_str(value: Any) -> str | None:
     """A name read from the state, or ``None`` where the state holds none (no turn yet)."""
     return None if value is None else str(value)
-
-
-def and_list(items: Sequence[Param]) -> Param:
-    """``"Ann"``, ``"Ann and Bea"``, ``"Ann and Bea and Cy"``: items joined with "and", each
-    join a nested message, so a translation words it its own way."""
-    if len(items) == 1:
-        return items[0]
-    return Message("protocol.word.and", "{first} and {rest}", first=items[0],
-                   rest=and_list(items[1:]))
 
 
 def names(items: Sequence[Param]) -> Message:

@@ -47,7 +47,7 @@ from typing import Any
 
 from tableassist.games.messages import Param
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                        SetupError, Tally, Template, and_list, mark_ties,
+                                        SetupError, Tally, Template, names, mark_ties,
                                         sheet_row, unverified_values)
 
 # -- components and their notation (G-SS-01 … G-SS-04, G-SS-06) ----------------------------------
@@ -756,7 +756,7 @@ class ShipShape(Game[Phase, Components]):
                 "rounds": 0,  # rounds of crew cards laid in this group, to tell one from another
                 "twice_tied": [], "queue": []})
             self._begin_commit(self.state["groups"][g])
-        groups = and_list([Message("shipshape.word.group", "({members})", members=tuple(m))
+        groups = names([Message("shipshape.word.group", "({members})", members=tuple(m))
                            for m in members_by_group])
         return [Note(Message("shipshape.note.voyage_begins",
                              "Voyage {voyage} begins{count, plural, one {} other {: groups "

@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tableassist.games.protocol import (Action, Game, IllegalAction, Message, Note, Prompt,
-                                      RoundChart, SetupError, Tally, Template, and_list,
+                                      RoundChart, SetupError, Tally, Template, names,
                                       competition_ranks, mark_ties, opt_str, sheet_row,
                                       unverified_values)
 
@@ -845,7 +845,7 @@ class Wreckers(Game[Phase, Components]):
         text = Message("wreckers.note.game_over",
                        "Game over: {count, plural, =0 {Nobody wins} one {{winners} wins} "
                        "other {{winners} win}}", count=len(winners),
-                       winners=and_list(winners) if winners else "")
+                       winners=names(winners) if winners else "")
         return [Note(text, "R-WR-09" if outcome["reason"] == "rounds" else "R-WR-08")]
 
     def _double_bankruptcy(self) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tableassist.games.messages import Message
-from tableassist.games.protocol import and_list
+from tableassist.games.protocol import names as joined_names
 from tableassist.table import catalog
 from tableassist.table.session import Step, TableSession
 
@@ -72,7 +72,7 @@ def path_message(result: dict[str, Any] | None, chart: dict[str, Any] | None,
     if not result.get("winners"):
         return Message("ending.path.nobody", "Nobody won; the final score: {score}.", score=score)
     winners = tuple(result["winners"])
-    names = and_list(winners)
+    names = joined_names(winners)
     if not chart or any(w not in chart["series"] for w in winners):
         return Message("ending.path.won", "{names} won; the final score: {score}.", names=names,
                        score=score)
