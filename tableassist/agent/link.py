@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import engineio
 import socketio
 
 from tableassist.agent.journal import Journal
@@ -30,6 +31,26 @@ from tableassist.games.messages import Message
 
 #: A batch not acknowledged within this long (s) on a live connection is sent again.
 ACK_TIMEOUT = 10.0
+
+
+class InOrderEngineIO(engineio.Client):  # type: ignore[misc]  # untyped library
+    """python-engineio's client, each message handled by the thread that read it, in the order
+    it came. The library hands every message to a new thread, and two such threads run in either
+    order: a binary message's attachment could be taken before its header (the client then fails
+    on the JPEG's first byte and drops the connection), a later ``preview`` off before an
+    earlier on. The handlers here are short and never wait for the server."""
+
+    def _trigger_event(self, event: str, *args: Any, **kwargs: Any) -> Any:
+        if event == "message":
+            kwargs["run_async"] = False
+        return super()._trigger_event(event, *args, **kwargs)
+
+
+class InOrderClient(socketio.Client):  # type: ignore[misc]  # untyped library
+    """python-socketio's client on :class:`InOrderEngineIO`: events handled in order."""
+
+    def _engineio_client_class(self) -> type[engineio.Client]:
+        return InOrderEngineIO
 
 
 def where(server: str, table: str | None) -> tuple[str, str]:
@@ -89,7 +110,7 @@ class Link:
         self.journal = journal
         self.status = status
         self.say = say
-        self.sio = socketio.Client(reconnection=True, reconnection_attempts=0,
+        self.sio = InOrderClient(reconnection=True, reconnection_attempts=0,
                                    reconnection_delay=0.5, reconnection_delay_max=3)
         self.stopped = threading.Event()
         self.exit_code = 0
@@ -163,6 +184,8 @@ class Link:
                          table=repr(self.table), server=self.server))
 
     def _on_connect_error(self, data: object) -> None:
+        if self._closed:   # the table closed as this agent connected: told already
+            return
         # the server's refusal comes as {"message"}; a line that cannot be had as a text
         message = data.get("message") if isinstance(data, dict) else None
         if isinstance(message, str) and message and message != self._refused:
@@ -177,9 +200,7 @@ class Link:
             self._in_flight = None
             self._cond.notify_all()
         if self._closed:
-            self.say(self._closed)
-            self.exit_code = 1
-            self.stop()
+            pass   # told and stopped when the notice came (_on_error)
         elif reason == self.sio.reason.SERVER_DISCONNECT:
             # the server let go of this connection (another of this agent's replaced it):
             # connect again, as after a dropped line
@@ -189,8 +210,16 @@ class Link:
 
     def _on_error(self, data: object) -> None:
         if isinstance(data, dict) and data.get("event") == "closed":
+            if self._closed:
+                return
             self._closed = Message("link.closed", "the table was closed: {why}",
                                    why=str(data.get('message')))
+            # the end, here: the server's disconnect that follows can be dropped by the client
+            # (python-socketio ignores one that comes before its connect() has returned)
+            self.say(self._closed)
+            self.exit_code = 1
+            self.stop()
+            threading.Thread(target=disconnect, args=(self.sio,), daemon=True).start()
         elif isinstance(data, dict):
             self.say(Message("link.server_says", "the server says: {said}",
                              said=str(data.get('message'))))

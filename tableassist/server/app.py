@@ -56,6 +56,7 @@ import io
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -198,6 +199,10 @@ def speech_room(grant: Grant, lang: str) -> str:
     return f"{room_of(grant)}@{lang}"
 
 
+#: How long a table that closes waits for a connection still being made (its connect handler is
+#: quick) before it tells it and lets it go (s).
+LET_GO_WAIT = 2.0
+
 #: The play log's files (``/plays.csv``, ``/plays.json``) refused to a key that is not the table's.
 PLAY_LOG_TABLE_ONLY = Message("app.play_log_table_only", "only the table's own screens may read "
                               "the play log; ask the host for the table link")
@@ -221,6 +226,7 @@ class TableServer:
         self.agents: CameraAgents | None = None
         self._lock = threading.RLock()
         self._conns: dict[str, tuple[Any, Grant, str]] = {}  # sid -> (token, grant, language)
+        self._closed: Message | str | None = None    # let_go's words: the table closed
         self._granted_row: int | None = table.game_row
         self._links: dict[int | None, dict[str, Any]] = {}
         #: The live camera check's switch (``server.camera.CameraCheck.want``), when a camera is
@@ -336,6 +342,7 @@ class TableServer:
                 self._camera_connects(grant, auth, lang)
                 return
             with self._lock:
+                self._refuse_if_closed(lang)
                 watched = self._host_watching()
                 self._conns[event_sid()] = (token, grant, lang)
             join_room(room_of(grant))
@@ -436,11 +443,16 @@ class TableServer:
                 raise Refused(Message("app.refuse.not_camera_key", "this key is not this table's "
                                       "camera key (the table's host screen and the venue page "
                                       "give it)"))
+            # a connection before the agents know it: a table closed (let_go) the moment the
+            # agent is taken tells it too, not a connection it has not listed yet
+            with self._lock:
+                self._refuse_if_closed(lang)
+                self._conns[event_sid()] = (auth.get("token"), grant, lang)
             self._agent_link().connected(event_sid(), auth)
         except Refused as exc:
+            with self._lock:
+                self._conns.pop(event_sid(), None)
             raise ConnectionRefusedError(i18n.render(exc.args[0], lang)) from None
-        with self._lock:
-            self._conns[event_sid()] = (auth.get("token"), grant, lang)
         join_room(room_of(grant))
 
     def _host_watching(self) -> bool:
@@ -482,11 +494,26 @@ class TableServer:
         """Tell every connection ``message`` (as an ``error`` event, in its language) and
         disconnect it: the table closes."""
         with self._lock:
+            self._closed = message   # a connection from now on is refused in these words
             conns = {sid: conn[2] for sid, conn in self._conns.items()}
+        manager = self.socketio.server.manager
         for sid, lang in conns.items():
+            # one still in its connect handler (the agents have just taken it) cannot be
+            # disconnected yet (python-socketio ignores it): it is, a moment later
+            deadline = time.monotonic() + LET_GO_WAIT
+            while manager.is_pre_connected(sid, "/") and time.monotonic() < deadline:
+                time.sleep(0.01)
             self.socketio.emit("error", {"event": "closed",
                                          "message": i18n.render(message, lang)}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
+
+    def _refuse_if_closed(self, lang: str) -> None:
+        """A connection to a table that closed: its ``closed`` notice (an agent then stops, as
+        it does when the table closes under it), and refused (called under ``_lock``)."""
+        if self._closed is not None:
+            said = i18n.render(self._closed, lang)
+            emit("error", {"event": "closed", "message": said})
+            raise ConnectionRefusedError(said)
 
     def move_away(self) -> None:
         """Drop every connection as a process that died would (no ``closed`` notice, no close

@@ -73,7 +73,7 @@ def new_socketio(app: Flask) -> SocketIO:
     sio = SocketIO(app, async_mode="threading", logger=False, engineio_logger=False,
                    max_http_buffer_size=MAX_TRANSPORT, cors_allowed_origins=None,
                    ping_interval=10, ping_timeout=10, async_handlers=False,
-                   serializer=JsonOncePacket)
+                   serializer=JsonOncePacket, client_manager=WholeMessages())
     eio = sio.server.eio
     # Engine.IO's threading driver, with its WebSocket class replaced (the driver is a table of
     # its parts; this server's own copy of it)
@@ -87,6 +87,60 @@ def new_socketio(app: Flask) -> SocketIO:
 
     eio.start_background_task = start_background_task
     return sio
+
+
+class WholeMessages(socketio.Manager):  # type: ignore[misc]  # untyped library
+    """python-socketio's rooms, each message queued to a client whole.
+
+    A message with binary data is several Engine.IO packets: a header, then one per attachment
+    (a camera preview's JPEG). The library queues them to a client one by one with no lock, so
+    a broadcast from another thread (the table's worker while the camera's thread sends a
+    preview) could slip its packet between a header and its attachment, and the page read the
+    state's JSON as the JPEG (its client raised "Invalid ... 0xFF"). Here one lock is held while
+    a message's packets are queued to all its clients: only ``queue.put`` calls, no I/O (each
+    connection's writer thread sends them). The packets themselves are encoded before it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._queueing = threading.RLock()
+
+    def set_server(self, server: Any) -> None:
+        super().set_server(server)
+
+        # the library's _send_packet (acks, connects, emits with a callback), with the lock
+        def whole(eio_sid: str, pkt: Any) -> None:
+            encoded = pkt.encode()
+            with self._queueing:
+                for part in encoded if isinstance(encoded, list) else [encoded]:
+                    server.eio.send(eio_sid, part)
+
+        server._send_packet = whole
+
+    def emit(self, event: str, data: Any, namespace: str, room: Any = None,
+             skip_sid: Any = None, callback: Any = None, to: Any = None,
+             **kwargs: Any) -> None:
+        if callback is not None or namespace not in self.rooms:
+            # a callback makes a packet per client, each through _send_packet (whole above)
+            super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
+                         callback=callback, to=to, **kwargs)
+            return
+        # the library's emit without a callback: one packet for every client, encoded once
+        if isinstance(data, tuple):
+            args = list(data)
+        elif data is not None:
+            args = [data]
+        else:
+            args = []
+        skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
+        encoded = self.server.packet_class(socketio.packet.EVENT, namespace=namespace,
+                                           data=[event] + args).encode()
+        parts = [engineio.packet.Packet(engineio.packet.MESSAGE, p)
+                 for p in (encoded if isinstance(encoded, list) else [encoded])]
+        with self._queueing:
+            for sid, eio_sid in self.get_participants(namespace, to or room):
+                if sid not in skip:
+                    for part in parts:
+                        self.server._send_eio_packet(eio_sid, part)
 
 
 class JsonOncePacket(socketio.packet.Packet):  # type: ignore[misc]  # untyped library

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import socketio
 
-from tableassist.agent.link import disconnect
+from tableassist.agent.link import InOrderClient, disconnect
 from tableassist.camera.live import Camera
 from tableassist.server import Table, Tokens
 from tableassist.server.served import ServedVenue, serve_venue
@@ -60,7 +60,7 @@ class Client:
     raw: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = InOrderClient(reconnection=False)
         self.sio.on("state", self._state)
         self.sio.on("error", lambda e: self.errors.append(e))
 

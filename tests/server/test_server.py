@@ -545,3 +545,58 @@ def test_a_screen_is_never_shown_a_camera_reading_before_it_is_stored(server):
     server.clients.append(screen)
     assert stored_when_built and stored_when_built[0], stored_when_built
     assert len(screen.states[0]["history"]) == 1
+
+
+def test_a_preview_and_a_broadcast_sent_at_once_reach_the_host_whole(server):
+    """A preview is two Engine.IO packets (its header, then the JPEG); a state sent by another
+    thread at that moment must not land between them (the page then read the state's JSON as the
+    picture and its client failed on the JPEG's 0xFF). Two threads send 200 of each at once."""
+    import sys
+    import threading
+    jpeg = b"\xff\xd8" + bytes(range(256)) * 20 + b"\xff\xd9"
+    host = server.client(server.tokens.host)
+    pictures: list[bytes] = []
+    host.sio.on("camera", lambda f: pictures.append(f["jpeg"]))
+    before = len(host.states)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)    # threads switch as often as they can: the slip is likely
+    try:
+        def previews() -> None:
+            for _ in range(200):
+                server.app.socketio.emit("camera", {"jpeg": jpeg, "markers": 1}, to="host")
+
+        def states() -> None:
+            for _ in range(200):
+                server.app.broadcast()
+
+        threads = [threading.Thread(target=previews), threading.Thread(target=states)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    wait_until(lambda: len(pictures) >= 200 and len(host.states) >= before + 200, 30,
+               "200 previews and 200 states")
+    assert all(p == jpeg for p in pictures)
+    assert host.sio.connected and host.errors == []
+
+
+def test_the_camera_agents_client_takes_events_in_the_order_they_were_sent(server):
+    """python-socketio's client hands each message to a new thread; the agent's
+    (``InOrderClient``) takes them in order, so a ``preview`` off is never undone by the on
+    before it. 100 numbered events, each handler a little slow, arrive 0, 1, 2, …"""
+    import random
+    import time
+    host = server.client(server.tokens.host)
+    seen: list[int] = []
+
+    def take(n: int) -> None:
+        time.sleep(random.random() / 1000)
+        seen.append(n)
+
+    host.sio.on("n", take)
+    for n in range(100):
+        server.app.socketio.emit("n", n, to="host")
+    wait_until(lambda: len(seen) == 100, 30, "100 events")
+    assert seen == list(range(100))

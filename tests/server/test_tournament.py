@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import socketio
 
+from tableassist.agent.link import InOrderClient
 from tests.server.conftest import PATIENCE, Client, ServerProcess, wait_until
 from tests.services import NginxServer, ServiceMissing, free_port
 
@@ -31,8 +32,8 @@ class Screen(Client):
     reconnection, through the proxy)."""
 
     def __post_init__(self) -> None:
-        self.sio = socketio.Client(reconnection=True, reconnection_attempts=0,
-                                   reconnection_delay=0.2, reconnection_delay_max=1.0)
+        self.sio = InOrderClient(reconnection=True, reconnection_attempts=0,
+                                reconnection_delay=0.2, reconnection_delay_max=1.0)
         self.sio.on("state", self._state)
         self.sio.on("error", lambda e: self.errors.append(e))
 
