@@ -35,6 +35,7 @@ from tableassist.markers.registry import (DICTIONARY_CELLS, MODES, RELIABLE_PX, 
 from . import advice
 from .advice import Advice, Words
 from .detect import Detections, MarkerDetector
+from .frame import shrink
 from .geometry import Layout, TableGeometry
 from .pipeline import PRESET, table_detector
 
@@ -867,8 +868,8 @@ def draw_check(frame: np.ndarray, report: CameraReport, detections: Detections, 
     h, w = frame.shape[:2]
     scale = 1.0 if not width or w <= width else width / w
     if scale != 1.0:
-        frame = cv2.resize(frame, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA)
-        detections = Detections(detections.ids, detections.corners * scale,
+        frame, fx, fy = shrink(frame, scale)
+        detections = Detections(detections.ids, detections.corners * np.array([fx, fy], np.float32),
                                 (frame.shape[1], frame.shape[0]))
     out = annotate(frame, detections, registry=registry, game=report.game)
     for quad in report.unread:

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from .frame import shrink
+
 #: Parameter presets chosen by measurement (docs/vision.md, bench/bench_vision_accuracy.py).
 #: "robust" raises recall on small, blurred markers (20 px at blur sigma 1: 0.83 -> 0.96) for ~1.8x the time.
 PRESETS: dict[str, dict[str, float | int]] = {
@@ -705,11 +707,10 @@ class QRScanner:
         `LIVE_WIDTH`."""
         gray = _gray(frame)
         if not thorough:
-            scale = min(1.0, self.LIVE_WIDTH / gray.shape[1])
-            small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
-                                                         interpolation=cv2.INTER_AREA)
+            small, fx, fy = shrink(gray, self.LIVE_WIDTH / gray.shape[1])
+            to_frame = np.array([fx, fy], np.float32)
             for image in (small, 255 - small):
-                codes = self._decode(image, lambda p: p / scale)
+                codes = self._decode(image, lambda p: p / to_frame)
                 if codes:
                     return codes
             return []

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from .detect import Box, QRCode, QRScanner, _finder_patterns, _gray
+from .frame import shrink
 from .regions import ChangeMap, boxes_overlap
 
 #: a crop round finder patterns is grown by this share of its size (the quiet zone, the rest of
@@ -101,14 +102,12 @@ class CommandScanner:
             self.looked += 1
             gray = _gray(frame[by0:by1, bx0:bx1])
             # a large box (a first frame, a hand over half the table) at zbar's live width
-            scale = min(1.0, QRScanner.LIVE_WIDTH / max(gray.shape[:2]))
-            if scale < 1.0:
-                gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            gray, fx, fy = shrink(gray, QRScanner.LIVE_WIDTH / max(gray.shape[:2]))
             binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
             finders = _finder_patterns(binary)
             if len(finders) < 2:
                 continue
-            pts = np.concatenate(finders) / scale
+            pts = np.concatenate(finders) / np.array([fx, fy], np.float32)
             x0, y0 = pts.min(axis=0)
             x1, y1 = pts.max(axis=0)
             grow = GROW * max(x1 - x0, y1 - y0)

@@ -39,6 +39,7 @@ import numpy as np
 
 from .detect import (Box, BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window,
                      every_thread, merge_boxes)
+from .frame import shrink
 from .worn import WornReader
 
 
@@ -358,10 +359,8 @@ class RegionTracker:
         `sides` px (at full size; None: any) with the threshold windows of markers `known` px
         wide; corners refined at full size. What it could not decode goes to `rejected`."""
         bh, bw = gray.shape[:2]
-        image = gray
-        if scale < 1.0:
-            image = cv2.resize(gray, (max(8, int(bw * scale)), max(8, int(bh * scale))), interpolation=cv2.INTER_AREA)
-        sx, sy = bw / image.shape[1], bh / image.shape[0]
+        image, fx, fy = shrink(gray, scale) if min(bw, bh) * scale >= 8 else (gray, 1.0, 1.0)
+        sx, sy = 1.0 / fx, 1.0 / fy
         windows = None if known is None else (_window(known[0] / sx), _window(known[1] / sx))
         self.detector.bound(None if sides is None else (sides[0] / sx, sides[1] / sx), max(image.shape[:2]), windows)
         try:

@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 
 from tableassist.markers.registry import MODES  # noqa: E402
 from tableassist.vision.advice import Template, Words  # noqa: E402
-from tableassist.vision.frame import Frame  # noqa: E402
+from tableassist.vision.frame import Frame, shrink  # noqa: E402
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 #: URL schemes read as network cameras (OpenCV's FFmpeg backend): MJPEG over HTTP, as phone camera
@@ -550,7 +550,7 @@ def encode_jpeg(frame: np.ndarray, *, quality: int = 70, width: int | None = Non
     """The frame as JPEG bytes (for a camera panel), scaled down to `width` px if it is wider."""
     h, w = frame.shape[:2]
     if width and w > width:
-        frame = cv2.resize(frame, (width, int(h * width / w)), interpolation=cv2.INTER_AREA)
+        frame = shrink(frame, width / w)[0]
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise SourceError(_SAYS["no_jpeg"]())
