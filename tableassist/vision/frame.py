@@ -3,7 +3,7 @@ gives, and what every stage reads."""
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import cv2
 import numpy as np
@@ -25,7 +25,7 @@ def shrink(image: NDArray[np.uint8], scale: float) -> tuple[NDArray[np.uint8], f
         return image, 1.0, 1.0
     h, w = image.shape[:2]
     k = max(1, int(1.0 / scale + 1e-6))
-    out = image
+    out: NDArray[Any] = image
     if k >= 2 and h >= k and w >= k:
         h, w = h - h % k, w - w % k
         out = cv2.resize(image[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
