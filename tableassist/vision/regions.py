@@ -68,6 +68,11 @@ class ChangeMap:
     def shape(self) -> tuple[int, int] | None:
         return None if self._prev is None else self._prev.shape[:2]
 
+    @property
+    def grid(self) -> np.ndarray | None:
+        """This frame's grey on the grid (every `SCALE`-th pixel, blurred 3×3), as compared."""
+        return self._prev
+
     def update(self, frame: np.ndarray) -> list[Box] | None:
         """This frame's change as boxes in full-frame pixels (padded by 4 grid cells); None for the
         first frame (or a new frame size): everything is new."""
@@ -201,6 +206,13 @@ class RegionTracker:
     _quick: MarkerDetector | None = field(default=None, repr=False)
     _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
     _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
+    #: the bare table: each grid cell's grey when last seen with no known component on it, and
+    #: whether it ever was (a card's trail over it is searched only where it shows something else)
+    _bare: np.ndarray | None = field(default=None, repr=False)
+    _bare_known: np.ndarray | None = field(default=None, repr=False)
+    #: strips moving components left behind: looked at, and skipped as the bare table
+    strips_looked: int = 0
+    strips_bare: int = 0
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -290,6 +302,7 @@ class RegionTracker:
         self._worn_known &= {int(i) for i in result.ids}
         self.worn_ids = frozenset(self._worn_known)
         self._remember(result)
+        self._see_bare()
         self._count += 1
         return result
 
@@ -298,6 +311,7 @@ class RegionTracker:
         self._ids = {}
         self._worn_known = set()
         self._last_changed = []
+        self._bare = self._bare_known = None
         self.changes.reset()
         self._count = 0
 
@@ -433,7 +447,9 @@ class RegionTracker:
             if pairs:
                 was = self._cards([ids[k] for k in pairs], np.array([b.corners for b in olds], np.float32))
                 polys += list(np.round((was - s / 2) / s).astype(np.int32))
-                strips = _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32))
+                strips = self._not_bare(
+                    _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32)),
+                    polys[:len(ids)])
             for poly in polys:
                 cv2.fillConvexPoly(explained, poly, 1)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
@@ -443,6 +459,56 @@ class RegionTracker:
         for x0, y0, x1, y1 in searched:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
+
+    def _not_bare(self, strips: list[Box], now: list[np.ndarray]) -> list[Box]:
+        """The strips moving components left behind (full-frame boxes) that may show a sticker:
+        not those whose every cell in view (outside the components where they are `now`, grid
+        polygons, grown by a cell) was seen bare and looks as it did then. A card sliding over the
+        bare table uncovers only table; where it lay from the first frame, or over a sticker, it
+        uncovers cells never seen bare, and those are looked at."""
+        grid, bare, seen = self.changes.grid, self._bare, self._bare_known
+        if grid is None or bare is None or seen is None or bare.shape != grid.shape or not strips:
+            self.strips_looked += len(strips)
+            return strips
+        s = ChangeMap.SCALE
+        gh, gw = grid.shape
+        covered = np.zeros((gh, gw), np.uint8)
+        for poly in now:
+            cv2.fillConvexPoly(covered, poly, 1)
+        covered = cv2.dilate(covered, np.ones((3, 3), np.uint8))
+        differs = cv2.absdiff(grid, bare) > self.change_threshold
+        out: list[Box] = []
+        for box in strips:
+            x0, y0 = max(0, box[0] // s), max(0, box[1] // s)
+            x1, y1 = min(gw, box[2] // s + 1), min(gh, box[3] // s + 1)
+            open_ = covered[y0:y1, x0:x1] == 0
+            if x1 > x0 and y1 > y0 and open_.any() and (
+                    not seen[y0:y1, x0:x1][open_].all() or differs[y0:y1, x0:x1][open_].any()):
+                out.append(box)
+        self.strips_looked += len(out)
+        self.strips_bare += len(strips) - len(out)
+        return out
+
+    def _see_bare(self) -> None:
+        """Remember the table's look wherever no known component lies (read this frame or missed
+        lately, where it was last read), grown by a cell: what a card's trail is compared with."""
+        grid = self.changes.grid
+        if grid is None:
+            return
+        if self._bare is None or self._bare_known is None or self._bare.shape != grid.shape:
+            self._bare = grid.copy()
+            self._bare_known = np.zeros(grid.shape, np.uint8)
+        s = ChangeMap.SCALE
+        occupied = np.zeros(grid.shape, np.uint8)
+        if self._known:
+            known = list(self._known.values())
+            cards = self._cards([k.marker_id for k in known], np.array([k.corners for k in known], np.float32))
+            for poly in np.round((cards - s / 2) / s).astype(np.int32):
+                cv2.fillConvexPoly(occupied, poly, 1)
+            occupied = cv2.dilate(occupied, np.ones((3, 3), np.uint8))
+        free = occupied == 0
+        self._bare[free] = grid[free]
+        self._bare_known[free] = 1
 
     def _cards(self, marker_ids: list[int], corners: np.ndarray) -> np.ndarray:
         """The corners (n, 4, 2) of the components of markers with these ids and corners (n, 4, 2),

@@ -103,3 +103,40 @@ def test_every_card_moving_the_pipeline_reads_what_the_plain_pass_reads_in_every
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
     missed = missed_per_frame(registry, pipeline, frames())
     assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
+
+
+def test_a_card_slid_over_the_bare_table_has_its_trail_searched_only_where_it_hides_something(registry, renderer):
+    """A Wreckers card slides 3.5 mm a frame along the bottom edge, over bare table, across seat
+    marker 0 and on over bare table. Its trail is searched where it lay at first and over the
+    seat (never seen bare), and skipped where it uncovers only table it had covered: the seat is
+    still read in the frame the plain pass reads it, the card in every frame."""
+    seats = seat_pieces()
+    seat = seats[0]
+    base = corner_pieces() + seats
+    start = seat.x - 90.0
+    card = registry_piece(registry, "wreckers", 30, start, seat.y)
+
+    def frames():
+        for k in range(52):
+            scene = Scene(pieces=base + (replace(card, x=start + 3.5 * k),))
+            frame, truth = renderer.render(scene, VIEW, Effects(blur=0.7, seed=k))
+            yield k / 10, frame, truth
+
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    read = plain(registry)
+    covered = uncovered_again = 0
+    for k, (t, frame, truth) in enumerate(frames()):
+        pipeline.update(frame, t)
+        got = set(pipeline.last.detections.ids.tolist())
+        plain_read = read(frame) & set(truth.ids.tolist())
+        assert plain_read <= got, f"frame {k}: the plain pass reads {sorted(plain_read - got)}, the pipeline not"
+        assert card.marker_id in got
+        if seat.marker_id not in plain_read:
+            covered += 1
+        elif covered:
+            uncovered_again += 1
+    regions = pipeline.regions
+    assert regions is not None and regions.full_scans == 1       # only the first frame was scanned whole
+    assert covered >= 5 and uncovered_again >= 5                 # the seat was hidden, and read again
+    assert regions.strips_bare >= 20, (regions.strips_bare, regions.strips_looked)
+    assert regions.strips_looked >= 5, (regions.strips_bare, regions.strips_looked)
