@@ -472,7 +472,7 @@ class RegionTracker:
             return strips
         s = ChangeMap.SCALE
         gh, gw = grid.shape
-        covered = np.zeros((gh, gw), np.uint8)
+        covered: np.ndarray = np.zeros((gh, gw), np.uint8)
         for poly in now:
             cv2.fillConvexPoly(covered, poly, 1)
         covered = cv2.dilate(covered, np.ones((3, 3), np.uint8))
@@ -499,7 +499,7 @@ class RegionTracker:
             self._bare = grid.copy()
             self._bare_known = np.zeros(grid.shape, np.uint8)
         s = ChangeMap.SCALE
-        occupied = np.zeros(grid.shape, np.uint8)
+        occupied: np.ndarray = np.zeros(grid.shape, np.uint8)
         if self._known:
             known = list(self._known.values())
             cards = self._cards([k.marker_id for k in known], np.array([k.corners for k in known], np.float32))
