@@ -14,7 +14,9 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
   this frame covers (where it is now or where it was: its motion is its own business), and beside
   each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
   for every id (a card slid off a sticker, a hand lifted, a card put down, a card that jumped out
-  of its box): so a marker is read in the very frame it can be read, as by a plain full pass;
+  of its box): so a marker is read in the very frame it can be read, as by a plain full pass; a
+  strip only where it may show something (a cell never seen bare, or unlike the bare table's look
+  there: a card slid over bare table uncovers only table);
 * the whole frame, one of `bands` horizontal bands every `full_every / bands` frames, shrunk as
   far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
   stickers' sizes, for what the change map could not see (the light); a first frame whole, with
