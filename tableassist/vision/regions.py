@@ -212,6 +212,8 @@ class RegionTracker:
     #: whether it ever was (a card's trail over it is searched only where it shows something else)
     _bare: np.ndarray | None = field(default=None, repr=False)
     _bare_known: np.ndarray | None = field(default=None, repr=False)
+    _free: np.ndarray | None = field(default=None, repr=False)    # the cells no known component lies on
+    _free_of: bytes | None = None                                  # ... for these components' cells
     #: strips moving components left behind: looked at, and skipped as the bare table
     strips_looked: int = 0
     strips_bare: int = 0
@@ -313,7 +315,7 @@ class RegionTracker:
         self._ids = {}
         self._worn_known = set()
         self._last_changed = []
-        self._bare = self._bare_known = None
+        self._bare = self._bare_known = self._free = self._free_of = None
         self.changes.reset()
         self._count = 0
 
@@ -500,17 +502,21 @@ class RegionTracker:
         if self._bare is None or self._bare_known is None or self._bare.shape != grid.shape:
             self._bare = grid.copy()
             self._bare_known = np.zeros(grid.shape, np.uint8)
+            self._free_of = None
         s = ChangeMap.SCALE
-        occupied: np.ndarray = np.zeros(grid.shape, np.uint8)
-        if self._known:
-            known = list(self._known.values())
-            cards = self._cards([k.marker_id for k in known], np.array([k.corners for k in known], np.float32))
-            for poly in np.round((cards - s / 2) / s).astype(np.int32):
-                cv2.fillConvexPoly(occupied, poly, 1)
-            occupied = cv2.dilate(occupied, np.ones((3, 3), np.uint8))
-        free = occupied == 0
-        self._bare[free] = grid[free]
-        self._bare_known[free] = 1
+        known = list(self._known.values())
+        ids = [k.marker_id for k in known]
+        corners = np.array([k.corners for k in known], np.float32).reshape(-1, 4, 2)
+        key = corners.tobytes() + np.array(ids, np.int32).tobytes()
+        if key != self._free_of or self._free is None:   # a still table's: drawn once
+            occupied: np.ndarray = np.zeros(grid.shape, np.uint8)
+            if known:
+                for poly in np.round((self._cards(ids, corners) - s / 2) / s).astype(np.int32):
+                    cv2.fillConvexPoly(occupied, poly, 1)
+            self._free = cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0
+            self._free_of = key
+        np.copyto(self._bare, grid, where=self._free)
+        np.copyto(self._bare_known, 1, where=self._free)
 
     def _cards(self, marker_ids: list[int], corners: np.ndarray) -> np.ndarray:
         """The corners (n, 4, 2) of the components of markers with these ids and corners (n, 4, 2),
