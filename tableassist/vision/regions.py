@@ -6,8 +6,10 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
 `RegionTracker.detect(frame)` then reads, in a few OpenCV calls on small mosaics of crops:
 
 * known markers: a marker read in the last frame whose box did not change is reused as it was;
-  one that changed or moved is looked for in its box moved by its last motion and grown by
-  `margin` marker sides, for its own id, with one threshold window fitted to its size; one missed
+  one that changed or moved is first read where its last motion puts it, with no search (its
+  corners refined there and its code read through them, `_follow`), and else looked for in its
+  box moved by that motion and grown by `margin` marker sides, for its own id, with one threshold
+  window fitted to its size; one missed
   lately, for every id, for 3 frames and then when its box changed and every 4th frame (a
   camera's shake ending is a change the change map hardly sees);
 * what came into view: what changed in this frame or the one before that no component read in
@@ -186,6 +188,9 @@ class RegionTracker:
     _count: int = 0
     full_scans: int = 0
     reused: int = 0
+    #: markers read last frame read again where their motion put them, with no search (`_follow`)
+    follow: bool = True
+    followed: int = 0
     #: this frame's change (boxes, full-frame px); None on a first frame
     changed: list[Box] | None = field(default=None, repr=False)
     #: this frame's change that no component read in it explains by its motion (boxes, full-frame
@@ -262,9 +267,14 @@ class RegionTracker:
         crops: list[Box] = []
         only: list[BoxIds] = []
         searched: list[Box] = []         # boxes already looked at for every id
+        followed, lost = self._follow(frame, [k for k in moving if k.seen == self._count - 1])
+        if len(followed):
+            parts.append(followed)
         for k in moving:
             if k.seen == self._count - 1:
-                # read last frame: it is there, moving, found where its motion takes it
+                if k not in lost:
+                    continue
+                # read last frame, not where its motion put it: found where its motion takes it
                 crops.append(k.search_box(self.track_margin))
                 only.append(({k.marker_id}, _window(k.side)))
             elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3 \
@@ -464,6 +474,87 @@ class RegionTracker:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
 
+    def _follow(self, frame: np.ndarray, movers: list[_Known]) -> tuple[Detections, set[_Known]]:
+        """The markers read last frame, read where their last motion puts them with no search:
+        their corners refined there (sub-pixel, as OpenCV refines its own) and their cells read
+        through those corners; one whose black border or code is not there, or whose corners
+        wander off, is `lost` and searched for as before. A card slid steadily costs a few
+        small OpenCV calls, not a mosaic and a detector's pass."""
+        h, w = frame.shape[:2]
+        lost: set[_Known] = set()
+        ids: list[int] = []
+        quads: list[np.ndarray] = []
+        if not self.follow:
+            return Detections.empty((w, h)), set(movers)
+        if not movers:
+            return Detections.empty((w, h)), lost
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        params = self.detector.params
+        exact = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, params.cornerRefinementMaxIterations,
+                 params.cornerRefinementMinAccuracy)
+        modules = self.detector.full_dictionary.markerSize + 2
+
+        def fine(side: float) -> int:
+            return int(max(1, min(params.cornerRefinementWinSize,
+                                  round(params.relativeCornerRefinmentWinSize * side / modules))))
+
+        guesses = np.array([k.corners for k in movers], np.float32) + \
+            np.array([k.velocity for k in movers], np.float32)[:, None, :]
+        wins = [int(max(2, min(8, k.side / 10))) for k in movers]
+        lo, hi = guesses.min(axis=1).astype(np.int32).tolist(), guesses.max(axis=1).astype(np.int32).tolist()
+        for k, guess, win, (gx0, gy0), (gx1, gy1) in zip(movers, guesses, wins, lo, hi):
+            pad = 2 * win + 4
+            x0, y0, x1, y1 = gx0 - pad, gy0 - pad, gx1 + pad + 1, gy1 + pad + 1
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h or k.side < 12:
+                lost.add(k)
+                continue
+            gray = _gray(frame[y0:y1, x0:x1])
+            start = guess - np.array([x0, y0], np.float32)
+            pts = start.reshape(-1, 1, 2).copy()
+            cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
+            if float(np.abs(pts.reshape(4, 2) - start).max()) > win:
+                lost.add(k)
+                continue
+            # then as OpenCV refines the corners it finds (its window a module's 0.3), so that a
+            # marker followed lies where a search would have put it
+            cv2.cornerSubPix(gray, pts, (fine(k.side), fine(k.side)), (-1, -1), exact)
+            pts = pts.reshape(4, 2)
+            # the four corners moved together (a card slides and turns a little between frames):
+            # one pulled off alone went to an edge of the card's art, and is searched for instead
+            moved = pts - start
+            if float(np.abs(moved - moved.mean(axis=0)).max()) > max(0.75, 0.03 * k.side) or \
+                    not self._reads_as(gray, pts, k.marker_id):
+                lost.add(k)
+                continue
+            ids.append(k.marker_id)
+            quads.append(pts + np.array([x0, y0], np.float32))
+        self.followed += len(ids)
+        if not ids:
+            return Detections.empty((w, h)), lost
+        return Detections(np.array(ids, np.int32), np.array(quads, np.float32), (w, h)), lost
+
+    def _reads_as(self, gray: np.ndarray, corners: np.ndarray, marker_id: int) -> bool:
+        """Whether the marker seen through `corners` (in `gray`'s pixels) is `marker_id`: a black
+        border all round, and its code within the dictionary's error correction."""
+        dictionary = self.detector.full_dictionary
+        n = dictionary.markerSize + 2
+        # each cell sampled at its middle third (its edges blur into the next): the marker warped
+        # to 3n x 3n, each 3 x 3 block's middle
+        to = _CELL_CORNERS.get(n)
+        if to is None:
+            to = _CELL_CORNERS[n] = np.array([[0, 0], [3 * n, 0], [3 * n, 3 * n], [0, 3 * n]], np.float32)
+        patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(corners.astype(np.float32), to),
+                                    (3 * n, 3 * n), flags=cv2.INTER_LINEAR)
+        cells = patch[1::3, 1::3]
+        lo, hi, _, _ = cv2.minMaxLoc(cells)
+        if hi - lo < 30:
+            return False
+        black = cells < (lo + hi) / 2
+        if not black[_ring(n)].all():
+            return False
+        bits = (~black[1:-1, 1:-1]).astype(np.uint8)
+        return int(dictionary.getDistanceToId(bits, marker_id, False)) <= int(dictionary.maxCorrectionBits)
+
     def _not_bare(self, strips: list[Box], now: list[np.ndarray]) -> list[Box]:
         """The strips moving components left behind (full-frame boxes) that may show a sticker:
         not those whose every cell in view (outside the components where they are `now`, grid
@@ -585,6 +676,20 @@ def _refine(gray: np.ndarray, found: Detections) -> Detections:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
     cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
     return Detections(found.ids, pts.reshape(-1, 4, 2), found.frame_size)
+
+
+_CELL_CORNERS: dict[int, np.ndarray] = {}
+_RINGS: dict[int, np.ndarray] = {}
+
+
+def _ring(n: int) -> np.ndarray:
+    """The border cells of an n x n marker (its black frame), as a mask."""
+    ring = _RINGS.get(n)
+    if ring is None:
+        ring = np.ones((n, n), bool)
+        ring[1:-1, 1:-1] = False
+        _RINGS[n] = ring
+    return ring
 
 
 _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)
