@@ -664,7 +664,8 @@ class PostgresStore(Store):
                 "        AND game_id = %(game)s), "
                 "EXISTS (SELECT 1 FROM entries WHERE table_name = %(table)s AND game_id = "
                 "        %(game)s AND seq = %(seq)s AND kind = %(kind)s AND at = %(at)s AND "
-                "        action IS NOT DISTINCT FROM %(action)s)", values).fetchone()
+                "        action IS NOT DISTINCT FROM %(action)s AND source = %(source)s AND "
+                "        author IS NOT DISTINCT FROM %(author)s)", values).fetchone()
             if ours:
                 return  # the first try was committed before its connection was lost
             raise StaleLog(stale(game_id, last, values['seq'] - 1))
