@@ -200,8 +200,8 @@ class Link:
             self._in_flight = None
             self._cond.notify_all()
         if self._closed:
-            pass   # told and stopped when the notice came (_on_error)
-        elif reason == self.sio.reason.SERVER_DISCONNECT:
+            return   # told and stopped when the notice came (_on_error)
+        if reason == self.sio.reason.SERVER_DISCONNECT:
             # the server let go of this connection (another of this agent's replaced it):
             # connect again, as after a dropped line
             threading.Thread(target=self.connect, daemon=True).start()

@@ -97,8 +97,8 @@ class WholeMessages(socketio.Manager):  # type: ignore[misc]  # untyped library
     a broadcast from another thread (the table's worker while the camera's thread sends a
     preview) could slip its packet between a header and its attachment, and the page read the
     state's JSON as the JPEG (its client raised "Invalid ... 0xFF"). Here one lock is held while
-    a message's packets are queued to all its clients: only ``queue.put`` calls, no I/O (each
-    connection's writer thread sends them). The packets themselves are encoded before it."""
+    a message is encoded and its packets are queued to all its clients: no I/O (each
+    connection's writer thread sends them)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,31 +116,11 @@ class WholeMessages(socketio.Manager):  # type: ignore[misc]  # untyped library
 
         server._send_packet = whole
 
-    def emit(self, event: str, data: Any, namespace: str, room: Any = None,
-             skip_sid: Any = None, callback: Any = None, to: Any = None,
-             **kwargs: Any) -> None:
-        if callback is not None or namespace not in self.rooms:
-            # a callback makes a packet per client, each through _send_packet (whole above)
-            super().emit(event, data, namespace, room=room, skip_sid=skip_sid,
-                         callback=callback, to=to, **kwargs)
-            return
-        # the library's emit without a callback: one packet for every client, encoded once
-        if isinstance(data, tuple):
-            args = list(data)
-        elif data is not None:
-            args = [data]
-        else:
-            args = []
-        skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-        encoded = self.server.packet_class(socketio.packet.EVENT, namespace=namespace,
-                                           data=[event] + args).encode()
-        parts = [engineio.packet.Packet(engineio.packet.MESSAGE, p)
-                 for p in (encoded if isinstance(encoded, list) else [encoded])]
+    def emit(self, *args: Any, **kwargs: Any) -> None:
+        # the library's emit, its packets queued to every client under the lock (a table's own:
+        # only its preview and its broadcasts wait for each other, for the time of one encoding)
         with self._queueing:
-            for sid, eio_sid in self.get_participants(namespace, to or room):
-                if sid not in skip:
-                    for part in parts:
-                        self.server._send_eio_packet(eio_sid, part)
+            super().emit(*args, **kwargs)
 
 
 class JsonOncePacket(socketio.packet.Packet):  # type: ignore[misc]  # untyped library

@@ -44,7 +44,7 @@ import numpy as np
 from .detect import (Box, BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window,
                      every_thread, merge_boxes)
 from .frame import shrink
-from .worn import WornReader
+from .worn import MIN_CONTRAST, WornReader, marker_cells
 
 
 class ChangeMap:
@@ -534,23 +534,15 @@ class RegionTracker:
         return Detections(np.array(ids, np.int32), np.array(quads, np.float32), (w, h)), lost
 
     def _reads_as(self, gray: np.ndarray, corners: np.ndarray, marker_id: int) -> bool:
-        """Whether the marker seen through `corners` (in `gray`'s pixels) is `marker_id`: a black
-        border all round, and its code within the dictionary's error correction."""
+        """Whether the marker seen through `corners` (in `gray`'s pixels) is `marker_id`: light and
+        dark apart, a black border all round, and its code within the dictionary's error
+        correction."""
         dictionary = self.detector.full_dictionary
-        n = dictionary.markerSize + 2
-        # each cell sampled at its middle third (its edges blur into the next): the marker warped
-        # to 3n x 3n, each 3 x 3 block's middle
-        to = _CELL_CORNERS.get(n)
-        if to is None:
-            to = _CELL_CORNERS[n] = np.array([[0, 0], [3 * n, 0], [3 * n, 3 * n], [0, 3 * n]], np.float32)
-        patch = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(corners.astype(np.float32), to),
-                                    (3 * n, 3 * n), flags=cv2.INTER_LINEAR)
-        cells = patch[1::3, 1::3]
-        lo, hi, _, _ = cv2.minMaxLoc(cells)
-        if hi - lo < 30:
+        level, cells = marker_cells(gray, corners, dictionary.markerSize)
+        if float(cells.max() - cells.min()) < MIN_CONTRAST:
             return False
-        black = cells < (lo + hi) / 2
-        if not black[_ring(n)].all():
+        black = cells < level
+        if not (black[0].all() and black[-1].all() and black[:, 0].all() and black[:, -1].all()):
             return False
         bits = (~black[1:-1, 1:-1]).astype(np.uint8)
         return int(dictionary.getDistanceToId(bits, marker_id, False)) <= int(dictionary.maxCorrectionBits)
@@ -676,20 +668,6 @@ def _refine(gray: np.ndarray, found: Detections) -> Detections:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
     cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
     return Detections(found.ids, pts.reshape(-1, 4, 2), found.frame_size)
-
-
-_CELL_CORNERS: dict[int, np.ndarray] = {}
-_RINGS: dict[int, np.ndarray] = {}
-
-
-def _ring(n: int) -> np.ndarray:
-    """The border cells of an n x n marker (its black frame), as a mask."""
-    ring = _RINGS.get(n)
-    if ring is None:
-        ring = np.ones((n, n), bool)
-        ring[1:-1, 1:-1] = False
-        _RINGS[n] = ring
-    return ring
 
 
 _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)

@@ -37,6 +37,17 @@ from .detect import MIN_AREA_RATIO, Detections
 CELL = 8
 
 
+def marker_cells(gray: np.ndarray, quad: np.ndarray, n: int) -> tuple[float, np.ndarray]:
+    """The grey of each cell of the marker seen through `quad` (its corners in `gray`'s pixels,
+    OpenCV's order), border included: (n + 2, n + 2) means of each cell's middle (its edges blur
+    into the next), and Otsu's level between dark and light over the whole marker."""
+    size = (n + 2) * CELL
+    dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    warp = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad.astype(np.float32), dst), (size, size))
+    level, _ = cv2.threshold(warp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(level), warp.reshape(n + 2, CELL, n + 2, CELL)[:, 2:-2, :, 2:-2].mean(axis=(1, 3))
+
+
 class WornReader:
     """Reads rejected outlines as the game's ids with up to `max_bits` wrong cells."""
 
@@ -93,12 +104,8 @@ class WornReader:
     def _read(self, gray: np.ndarray, quad: np.ndarray) -> tuple[int, int, int] | tuple[()] | None:
         """(id, quarter turns, wrong cells); () for a black square not read; None for no marker."""
         n = self._cells
-        size = (n + 2) * CELL
-        dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
-        warp = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad.astype(np.float32), dst), (size, size))
         # each cell's middle (a scratch or blur at its edges says nothing), against Otsu's level
-        level, _ = cv2.threshold(warp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        inner = warp.reshape(n + 2, CELL, n + 2, CELL)[:, 2:-2, :, 2:-2].mean(axis=(1, 3))
+        level, inner = marker_cells(gray, quad, n)
         if (inner[0] > level).mean() > 0.5 or (inner[:, 0] > level).mean() > 0.5:
             return None          # no black border: not a marker
         bits = (inner[1:-1, 1:-1] > level).astype(np.uint8).reshape(-1)
