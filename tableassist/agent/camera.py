@@ -109,8 +109,9 @@ class Agent:
                 return 2
             return link.exit_code
         link.start_sending()
-        # a video or a folder is not skipped while the server says what to read
-        link.wait_for_reading(ACK_TIMEOUT)
+        # a recording (a video, a folder) is not skipped while the server says what to read: it
+        # is read from its first frame, however long that takes; a live camera starts anyway
+        link.wait_for_reading(None if getattr(self.source, "recorded", False) else ACK_TIMEOUT)
         try:
             read_frames(self.source, self.process, self._device, stop=link.stopped,
                         name=self.source_name, fps=self.fps)

@@ -273,8 +273,9 @@ class Link:
                 return None
             return self.reading, self.game
 
-    def wait_for_reading(self, timeout: float) -> None:
-        """Until the server says what to read (or the link stops, or ``timeout`` s pass)."""
+    def wait_for_reading(self, timeout: float | None) -> None:
+        """Until the server says what to read (or the link stops, or ``timeout`` s pass; None:
+        as long as it takes)."""
         with self._cond:
             self._cond.wait_for(lambda: self.stopped.is_set() or
                                 (self.reading is not None and not self._fresh), timeout)

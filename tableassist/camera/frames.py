@@ -47,8 +47,15 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
     The camera at the server (``Camera.run``) and a camera agent next to the webcam read their
     sources with this one loop. ``name`` is how the screens call the source ("camera 0"); ``fps``
     paces the reading (None: as fast as the source gives frames); ``frame_time`` gives each
-    frame's time in seconds (default: since the start, by ``clock``; the synthetic table gives its
-    video time)."""
+    frame's time in seconds (default: a recording's own, see ``FrameSource``, so that a video or a
+    folder of images reads the same on a slow or busy machine; else since the start, by
+    ``clock``; the synthetic table gives its video time)."""
+    taken = 0   # frames handed on: a folder's clock
+    if frame_time is None:
+        frame_time = getattr(source, "frame_time", None)
+    if frame_time is None and fps and getattr(source, "recorded", False):
+        def frame_time() -> float:
+            return taken / fps
     frame_time = frame_time or clock
     t0 = frame_time()
     misses = 0
@@ -89,6 +96,7 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
             on, shown = True, ("mode", mode)
             device(state="on", notice=name, attempt=None, retry_in=None, **mode)
         process(frame, frame_time() - t0)
+        taken += 1
         if fps:
             # frames are read at this pace whether or not anyone watches (a live source
             # gives the newest picture, whatever the pace)

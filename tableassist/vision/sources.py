@@ -95,7 +95,11 @@ class FrameSource(Protocol):
     or the end); `close()` lets the camera go.
 
     A source may also say what picture it gives (`mode`: a `CaptureMode`, or a line of text) and,
-    when it streams, how its stream is (`link`: a `Link`); the camera shows both."""
+    when it streams, how its stream is (`link`: a `Link`); the camera shows both. A recording
+    (`recorded`: a video, a folder of images) is read frame by frame, none skipped, and has a time
+    of its own, so that it reads the same however fast the machine: a video its clock
+    (`frame_time()`, the time in s of the frame read last), a folder its order (its frames are
+    taken to be the reading pace apart; `camera.frames.read_frames`)."""
 
     def read(self) -> Frame | None: ...
 
@@ -399,6 +403,8 @@ class NetworkSource(LiveSource):
 class VideoSource:
     """A video file, frame by frame; `read()` gives None at its end."""
 
+    recorded = True
+
     def __init__(self, path: Path) -> None:
         self.path = path
         if not path.is_file():
@@ -416,12 +422,19 @@ class VideoSource:
         ok, frame = self._cap.read()
         return frame if ok else None
 
+    def frame_time(self) -> float:
+        """The video's own time of the frame read last, in seconds."""
+        return float(self._cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
+
     def close(self) -> None:
         self._cap.release()
 
 
 class FolderSource:
     """The images of a folder in name order; unreadable files are skipped and listed in `skipped`."""
+
+    #: a recording: its frames are the reading pace apart, however long each takes to read
+    recorded = True
 
     def __init__(self, folder: Path) -> None:
         self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)

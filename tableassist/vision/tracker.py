@@ -2,7 +2,9 @@
 
 A marker must be seen in `confirm_frames` frames within `confirm_window` seconds before it "appears"
 (a single-frame phantom never does). A confirmed marker is "removed" only after `lost_after` seconds
-unseen, so a hand covering a card for a moment changes nothing. A new zone, cell, rotation or seat must
+unseen, so a hand covering a card for a moment changes nothing. A slow camera (a small computer
+under load, `--fps 1`) stretches both to its pace: seen in each of the last `confirm_frames` frames
+is always enough to appear, and nothing is removed before it has been missed in one frame more. A new zone, cell, rotation or seat must
 hold for `confirm_frames` consecutive sightings before it is reported ("moved", "rotated"). When one
 component's marker disappears and the same component's other side appears where it was, that is one
 "flipped" event. Two copies of one single-copy sticker in view is a "duplicate" problem, reported once
@@ -28,6 +30,7 @@ for one; the reader decides). A hand passing over it leaves it where it was, to 
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
@@ -94,6 +97,8 @@ class Tracker:
         self.lift_gap = lift_gap
         self.lift_mm = lift_mm
         self._tracks: dict[tuple[int, int], _Track] = {}
+        # the times of the last frames, this one last: how long `confirm_frames` frames take
+        self._frames: deque[float] = deque(maxlen=confirm_frames + 1)
         self._next_copy = 0
         self._duplicates: set[int] = set()
 
@@ -117,8 +122,18 @@ class Tracker:
         """Confirmed markers kept while something covers them."""
         return [k.confirmed for k in self._tracks.values() if k.confirmed is not None and k.covered_since is not None]
 
+    def _paced(self, t: float) -> tuple[float, float]:
+        """This frame's (confirm window, lost after): the defaults, or as long as the camera
+        takes for `confirm_frames` frames (to be seen in) and one more (to be missed in)."""
+        self._frames.append(t)
+        times = self._frames
+        seen_in = t - times[1] if len(times) > self.confirm_frames else t - times[0]
+        missed_in = t - times[0] if len(times) > self.confirm_frames else 0.0
+        return max(self.confirm_window, seen_in), max(self.lost_after, missed_in)
+
     def update(self, sightings: list[Sighting], t: float) -> list[TableEvent]:
         events: list[TableEvent] = []
+        window, lost_after = self._paced(t)
         for track in self._tracks.values():
             track.seen_now = False
         by_id: dict[int, list[Sighting]] = {}
@@ -137,13 +152,13 @@ class Tracker:
                 continue
             self._duplicates.discard(mid)
             for p in ps:
-                self._observe(self._match(p), p, t, events)
+                self._observe(self._match(p), p, t, window, events)
         for key in list(self._tracks):
             track = self._tracks[key]
             if track.seen_now:
                 continue
             if track.confirmed is None:
-                if t - track.first_seen > self.confirm_window:
+                if t - track.first_seen > window:
                     del self._tracks[key]      # a phantom: never confirmed
         events = self._pair_flips(events)
         for key in list(self._tracks):
@@ -152,7 +167,7 @@ class Tracker:
                 continue
             self._judge(track, t)
             covered_too_long = track.covered_since is not None and t - track.last_seen > self.cover_max
-            if t - track.present > self.lost_after or covered_too_long:
+            if t - track.present > lost_after or covered_too_long:
                 del self._tracks[key]
                 if self.witness is not None:
                     self.witness.forget(key)
@@ -194,7 +209,8 @@ class Tracker:
         self._next_copy += 1
         return (p.marker_id, self._next_copy)
 
-    def _observe(self, key: tuple[int, int], p: Sighting, t: float, events: list[TableEvent]) -> None:
+    def _observe(self, key: tuple[int, int], p: Sighting, t: float, window: float,
+                 events: list[TableEvent]) -> None:
         track = self._tracks.get(key)
         if track is None:
             track = self._tracks[key] = _Track(key, p, t, t)
@@ -202,7 +218,7 @@ class Tracker:
         track.last = p
         track.last_seen = track.present = t
         track.unread_since = track.covered_since = None
-        track.seen_at = [s for s in track.seen_at if t - s <= self.confirm_window] + [t]
+        track.seen_at = [s for s in track.seen_at if t - s <= window] + [t]
         if track.confirmed is None:
             if len(track.seen_at) >= self.confirm_frames:
                 track.confirmed = replace(p, copy=key[1], since=t, changed=t)

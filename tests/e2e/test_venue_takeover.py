@@ -94,7 +94,9 @@ def test_a_move_unanswered_at_a_kill_9_is_read_by_the_next_owner_exactly_once(
         # the deal, Ann's and Bea's cuts read through the agent and answered
         wait_until(lambda: len(entries(postgres, name, "table-1")) == 3 and
                    journal(path).get("table") and not journal_seqs(path), 90,
-                   "Bea's cut read and answered")
+                   lambda: f"Bea's cut read and answered; the log holds "
+                           f"{len(entries(postgres, name, 'table-1'))} entries, the journal "
+                           f"{journal_seqs(path)}; the agent said:\n{said()}")
         reading = journal(path)["table"]["reading"]
         owner = owners(postgres, name)["table-1"]
         victim = next(p for p in procs if p.proc.pid == owner)

@@ -36,7 +36,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 3.0
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+def wait_until(predicate: Callable[[], Any], timeout: float = 5.0,
+               what: str | Callable[[], str] = "condition") -> Any:
+    """``predicate()``'s first true value, polled for ``timeout`` × PATIENCE s; else an
+    AssertionError naming ``what`` (a callable: worded when it fails, with what was seen)."""
     timeout *= PATIENCE
     deadline = time.monotonic() + timeout
     while True:
@@ -44,7 +47,8 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout} s waiting for {said}")
         time.sleep(0.01)  # a poll interval, not a wait for the server
 
 

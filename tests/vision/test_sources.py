@@ -133,3 +133,50 @@ def test_the_mode_in_words_and_a_size_asked_of_a_file_is_refused(tmp_path):
         open_source(str(tmp_path / "a.png"), (1920, 1080))
     demo = open_source("demo", (640, 480))
     assert demo.read().shape == (480, 640, 3)
+
+
+def test_a_recording_reads_in_its_own_time_however_slow_the_machine(tmp_path):
+    """A folder read at 5 fps gives its frames 0.2 s apart and a video its own clock, even when
+    each frame takes longer than that to read (a busy machine): the tracker then sees the
+    recording as it was made, not stretched (under load a folder once read as frames a second
+    apart, and read nothing). A live source (no ``recorded``) keeps the wall clock."""
+    import threading
+    import time
+
+    from tableassist.camera.frames import read_frames
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    video = cv2.VideoWriter(str(tmp_path / "table.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 10,
+                            (64, 48))
+    for k in range(4):
+        image = np.full((48, 64, 3), 40 * k, np.uint8)
+        cv2.imwrite(str(folder / f"{k:02d}.png"), image)
+        video.write(image)
+    video.release()
+
+    def times(source, fps):
+        seen: list[float] = []
+
+        def slow(frame, t):   # each frame takes 0.3 s to read, longer than the pace allows
+            seen.append(round(t, 3))
+            time.sleep(0.3)
+        read_frames(source, slow, lambda **_: None, stop=threading.Event(), fps=fps,
+                    until_end=True)
+        return seen
+
+    assert times(open_source(str(folder)), 5) == [0.0, 0.2, 0.4, 0.6]
+    assert times(open_source(str(tmp_path / "table.avi")), 5) == [0.0, 0.1, 0.2, 0.3]
+
+    class Live:   # a webcam's frames: the time they are read at
+        def __init__(self):
+            self.left = 3
+
+        def read(self):
+            self.left -= 1
+            return np.zeros((4, 4, 3), np.uint8) if self.left >= 0 else None
+
+        def close(self):
+            pass
+    live = times(Live(), 5)
+    assert live[0] == 0.0 and all(b - a >= 0.29 for a, b in zip(live, live[1:]))

@@ -34,6 +34,28 @@ def test_a_hand_over_a_card_for_a_second_changes_nothing_and_a_card_gone_is_remo
     assert events == [(2, "appeared", 20), (35, "removed", 20)]   # last seen at 1.9 s, gone > 1.5 s
 
 
+@pytest.mark.parametrize("seconds_a_frame", [0.6, 1.0, 2.5])
+def test_a_slow_camera_reads_at_its_own_pace(seconds_a_frame):
+    """A camera slower than three frames a second (a small computer under load, ``--fps 1``)
+    read nothing before: no marker was seen three times within the 1 s window. Now it appears
+    in its third frame, a single-frame phantom still never does, one missed frame (a hand
+    passing) removes nothing, and a card gone is removed once missed in four frames."""
+    frames = ([[card(20), card(99)]] + [[card(20)]] * 4 + [[]] + [[card(20)]] * 3 + [[]] * 6)
+    events = []
+    tracker = Tracker(lost_after=1.5)
+    for k, sightings in enumerate(frames):
+        events += [(k, e.kind, e.sighting.marker_id)
+                   for e in tracker.update(sightings, k * seconds_a_frame)]
+    assert events == [(2, "appeared", 20), (12, "removed", 20)]
+
+
+def test_a_camera_at_ten_frames_a_second_keeps_the_seconds():
+    """The pace stretches the windows only when the camera is slow: at 10 fps a card missed for
+    1.6 s is removed (16 frames), as the defaults say."""
+    frames = [[card(20)]] * 5 + [[]] * 20
+    assert play(Tracker(lost_after=1.5), frames) == [(2, "appeared", 20), (20, "removed", 20)]
+
+
 def test_moves_and_rotations_need_three_frames_in_the_new_state():
     frames = ([[card(20)]] * 5 + [[card(20, zone="lot")]] + [[card(20)]] * 5      # one frame elsewhere: noise
               + [[card(20, zone="lot")]] * 4 + [[card(20, zone="lot", rotation=90)]] * 4)
