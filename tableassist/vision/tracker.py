@@ -4,7 +4,8 @@ A marker must be seen in `confirm_frames` frames within `confirm_window` seconds
 (a single-frame phantom never does). A confirmed marker is "removed" only after `lost_after` seconds
 unseen, so a hand covering a card for a moment changes nothing. A slow camera (a small computer
 under load, `--fps 1`) stretches both to its pace: seen in each of the last `confirm_frames` frames
-is always enough to appear, and nothing is removed before it has been missed in one frame more. A new zone, cell, rotation or seat must
+is always enough to appear, and nothing is removed before it has been missed in one frame more.
+A new zone, cell, rotation or seat must
 hold for `confirm_frames` consecutive sightings before it is reported ("moved", "rotated"). When one
 component's marker disappears and the same component's other side appears where it was, that is one
 "flipped" event. Two copies of one single-copy sticker in view is a "duplicate" problem, reported once
