@@ -264,6 +264,7 @@ class TableGeometry:
     #: per marker id, the seat it was given and where it lay then
     _last_seat: dict[int, tuple[str | None, NDArray[np.float32]]] = field(default_factory=dict, repr=False)
     _cache_key: bytes = b""
+    _full_state: bytes | None = None
 
     def update(self, found: Detections) -> None:
         """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
@@ -305,13 +306,21 @@ class TableGeometry:
         (position, zone, cell, rotation, seat)."""
         state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
                          + [h.tobytes() for _, h in sorted(self.board_h.items())])
-        keys = [(int(i), q.tobytes()) for i, q in zip(found.ids, found.corners)]
-        if state == self._cache_key and all(k in self._cache for k in keys):
-            return [self._cache[k] for k in keys]
+        keys = [(int(i), q.tobytes()) for i, q in zip(found.ids.tolist(), found.corners)]
+        if state == self._cache_key:
+            missing = [k for k, key in enumerate(keys) if key not in self._cache]
+            if not missing:
+                return [self._cache[k] for k in keys]
+            if len(missing) < len(keys):
+                # only the markers that moved, while the seats and carriers stay where they were
+                # (one that moved a seat or a carrier moves every sighting: all located again)
+                part = self._locate(Detections(found.ids[missing], found.corners[missing], found.frame_size))
+                if self._state_after(state) == self._full_state:
+                    self._cache.update(zip([keys[k] for k in missing], part))
+                    return [self._cache[k] for k in keys]
         sightings = self._locate(found)
-        state_after = state + b"".join(c.tobytes() for _, c in sorted(self.seats.items())) + \
-            b"".join(repr((k, f[1], f[2].tobytes(), f[3])).encode() for k, f in sorted(self.carriers.items()))
-        if state_after != getattr(self, "_full_state", None):
+        state_after = self._state_after(state)
+        if state_after != self._full_state:
             self._cache = {}
             self._full_state = state_after
         if len(self._cache) > 4096:
@@ -319,6 +328,12 @@ class TableGeometry:
         self._cache_key = state
         self._cache.update(zip(keys, sightings))
         return sightings
+
+    def _state_after(self, state: bytes) -> bytes:
+        """`state` (the homographies) with the seats and carriers as they are now: what a cached
+        sighting depends on."""
+        return state + b"".join(c.tobytes() for _, c in sorted(self.seats.items())) + \
+            b"".join(repr((k, f[1], f[2].tobytes(), f[3])).encode() for k, f in sorted(self.carriers.items()))
 
     def _locate(self, found: Detections) -> list[Sighting]:
         markers = [self._lookup(int(i)) for i in found.ids]
@@ -333,8 +348,11 @@ class TableGeometry:
         for frame in self._carrier_frames(markers, table_quads, centers):
             self.carriers[(frame[0].component, frame[1])] = frame
         carriers = list(self.carriers.values())
+        # every marker's box in two calls, not four numpy reductions a marker
+        lows = found.corners.min(axis=1).astype(np.int64).tolist() if len(found) else []
+        highs = (found.corners.max(axis=1).astype(np.int64) + 1).tolist() if len(found) else []
         out = []
-        for k, mid in enumerate(found.ids):
+        for k, mid in enumerate(found.ids.tolist()):
             m = markers[k]
             zone = cell = None
             rotation = None
@@ -349,15 +367,13 @@ class TableGeometry:
             if center_mm is not None and m is not None and m.component not in ("table_corner", "seat") \
                     and not shared and seats:
                 seat = self._seat(int(mid), center_mm, seats)
-            quad = found.corners[k]
             out.append(Sighting(
-                marker_id=int(mid), component=getattr(m, "component", None),
+                marker_id=mid, component=getattr(m, "component", None),
                 item=getattr(m, "item", None), side=getattr(m, "side", None),
                 position_mm=None if center_mm is None else (round(float(center_mm[0]), 1),
                                                             round(float(center_mm[1]), 1)),
                 zone=zone, cell=cell, rotation=rotation, seat=seat,
-                box_px=(int(quad[:, 0].min()), int(quad[:, 1].min()), int(quad[:, 0].max()) + 1,
-                        int(quad[:, 1].max()) + 1)))
+                box_px=(lows[k][0], lows[k][1], highs[k][0], highs[k][1])))
         return out
 
     #: a component that has not moved (by more than JITTER_MM) keeps its seat until another seat is
