@@ -21,8 +21,10 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
   there: a card slid over bare table uncovers only table);
 * the whole frame, one of `bands` horizontal bands every `full_every / bands` frames, shrunk as
   far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
-  stickers' sizes, for what the change map could not see (the light); a first frame whole, with
-  one plain look (three windows, as dear as a plain pass).
+  stickers' sizes, for what the change map could not see (the light): a band whole at its first
+  visit and every `whole_every`-th, else only where its picture changed since it was scanned
+  there, however slowly; a first frame whole, with one plain look (three windows, as dear as a
+  plain pass).
 
 Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
 ArUco 3 approach): OpenCV then neither decodes a card's outline nor the specks of its art.
@@ -182,6 +184,9 @@ class RegionTracker:
     bands: int = 4
     #: the smallest marker side (px) the shrunk full scan must still see
     full_scan_px: float = 32.0
+    #: a band of the sweep is scanned whole every this many visits, else only where its picture
+    #: changed since (what no grid shows: a camera's focus settling on a sticker never read)
+    whole_every: int = 3
     changes: ChangeMap = field(default_factory=ChangeMap, repr=False)
     _known: dict[tuple[int, int], _Known] = field(default_factory=dict, repr=False)
     _ids: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
@@ -220,6 +225,9 @@ class RegionTracker:
     _bare_known: np.ndarray | None = field(default=None, repr=False)
     _free: np.ndarray | None = field(default=None, repr=False)    # the cells no known component lies on
     _free_of: bytes | None = None                                  # ... for these components' cells
+    #: each band's grid as it was where it was last scanned, and how often it was visited
+    _band_grids: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    _band_visits: dict[int, int] = field(default_factory=dict, repr=False)
     #: strips moving components left behind: looked at, and skipped as the bare table
     strips_looked: int = 0
     strips_bare: int = 0
@@ -327,6 +335,7 @@ class RegionTracker:
         self._worn_known = set()
         self._last_changed = []
         self._bare = self._bare_known = self._free = self._free_of = None
+        self._band_grids, self._band_visits = {}, {}
         self.changes.reset()
         self._count = 0
 
@@ -362,10 +371,14 @@ class RegionTracker:
         overlap = int(1.5 * max(known)) + 16 if known else h // (2 * self.bands)
         y0 = band * h // self.bands
         y1 = min(h, (band + 1) * h // self.bands + overlap)
+        part = self._band_part(band, (0, y0, w, y1), overlap)
+        if part is None:
+            return Detections.empty((w, h))
+        x0, y0, x1, y1 = part
         scale = self._scan_scale()
         self.full_scale = scale
-        self.swept = (0, y0, w, y1)
-        gray = self.swept_gray = _gray(frame[y0:y1])
+        self.swept = part
+        gray = self.swept_gray = _gray(frame[y0:y1, x0:x1])
         sides = self._sides()
         rejected: list[np.ndarray] = []
         # the large stickers on a copy half as large, where they still show `full_scan_px`
@@ -378,9 +391,41 @@ class RegionTracker:
             small = self._scan_at(gray, scale, (sides[0], split * 1.1), (min(known), split), rejected)
             large = self._scan_at(gray, 0.5 * scale, (split * 0.9, sides[1]), (split, max(known)), rejected)
             found = _dedupe(_merge([small, large], (w, h)))
-        shift = np.array([0, y0], np.float32)
+        shift = np.array([x0, y0], np.float32)
         self.rejected += [q + shift for q in rejected]
         return Detections(found.ids, found.corners + shift, (w, h))
+
+    def _band_part(self, band: int, whole: Box, reach: int) -> Box | None:
+        """The part of a band of the sweep to scan now: the whole of it every `whole_every`-th
+        visit (and at its first), else where its picture changed since it was last scanned there
+        (the change map's grid against the band's as then, however slowly it changed: a room
+        darkening over minutes, a card slid in a millimetre a frame), grown by `reach` px; None
+        when nothing changed (a still table's sweep then costs a comparison of the grids)."""
+        grid = self.changes.grid
+        visits = self._band_visits.get(band, 0)
+        self._band_visits[band] = visits + 1
+        if grid is None:
+            return whole
+        s = ChangeMap.SCALE
+        gh, gw = grid.shape
+        x0, y0, x1, y1 = whole
+        g0, g1 = y0 // s, min(gh, -(-y1 // s))
+        snapshot = self._band_grids.get(band)
+        if snapshot is None or snapshot.shape != grid.shape:
+            snapshot = self._band_grids[band] = grid.copy()
+            return whole
+        if visits % self.whole_every == 0:
+            snapshot[g0:g1] = grid[g0:g1]
+            return whole
+        ys, xs = np.nonzero(cv2.absdiff(grid[g0:g1], snapshot[g0:g1]) > self.change_threshold)
+        if not len(ys):
+            return None
+        cx0, cx1 = int(xs.min()), int(xs.max()) + 1
+        cy0, cy1 = g0 + int(ys.min()), g0 + int(ys.max()) + 1
+        # what is scanned now is as it is now (what changed outside it is kept for its next visit)
+        snapshot[cy0:cy1, cx0:cx1] = grid[cy0:cy1, cx0:cx1]
+        return (max(x0, cx0 * s - reach), max(y0, cy0 * s - reach),
+                min(x1, cx1 * s + reach), min(y1, cy1 * s + reach))
 
     def _scan_at(self, gray: np.ndarray, scale: float, sides: tuple[float, float] | None,
                  known: tuple[float, float] | None, rejected: list[np.ndarray]) -> Detections:

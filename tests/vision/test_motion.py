@@ -176,3 +176,42 @@ def test_a_card_sliding_steadily_is_followed_where_its_motion_puts_it_as_exactly
     ours, theirs = np.array(errors[True]), np.array(errors[False])
     assert ours.mean() <= theirs.mean() + 0.05 and np.percentile(ours, 90) <= np.percentile(theirs, 90) + 0.1
     assert ours.max() <= theirs.max() + 1.5, (ours.max(), theirs.max())
+
+
+def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_was_last_scanned(registry, renderer):
+    """On a still table a band of the sweep is scanned whole at its first visit and every third,
+    and in between only where its picture changed since it was scanned: here nothing, so nothing.
+    A room darkening slowly (2 % a frame: the change map, frame to frame, sees nothing) has
+    changed the bands by their next visits, and they are scanned again; every marker is read in
+    every frame as by the plain pass."""
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", 20 + k, 250 + 160 * k, 300) for k in range(4))
+    scene = Scene(pieces=pieces)
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=8)   # a band every 2nd frame
+    regions = pipeline.regions
+    assert regions is not None and regions.bands == 4 and regions.whole_every == 3
+
+    def frames():
+        for k in range(52):
+            dim = 1.0 if k < 30 else max(0.6, 1.0 - 0.02 * (k - 29))
+            frame, truth = renderer.render(scene, VIEW, Effects(blur=0.7, seed=k, dim=dim))
+            yield k / 10, frame, truth
+
+    swept: dict[int, list[tuple[int, int, int, int] | None]] = {}
+    read = plain(registry)
+    for k, (t, frame, truth) in enumerate(frames()):
+        pipeline.update(frame, t)
+        got = set(pipeline.last.detections.ids.tolist())
+        assert read(frame) & set(truth.ids.tolist()) <= got, f"frame {k}"
+        if k and k % 2 == 0:
+            swept.setdefault((k // 2 - 1) % 4, []).append(regions.swept)
+        if k >= 30:
+            assert regions.changes.raw is not None and not regions.changes.raw.any(), f"frame {k}"
+    h, w = VIEW.height, VIEW.width
+    for band, visits in swept.items():
+        # frames 2-28 still: visits 0 and 3 whole, 1 and 2 nothing
+        assert visits[0] is not None and visits[0][0] == 0 and visits[0][2] == w, (band, visits)
+        assert visits[1] is None and visits[2] is None, (band, visits)
+        assert visits[3] is not None and visits[3][2] - visits[3][0] == w, (band, visits)
+        # the room darkened from frame 30 on, by 25 % at frame 40: the visits after scan again
+        assert visits[5] is not None, (band, visits)
