@@ -61,6 +61,8 @@ class _Reference:
     radius: float           # the window's half-size, px
     ring: np.ndarray        # GRID x GRID bool: the surroundings, outside the footprint
     frame: int              # when it was taken
+    square: tuple[int, int, int, int] = (0, 0, 0, 0)   # the window, px
+    changed: bool = False   # the picture changed somewhere in the window since
 
 
 class Appearance:
@@ -69,11 +71,17 @@ class Appearance:
 
     `extent(marker_id)` is the component's half-diagonal in marker sides (a 28 mm sticker on a
     63 x 88 mm card: 1.94; a die: 0.94); `refresh` frames between two pictures of a marker read
-    with nothing changing round it."""
+    with nothing changing round it, where the picture changed in its window since the last
+    one (a card laid beside it, a hand that passed); where it did not, `stale` frames (the
+    same picture again, but for a change of light too slow for the change map to see)."""
 
-    def __init__(self, extent: Callable[[int], float] | None = None, *, refresh: int = 8) -> None:
+    def __init__(self, extent: Callable[[int], float] | None = None, *, refresh: int = 8,
+                 stale: int = 32) -> None:
         self.extent = extent or (lambda _id: 0.75)
         self.refresh = refresh
+        self.stale = stale
+        #: pictures taken so far (counted by the tests: a still table's cost)
+        self.pictures = 0
         self._refs: dict[tuple[int, int], _Reference] = {}
         self._frame: np.ndarray | None = None
         self._count = 0
@@ -97,6 +105,10 @@ class Appearance:
             level = float(small.mean())
         self._level = level + 1.0
         self._changed = list(changed)
+        if self._changed:
+            for ref in self._refs.values():
+                if not ref.changed and boxes_overlap(ref.square, self._changed):
+                    ref.changed = True
         self._centres = found.centers()
         self._ids = found.ids
 
@@ -109,7 +121,7 @@ class Appearance:
             return
         ref = self._refs.get(key)
         moved = ref is not None and _shift(ref.box, box) > 0.25 * _side(box)
-        if ref is not None and not moved and self._count - ref.frame < self.refresh:
+        if ref is not None and not moved and self._count - ref.frame < (self.refresh if ref.changed else self.stale):
             return
         footprint, radius = self._extent(sighting.marker_id, box)
         if boxes_overlap(_square(box, radius), self._changed):
@@ -142,6 +154,11 @@ class Appearance:
             return "covered"        # a reflection whitens it: nothing can be said under it
         return "gone"
 
+    def taken(self, key: tuple[int, int]) -> int | None:
+        """The frame (counted from 1) the marker's picture was last taken in; None: none yet."""
+        ref = self._refs.get(key)
+        return None if ref is None else ref.frame
+
     def forget(self, key: tuple[int, int]) -> None:
         self._refs.pop(key, None)
 
@@ -155,6 +172,7 @@ class Appearance:
 
     def _take(self, box: tuple[int, int, int, int], footprint: float, radius: float) -> _Reference:
         assert self._frame is not None
+        self.pictures += 1
         side = _side(box)
         # the ring: outside the footprint (and a margin), inside the window
         r = _RADII * (2 * radius / GRID)
@@ -162,7 +180,7 @@ class Appearance:
         pattern = _pattern(self._frame, box)
         return _Reference(_window(self._frame, box, radius),
                           pattern if pattern is not None else np.zeros((PATTERN, PATTERN), np.float32),
-                          self._level, box, radius, ring, self._count)
+                          self._level, box, radius, ring, self._count, _square(box, radius))
 
 
 _yy, _xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
