@@ -24,6 +24,7 @@ worn sticker for a second, and in this frame, is a failing sticker.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -81,8 +82,7 @@ class WornReader:
         ids, corners, wrong, left = [], [], [], []
         gray = frame if frame.ndim == 2 else None
         for q in quads:
-            side = float(np.mean([np.linalg.norm(q[k] - q[(k + 1) % 4]) for k in range(4)]))
-            if not min_side <= side <= max_side or _clockwise(q.astype(np.float32)) is None:
+            if not min_side <= quad_side(q) <= max_side or _clockwise(q.astype(np.float32)) is None:
                 continue
             if gray is None:
                 x0, y0 = np.maximum(q.min(axis=0).astype(int) - 2, 0)
@@ -264,7 +264,13 @@ class Look:
 
 def quad_side(q: np.ndarray) -> float:
     """A quad's mean side (px)."""
-    return float(np.mean([np.hypot(*(q[k] - q[(k + 1) % 4])) for k in range(4)]))
+    return sum(_sides(np.asarray(q).tolist())) / 4
+
+
+def _sides(pts: list[list[float]]) -> list[float]:
+    """The four sides of a quad given as Python floats (numpy's calls cost microseconds each, for
+    every outline a scan rejected)."""
+    return [math.hypot(pts[(k + 1) % 4][0] - pts[k][0], pts[(k + 1) % 4][1] - pts[k][1]) for k in range(4)]
 
 
 def _clockwise(q: np.ndarray) -> np.ndarray | None:
@@ -273,12 +279,12 @@ def _clockwise(q: np.ndarray) -> np.ndarray | None:
     (`detect.MIN_AREA_RATIO`)."""
     if q.shape != (4, 2) or not cv2.isContourConvex(q):
         return None
-    x, y = q[:, 0], q[:, 1]
-    area = 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    pts = q.tolist()
+    area = 0.5 * sum(pts[k][0] * pts[(k + 1) % 4][1] - pts[(k + 1) % 4][0] * pts[k][1] for k in range(4))
     if area < 0:
         q, area = q[::-1].copy(), -area
-    sides = [float(np.hypot(*(q[k] - q[(k + 1) % 4]))) for k in range(4)]
-    if min(sides) < 0.4 * max(sides) or area < MIN_AREA_RATIO * float(np.mean(sides)) ** 2:
+    sides = _sides(pts)
+    if min(sides) < 0.4 * max(sides) or area < MIN_AREA_RATIO * (sum(sides) / 4) ** 2:
         return None
     return q
 
