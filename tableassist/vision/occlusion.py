@@ -27,6 +27,7 @@ removal look like a cover; the registry's stickers are centred (docs/markers.md)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -192,7 +193,7 @@ def _side(box: tuple[int, int, int, int]) -> float:
 
 
 def _shift(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    return float(np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2))
+    return math.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
 
 
 def _square(box: tuple[int, int, int, int], radius: float) -> tuple[int, int, int, int]:
