@@ -229,8 +229,8 @@ def _edge_blur(warp: np.ndarray, contrast: float) -> float:
              warp[span, lo:hi].T, warp[span, size - lo - 1:size - hi - 1:-1].T)
     # the steepest fall into the border, column by column (blurred along the edge against noise)
     # (statistics' median: numpy's first one imports numpy.ma, 25 ms in the first frame with a look)
-    top, bottom, left, right = (statistics.median((-np.diff(cv2.blur(side, (3, 1)), axis=0)).max(axis=0).tolist())
-                                for side in sides)
+    top, bottom, left, right = (
+        float(statistics.median((-np.diff(cv2.blur(side, (3, 1)), axis=0)).max(axis=0).tolist())) for side in sides)
     steepest = min(max(top, bottom), max(left, right))
     return contrast / max(steepest, 1e-3) / float(np.sqrt(2 * np.pi)) / CELL
 
