@@ -613,7 +613,7 @@ class RegionTracker:
         # a cell that may show a sticker: in view, and never seen bare or unlike it; counted per
         # strip on the summed table of them (four look-ups a strip, not a slice's numpy calls)
         maybe = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)) & (covered == 0)
-        total = cv2.integral(maybe.view(np.uint8))
+        total = cv2.integral(maybe.astype(np.uint8))
         b = np.array(strips, np.int64)
         x0, y0 = np.clip(b[:, 0] // s, 0, gw), np.clip(b[:, 1] // s, 0, gh)
         x1, y1 = np.clip(b[:, 2] // s + 1, x0, gw), np.clip(b[:, 3] // s + 1, y0, gh)
