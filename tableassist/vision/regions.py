@@ -581,8 +581,8 @@ class RegionTracker:
 
     def _reads_as(self, gray: np.ndarray, corners: np.ndarray, marker_id: int) -> bool:
         """Whether the marker seen through `corners` (in `gray`'s pixels) is `marker_id`: light and
-        dark apart, a black border all round, and its code within the dictionary's error
-        correction."""
+        dark apart, a black border all round, and its code within the error correction the
+        detector's own decoding allows."""
         dictionary = self.detector.full_dictionary
         level, cells = marker_cells(gray, corners, dictionary.markerSize)
         lo, hi, _, _ = cv2.minMaxLoc(cells)
@@ -592,7 +592,11 @@ class RegionTracker:
         if not black[_border(len(black))].all():
             return False
         bits = (~black[1:-1, 1:-1]).astype(np.uint8)
-        return int(dictionary.getDistanceToId(bits, marker_id, False)) <= int(dictionary.maxCorrectionBits)
+        # within the correction OpenCV's own decoding allows (its errorCorrectionRate of the
+        # dictionary's bits: 1 of 2 for 5x5), no more: a sticker with more wrong cells is the worn
+        # reading's (`worn_ids`), and followed as read it would never be reported worn
+        allowed = int(dictionary.maxCorrectionBits * self.detector.params.errorCorrectionRate)
+        return int(dictionary.getDistanceToId(bits, marker_id, False)) <= allowed
 
     def _not_bare(self, strips: list[Box], now: list[np.ndarray]) -> list[Box]:
         """The strips moving components left behind (full-frame boxes) that may show a sticker:

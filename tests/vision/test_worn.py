@@ -166,11 +166,15 @@ def test_a_damaged_sticker_that_is_no_secret_is_named_with_its_reprint_link(regi
     assert shown["reprint"] == "/sticker/abandon_ship/21.pdf"
 
 
-def test_a_damaged_card_laid_down_is_reported_within_2_s_of_the_hand_leaving(registry, renderer):
-    """A card with a torn corner brought in by a hand onto a table already read: the region scans,
-    not a full scan, see it; reported within 16 frames of the hand leaving."""
+@pytest.mark.parametrize("damage", [Damage(corner=0.3, seed=1), Damage(cells=2, seed=3)],
+                         ids=["torn corner", "2 flipped cells"])
+def test_a_damaged_card_laid_down_is_reported_within_2_s_of_the_hand_leaving(registry, renderer, damage):
+    """A damaged card brought in by a hand onto a table already read: the region scans, not a
+    full scan, see it; reported within 16 frames of the hand leaving. Two flipped cells are within
+    the dictionary's correction (2 bits) but not OpenCV's decoding's (1): read only by the worn
+    reading, and so not followed as read once known (which once hid it for good)."""
     scene = table(registry, "wreckers", CARDS)
-    worn = replace(scene, pieces=tuple(replace(p, damage=Damage(corner=0.3, seed=1)) if p.marker_id == 22 else p
+    worn = replace(scene, pieces=tuple(replace(p, damage=damage) if p.marker_id == 22 else p
                                        for p in scene.pieces))
     without = replace(scene, pieces=tuple(p for p in scene.pieces if p.marker_id != 22))
     pipeline = TablePipeline("wreckers", registry, qr_every=None)
