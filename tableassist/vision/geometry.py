@@ -258,6 +258,9 @@ class TableGeometry:
     #: cards to the next seat
     seats: dict[str, NDArray[np.float32]] = field(default_factory=dict)
     carriers: dict[tuple[str, str], CarrierFrame] = field(default_factory=dict)
+    #: a marker that has not moved keeps its sighting while nothing it depends on moved (False:
+    #: every frame located whole, as a check of that)
+    reuse: bool = True
     #: sightings by (id, corner bytes), valid while the homographies, seats and carriers stay as they are:
     #: a marker that has not moved is not located again
     _cache: dict[tuple[int, bytes], Sighting] = field(default_factory=dict, repr=False)
@@ -307,7 +310,7 @@ class TableGeometry:
         state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
                          + [h.tobytes() for _, h in sorted(self.board_h.items())])
         keys = [(int(i), q.tobytes()) for i, q in zip(found.ids.tolist(), found.corners)]
-        if state == self._cache_key:
+        if state == self._cache_key and self.reuse:
             missing = [k for k, key in enumerate(keys) if key not in self._cache]
             if not missing:
                 return [self._cache[k] for k in keys]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableassist.vision import Layout, LayoutError, MarkerDetector, TableGeometry
+from tableassist.vision import Detections, Layout, LayoutError, MarkerDetector, TableGeometry
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import Scene, Viewpoint, project
 from tests.vision.conftest import table
@@ -115,3 +115,39 @@ def test_abandon_ship_waterline_from_the_ships_bow_and_a_rat_on_its_space(regist
                     table(registry, "abandon_ship", board + [(20, bow_x, bow_y, 0), rat]), tilt=15)
     assert (placed[20].item, placed[20].zone, placed[20].cell) == ("bow", "waterline", "3")
     assert (placed[70].component, placed[70].item, placed[70].zone, placed[70].cell) == ("rat", "red", "space", "12")
+
+
+def test_only_the_markers_that_moved_are_located_again_and_alike(registry, renderer):
+    """While the table's homography, the seats and the carriers stay, a frame in which some cards
+    moved locates only those: the others' sightings are reused as they were (the region tracker
+    gives a still marker's corners unchanged), and every sighting is the one a geometry locating
+    every frame whole gives. A seat marker or the bid board moved, every sighting is located again
+    (a card's seat, a card's cell on the board, may be another now)."""
+    board = [(16, 420, 90, 0), (17, 720, 90, 0), (18, 720, 510, 0), (19, 420, 510, 0)]
+    cards = [(44, 536, 332, 0), (48, 290, 300, 90), (21, 300, 480, 180), (52, 100, 190, 270)]
+    frame, _ = renderer.render(table(registry, "shipwrecked", board + cards), Viewpoint(1280, 720, tilt=0.0),
+                               Effects(blur=0.6))
+    first = MarkerDetector(registry.dictionary).detect(frame)
+    ids = first.ids.tolist()
+    assert {16, 17, 18, 19, 44, 48, 21, 52} <= set(ids)
+    kept = TableGeometry(Layout.load("shipwrecked"), registry, "shipwrecked")
+    whole = TableGeometry(Layout.load("shipwrecked"), registry, "shipwrecked", reuse=False)
+    before = None
+    for k in range(5):
+        corners = first.corners.copy()
+        for n, mid in enumerate(ids):
+            if mid in (48, 52):                       # two cards slide 3 px a frame
+                corners[n] += np.float32(3 * k)
+            if mid == 4 and k >= 2:                   # red's seat marker moved in frame 2
+                corners[n] += np.float32(30)
+            if mid in (16, 17, 18, 19) and k == 4:    # and the bid board nudged in frame 4
+                corners[n] += np.float32(2)
+        found = Detections(first.ids, corners, first.frame_size)
+        kept.update(found)
+        whole.update(found)
+        got = kept.locate(found)
+        assert got == whole.locate(found), f"frame {k}"
+        if before is not None:
+            same = {s.marker_id for s, b in zip(got, before) if s is b}
+            assert same == (set() if k in (2, 4) else set(ids) - {48, 52}), f"frame {k}: reused {same}"
+        before = got
