@@ -268,14 +268,21 @@ class TableGeometry:
     _last_seat: dict[int, tuple[str | None, NDArray[np.float32]]] = field(default_factory=dict, repr=False)
     _cache_key: bytes = b""
     _full_state: bytes | None = None
+    _corners_seen: bytes | None = None
 
     def update(self, found: Detections) -> None:
         """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
         by_corner: dict[tuple[str, str], list[NDArray[np.float32]]] = {}
-        for mid, quad in zip(found.ids, found.corners):
-            m = self._lookup(int(mid))
+        for mid, quad in zip(found.ids.tolist(), found.corners):
+            m = self._lookup(mid)
             if m is not None and m.item in CORNERS:
                 by_corner.setdefault((m.component, m.item), []).append(quad)
+        # the corner markers as they lay last frame (the region tracker gives a still one's corners
+        # unchanged): the same homographies
+        seen = b"".join(repr(k).encode() + b"".join(q.tobytes() for q in v) for k, v in sorted(by_corner.items()))
+        if seen == self._corners_seen:
+            return
+        self._corners_seen = seen
         table = self._corner_points(by_corner, "table_corner")
         if table is not None:
             self.table_h = _homography(table, self.layout.table_corners_mm())

@@ -92,7 +92,7 @@ class ChangeMap:
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         small = cv2.blur(small, (3, 3))
-        self.level = float(small.mean())
+        self.level = float(cv2.mean(small)[0])
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
             self.mask = self.recent = np.ones(small.shape, np.uint8)
@@ -696,6 +696,11 @@ class RegionTracker:
                     best, best_d = key, d
             if best is not None:
                 old = self._known[best]
+                if old.seen == self._count - 1 and np.array_equal(old.corners, c):
+                    # read again as it was (a still marker reused): the same record, still
+                    old.seen, old.velocity = self._count, (0.0, 0.0)
+                    fresh[best] = old
+                    continue
                 v = (cx - old.centre[0], cy - old.centre[1]) if old.seen == self._count - 1 else (0.0, 0.0)
                 fresh[best] = _Known(mid, c, side, self._count, v)
             else:
