@@ -40,6 +40,10 @@ export function cameraCard(app, s) {
       h("p", {class: "camera-mode", dataset: {state: cam.state || "off"}},
         h("span", {class: "state"}, cam.notice || t("page.camera.none", "no camera")),
         modeWords(cam) ? h("span", {class: "mode", dataset: {mode: cam.mode || ""}}, " · " + modeWords(cam)) : null),
+      // too few pictures a second for a card shown a moment (the tracker wants it in three)
+      live && cam.slow ? h("p", {class: "notice warn", id: "camera-slow"}, t("page.camera.slow",
+        "The camera reads only {pace} pictures a second (this computer is busy): a card is read once it has lain in view for {seconds} s. Hold command cards up as long.",
+        {pace: cam.slow.pace, seconds: cam.slow.seconds})) : null,
       h("img", {id: "camera-img", alt: t("page.camera.preview", "camera preview"), src: previewUrl || "", hidden: !previewUrl,
         class: live ? "" : "stale"}),
       h("p", {class: "quiet", id: "camera-note", dataset: {missing: live ? previewMissing : 0}},

@@ -63,6 +63,7 @@ import copy
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -93,6 +94,11 @@ MAX_ACTIONS_PER_FRAME = 16
 RETRY_AFTER = 2.0
 #: The count of markers seen is published at most this often (s): it changes with every hand.
 MARKERS_EVERY = 1.0
+#: Below this many pictures read a second the camera says it is slow: the tracker wants a card
+#: in 3 pictures, and a card shown for a second (a command card held up) is then missed.
+SLOW_PACE = 3.0
+#: The pace is measured over this many pictures read.
+PACE_FRAMES = 10
 
 #: The QR command cards the camera obeys (``markers/global.toml`` lists the same names; a test
 #: keeps them equal, so no printed card does nothing).
@@ -244,6 +250,7 @@ class Camera:
         # the job's frame: handed over, taken to detection, detected; the job begun
         self._times = (0.0, 0.0, 0.0, 0.0)
         self._markers_at = -1e9             # when the markers count was last published
+        self._read_at: deque[float] = deque(maxlen=PACE_FRAMES)   # the last pictures' times (s)
         self._reset()
 
     def _reset(self) -> None:
@@ -410,6 +417,7 @@ class Camera:
             return generation, None, None
         events = pipeline.update(frame, t)
         self.frames += 1
+        self._pace(t, pipeline.tracker.confirm_frames)
         seen = pipeline.last
         if seen is not None and self.reader is not None:
             self._count(len(seen.detections))
@@ -465,6 +473,24 @@ class Camera:
             if isinstance(e, CardShown):
                 self._obey(e.command, t)
         self._publish()
+
+    def _pace(self, t: float, confirm_frames: int) -> None:
+        """Measure how many pictures a second the camera reads (``t``: this picture's time, in
+        the source's own seconds) and say so while it is under :data:`SLOW_PACE`: with the
+        seconds a card must lie in view to be read (``confirm_frames`` pictures), to the half
+        second, so the status changes only when that does."""
+        times = self._read_at
+        if times and t < times[-1]:
+            times.clear()          # a new source, or a recording started again
+        times.append(t)
+        if len(times) < PACE_FRAMES:
+            return
+        span = times[-1] - times[0]
+        pace = (len(times) - 1) / span if span > 0 else float("inf")
+        slow = None if pace >= SLOW_PACE else (round(pace, 1), max(0.5, round(2 * confirm_frames / pace) / 2))
+        if (slow is None) != (self.status.slow is None) or \
+                slow is not None and self.status.slow is not None and slow[1] != self.status.slow[1]:
+            self._publish(slow=slow)
 
     def _count(self, markers: int) -> None:
         now = self.clock()
@@ -703,6 +729,7 @@ class Camera:
         self._source = source
         self._stop.clear()
         self._latest = Latest()
+        self._read_at.clear()
         self.worker.start()
         self._detection = threading.Thread(target=self._detecting, args=(self._latest,),
                                            name="camera detection", daemon=True)
@@ -773,5 +800,5 @@ class Camera:
         if self._source is not None:
             self._source.close()
             self._source = None
-        self._publish(state="off", notice=notice, markers=None, stickers=())
+        self._publish(state="off", notice=notice, markers=None, stickers=(), slow=None)
         self.worker.stop()

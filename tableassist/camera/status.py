@@ -77,7 +77,9 @@ class CameraStatus:
     ``paused`` whether the Pause card stopped it. ``report`` is the camera's last word to the
     table: what a command card did, or a reading that could not be saved. ``stickers`` are the
     stickers it keeps failing to read, each with its reprint link (a secret face only by its
-    kind). Built from readings only, which never hold a secret the game has not revealed."""
+    kind). ``slow`` is (pictures read a second, seconds a card must lie in view to be read) while
+    the camera reads too few pictures for a card shown a moment (a busy or small computer), else
+    None. Built from readings only, which never hold a secret the game has not revealed."""
 
     state: CameraState = "off"
     notice: str = "no camera"
@@ -94,6 +96,7 @@ class CameraStatus:
     confirm: tuple[Proposal, ...] = ()
     report: str | None = None
     stickers: tuple[FailingSticker, ...] = ()
+    slow: tuple[float, float] | None = None
 
     def device_json(self) -> dict[str, Any]:
         """The host screen's camera panel."""
@@ -102,7 +105,8 @@ class CameraStatus:
                 "fps": None if self.fps is None else round(self.fps, 1),
                 "attempt": self.attempt, "retry_in": self.retry_in,
                 "markers": self.markers, "report": self.report,
-                "stickers": [s.to_json() for s in self.stickers]}
+                "stickers": [s.to_json() for s in self.stickers],
+                "slow": None if self.slow is None else {"pace": self.slow[0], "seconds": self.slow[1]}}
 
     def reading_json(self, *, runs_table: bool) -> dict[str, Any]:
         """What a screen shows of the camera's reading: the out-of-sync notice (everyone); the

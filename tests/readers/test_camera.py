@@ -310,3 +310,50 @@ def test_the_reading_loops_notices_come_in_the_screens_language():
     assert "el siguiente en 2,5 s" in i18n.render(lost, "es")
     assert i18n.render(link_notice("Kamera 7", Link("lost")), "es") == \
         "Kamera 7: la transmisión se ha detenido"
+
+
+def test_a_slow_camera_says_how_long_a_card_must_lie_in_view():
+    """A camera that reads two pictures a second (a busy computer): the tracker wants a card in 3
+    pictures, so the host's panel says a card is read once it has lain 1.5 s in view. At ten a
+    second it says nothing. The real pipeline (command cards only) on plain pictures, their
+    times as a source gives them."""
+    import numpy as np
+
+    from tableassist.camera.live import PACE_FRAMES, SLOW_PACE
+    from tableassist.vision import TablePipeline
+
+    registry = load_registry()
+    camera = Camera(pipeline_for=lambda game: TablePipeline(None, registry))
+    told = []
+    camera.subscribe(lambda s: told.append(s.slow))
+    picture = np.full((48, 64, 3), 128, np.uint8)
+    for k in range(PACE_FRAMES + 5):
+        camera.process(picture, 0.5 * k)                  # 2 a second
+    assert SLOW_PACE > 2.0 and camera.status.slow == (2.0, 1.5)
+    assert camera.status.device_json()["slow"] == {"pace": 2.0, "seconds": 1.5}
+    assert told.count((2.0, 1.5)) == 1                    # said once, not with every picture
+    for k in range(PACE_FRAMES):
+        camera.process(picture, 10.0 + 0.1 * k)           # 10 a second
+    assert camera.status.slow is None and told[-1] is None
+    for k in range(PACE_FRAMES):
+        camera.process(picture, 20.0 + 0.4 * k)           # 2.5 a second: 1.2 s, to the half second
+    assert camera.status.slow == (2.5, 1.0)
+
+
+def test_a_slow_cameras_notice_goes_when_it_stops():
+    """The camera's threads reading a source whose pictures come half a second apart (its own
+    time): slow, and once stopped no longer."""
+    import itertools
+
+    from tableassist.vision import TablePipeline
+    from tests.server.conftest import wait_until
+
+    registry = load_registry()
+    camera = Camera(pipeline_for=lambda game: TablePipeline(None, registry))
+    clock = itertools.count(0.0, 0.5)
+    camera.start(Blinking([True] * 1000), name="camera 7", fps=200, frame_time=lambda: next(clock))
+    try:
+        wait_until(lambda: camera.status.slow is not None, 10, "the slow camera's notice")
+    finally:
+        camera.stop()
+    assert camera.status.state == "off" and camera.status.slow is None

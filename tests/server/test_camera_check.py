@@ -169,3 +169,33 @@ def test_the_host_screen_shows_the_mode_and_the_camera_check(served, chromium):
     assert dice.locator(".name").inner_text() == "Würfelseite · 12 mm"   # as the sheets name it
     assert german.locator('[data-do="camera-check"]').inner_text() == "Prüfung beenden"
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, words", [
+    ("en", ("reads only 2 pictures a second", "1.5 s")),
+    ("de", ("liest nur 2 Bilder in der Sekunde", "1,5 s")),
+])
+def test_a_slow_camera_says_on_the_host_screen_how_long_a_card_must_lie(server, chromium, lang, words):
+    """The served camera reading a table whose pictures come half a second apart (a busy
+    computer's pace, in the source's own time): the host's camera card says how many pictures a
+    second it reads and how long a card must lie in view, in the screen's language."""
+    import itertools
+
+    from tests.camera_sources import Still, abandon_ship_at_720p
+
+    clock = itertools.count(0.0, 0.5)
+    server.camera.start(Still(abandon_ship_at_720p()), name="camera 0", fps=20, frame_time=lambda: next(clock))
+    try:
+        page = chromium.new_context(locale=lang, viewport=TABLET).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}#t={server.tokens.host}")
+        slow = page.locator("#camera-card #camera-slow")
+        slow.wait_for(timeout=20000)
+        text = slow.inner_text()
+        assert all(w in text for w in words), text
+        assert not errors, errors
+        page.context.close()
+    finally:
+        server.camera.stop()
