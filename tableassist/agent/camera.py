@@ -18,7 +18,7 @@ from tableassist.agent.link import ACK_TIMEOUT, Link
 from tableassist.games.messages import Message
 from tableassist.markers.registry import load_registry
 # The one import of the live camera loop in this part.
-from tableassist.camera.frames import read_frames
+from tableassist.camera.frames import Pace, read_frames
 from tableassist.camera.live import MARKERS_EVERY
 from tableassist.server.camera import Every, PreviewPicture, pipeline_for, starting
 
@@ -53,11 +53,12 @@ class Agent:
         self.picture = PreviewPicture(registry)
         self.link = Link(server, table, key, journal, say=say, lang=lang, status={
             "state": "starting", "notice": starting(source_name), "mode": None,
-            "markers": None, "stickers": []})
+            "markers": None, "stickers": [], "slow": None})
         self.pipeline: TablePipeline | None = None
         self._pipeline_reading: str | None = None   # the reading self.pipeline was made for
         self._markers_every = Every(1.0 / MARKERS_EVERY)   # the count of markers, as a local camera
         self._preview_every = Every(AGENT_PREVIEW_FPS)
+        self._pace = Pace()                 # how many pictures a second it reads
 
     def _device(self, **fields: Any) -> None:
         """The source's state (``read_frames``): kept, and sent to the server."""
@@ -85,6 +86,10 @@ class Agent:
             return
         if events:
             self.link.add(reading, t, [e.to_json() for e in events])
+        told = self._pace.slow
+        if self._pace.read(t, pipeline.tracker.confirm_frames) != told:
+            slow = self._pace.slow
+            self.link.show(slow=None if slow is None else list(slow))
         seen = pipeline.last
         status = self.link.status
         markers = len(seen.detections) if seen is not None and game else None

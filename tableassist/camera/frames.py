@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,42 @@ if TYPE_CHECKING:
 
 #: Frames in a row without a picture before the camera counts as lost.
 LOST_AFTER_MISSES = 20
+#: Below this many pictures read a second the camera says it is slow: the tracker wants a card
+#: in 3 pictures, and a card shown for a second (a command card held up) is then missed.
+SLOW_PACE = 3.0
+#: The pace is measured over this many pictures read.
+PACE_FRAMES = 10
+
+
+class Pace:
+    """How many pictures a second a camera reads, and whether that is too few: `read(t,
+    confirm_frames)` with each picture's time (s, the source's own) gives the status's ``slow``
+    ((pictures a second, seconds a card must lie in view to be read: ``confirm_frames`` pictures,
+    to the half second), or None at :data:`SLOW_PACE` and over), the same value while those
+    seconds stay; `clear()` for a new source. The camera at the server and a camera agent both."""
+
+    def __init__(self) -> None:
+        self._times: deque[float] = deque(maxlen=PACE_FRAMES)
+        self.slow: tuple[float, float] | None = None
+
+    def clear(self) -> None:
+        self._times.clear()
+        self.slow = None
+
+    def read(self, t: float, confirm_frames: int) -> tuple[float, float] | None:
+        times = self._times
+        if times and t < times[-1]:
+            times.clear()          # a recording started again
+        times.append(t)
+        if len(times) < PACE_FRAMES:
+            return self.slow
+        span = times[-1] - times[0]
+        pace = (len(times) - 1) / span if span > 0 else float("inf")
+        slow = None if pace >= SLOW_PACE else (round(pace, 1), max(0.5, round(2 * confirm_frames / pace) / 2))
+        if (slow is None) != (self.slow is None) or slow is not None and self.slow is not None \
+                and slow[1] != self.slow[1]:
+            self.slow = slow
+        return self.slow
 
 
 def mode_fields(mode: CaptureMode | str | None, frame: Frame) -> dict[str, Any]:

@@ -63,14 +63,13 @@ import copy
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tableassist.camera.author import CAMERA
-from tableassist.camera.frames import Latest, read_frames
+from tableassist.camera.frames import Latest, Pace, read_frames
 from tableassist.camera.status import CameraState, CameraStatus, Notice, Option, Proposal
 from tableassist.games.messages import Message
 from tableassist.games.protocol import Game, IllegalAction, SetupError
@@ -94,11 +93,6 @@ MAX_ACTIONS_PER_FRAME = 16
 RETRY_AFTER = 2.0
 #: The count of markers seen is published at most this often (s): it changes with every hand.
 MARKERS_EVERY = 1.0
-#: Below this many pictures read a second the camera says it is slow: the tracker wants a card
-#: in 3 pictures, and a card shown for a second (a command card held up) is then missed.
-SLOW_PACE = 3.0
-#: The pace is measured over this many pictures read.
-PACE_FRAMES = 10
 
 #: The QR command cards the camera obeys (``markers/global.toml`` lists the same names; a test
 #: keeps them equal, so no printed card does nothing).
@@ -250,7 +244,7 @@ class Camera:
         # the job's frame: handed over, taken to detection, detected; the job begun
         self._times = (0.0, 0.0, 0.0, 0.0)
         self._markers_at = -1e9             # when the markers count was last published
-        self._read_at: deque[float] = deque(maxlen=PACE_FRAMES)   # the last pictures' times (s)
+        self._pace = Pace()                 # how many pictures a second it reads
         self._reset()
 
     def _reset(self) -> None:
@@ -352,12 +346,14 @@ class Camera:
                     size: tuple[int, int] | None = None, codec: str | None = None,
                     fps: float | None = None, attempt: int | None = None,
                     retry_in: float | None = None, markers: int | None = None,
-                    stickers: tuple[FailingSticker, ...] = ()) -> None:
+                    stickers: tuple[FailingSticker, ...] = (),
+                    slow: tuple[float, float] | None = None) -> None:
         """What the source is doing, when something else than :meth:`run` reads it (a camera
         agent on another computer reports its camera's state: the fields of
         :class:`CameraStatus` about the source)."""
         self._publish(state=state, notice=notice, mode=mode, size=size, codec=codec, fps=fps,
-                      attempt=attempt, retry_in=retry_in, markers=markers, stickers=stickers)
+                      attempt=attempt, retry_in=retry_in, markers=markers, stickers=stickers,
+                      slow=slow)
 
     def _heard(self, change: Change) -> None:
         """The session changed. What the camera did itself it has read already; anything else (the
@@ -417,7 +413,9 @@ class Camera:
             return generation, None, None
         events = pipeline.update(frame, t)
         self.frames += 1
-        self._pace(t, pipeline.tracker.confirm_frames)
+        told = self._pace.slow
+        if self._pace.read(t, pipeline.tracker.confirm_frames) != told:
+            self._publish(slow=self._pace.slow)
         seen = pipeline.last
         if seen is not None and self.reader is not None:
             self._count(len(seen.detections))
@@ -473,24 +471,6 @@ class Camera:
             if isinstance(e, CardShown):
                 self._obey(e.command, t)
         self._publish()
-
-    def _pace(self, t: float, confirm_frames: int) -> None:
-        """Measure how many pictures a second the camera reads (``t``: this picture's time, in
-        the source's own seconds) and say so while it is under :data:`SLOW_PACE`: with the
-        seconds a card must lie in view to be read (``confirm_frames`` pictures), to the half
-        second, so the status changes only when that does."""
-        times = self._read_at
-        if times and t < times[-1]:
-            times.clear()          # a new source, or a recording started again
-        times.append(t)
-        if len(times) < PACE_FRAMES:
-            return
-        span = times[-1] - times[0]
-        pace = (len(times) - 1) / span if span > 0 else float("inf")
-        slow = None if pace >= SLOW_PACE else (round(pace, 1), max(0.5, round(2 * confirm_frames / pace) / 2))
-        if (slow is None) != (self.status.slow is None) or \
-                slow is not None and self.status.slow is not None and slow[1] != self.status.slow[1]:
-            self._publish(slow=slow)
 
     def _count(self, markers: int) -> None:
         now = self.clock()
@@ -729,7 +709,7 @@ class Camera:
         self._source = source
         self._stop.clear()
         self._latest = Latest()
-        self._read_at.clear()
+        self._pace.clear()
         self.worker.start()
         self._detection = threading.Thread(target=self._detecting, args=(self._latest,),
                                            name="camera detection", daemon=True)

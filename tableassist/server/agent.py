@@ -291,7 +291,7 @@ class AgentLink:
             fps=msg.fps, attempt=msg.attempt, retry_in=msg.retry_in,
             markers=msg.markers if reads else None,
             stickers=tuple(FailingSticker(**s.model_dump()) for s in msg.stickers) if reads
-            else ())
+            else (), slow=None if msg.slow is None else (msg.slow[0], msg.slow[1]))
 
     def frame(self, msg: messages.CameraFrame) -> None:
         """The agent's preview picture: to the host screen, while one is connected."""

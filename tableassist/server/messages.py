@@ -509,6 +509,12 @@ class CameraStatusReport(Message):
                         Says(
             Template("messages.says.camera_status_report.stickers",
                      "\"stickers\" is a list of the stickers the camera keeps failing to read"))] = []
+    slow: Annotated[Annotated[list[Annotated[float, Field(ge=0, le=86_400, allow_inf_nan=False)]],
+                              Field(min_length=2, max_length=2)] | None,
+                    Says(
+            Template("messages.says.camera_status_report.slow",
+                     "\"slow\" is [pictures read a second, seconds a card must lie in view], or "
+                     "null"))] = None
 
 
 class CameraFrame(Message):

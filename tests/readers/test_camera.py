@@ -319,7 +319,7 @@ def test_a_slow_camera_says_how_long_a_card_must_lie_in_view():
     times as a source gives them."""
     import numpy as np
 
-    from tableassist.camera.live import PACE_FRAMES, SLOW_PACE
+    from tableassist.camera.frames import PACE_FRAMES, SLOW_PACE
     from tableassist.vision import TablePipeline
 
     registry = load_registry()
@@ -356,4 +356,4 @@ def test_a_slow_cameras_notice_goes_when_it_stops():
         wait_until(lambda: camera.status.slow is not None, 10, "the slow camera's notice")
     finally:
         camera.stop()
-    assert camera.status.state == "off" and camera.status.slow is None
+    assert camera.status.device_json()["state"] == "off" and camera.status.slow is None

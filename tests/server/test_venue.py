@@ -442,6 +442,13 @@ def test_the_server_drops_a_batch_it_has_and_one_of_another_reading(venue):
     assert "\"marker_id\" is a whole number" in sio.call("camera_status", {
         "agent": "a1", "at": 7.0, "state": "on", "notice": "camera 0",
         "stickers": [{**worn, "marker_id": "one"}]}, timeout=5)["error"]
+    # a slow agent (a small computer next to the webcam): its pace reaches the host screen
+    answer = sio.call("camera_status", {"agent": "a1", "at": 8.0, "state": "on", "notice": "camera 0",
+                                        "slow": [2.0, 1.5]}, timeout=5)
+    assert answer["ok"], answer
+    assert host.wait_state(lambda s: s["camera"]["slow"])["camera"]["slow"] == {"pace": 2.0, "seconds": 1.5}
+    assert "\"slow\" is [pictures read a second" in sio.call("camera_status", {
+        "agent": "a1", "at": 9.0, "state": "on", "notice": "camera 0", "slow": "very"}, timeout=5)["error"]
     # a second agent is refused while the first is connected; the home table is untouched
     with pytest.raises(socketio.exceptions.ConnectionError, match="another camera agent"):
         agent_client(venue, "two", two.tokens.camera, agent="a2")
