@@ -86,8 +86,7 @@ class Agent:
             return
         if events:
             self.link.add(reading, t, [e.to_json() for e in events])
-        told = self._pace.slow
-        if self._pace.read(t, pipeline.tracker.confirm_frames) != told:
+        if self._pace.read(t, pipeline.tracker.confirm_frames):
             slow = self._pace.slow
             self.link.show(slow=None if slow is None else list(slow))
         seen = pipeline.last

@@ -29,10 +29,11 @@ PACE_FRAMES = 10
 
 class Pace:
     """How many pictures a second a camera reads, and whether that is too few: `read(t,
-    confirm_frames)` with each picture's time (s, the source's own) gives the status's ``slow``
-    ((pictures a second, seconds a card must lie in view to be read: ``confirm_frames`` pictures,
-    to the half second), or None at :data:`SLOW_PACE` and over), the same value while those
-    seconds stay; `clear()` for a new source. The camera at the server and a camera agent both."""
+    confirm_frames)` with each picture's time (s, the source's own) says whether `slow`, the
+    status's field, changed: (pictures a second, seconds a card must lie in view to be read:
+    ``confirm_frames`` pictures, to the half second), or None at :data:`SLOW_PACE` and over; it
+    stays as it is while those seconds do. `clear()` for a new source. The camera at the server
+    and a camera agent both."""
 
     def __init__(self) -> None:
         self._times: deque[float] = deque(maxlen=PACE_FRAMES)
@@ -42,20 +43,20 @@ class Pace:
         self._times.clear()
         self.slow = None
 
-    def read(self, t: float, confirm_frames: int) -> tuple[float, float] | None:
+    def read(self, t: float, confirm_frames: int) -> bool:
         times = self._times
         if times and t < times[-1]:
             times.clear()          # a recording started again
         times.append(t)
         if len(times) < PACE_FRAMES:
-            return self.slow
+            return False
         span = times[-1] - times[0]
         pace = (len(times) - 1) / span if span > 0 else float("inf")
         slow = None if pace >= SLOW_PACE else (round(pace, 1), max(0.5, round(2 * confirm_frames / pace) / 2))
-        if (slow is None) != (self.slow is None) or slow is not None and self.slow is not None \
-                and slow[1] != self.slow[1]:
-            self.slow = slow
-        return self.slow
+        if slow is None or self.slow is None or slow[1] != self.slow[1]:
+            changed, self.slow = slow != self.slow, slow
+            return changed
+        return False
 
 
 def mode_fields(mode: CaptureMode | str | None, frame: Frame) -> dict[str, Any]:

@@ -413,8 +413,7 @@ class Camera:
             return generation, None, None
         events = pipeline.update(frame, t)
         self.frames += 1
-        told = self._pace.slow
-        if self._pace.read(t, pipeline.tracker.confirm_frames) != told:
+        if self._pace.read(t, pipeline.tracker.confirm_frames):
             self._publish(slow=self._pace.slow)
         seen = pipeline.last
         if seen is not None and self.reader is not None:

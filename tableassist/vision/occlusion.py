@@ -62,7 +62,7 @@ class _Reference:
     radius: float           # the window's half-size, px
     ring: np.ndarray        # GRID x GRID bool: the surroundings, outside the footprint
     frame: int              # when it was taken
-    square: tuple[int, int, int, int] = (0, 0, 0, 0)   # the window, px
+    square: tuple[int, int, int, int]   # the window, px
     changed: bool = False   # the picture changed somewhere in the window since
 
 
