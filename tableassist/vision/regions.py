@@ -234,6 +234,10 @@ class RegionTracker:
     #: strips moving components left behind: looked at, and skipped as the bare table
     strips_looked: int = 0
     strips_bare: int = 0
+    #: grid cells of what changed lately and no component explains (a hand's way): looked at, and
+    #: skipped as the bare table they show again (where a hand left it)
+    cells_looked: int = 0
+    cells_bare: int = 0
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -486,7 +490,8 @@ class RegionTracker:
 
         * what changed in the last `ChangeMap.settle` frames that no component read in this frame
           covers, where it is now or where it was last frame (its motion is its own business), nor
-          a box looked at for every id already, grown by the largest sticker side;
+          a box looked at for every id already, nor the bare table as it was seen (where a hand
+          left it), grown by the largest sticker side;
         * beside each edge a moving component left behind, the strip it uncovered and one sticker
           side beyond it (what changed there may be only a sticker's last uncovered edge).
         """
@@ -498,6 +503,7 @@ class RegionTracker:
         known = [k.side for k in self._known.values()]
         reach = (max(known) if known else 4 * s) + s
         explained = np.zeros_like(recent)
+        maybe = self._unlike_bare()
         strips: list[Box] = []
         if len(moved):
             ids = moved.ids.tolist()
@@ -512,13 +518,21 @@ class RegionTracker:
                 polys += list(np.round((was - s / 2) / s).astype(np.int32))
                 strips = self._not_bare(
                     _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32)),
-                    polys[:len(ids)])
+                    polys[:len(ids)], maybe)
             for poly in polys:
                 cv2.fillConvexPoly(explained, poly, 1)
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
+        unexplained: np.ndarray = 1 - explained
+        if maybe is not None:
+            # where a hand left, the table it shows looks as it was seen bare: nothing came there
+            changed = cv2.countNonZero(recent & unexplained)
+            unexplained = unexplained & maybe
+        left = recent & unexplained
+        if maybe is not None:
+            self.cells_looked += cv2.countNonZero(left)
+            self.cells_bare += changed - cv2.countNonZero(left)
         raw = self.changes.raw
-        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & (1 - explained), np.ones((5, 5), np.uint8)))
-        left = recent & (1 - explained)
+        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & unexplained, np.ones((5, 5), np.uint8)))
         for x0, y0, x1, y1 in searched:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
@@ -601,26 +615,25 @@ class RegionTracker:
         allowed = int(dictionary.maxCorrectionBits * self.detector.params.errorCorrectionRate)
         return int(dictionary.getDistanceToId(bits, marker_id, False)) <= allowed
 
-    def _not_bare(self, strips: list[Box], now: list[np.ndarray]) -> list[Box]:
+    def _not_bare(self, strips: list[Box], now: list[np.ndarray], maybe: np.ndarray | None) -> list[Box]:
         """The strips moving components left behind (full-frame boxes) that may show a sticker:
         not those whose every cell in view (outside the components where they are `now`, grid
-        polygons, grown by a cell) was seen bare and looks as it did then. A card sliding over the
-        bare table uncovers only table; where it lay from the first frame, or over a sticker, it
-        uncovers cells never seen bare, and those are looked at."""
-        grid, bare, seen = self.changes.grid, self._bare, self._bare_known
-        if grid is None or bare is None or seen is None or bare.shape != grid.shape or not strips:
+        polygons, grown by a cell) was seen bare and looks as it did then (`maybe`: the cells
+        that may show one, `_unlike_bare`). A card sliding over the bare table uncovers only
+        table; where it lay from the first frame, or over a sticker, it uncovers cells never seen
+        bare, and those are looked at."""
+        if maybe is None or not strips:
             self.strips_looked += len(strips)
             return strips
         s = ChangeMap.SCALE
-        gh, gw = grid.shape
+        gh, gw = maybe.shape
         covered: np.ndarray = np.zeros((gh, gw), np.uint8)
         for poly in now:
             cv2.fillConvexPoly(covered, poly, 1)
         covered = cv2.dilate(covered, np.ones((3, 3), np.uint8))
-        # a cell that may show a sticker: in view, and never seen bare or unlike it; counted per
-        # strip on the summed table of them (four look-ups a strip, not a slice's numpy calls)
-        maybe = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)) & (covered == 0)
-        total = cv2.integral(maybe.astype(np.uint8))
+        # a cell that may show a sticker, in view; counted per strip on the summed table of them
+        # (four look-ups a strip, not a slice's numpy calls)
+        total = cv2.integral(maybe & (covered == 0))
         b = np.array(strips, np.int64)
         x0, y0 = np.clip(b[:, 0] // s, 0, gw), np.clip(b[:, 1] // s, 0, gh)
         x1, y1 = np.clip(b[:, 2] // s + 1, x0, gw), np.clip(b[:, 3] // s + 1, y0, gh)
@@ -630,9 +643,19 @@ class RegionTracker:
         self.strips_bare += len(strips) - len(out)
         return out
 
+    def _unlike_bare(self) -> np.ndarray | None:
+        """The grid cells (uint8 0/1) that may show a sticker: never seen bare, or unlike the bare
+        table seen there (None before the bare table is known at this grid's size)."""
+        grid, bare, seen = self.changes.grid, self._bare, self._bare_known
+        if grid is None or bare is None or seen is None or bare.shape != grid.shape:
+            return None
+        maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)).astype(np.uint8)
+        return maybe
+
     def _see_bare(self) -> None:
         """Remember the table's look wherever no known component lies (read this frame or missed
-        lately, where it was last read), grown by a cell: what a card's trail is compared with."""
+        lately, where it was last read), grown by a cell, and the picture has not changed lately:
+        what a card's trail and a hand's way are compared with."""
         grid = self.changes.grid
         if grid is None:
             return
@@ -652,8 +675,13 @@ class RegionTracker:
                     cv2.fillConvexPoly(occupied, poly, 1)
             self._free = cv2.dilate(occupied, np.ones((3, 3), np.uint8)) == 0
             self._free_of = key
-        np.copyto(self._bare, grid, where=self._free)
-        np.copyto(self._bare_known, 1, where=self._free)
+        # only where the picture has settled: a hand passing over the table is not its look
+        free = self._free
+        recent = self.changes.recent
+        if recent is not None and recent.shape == free.shape:
+            free = free & (recent == 0)
+        np.copyto(self._bare, grid, where=free)
+        np.copyto(self._bare_known, 1, where=free)
 
     def _cards(self, marker_ids: list[int], corners: np.ndarray) -> np.ndarray:
         """The corners (n, 4, 2) of the components of markers with these ids and corners (n, 4, 2),

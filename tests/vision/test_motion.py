@@ -13,7 +13,7 @@ import numpy as np
 from tableassist.vision import TablePipeline
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
-from tableassist.vision.synthetic.script import Rest, Script, SyntheticVideo
+from tableassist.vision.synthetic.script import Pass, Rest, Script, SyntheticVideo
 
 VIEW = Viewpoint(1280, 720, tilt=20)
 
@@ -215,3 +215,25 @@ def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_wa
         assert visits[3] is not None and visits[3][2] - visits[3][0] == w, (band, visits)
         # the room darkened from frame 30 on, by 25 % at frame 40: the visits after scan again
         assert visits[5] is not None, (band, visits)
+
+
+def test_where_a_hand_left_the_bare_table_it_is_not_looked_at_again(registry, renderer):
+    """A hand passes over the table from the left edge across a row of four cards and on over bare
+    table to the right, twice. Where it left cells showing the table as it was seen bare, nothing
+    can have come into view: those are skipped (counted); where it left a card, the card is read
+    in the frame the plain pass reads it, as everywhere else."""
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", 20 + k, 250 + 140 * k, 300) for k in range(4))
+    script = Script(Scene(pieces=pieces), passes=[Pass(0.5, (80, 320), (900, 300), duration=1.5),
+                                                  Pass(2.5, (900, 280), (80, 320), duration=1.5)],
+                    texture=True, shadow=0.45)
+    video = SyntheticVideo(script, renderer, VIEW, fps=10, duration=4.5, effects=Effects(blur=0.7))
+    frames = list(video.frames())
+    assert sum(21 not in set(truth.ids.tolist()) for _, _, truth in frames) >= 2   # the hand does cover a card
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    missed = missed_per_frame(registry, pipeline, frames)
+    assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
+    regions = pipeline.regions
+    assert regions is not None and regions.full_scans == 1
+    assert regions.cells_bare >= 0.25 * (regions.cells_bare + regions.cells_looked), \
+        (regions.cells_bare, regions.cells_looked)
