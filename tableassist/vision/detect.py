@@ -393,7 +393,8 @@ class MarkerDetector:
             return out.astype(np.float32), keep
 
         if detector.rejected:
-            quads, keep = back(np.array(detector.rejected, np.float32))
+            quads = np.array(detector.rejected, np.float32)
+            quads, keep = back(quads[~_outlines_a_crop(quads, where)])
             rejected += list(quads[keep])
         if not len(found):
             return found
@@ -593,6 +594,20 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
                     break
         else:
             i += 1
+    return out
+
+
+def _outlines_a_crop(quads: np.ndarray, where: list[tuple[int, int, int, int]], slack: float = 3.0) -> np.ndarray:
+    """Which quads (n, 4, 2) on a mosaic's canvas are the outline of a crop's own edge (within
+    `slack` px of its place (x, y, w, h) on every side): a crop darker than the canvas's white
+    is a dark square to OpenCV, and a crop of bare table the size of a sticker would go on to the
+    worn-sticker reading as one."""
+    lo, hi = quads.min(axis=1), quads.max(axis=1)                     # (n, 2)
+    place = np.array(where, np.float32)                               # (crops, 4)
+    start, end = place[:, :2], place[:, :2] + place[:, 2:] - 1
+    near = (np.abs(lo[:, None] - start[None]) <= slack).all(axis=2) & \
+        (np.abs(hi[:, None] - end[None]) <= slack).all(axis=2)      # (n, crops)
+    out: np.ndarray = near.any(axis=1)
     return out
 
 

@@ -109,6 +109,9 @@ class WornReader:
         n = self._cells
         # each cell's middle (a scratch or blur at its edges says nothing), against Otsu's level
         level, inner = marker_cells(gray, quad, n)
+        lo, hi, _, _ = cv2.minMaxLoc(inner)
+        if hi - lo < MIN_CONTRAST:
+            return None          # one grey (bare table, a crop's edge): Otsu's split is noise
         if (inner[0] > level).mean() > 0.5 or (inner[:, 0] > level).mean() > 0.5:
             return None          # no black border: not a marker
         bits = (inner[1:-1, 1:-1] > level).astype(np.uint8).reshape(-1)

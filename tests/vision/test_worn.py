@@ -406,3 +406,19 @@ def test_the_square_search_in_a_band_of_the_sweep_reads_the_grey_its_scan_conver
             break
     else:
         raise AssertionError("no band of the sweep in 5 frames")
+
+
+def test_a_markers_pattern_in_faint_grey_is_no_worn_sticker(registry):
+    """A sticker's pattern 8 grey levels deep (wood grain, a shadow's edge, a crop of bare table):
+    Otsu's level splits any grey in two, so the cells alone would spell an id. No sticker prints
+    so faint (`MIN_CONTRAST`): it is not read, nor kept as a sticker's square."""
+    from tableassist.vision.worn import MIN_CONTRAST, WornReader
+    reader = WornReader(registry.dictionary, range(20, 32))
+    marker = cv2.aruco.generateImageMarker(reader.dictionary, 22, 70, borderBits=1)
+    for depth, read in ((8.0, False), (MIN_CONTRAST + 40, True)):
+        patch = np.full((140, 140), 120.0, np.float32)
+        patch[35:105, 35:105] = 120.0 - depth * (marker < 128)
+        frame = cv2.cvtColor(patch.astype(np.uint8), cv2.COLOR_GRAY2BGR)
+        quad = np.array([[35, 35], [105, 35], [105, 105], [35, 105]], np.float32)
+        found, left, _ = reader.read(frame, [quad])
+        assert (found.ids.tolist(), len(left)) == (([22], 0) if read else ([], 0)), depth
