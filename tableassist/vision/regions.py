@@ -50,6 +50,11 @@ from .frame import shrink
 from .worn import MIN_CONTRAST, WornReader, marker_cells
 
 
+#: the least `RegionTracker.grey_limit`: a colour (largest channel less smallest) a printed
+#: sticker's cells may show however grey the stickers read look
+GREY_LIMIT = 48.0
+
+
 class ChangeMap:
     """Where each frame differs from the one before, on a grid of every `SCALE`-th pixel."""
 
@@ -63,6 +68,9 @@ class ChangeMap:
         #: (a sticker a card slides off is uncovered over several frames)
         self.recent: np.ndarray | None = None
         self.level = 0.0                          # the frame's mean grey level (the room's light)
+        #: this frame's pixels on the grid as they are, not blurred (BGR; None for a grey frame)
+        self.colour: np.ndarray | None = None
+        self._chroma: np.ndarray | None = None
         self._prev: np.ndarray | None = None
         self._raw: list[np.ndarray] = []
 
@@ -80,6 +88,14 @@ class ChangeMap:
         """This frame's grey on the grid (every `SCALE`-th pixel, blurred 3×3), as compared."""
         return self._prev
 
+    def chroma(self) -> np.ndarray | None:
+        """How coloured each grid pixel of this frame is: its largest channel less its smallest
+        (uint8; 0 for black, white and every grey; None for a grey frame)."""
+        if self._chroma is None and self.colour is not None:
+            b, g, r = cv2.split(self.colour)
+            self._chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+        return self._chroma
+
     def update(self, frame: np.ndarray) -> list[Box] | None:
         """This frame's change as boxes in full-frame pixels (padded by 4 grid cells); None for the
         first frame (or a new frame size): everything is new."""
@@ -92,6 +108,8 @@ class ChangeMap:
         small = cv2.resize(np.ascontiguousarray(frame[s // 2::s]), (w // s, h // s),
                            interpolation=cv2.INTER_NEAREST_EXACT) \
             if h % s == 0 and w % s == 0 else np.ascontiguousarray(frame[s // 2::s, s // 2::s])
+        self.colour = small if small.ndim == 3 else None
+        self._chroma = None
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         small = cv2.blur(small, (3, 3))
@@ -131,7 +149,7 @@ class ChangeMap:
                 for x, y, bw, bh in rects]
 
     def reset(self) -> None:
-        self._prev = None
+        self._prev = self.colour = self._chroma = None
         self.mask = self.recent = None
         self._raw = []
 
@@ -235,9 +253,12 @@ class RegionTracker:
     strips_looked: int = 0
     strips_bare: int = 0
     #: grid cells of what changed lately and no component explains (a hand's way): looked at, and
-    #: skipped as the bare table they show again (where a hand left it)
+    #: skipped as showing no sticker (the bare table again where a hand left it; the hand's skin)
     cells_looked: int = 0
-    cells_bare: int = 0
+    cells_skipped: int = 0
+    #: the most colour (`ChangeMap.chroma`) a cell may show and be part of a sticker, as the
+    #: stickers read lately show it (None: not learnt, or a grey camera)
+    grey_limit: float | None = None
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -310,7 +331,7 @@ class RegionTracker:
         # component uncovered (a card slid off a sticker): where a marker may have come into view
         if not first:
             moved = _merge([p for p in parts[1 if still else 0:]], (w, h))
-            boxes = self._uncovered(moved, searched)
+            boxes = self._uncovered(moved, searched, _merge(parts, (w, h)))
             if boxes:
                 parts.append(self._regions(frame, boxes, [(None, window or 11)] * len(boxes), moved))
         # which markers are read only by the worn-sticker reading: those it read last (a marker
@@ -343,6 +364,7 @@ class RegionTracker:
         self._last_changed = []
         self._bare = self._bare_known = self._free = self._free_of = None
         self._band_grids, self._band_visits = {}, {}
+        self.grey_limit = None
         self.changes.reset()
         self._count = 0
 
@@ -475,23 +497,29 @@ class RegionTracker:
                 2.0 * self._printed[1] * max(rates))
 
     def _scan_scale(self) -> float:
-        """How far the full scan may shrink the frame: the smallest sticker of the game, at the
-        fewest pixels per mm any known marker shows, must stay `full_scan_px` wide."""
+        """How far the full scan may shrink the frame: the smallest sticker of the game must stay
+        `full_scan_px` wide."""
+        smallest = self._smallest_px()
+        return 1.0 if smallest == 0.0 else float(min(1.0, max(0.25, self.full_scan_px / max(smallest, 1.0))))
+
+    def _smallest_px(self) -> float:
+        """The side (px) of the game's smallest sticker at the fewest pixels per mm any known
+        marker shows (0.0: not known)."""
         if self.sizes_mm is None or not self._known or self.detector.ids is None:
-            return 1.0
+            return 0.0
         px_per_mm = min(k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values())
         self._sides()
         assert self._printed is not None
-        smallest = self._printed[0] * px_per_mm
-        return float(min(1.0, max(0.25, self.full_scan_px / max(smallest, 1.0))))
+        return float(self._printed[0] * px_per_mm)
 
-    def _uncovered(self, moved: Detections, searched: list[Box]) -> list[Box]:
+    def _uncovered(self, moved: Detections, searched: list[Box], read: Detections) -> list[Box]:
         """Where a marker may have come into view in this frame (full-frame boxes):
 
         * what changed in the last `ChangeMap.settle` frames that no component read in this frame
           covers, where it is now or where it was last frame (its motion is its own business), nor
-          a box looked at for every id already, nor the bare table as it was seen (where a hand
-          left it), grown by the largest sticker side;
+          a box looked at for every id already, nor a cell that cannot show a sticker (the bare
+          table as it was seen, where a hand left it; a colour no sticker shows now, a hand's
+          skin: `_may_show_sticker`), grown by the largest sticker side;
         * beside each edge a moving component left behind, the strip it uncovered and one sticker
           side beyond it (what changed there may be only a sticker's last uncovered edge).
         """
@@ -503,7 +531,7 @@ class RegionTracker:
         known = [k.side for k in self._known.values()]
         reach = (max(known) if known else 4 * s) + s
         explained = np.zeros_like(recent)
-        maybe = self._unlike_bare()
+        maybe = self._may_show_sticker(read)
         strips: list[Box] = []
         if len(moved):
             ids = moved.ids.tolist()
@@ -524,13 +552,14 @@ class RegionTracker:
         explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
         unexplained: np.ndarray = 1 - explained
         if maybe is not None:
-            # where a hand left, the table it shows looks as it was seen bare: nothing came there
+            # where a hand left, the table it shows looks as it was seen bare, and the hand is
+            # skin: nothing came into view there
             changed = cv2.countNonZero(recent & unexplained)
             unexplained = unexplained & maybe
         left = recent & unexplained
         if maybe is not None:
             self.cells_looked += cv2.countNonZero(left)
-            self.cells_bare += changed - cv2.countNonZero(left)
+            self.cells_skipped += changed - cv2.countNonZero(left)
         raw = self.changes.raw
         self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & unexplained, np.ones((5, 5), np.uint8)))
         for x0, y0, x1, y1 in searched:
@@ -619,7 +648,7 @@ class RegionTracker:
         """The strips moving components left behind (full-frame boxes) that may show a sticker:
         not those whose every cell in view (outside the components where they are `now`, grid
         polygons, grown by a cell) was seen bare and looks as it did then (`maybe`: the cells
-        that may show one, `_unlike_bare`). A card sliding over the bare table uncovers only
+        that may show one, `_may_show_sticker`). A card sliding over the bare table uncovers only
         table; where it lay from the first frame, or over a sticker, it uncovers cells never seen
         bare, and those are looked at."""
         if maybe is None or not strips:
@@ -643,14 +672,52 @@ class RegionTracker:
         self.strips_bare += len(strips) - len(out)
         return out
 
-    def _unlike_bare(self) -> np.ndarray | None:
-        """The grid cells (uint8 0/1) that may show a sticker: never seen bare, or unlike the bare
-        table seen there (None before the bare table is known at this grid's size)."""
+    def _may_show_sticker(self, read: Detections) -> np.ndarray | None:
+        """The grid cells (uint8 0/1) that may show part of a sticker: never seen bare or unlike
+        the bare table seen there, and no more coloured than the stickers `read` in this frame
+        show (printed black on white, a sticker is grey under any light the camera balances; a
+        tinted light tints them all, and the limit follows: `grey_limit`). None before the bare
+        table is known at this grid's size."""
         grid, bare, seen = self.changes.grid, self._bare, self._bare_known
         if grid is None or bare is None or seen is None or bare.shape != grid.shape:
             return None
         maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)).astype(np.uint8)
+        chroma = self.changes.chroma()
+        if chroma is None or chroma.shape != grid.shape or self._smallest_px() < 3 * ChangeMap.SCALE:
+            # the grid's pixels judge a sticker's colour only where one surely lies well inside it
+            # whatever its turn (12 mm dice at 720p are 13 px: the grid pixels by one may all show
+            # the die's red, blurred into its sticker's edge)
+            return maybe
+        self._learn_grey(chroma, read)
+        if self.grey_limit is not None:
+            maybe &= (chroma <= self.grey_limit).astype(np.uint8)
         return maybe
+
+    def _learn_grey(self, chroma: np.ndarray, read: Detections) -> None:
+        """`grey_limit` from the markers `read` in this frame: the colour of the grid pixel
+        nearest each one's centre (and, where a marker is large enough that they lie on it
+        whatever its turn, four more a fifth of its side away), its 90th percentile twice over
+        and 10 more, and at least `GREY_LIMIT` (a real webcam's stickers: 21 at most in 99 % of their pixels,
+        `tests/vision/test_realdata.py`). Markers smaller than 12 px say nothing (a grid pixel
+        by the centre may lie off them)."""
+        if not len(read):
+            return
+        s = ChangeMap.SCALE
+        gh, gw = chroma.shape
+        centres = read.centers()
+        sides = read.side_px()
+        big = sides >= 32
+        offsets = np.array([[0, 0], [-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]], np.float32)
+        pts = [centres[sides >= 12]]
+        if big.any():
+            pts += [centres[big] + o * sides[big, None] for o in offsets[1:]]
+        p = np.concatenate(pts)
+        if not len(p):
+            return
+        gx = np.clip(np.rint((p[:, 0] - s // 2) / s), 0, gw - 1).astype(np.intp)
+        gy = np.clip(np.rint((p[:, 1] - s // 2) / s), 0, gh - 1).astype(np.intp)
+        shown = np.sort(chroma[gy, gx])
+        self.grey_limit = max(GREY_LIMIT, 2.0 * float(shown[int(0.9 * (len(shown) - 1))]) + 10.0)
 
     def _see_bare(self) -> None:
         """Remember the table's look wherever no known component lies (read this frame or missed

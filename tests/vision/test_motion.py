@@ -9,8 +9,10 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from tableassist.vision import TablePipeline
+from tableassist.vision.regions import GREY_LIMIT
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
 from tableassist.vision.synthetic.script import Pass, Rest, Script, SyntheticVideo
@@ -108,9 +110,10 @@ def test_every_card_moving_the_pipeline_reads_what_the_plain_pass_reads_in_every
 
 def test_a_card_slid_over_the_bare_table_has_its_trail_searched_only_where_it_hides_something(registry, renderer):
     """A Wreckers card slides 3.5 mm a frame along the bottom edge, over bare table, across seat
-    marker 0 and on over bare table. Its trail is searched where it lay at first and over the
-    seat (never seen bare), and skipped where it uncovers only table it had covered: the seat is
-    still read in the frame the plain pass reads it, the card in every frame."""
+    marker 0 and on over bare table. Its trail is searched over the seat (never seen bare, and
+    grey as a sticker is), and skipped where it uncovers only table: table it had covered (seen
+    bare) or where it lay at first (never seen bare, but the wood's colour, which no sticker
+    shows): the seat is still read in the frame the plain pass reads it, the card in every frame."""
     seats = seat_pieces()
     seat = seats[0]
     base = corner_pieces() + seats
@@ -140,7 +143,7 @@ def test_a_card_slid_over_the_bare_table_has_its_trail_searched_only_where_it_hi
     assert regions is not None and regions.full_scans == 1       # only the first frame was scanned whole
     assert covered >= 5 and uncovered_again >= 5                 # the seat was hidden, and read again
     assert regions.strips_bare >= 20, (regions.strips_bare, regions.strips_looked)
-    assert regions.strips_looked >= 5, (regions.strips_bare, regions.strips_looked)
+    assert regions.strips_looked >= 2, (regions.strips_bare, regions.strips_looked)
 
 
 def test_a_card_sliding_steadily_is_followed_where_its_motion_puts_it_as_exactly_as_a_search(registry, renderer):
@@ -217,17 +220,21 @@ def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_wa
         assert visits[5] is not None, (band, visits)
 
 
-def test_where_a_hand_left_the_bare_table_it_is_not_looked_at_again(registry, renderer):
+@pytest.mark.parametrize("height", [720, 1080])
+def test_where_a_hand_went_it_is_looked_at_only_where_it_may_show_a_sticker(registry, renderer, height):
     """A hand passes over the table from the left edge across a row of four cards and on over bare
-    table to the right, twice. Where it left cells showing the table as it was seen bare, nothing
-    can have come into view: those are skipped (counted); where it left a card, the card is read
-    in the frame the plain pass reads it, as everywhere else."""
+    table to the right, and back. Where it left cells showing the table as it was seen bare,
+    nothing can have come into view, nor where it shows its skin (a colour no sticker shows):
+    those cells are skipped (counted). At 720p a 25 mm sticker is 22 px, under the 3 grid cells
+    the colour is judged on: only the bare table is skipped there. Where the hand left a card,
+    the card is read in the frame the plain pass reads it, as everywhere else."""
     pieces = corner_pieces() + seat_pieces() + tuple(
         registry_piece(registry, "wreckers", 20 + k, 250 + 140 * k, 300) for k in range(4))
     script = Script(Scene(pieces=pieces), passes=[Pass(0.5, (80, 320), (900, 300), duration=1.5),
                                                   Pass(2.5, (900, 280), (80, 320), duration=1.5)],
                     texture=True, shadow=0.45)
-    video = SyntheticVideo(script, renderer, VIEW, fps=10, duration=4.5, effects=Effects(blur=0.7))
+    view = Viewpoint(height * 16 // 9, height, tilt=20)
+    video = SyntheticVideo(script, renderer, view, fps=10, duration=4.5, effects=Effects(blur=0.7))
     frames = list(video.frames())
     assert sum(21 not in set(truth.ids.tolist()) for _, _, truth in frames) >= 2   # the hand does cover a card
     pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
@@ -235,5 +242,34 @@ def test_where_a_hand_left_the_bare_table_it_is_not_looked_at_again(registry, re
     assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
     regions = pipeline.regions
     assert regions is not None and regions.full_scans == 1
-    assert regions.cells_bare >= 0.25 * (regions.cells_bare + regions.cells_looked), \
-        (regions.cells_bare, regions.cells_looked)
+    share = regions.cells_skipped / (regions.cells_skipped + regions.cells_looked)
+    if height == 720:
+        assert regions.grey_limit is None and share >= 0.25, share
+    else:
+        assert regions.grey_limit == GREY_LIMIT and share >= 0.8, share
+
+
+@pytest.mark.parametrize("camera", ["warm light", "grey camera"])
+def test_under_a_tinted_light_or_a_grey_camera_nothing_is_skipped_for_its_colour(registry, renderer, camera):
+    """A hand lifted from a card at 1080p under a lamp that tints the whole picture orange (a camera that does
+    not balance it: the stickers' white shows a colour of 100), and from a camera giving grey
+    frames: the stickers' colour sets the limit (`grey_limit`), or there is no colour to judge,
+    and every card is read in the frame the plain pass reads it."""
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", 20 + k, 250 + 140 * k, 300) for k in range(4))
+    script = Script(Scene(pieces=pieces), rests=[Rest(0.5, 390, 300, duration=1.5, size_mm=110)])
+    video = SyntheticVideo(script, renderer, Viewpoint(1920, 1080, tilt=20), fps=10, duration=3.0,
+                           effects=Effects(blur=0.7))
+    tint = np.array([0.55, 0.8, 1.0], np.float32)
+    frames = [(t, (f * tint).astype(np.uint8) if camera == "warm light" else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY),
+               truth) for t, f, truth in video.frames()]
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    missed = missed_per_frame(registry, pipeline, frames)
+    assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
+    regions = pipeline.regions
+    assert regions is not None
+    if camera == "warm light":
+        assert regions.grey_limit is not None and regions.grey_limit > 2 * GREY_LIMIT
+    else:
+        assert regions.grey_limit is None
+

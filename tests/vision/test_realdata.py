@@ -12,6 +12,7 @@ import pytest
 
 from tableassist.markers.registry import load_registry
 from tableassist.vision import MarkerDetector, QRScanner
+from tableassist.vision.regions import GREY_LIMIT, ChangeMap
 
 REALDATA = Path(__file__).resolve().parents[3] / "shared" / "realdata"
 if not REALDATA.exists():
@@ -82,3 +83,31 @@ def test_negative_photos_give_no_marker_and_no_qr_code():
             hits[(d.dictionary_name, d.preset)] += len(d.detect(frame))
         hits["qr"] += len(scanner.scan(frame))
     assert sum(hits.values()) == 0, hits
+
+
+def test_printed_markers_in_real_webcam_photos_are_grey_to_the_colour_judge():
+    """The real webcam photos of printed ArUco sheets (`aruco_opencv`, desks under room
+    light): every marker's pixels, border and cells, show a colour (largest channel
+    less smallest) well under `GREY_LIMIT`, the least limit a cell may show and be looked at
+    for a sticker, and so does the grid pixel the change map samples nearest each one's centre."""
+    folder = REALDATA / "aruco_opencv"
+    checked = 0
+    for name, entry in TRUTH["images"].items():
+        if not entry.get("markers"):       # the diamonds: an id multiset, no corners
+            continue
+        frame = cv2.imread(str(folder / name))
+        changes = ChangeMap()
+        changes.update(frame)
+        chroma, grid = changes.chroma(), frame.astype(np.int16)
+        pixels = grid.max(axis=2) - grid.min(axis=2)
+        for marker in entry["markers"]:
+            quad = np.array(marker["corners"], np.float32)
+            inside = np.zeros(frame.shape[:2], np.uint8)
+            cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+            inside = cv2.erode(inside, np.ones((5, 5), np.uint8))
+            assert np.percentile(pixels[inside > 0], 99) <= GREY_LIMIT / 2, (name, marker["id"])
+            cx, cy = quad.mean(axis=0)
+            s = ChangeMap.SCALE
+            assert chroma[int(round((cy - s // 2) / s)), int(round((cx - s // 2) / s))] <= GREY_LIMIT
+            checked += 1
+    assert checked >= 60
