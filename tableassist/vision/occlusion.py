@@ -113,6 +113,11 @@ class Appearance:
         self._centres = found.centers()
         self._ids = found.ids
 
+    def release(self) -> None:
+        """Let go of this frame once the tracker's questions are answered: the pipeline keeps no
+        picture between frames (a 2160p frame is 25 MB, and the camera's loop frees it)."""
+        self._frame = None
+
     # -- the tracker's questions ---------------------------------------------------------------
 
     def seen(self, key: tuple[int, int], sighting: Sighting) -> None:

@@ -175,6 +175,7 @@ class TablePipeline:
             sightings = self.geometry.locate(found)
             self.appearance.frame(frame, found, self.regions.changed or (), self.regions.changes.level)
             events += self.tracker.update(sightings, t)
+            self.appearance.release()
             failing = self._failing(frame, found, sightings, t)
             warnings += found.size_warnings()
             if self.geometry.table_h is None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import weakref
+
 from tableassist.vision import Layout, TableGeometry, TablePipeline
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import Viewpoint
 from tableassist.vision.synthetic.score import score_events
-from tableassist.vision.synthetic.script import Move, Script, SyntheticVideo, demo_script
+from tableassist.vision.synthetic.script import Move, Rest, Script, SyntheticVideo, demo_script
 from tests.vision.conftest import table
 
 
@@ -69,3 +71,17 @@ def test_a_qr_command_card_gives_one_event_per_showing(registry, tmp_path):
     # the two frames the card came back in
     assert pipeline._qr.scans == 3
     assert any("corners are not all in view" in w for w in pipeline.last.warnings)
+
+
+def test_the_pipeline_keeps_no_frame_between_frames(registry, renderer):
+    """Once `update` returns, nothing in the pipeline holds the frame (a 2160p frame is 25 MB):
+    the camera's loop frees it, and a table's memory is the pipeline's own."""
+    script = Script(table(registry, "wreckers", [(20 + k, 250 + 140 * k, 300, 0) for k in range(4)]), rests=[Rest(0.3, 390, 300, duration=0.5, size_mm=110)])
+    video = SyntheticVideo(script, renderer, Viewpoint(1280, 720, tilt=20), fps=10, duration=1.2)
+    pipeline = TablePipeline("wreckers", registry)
+    held = []
+    for t, frame, _ in video.frames():
+        pipeline.update(frame, t)
+        held.append(weakref.ref(frame))
+        del frame
+    assert [k for k, ref in enumerate(held) if ref() is not None] == []
