@@ -252,7 +252,8 @@ class TablePipeline:
         # the change of the frame before that has settled now: while a card or a hand moves, a
         # square found there would be gone in the next frame (and the search costs every frame)
         changed = self.regions.changed or []
-        settled = [b for b in self._changed_before if not boxes_overlap(b, changed)]
+        settled = [part for part in (self.regions.may_show_part(b) for b in self._changed_before
+                                     if not boxes_overlap(b, changed)) if part is not None]
         self._changed_before = changed
         # and what this frame's band of the sweep looked at (each part of the table once a sweep);
         # a first frame's whole, in the frame after it (the first frame costs a plain pass already)

@@ -259,6 +259,9 @@ class RegionTracker:
     #: the most colour (`ChangeMap.chroma`) a cell may show and be part of a sticker, as the
     #: stickers read lately show it (None: not learnt, or a grey camera)
     grey_limit: float | None = None
+    #: this frame's grid cells that may show part of a sticker (`_may_show_sticker`; None: not
+    #: judged in this frame)
+    may_show: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -270,7 +273,7 @@ class RegionTracker:
         fresh = self.changes.update(frame)
         self.changed = self.arrived = fresh
         self.rejected = []
-        self.swept = self.swept_gray = None
+        self.swept = self.swept_gray = self.may_show = None
         first = fresh is None
         step = max(1, self.full_every // self.bands)
         band = None if first or self._count % step else (self._count // step - 1) % self.bands
@@ -354,6 +357,12 @@ class RegionTracker:
         self.worn_ids = frozenset(self._worn_known)
         self._remember(result)
         self._see_bare()
+        if self.grey_limit is None or self._count % 8 == 0:
+            # learnt afresh in every frame a hand's way is judged, and on a still table now and
+            # then (the sweep's bands judge by it too)
+            chroma = self._chroma()
+            if chroma is not None:
+                self._learn_grey(chroma, result)
         self._count += 1
         return result
 
@@ -446,7 +455,13 @@ class RegionTracker:
         if visits % self.whole_every == 0:
             snapshot[g0:g1] = grid[g0:g1]
             return whole
-        ys, xs = np.nonzero(cv2.absdiff(grid[g0:g1], snapshot[g0:g1]) > self.change_threshold)
+        changed = (cv2.absdiff(grid[g0:g1], snapshot[g0:g1]) > self.change_threshold).astype(np.uint8)
+        grey = self._grey(None)
+        if grey is not None:
+            # a colour no sticker shows (a hand's skin, the wood where it went) has none to read;
+            # its change waits for the band's whole scan
+            changed &= grey[g0:g1]
+        ys, xs = np.nonzero(changed)
         if not len(ys):
             return None
         cx0, cx1 = int(xs.min()), int(xs.max()) + 1
@@ -675,23 +690,67 @@ class RegionTracker:
     def _may_show_sticker(self, read: Detections) -> np.ndarray | None:
         """The grid cells (uint8 0/1) that may show part of a sticker: never seen bare or unlike
         the bare table seen there, and no more coloured than the stickers `read` in this frame
-        show (printed black on white, a sticker is grey under any light the camera balances; a
-        tinted light tints them all, and the limit follows: `grey_limit`). None before the bare
-        table is known at this grid's size."""
+        show (`_grey`). None before the bare table is known at this grid's size. Kept for the
+        frame as `may_show`."""
         grid, bare, seen = self.changes.grid, self._bare, self._bare_known
         if grid is None or bare is None or seen is None or bare.shape != grid.shape:
             return None
         maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)).astype(np.uint8)
-        chroma = self.changes.chroma()
-        if chroma is None or chroma.shape != grid.shape or self._smallest_px() < 3 * ChangeMap.SCALE:
+        grey = self._grey(read)
+        if grey is not None:
+            maybe &= grey
+        self.may_show = maybe
+        return maybe
+
+    def _grey(self, read: Detections | None) -> np.ndarray | None:
+        """The grid cells (uint8 0/1) no more coloured than the stickers show (printed black on
+        white, a sticker is grey under any light the camera balances; a tinted light tints them
+        all, and the limit follows: `grey_limit`, learnt from the markers `read` in this frame,
+        or as it was). None where colour says nothing: a grey camera, a limit not learnt yet, or
+        stickers too small for the grid to judge."""
+        chroma = self._chroma()
+        if chroma is None:
+            return None
+        if read is not None:
+            self._learn_grey(chroma, read)
+        if self.grey_limit is None:
+            return None
+        grey: np.ndarray = (chroma <= self.grey_limit).astype(np.uint8)
+        return grey
+
+    def _chroma(self) -> np.ndarray | None:
+        """This frame's colour on the grid (`ChangeMap.chroma`), where it can judge a sticker's:
+        None for a grey camera, and where the game's smallest sticker spans under 3 grid cells."""
+        grid, chroma = self.changes.grid, self.changes.chroma()
+        if chroma is None or grid is None or chroma.shape != grid.shape or \
+                self._smallest_px() < 3 * ChangeMap.SCALE:
             # the grid's pixels judge a sticker's colour only where one surely lies well inside it
             # whatever its turn (12 mm dice at 720p are 13 px: the grid pixels by one may all show
             # the die's red, blurred into its sticker's edge)
-            return maybe
-        self._learn_grey(chroma, read)
-        if self.grey_limit is not None:
-            maybe &= (chroma <= self.grey_limit).astype(np.uint8)
-        return maybe
+            return None
+        return chroma
+
+    def may_show_part(self, box: Box) -> Box | None:
+        """The part of `box` (full-frame px) whose cells may show a sticker in this frame
+        (`may_show`), grown by the largest known sticker side: `box` itself when this frame did
+        not judge; None when no cell may."""
+        maybe = self.may_show
+        if maybe is None:
+            return box
+        s = ChangeMap.SCALE
+        gh, gw = maybe.shape
+        x0, y0, x1, y1 = box
+        gx0, gy0 = max(0, x0 // s), max(0, y0 // s)
+        gx1, gy1 = min(gw, -(-x1 // s)), min(gh, -(-y1 // s))
+        if gx1 <= gx0 or gy1 <= gy0:
+            return None
+        ys, xs = np.nonzero(maybe[gy0:gy1, gx0:gx1])
+        if not len(ys):
+            return None
+        known = [k.side for k in self._known.values()]
+        reach = int(max(known) if known else 4 * s) + s
+        return (max(x0, (gx0 + int(xs.min())) * s - reach), max(y0, (gy0 + int(ys.min())) * s - reach),
+                min(x1, (gx0 + int(xs.max()) + 1) * s + reach), min(y1, (gy0 + int(ys.max()) + 1) * s + reach))
 
     def _learn_grey(self, chroma: np.ndarray, read: Detections) -> None:
         """`grey_limit` from the markers `read` in this frame: the colour of the grid pixel

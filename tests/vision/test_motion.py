@@ -220,6 +220,34 @@ def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_wa
         assert visits[5] is not None, (band, visits)
 
 
+def test_a_hand_resting_on_the_wood_is_no_change_for_the_sweep_to_scan(registry, renderer):
+    """At 1080p a hand comes to rest on the bare table, away from the cards, after the bands'
+    first visits: the change map saw it come, and at each band's next visits (not its whole
+    scan) the only change since is skin, a colour no sticker shows: nothing is scanned. (Its
+    shadow is a soft one: a deep shadow on the wood is dark enough to be grey, and is scanned.)
+    Every marker is still read in every frame as by the plain pass."""
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", 20 + k, 250 + 160 * k, 300) for k in range(4))
+    script = Script(Scene(pieces=pieces), rests=[Rest(1.0, 810, 470, duration=10.0, size_mm=70, shadow=0.2)])
+    video = SyntheticVideo(script, renderer, Viewpoint(1920, 1080, tilt=20), fps=10, duration=2.6,
+                           effects=Effects(blur=0.7))
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=8)   # a band every 2nd frame
+    regions = pipeline.regions
+    assert regions is not None
+    frames = list(video.frames())
+    missed = missed_per_frame(registry, TablePipeline("wreckers", registry, qr_every=None, full_every=8), frames)
+    assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
+    swept = []
+    for k, (t, frame, _) in enumerate(frames):
+        pipeline.update(frame, t)
+        if k and k % 2 == 0:
+            swept.append(regions.swept)
+    assert regions.grey_limit is not None
+    # visits 0-3 the first (whole), 4-7 the second and 8-11 the third (only where changed since):
+    # the hand came at frame 10, at the second visits, and rests
+    assert all(b is not None for b in swept[:4]) and swept[4:12] == [None] * 8, swept
+
+
 @pytest.mark.parametrize("height", [720, 1080])
 def test_where_a_hand_went_it_is_looked_at_only_where_it_may_show_a_sticker(registry, renderer, height):
     """A hand passes over the table from the left edge across a row of four cards and on over bare
