@@ -239,6 +239,7 @@ class RegionTracker:
     _worn_known: set[int] = field(default_factory=set, repr=False)
     _quick: MarkerDetector | None = field(default=None, repr=False)
     _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
+    _smallest: tuple[int, float] = (-1, 0.0)        # (frame, `_smallest_px` in it)
     _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     #: the bare table: each grid cell's grey when last seen with no known component on it, and
     #: whether it ever was (a card's trail over it is searched only where it shows something else)
@@ -374,6 +375,7 @@ class RegionTracker:
         self._bare = self._bare_known = self._free = self._free_of = None
         self._band_grids, self._band_visits = {}, {}
         self.grey_limit = None
+        self._smallest = (-1, 0.0)
         self.changes.reset()
         self._count = 0
 
@@ -519,13 +521,16 @@ class RegionTracker:
 
     def _smallest_px(self) -> float:
         """The side (px) of the game's smallest sticker at the fewest pixels per mm any known
-        marker shows (0.0: not known)."""
+        marker shows (0.0: not known); once a frame."""
+        if self._smallest[0] == self._count:
+            return self._smallest[1]
         if self.sizes_mm is None or not self._known or self.detector.ids is None:
             return 0.0
         px_per_mm = min(k.side / max(1.0, self.sizes_mm(k.marker_id)) for k in self._known.values())
         self._sides()
         assert self._printed is not None
-        return float(self._printed[0] * px_per_mm)
+        self._smallest = (self._count, float(self._printed[0] * px_per_mm))
+        return self._smallest[1]
 
     def _uncovered(self, moved: Detections, searched: list[Box], read: Detections) -> list[Box]:
         """Where a marker may have come into view in this frame (full-frame boxes):
@@ -754,28 +759,16 @@ class RegionTracker:
 
     def _learn_grey(self, chroma: np.ndarray, read: Detections) -> None:
         """`grey_limit` from the markers `read` in this frame: the colour of the grid pixel
-        nearest each one's centre (and, where a marker is large enough that they lie on it
-        whatever its turn, four more a fifth of its side away), its 90th percentile twice over
-        and 10 more, and at least `GREY_LIMIT` (a real webcam's stickers: 21 at most in 99 % of their pixels,
-        `tests/vision/test_realdata.py`). Markers smaller than 12 px say nothing (a grid pixel
-        by the centre may lie off them)."""
+        nearest each one's centre (on its code's cells: `_chroma` judges only where every
+        sticker spans 3 grid cells), its 90th percentile twice over and 10 more, and at least
+        `GREY_LIMIT` (a real webcam's stickers: 21 at most in 99 % of their pixels,
+        `tests/vision/test_realdata.py`)."""
         if not len(read):
             return
         s = ChangeMap.SCALE
         gh, gw = chroma.shape
-        centres = read.centers()
-        sides = read.side_px()
-        big = sides >= 32
-        offsets = np.array([[0, 0], [-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]], np.float32)
-        pts = [centres[sides >= 12]]
-        if big.any():
-            pts += [centres[big] + o * sides[big, None] for o in offsets[1:]]
-        p = np.concatenate(pts)
-        if not len(p):
-            return
-        gx = np.clip(np.rint((p[:, 0] - s // 2) / s), 0, gw - 1).astype(np.intp)
-        gy = np.clip(np.rint((p[:, 1] - s // 2) / s), 0, gh - 1).astype(np.intp)
-        shown = np.sort(chroma[gy, gx])
+        grid = np.rint((read.centers() - s // 2) / s).astype(np.intp)
+        shown = np.sort(chroma[np.clip(grid[:, 1], 0, gh - 1), np.clip(grid[:, 0], 0, gw - 1)])
         self.grey_limit = max(GREY_LIMIT, 2.0 * float(shown[int(0.9 * (len(shown) - 1))]) + 10.0)
 
     def _see_bare(self) -> None:
