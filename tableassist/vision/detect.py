@@ -10,6 +10,7 @@ on a frame without a code).
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -373,17 +374,25 @@ class MarkerDetector:
 
         # each crop's place on the canvas, where it lies in the frame, and whether it was turned
         px, py, pw, ph = (np.array(v, np.float32) for v in zip(*where))
+        places = np.stack([px, py, px + pw - 1, py + ph - 1], axis=1)      # (crops, 4): x0 y0 x1 y1
         shift = np.array([(x0, y0) for _, x0, y0 in crops], np.float32)
         width1 = np.array([c.shape[1] - 1 for c, _, _ in crops], np.float32)
         turns = np.array(turned, bool)
 
-        def back(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        def back(quads: np.ndarray, outlines: bool = False) -> tuple[np.ndarray, np.ndarray]:
             """Each quad (n, 4, 2) where its crop puts it in the frame, and whether it lies in a
-            crop at all (the first crop whose place holds its centre)."""
+            crop at all (the first crop whose place holds its centre) and, with `outlines`, is
+            not that crop's own edge (within 3 px of its place on every side: a crop darker than
+            the canvas's white is a dark square to OpenCV, and a crop of bare table the size of
+            a sticker would go on to the worn-sticker reading as one)."""
             cx, cy = (c[:, None] for c in quads.mean(axis=1).T)
             inside = (px <= cx) & (cx < px + pw) & (py <= cy) & (cy < py + ph)
             keep = inside.any(axis=1)
             k = inside.argmax(axis=1)
+            if outlines:
+                lo, hi = quads.min(axis=1), quads.max(axis=1)
+                edge = np.abs(np.concatenate([lo, hi], axis=1) - places[k]).max(axis=1) <= 3.0
+                keep &= ~edge
             local = quads - np.stack([px[k], py[k]], axis=1)[:, None, :]
             # np.rot90: (x, y) of the crop is (y, width - 1 - x) of the turned one
             turn = turns[k][:, None]
@@ -393,8 +402,7 @@ class MarkerDetector:
             return out.astype(np.float32), keep
 
         if detector.rejected:
-            quads = np.array(detector.rejected, np.float32)
-            quads, keep = back(quads[~_outlines_a_crop(quads, where)])
+            quads, keep = back(np.array(detector.rejected, np.float32), outlines=True)
             rejected += list(quads[keep])
         if not len(found):
             return found
@@ -597,30 +605,19 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
     return out
 
 
-def _outlines_a_crop(quads: np.ndarray, where: list[tuple[int, int, int, int]], slack: float = 3.0) -> np.ndarray:
-    """Which quads (n, 4, 2) on a mosaic's canvas are the outline of a crop's own edge (within
-    `slack` px of its place (x, y, w, h) on every side): a crop darker than the canvas's white
-    is a dark square to OpenCV, and a crop of bare table the size of a sticker would go on to the
-    worn-sticker reading as one."""
-    lo, hi = quads.min(axis=1), quads.max(axis=1)                     # (n, 2)
-    place = np.array(where, np.float32)                               # (crops, 4)
-    start, end = place[:, :2], place[:, :2] + place[:, 2:] - 1
-    near = (np.abs(lo[:, None] - start[None]) <= slack).all(axis=2) & \
-        (np.abs(hi[:, None] - end[None]) <= slack).all(axis=2)      # (n, crops)
-    out: np.ndarray = near.any(axis=1)
-    return out
-
-
 def _pack(crops: list[np.ndarray], gap: int = 12) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     """Shelf-pack grey crops on a white canvas with `gap` px between them, at the width of a few
     tried that gives the smallest canvas (the detector's cost follows its pixels: ~15 % fewer
     than one width for all); (canvas, [(x, y, w, h)])."""
+    if len(crops) == 1:     # most looks of a frame with a hand in it: the crop with a white border
+        ch, cw = crops[0].shape[:2]
+        return cv2.copyMakeBorder(crops[0], gap, gap, gap, gap, cv2.BORDER_CONSTANT, value=255), [(gap, gap, cw, ch)]
     order = sorted(range(len(crops)), key=lambda k: -crops[k].shape[0])
     sizes = [crops[k].shape[:2] for k in order]
     area = sum((ch + gap) * (cw + gap) for ch, cw in sizes)
     least = max(cw for _, cw in sizes) + 2 * gap
     best: tuple[int, int, list[tuple[int, int]]] | None = None
-    for width in sorted({max(least, int(np.sqrt(area) * f)) for f in (0.8, 1.0, 1.2, 1.5, 2.0)} | {least}):
+    for width in sorted({max(least, int(math.sqrt(area) * f)) for f in (0.8, 1.0, 1.2, 1.5, 2.0)} | {least}):
         x = y = gap
         shelf = 0
         at = []
