@@ -16,14 +16,16 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
   this frame covers (where it is now or where it was: its motion is its own business), and beside
   each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
   for every id (a card slid off a sticker, a hand lifted, a card put down, a card that jumped out
-  of its box): so a marker is read in the very frame it can be read, as by a plain full pass; a
-  strip only where it may show something (a cell never seen bare, or unlike the bare table's look
-  there: a card slid over bare table uncovers only table);
+  of its box): so a marker is read in the very frame it can be read, as by a plain full pass;
+  both only where they may show a sticker: a cell never seen bare, or unlike the bare table's look
+  there (a card slid over bare table uncovers only table, a hand that left it shows only table),
+  and no more coloured than the stickers read show (printed black on white, a sticker is grey:
+  a hand's skin and the wood are not looked at; `grey_limit`);
 * the whole frame, one of `bands` horizontal bands every `full_every / bands` frames, shrunk as
   far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
   stickers' sizes, for what the change map could not see (the light): a band whole at its first
   visit and every `whole_every`-th, else only where its picture changed since it was scanned
-  there, however slowly; a first frame whole, with one plain look (three windows, as dear as a
+  there, however slowly, to a grey colour; a first frame whole, with one plain look (three windows, as dear as a
   plain pass).
 
 Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
