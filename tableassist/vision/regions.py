@@ -25,8 +25,8 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
   far as the game's smallest sticker allows (`sizes_mm`), with the threshold windows of the
   stickers' sizes, for what the change map could not see (the light): a band whole at its first
   visit and every `whole_every`-th, else only where its picture changed since it was scanned
-  there, however slowly, to a grey colour; a first frame whole, with one plain look (three windows, as dear as a
-  plain pass).
+  there, however slowly, to a grey colour; a first frame whole, with one plain look (three
+  windows, as dear as a plain pass).
 
 Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
 ArUco 3 approach): OpenCV then neither decodes a card's outline nor the specks of its art.
