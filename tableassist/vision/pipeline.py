@@ -236,11 +236,18 @@ class TablePipeline:
         assert self.regions is not None
         if self.watch is None or self.worn_after is None:
             return []
-        sides = found.side_px()
         for mid, corners in zip(found.ids.tolist(), found.corners):
             self._read_at[mid] = corners
         if not len(found):
             return []
+        if not self.regions.rejected and not self._changed_before and self.regions.swept is None \
+                and not self._search_all and self.regions.changed is not None and not self.watch.places \
+                and not self.tracker.failing(t, 0.0):
+            # nothing to judge (most frames of a still table): no outline, no change settling, no
+            # band, no place watched, no sticker unread where it lies
+            self._changed_before = self.regions.changed
+            return []
+        sides = found.side_px()
         known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
                  if i in self.markers]
         if not known:

@@ -358,7 +358,10 @@ class RegionTracker:
         result = _dedupe(_merge(parts, (w, h)))
         self._worn_known &= {int(i) for i in result.ids}
         self.worn_ids = frozenset(self._worn_known)
-        self._remember(result)
+        if still and all(not len(p) for p in parts[1:]):
+            self._still(still)        # a still table: every marker as it was, nothing else read
+        else:
+            self._remember(result)
         self._see_bare()
         if self.grey_limit is None or self._count % 8 == 0:
             # learnt afresh in every frame a hand's way is judged, and on a still table now and
@@ -832,6 +835,19 @@ class RegionTracker:
             if d < best_d:
                 best, best_d = k, d
         return best
+
+    def _still(self, still: list[_Known]) -> None:
+        """What `_remember` makes of a frame that read only the `still` markers, again as they
+        were: they are seen now, not moving; the others are kept for `keep` frames."""
+        for k in still:
+            k.seen, k.velocity = self._count, (0.0, 0.0)
+        gone = [key for key, k in self._known.items() if self._count - k.seen >= self.keep]
+        if gone:
+            for key in gone:
+                del self._known[key]
+            self._ids = {}
+            for key in self._known:
+                self._ids.setdefault(key[0], []).append(key)
 
     def _remember(self, found: Detections) -> None:
         fresh: dict[tuple[int, int], _Known] = {}
