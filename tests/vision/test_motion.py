@@ -15,7 +15,7 @@ from tableassist.vision import TablePipeline
 from tableassist.vision.regions import GREY_LIMIT
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.scene import Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
-from tableassist.vision.synthetic.script import Pass, Rest, Script, SyntheticVideo
+from tableassist.vision.synthetic.script import Move, Pass, Rest, Script, SyntheticVideo
 
 VIEW = Viewpoint(1280, 720, tilt=20)
 
@@ -218,6 +218,31 @@ def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_wa
         assert visits[3] is not None and visits[3][2] - visits[3][0] == w, (band, visits)
         # the room darkened from frame 30 on, by 25 % at frame 40: the visits after scan again
         assert visits[5] is not None, (band, visits)
+
+
+def test_a_card_under_a_lamp_tinting_one_end_of_the_table_is_read_as_the_hand_leaves(registry, renderer):
+    """At 1080p a warm lamp (a camera balanced for the daylight of the rest of the table) tints
+    the right third of the picture orange, its stickers' white too. A card lies read there; a
+    hand puts a new card down beside it (one never read is no known marker looked for where it
+    was: only the hand's way finds it). The new card is read in the frame the plain pass reads
+    it: a sticker's black cells are grey under any light, and the most coloured sticker read
+    sets the limit (here the lamp's: over twice `GREY_LIMIT`)."""
+    pieces = corner_pieces() + seat_pieces() + tuple(
+        registry_piece(registry, "wreckers", 20 + k, 250 + 160 * k, 300) for k in range(3))
+    new_card = registry_piece(registry, "wreckers", 23, 730, 300)
+    script = Script(Scene(pieces=pieces), moves=[Move(0.5, 23, 730, 300, duration=0.6)],
+                    extra={23: new_card}, texture=True, shadow=0.3)
+    video = SyntheticVideo(script, renderer, Viewpoint(1920, 1080, tilt=20), fps=10, duration=3.0,
+                           effects=Effects(blur=0.7))
+    ramp = np.clip((np.arange(1920, dtype=np.float32) - 1150) / 150, 0, 1)[None, :, None]
+    lamp = 1 - ramp * (1 - np.array([0.55, 0.8, 1.0], np.float32))
+    frames = [(t, (f * lamp).astype(np.uint8), truth) for t, f, truth in video.frames()]
+    assert 23 not in set(frames[0][2].ids.tolist()) and 23 in set(frames[-1][2].ids.tolist())
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    missed = missed_per_frame(registry, pipeline, frames)
+    assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
+    regions = pipeline.regions
+    assert regions is not None and regions.grey_limit is not None and regions.grey_limit > 2 * GREY_LIMIT
 
 
 def test_a_hand_resting_on_the_wood_is_no_change_for_the_sweep_to_scan(registry, renderer):
