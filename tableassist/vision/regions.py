@@ -70,8 +70,11 @@ class ChangeMap:
         #: (a sticker a card slides off is uncovered over several frames)
         self.recent: np.ndarray | None = None
         self.level = 0.0                          # the frame's mean grey level (the room's light)
-        #: this frame's pixels on the grid as they are, not blurred (BGR; None for a grey frame)
+        #: this frame's pixels on the grid as they are, not blurred (BGR; None for a grey frame),
+        #: and their grey (a sticker's cells black or white there: blurred 3 × 3, a sticker of a
+        #: few cells averages to any grey, the table's too)
         self.colour: np.ndarray | None = None
+        self.sharp: np.ndarray | None = None
         self._chroma: np.ndarray | None = None
         self._prev: np.ndarray | None = None
         self._raw: list[np.ndarray] = []
@@ -114,6 +117,7 @@ class ChangeMap:
         self._chroma = None
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        self.sharp = small
         small = cv2.blur(small, (3, 3))
         self.level = float(cv2.mean(small)[0])
         prev, self._prev = self._prev, small
@@ -151,7 +155,7 @@ class ChangeMap:
                 for x, y, bw, bh in rects]
 
     def reset(self) -> None:
-        self._prev = self.colour = self._chroma = None
+        self._prev = self.colour = self._chroma = self.sharp = None
         self.mask = self.recent = None
         self._raw = []
 
@@ -243,8 +247,8 @@ class RegionTracker:
     _printed: tuple[float, float] | None = field(default=None, repr=False)   # the game's stickers, mm
     _smallest: tuple[int, float] = (-1, 0.0)        # (frame, `_smallest_px` in it)
     _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
-    #: the bare table: each grid cell's grey when last seen with no known component on it, and
-    #: whether it ever was (a card's trail over it is searched only where it shows something else)
+    #: the bare table: each grid pixel's grey (`ChangeMap.sharp`) when last seen with no known
+    #: component on it, and whether it ever was (a card's trail over it is searched only where it shows something else)
     _bare: np.ndarray | None = field(default=None, repr=False)
     _bare_known: np.ndarray | None = field(default=None, repr=False)
     _free: np.ndarray | None = field(default=None, repr=False)    # the cells no known component lies on
@@ -702,10 +706,14 @@ class RegionTracker:
         the bare table seen there, and no more coloured than the stickers `read` in this frame
         show (`_grey`). None before the bare table is known at this grid's size. Kept for the
         frame as `may_show`."""
-        grid, bare, seen = self.changes.grid, self._bare, self._bare_known
-        if grid is None or bare is None or seen is None or bare.shape != grid.shape:
+        sharp, bare, seen = self.changes.sharp, self._bare, self._bare_known
+        if sharp is None or bare is None or seen is None or bare.shape != sharp.shape or \
+                self._smallest_px() < 3 * ChangeMap.SCALE:
+            # the grid's pixels tell a sticker from the table only where some surely lie on its
+            # cells, black or white (a 12 mm die at 720p, 13 px, may show the grid a pixel or two
+            # of its sticker's edge, as grey as the wood)
             return None
-        maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(grid, bare) > self.change_threshold)).astype(np.uint8)
+        maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(sharp, bare) > self.change_threshold)).astype(np.uint8)
         grey = self._grey(read)
         if grey is not None:
             maybe &= grey
@@ -781,7 +789,7 @@ class RegionTracker:
         """Remember the table's look wherever no known component lies (read this frame or missed
         lately, where it was last read), grown by a cell, and the picture has not changed lately:
         what a card's trail and a hand's way are compared with."""
-        grid = self.changes.grid
+        grid = self.changes.sharp
         if grid is None:
             return
         if self._bare is None or self._bare_known is None or self._bare.shape != grid.shape:

@@ -18,6 +18,7 @@ from tableassist.vision.synthetic.scene import Scene, Viewpoint, corner_pieces, 
 from tableassist.vision.synthetic.script import Move, Pass, Rest, Script, SyntheticVideo
 
 VIEW = Viewpoint(1280, 720, tilt=20)
+HD = Viewpoint(1920, 1080, tilt=20)
 
 
 def plain(registry):
@@ -113,7 +114,9 @@ def test_a_card_slid_over_the_bare_table_has_its_trail_searched_only_where_it_hi
     marker 0 and on over bare table. Its trail is searched over the seat (never seen bare, and
     grey as a sticker is), and skipped where it uncovers only table: table it had covered (seen
     bare) or where it lay at first (never seen bare, but the wood's colour, which no sticker
-    shows): the seat is still read in the frame the plain pass reads it, the card in every frame."""
+    shows): the seat is still read in the frame the plain pass reads it, the card in every frame.
+    At 1080p: at 720p a 25 mm sticker is 22 px, under the 3 grid pixels a side the bare table and
+    the colour are judged on, and every strip is looked at."""
     seats = seat_pieces()
     seat = seats[0]
     base = corner_pieces() + seats
@@ -123,7 +126,7 @@ def test_a_card_slid_over_the_bare_table_has_its_trail_searched_only_where_it_hi
     def frames():
         for k in range(52):
             scene = Scene(pieces=base + (replace(card, x=start + 3.5 * k),))
-            frame, truth = renderer.render(scene, VIEW, Effects(blur=0.7, seed=k))
+            frame, truth = renderer.render(scene, HD, Effects(blur=0.7, seed=k))
             yield k / 10, frame, truth
 
     pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
@@ -278,9 +281,11 @@ def test_where_a_hand_went_it_is_looked_at_only_where_it_may_show_a_sticker(regi
     """A hand passes over the table from the left edge across a row of four cards and on over bare
     table to the right, and back. Where it left cells showing the table as it was seen bare,
     nothing can have come into view, nor where it shows its skin (a colour no sticker shows):
-    those cells are skipped (counted). At 720p a 25 mm sticker is 22 px, under the 3 grid cells
-    the colour is judged on: only the bare table is skipped there. Where the hand left a card,
-    the card is read in the frame the plain pass reads it, as everywhere else."""
+    those cells are skipped (counted). At 720p a 25 mm sticker is 22 px, under the 3 grid pixels
+    a side the bare table and the colour are judged on: nothing is skipped there (blurred into
+    the wood, a small sticker's few grid pixels can look as the bare table did: a die put down,
+    `test_dice.py`). Where the hand left a card, the card is read in the frame the plain pass
+    reads it, as everywhere else."""
     pieces = corner_pieces() + seat_pieces() + tuple(
         registry_piece(registry, "wreckers", 20 + k, 250 + 140 * k, 300) for k in range(4))
     script = Script(Scene(pieces=pieces), passes=[Pass(0.5, (80, 320), (900, 300), duration=1.5),
@@ -295,10 +300,10 @@ def test_where_a_hand_went_it_is_looked_at_only_where_it_may_show_a_sticker(regi
     assert all(not m for m in missed), [(k, sorted(m)) for k, m in enumerate(missed) if m]
     regions = pipeline.regions
     assert regions is not None and regions.full_scans == 1
-    share = regions.cells_skipped / (regions.cells_skipped + regions.cells_looked)
     if height == 720:
-        assert regions.grey_limit is None and share >= 0.25, share
+        assert regions.grey_limit is None and regions.cells_skipped == 0
     else:
+        share = regions.cells_skipped / (regions.cells_skipped + regions.cells_looked)
         assert regions.grey_limit == GREY_LIMIT and share >= 0.8, share
 
 
