@@ -240,9 +240,10 @@ class TablePipeline:
             self._read_at[mid] = corners
         if not len(found):
             return []
+        unread = self.tracker.failing(t, 0.0)
         if not self.regions.rejected and not self._changed_before and self.regions.swept is None \
                 and not self._search_all and self.regions.changed is not None and not self.watch.places \
-                and not self.tracker.failing(t, 0.0):
+                and not unread:
             # nothing to judge (most frames of a still table): no outline, no change settling, no
             # band, no place watched, no sticker unread where it lies
             self._changed_before = self.regions.changed
@@ -275,7 +276,7 @@ class TablePipeline:
             gray = self.regions.swept_gray if box is not None and box == swept else None
             outlines += [(q, None) for q in square_outlines(frame, box, min_side=max(8.0, least), max_side=most,
                                                             read=read, gray=gray)]
-        for s, _ in self.tracker.failing(t, 0.0):
+        for s, _ in unread:
             corners = self._read_at.get(s.marker_id)
             if corners is not None:
                 outlines.append((corners, s.marker_id))

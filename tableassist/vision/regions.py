@@ -248,7 +248,8 @@ class RegionTracker:
     _smallest: tuple[int, float] = (-1, 0.0)        # (frame, `_smallest_px` in it)
     _footprints: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
     #: the bare table: each grid pixel's grey (`ChangeMap.sharp`) when last seen with no known
-    #: component on it, and whether it ever was (a card's trail over it is searched only where it shows something else)
+    #: component on it, and whether it ever was (a card's trail over it is searched only where it
+    #: shows something else)
     _bare: np.ndarray | None = field(default=None, repr=False)
     _bare_known: np.ndarray | None = field(default=None, repr=False)
     _free: np.ndarray | None = field(default=None, repr=False)    # the cells no known component lies on
@@ -557,8 +558,7 @@ class RegionTracker:
         if recent is None or not recent.any():
             return []
         s = ChangeMap.SCALE
-        known = [k.side for k in self._known.values()]
-        reach = (max(known) if known else 4 * s) + s
+        reach = self._reach()
         explained = np.zeros_like(recent)
         maybe = self._may_show_sticker(read)
         strips: list[Box] = []
@@ -707,11 +707,7 @@ class RegionTracker:
         show (`_grey`). None before the bare table is known at this grid's size. Kept for the
         frame as `may_show`."""
         sharp, bare, seen = self.changes.sharp, self._bare, self._bare_known
-        if sharp is None or bare is None or seen is None or bare.shape != sharp.shape or \
-                self._smallest_px() < 3 * ChangeMap.SCALE:
-            # the grid's pixels tell a sticker from the table only where some surely lie on its
-            # cells, black or white (a 12 mm die at 720p, 13 px, may show the grid a pixel or two
-            # of its sticker's edge, as grey as the wood)
+        if sharp is None or bare is None or seen is None or bare.shape != sharp.shape or not self._grid_judges():
             return None
         maybe: np.ndarray = ((seen == 0) | (cv2.absdiff(sharp, bare) > self.change_threshold)).astype(np.uint8)
         grey = self._grey(read)
@@ -739,14 +735,22 @@ class RegionTracker:
     def _chroma(self) -> np.ndarray | None:
         """This frame's colour on the grid (`ChangeMap.chroma`), where it can judge a sticker's:
         None for a grey camera, and where the game's smallest sticker spans under 3 grid cells."""
-        grid, chroma = self.changes.grid, self.changes.chroma()
-        if chroma is None or grid is None or chroma.shape != grid.shape or \
-                self._smallest_px() < 3 * ChangeMap.SCALE:
-            # the grid's pixels judge a sticker's colour only where one surely lies well inside it
-            # whatever its turn (12 mm dice at 720p are 13 px: the grid pixels by one may all show
-            # the die's red, blurred into its sticker's edge)
-            return None
-        return chroma
+        chroma = self.changes.chroma()
+        return chroma if chroma is not None and self._grid_judges() else None
+
+    def _grid_judges(self) -> bool:
+        """Whether the change map's grid can tell where a sticker may lie, by the bare table's
+        look and by colour: only where the game's smallest sticker spans 3 grid pixels a side,
+        so that some surely lie well inside each one, on its black or white cells, whatever its
+        turn (a 12 mm die at 720p, 13 px, may show the grid only its sticker's edge, blurred
+        into the die's red or as grey as the wood)."""
+        return self._smallest_px() >= 3 * ChangeMap.SCALE
+
+    def _reach(self) -> float:
+        """How far (px) round a change a sticker touching it may lie: the largest known
+        sticker's side and a grid cell."""
+        known = [k.side for k in self._known.values()]
+        return (max(known) if known else 4 * ChangeMap.SCALE) + ChangeMap.SCALE
 
     def may_show_part(self, box: Box) -> Box | None:
         """The part of `box` (full-frame px) whose cells may show a sticker in this frame
@@ -765,8 +769,7 @@ class RegionTracker:
         ys, xs = np.nonzero(maybe[gy0:gy1, gx0:gx1])
         if not len(ys):
             return None
-        known = [k.side for k in self._known.values()]
-        reach = int(max(known) if known else 4 * s) + s
+        reach = int(self._reach())
         return (max(x0, (gx0 + int(xs.min())) * s - reach), max(y0, (gy0 + int(ys.min())) * s - reach),
                 min(x1, (gx0 + int(xs.max()) + 1) * s + reach), min(y1, (gy0 + int(ys.max()) + 1) * s + reach))
 
@@ -854,9 +857,7 @@ class RegionTracker:
         if gone:
             for key in gone:
                 del self._known[key]
-            self._ids = {}
-            for key in self._known:
-                self._ids.setdefault(key[0], []).append(key)
+            self._index()
 
     def _remember(self, found: Detections) -> None:
         fresh: dict[tuple[int, int], _Known] = {}
@@ -889,8 +890,12 @@ class RegionTracker:
             if key not in fresh and self._count - k.seen < self.keep:
                 fresh[key] = k
         self._known = fresh
+        self._index()
+
+    def _index(self) -> None:
+        """The known markers' keys by id (stickers printed in copies share one)."""
         self._ids = {}
-        for key in fresh:
+        for key in self._known:
             self._ids.setdefault(key[0], []).append(key)
 
 
