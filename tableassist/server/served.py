@@ -486,10 +486,12 @@ class ServedVenue:
         return out
 
     def app_for(self, name: str) -> Any:
-        """The WSGI app of table ``name``, or a page saying why there is none."""
+        """The WSGI app of table ``name``, or a page saying why there is none. A process of a
+        shared venue that is stopping serves no table: the screens it drops reconnect at once,
+        and must reach the process taking their table over, not this one's closing store."""
         with self._lock:
             served = self.tables.get(name)
-        if served is not None:
+        if served is not None and not (self.share is not None and self._stopping.is_set()):
             return served.server.app
         try:
             entry = self.venue.entry(name)

@@ -231,3 +231,36 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
             screen.close()
         if sio.connected:
             sio.disconnect()
+
+
+def test_a_stopping_process_serves_no_table_so_its_screens_reach_the_next_one(postgres):
+    """A process of the venue stopped with SIGTERM drops its screens so that they reconnect to
+    the process that takes their tables over. Until its HTTP server ends it still answers, and
+    while its tables' stores close it must not take a reconnecting screen back (it would show a
+    table whose every move is refused: "the table's database is closed"): each table's page and
+    socket say that the table is moving (503), so the screen tries again."""
+    from tableassist.server.served import MAIN, serve_shared
+
+    served = serve_shared(postgres.url(postgres.new_database()), host="127.0.0.1", port=0)
+    answered: list[str] = []
+
+    def status(app: Any) -> str:
+        said: list[str] = []
+        body = b"".join(app({"REQUEST_METHOD": "GET", "PATH_INFO": "/", "wsgi.input": None},
+                            lambda line, headers, *_: said.append(line)))
+        return f"{said[0]} {body.decode()}"
+
+    home = served.tables[MAIN]
+    assert served.app_for(MAIN) is home.server.app
+    close = home.close
+
+    def closing(*args: Any, **kwargs: Any) -> None:   # the moment the screens are let go
+        answered.append(status(served.app_for(MAIN)))
+        close(*args, **kwargs)
+        answered.append(status(served.app_for(MAIN)))
+
+    home.close = closing   # type: ignore[method-assign]
+    served.close()
+    assert len(answered) == 2
+    for line in answered:
+        assert line.startswith("503 ") and "is moving" in line, line
