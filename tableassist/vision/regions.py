@@ -168,7 +168,8 @@ class ChangeMap:
 
 
 class _Known:
-    """A marker read lately: where, how big, when, and how it moved between its last two readings."""
+    """A marker read lately: where, how big, when, and how it moved between its last two readings
+    (not at all when it jumped further than a card slides: `RegionTracker.slide`)."""
 
     __slots__ = ("marker_id", "corners", "side", "seen", "velocity", "centre", "_bounds")
 
@@ -210,6 +211,9 @@ class RegionTracker:
     margin: float = 0.5
     #: a marker read last frame and moving is looked for this many sides round where it is going
     track_margin: float = 0.25
+    #: the most a marker moves between frames, in its sides, and is taken to go on moving so (a
+    #: card slid); one that moved further jumped (was lifted and put down) and is taken to lie still
+    slide: float = 1.5
     keep: int = 20
     change_threshold: int = 24
     footprint: Callable[[int], tuple[float, float]] | None = None
@@ -887,6 +891,10 @@ class RegionTracker:
                     fresh[best] = old
                     continue
                 v = (cx - old.centre[0], cy - old.centre[1]) if old.seen == self._count - 1 else (0.0, 0.0)
+                if v[0] * v[0] + v[1] * v[1] > (self.slide * side) ** 2:
+                    # further than a card slides between frames: it was lifted and put down, and
+                    # lies where it landed (its jump is no motion to go on with)
+                    v = (0.0, 0.0)
                 fresh[best] = _Known(mid, c, side, self._count, v)
             else:
                 n = 0
