@@ -634,32 +634,51 @@ class RegionTracker:
             np.array([k.velocity for k in movers], np.float32)[:, None, :]
         wins = [int(max(2, min(8, k.side / 10))) for k in movers]
         lo, hi = guesses.min(axis=1).astype(np.int32).tolist(), guesses.max(axis=1).astype(np.int32).tolist()
-        for k, guess, win, (gx0, gy0), (gx1, gy1) in zip(movers, guesses, wins, lo, hi):
+        # each one's crop, grey, and its corners refined there; the checks then for all at once
+        at: list[int] = []
+        grays: list[np.ndarray] = []
+        origins: list[tuple[int, int]] = []
+        found: list[np.ndarray] = []
+        for n, (k, guess, win, (gx0, gy0), (gx1, gy1)) in enumerate(zip(movers, guesses, wins, lo, hi)):
             pad = 2 * win + 4
             x0, y0, x1, y1 = gx0 - pad, gy0 - pad, gx1 + pad + 1, gy1 + pad + 1
             if x0 < 0 or y0 < 0 or x1 > w or y1 > h or k.side < 12:
                 lost.add(k)
                 continue
             gray = _gray(frame[y0:y1, x0:x1])
-            start = guess - np.array([x0, y0], np.float32)
-            pts = start.reshape(-1, 1, 2).copy()
+            pts = (guess - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
             cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria)
-            if float(np.abs(pts.reshape(4, 2) - start).max()) > win:
+            at.append(n)
+            grays.append(gray)
+            origins.append((x0, y0))
+            found.append(pts.reshape(4, 2))
+        if not at:
+            return Detections.empty((w, h)), lost
+        shifts = np.array(origins, np.float32)[:, None, :]
+        starts = guesses[at] - shifts
+        drift = np.abs(np.array(found) - starts).max(axis=(1, 2)).tolist()
+        for j, n in enumerate(at):
+            k = movers[n]
+            if drift[j] > wins[n]:
                 lost.add(k)
                 continue
             # then as OpenCV refines the corners it finds (its window a module's 0.3), so that a
             # marker followed lies where a search would have put it
-            cv2.cornerSubPix(gray, pts, (fine(k.side), fine(k.side)), (-1, -1), exact)
-            pts = pts.reshape(4, 2)
-            # the four corners moved together (a card slides and turns a little between frames):
-            # one pulled off alone went to an edge of the card's art, and is searched for instead
-            moved = pts - start
-            if float(np.abs(moved - 0.25 * moved.sum(axis=0)).max()) > max(0.75, 0.03 * k.side) or \
-                    not self._reads_as(gray, pts, k.marker_id):
+            pts = found[j].reshape(-1, 1, 2)
+            cv2.cornerSubPix(grays[j], pts, (fine(k.side), fine(k.side)), (-1, -1), exact)
+        # the four corners moved together (a card slides and turns a little between frames): one
+        # pulled off alone went to an edge of the card's art, and is searched for instead
+        moved = np.array(found) - starts
+        apart = np.abs(moved - 0.25 * moved.sum(axis=1, keepdims=True)).max(axis=(1, 2)).tolist()
+        for j, n in enumerate(at):
+            k = movers[n]
+            if k in lost:
+                continue
+            if apart[j] > max(0.75, 0.03 * k.side) or not self._reads_as(grays[j], found[j], k.marker_id):
                 lost.add(k)
                 continue
             ids.append(k.marker_id)
-            quads.append(pts + np.array([x0, y0], np.float32))
+            quads.append(found[j] + shifts[j])
         self.followed += len(ids)
         if not ids:
             return Detections.empty((w, h)), lost
