@@ -672,9 +672,13 @@ class RegionTracker:
         apart = np.abs(moved - 0.25 * moved.sum(axis=1, keepdims=True)).max(axis=(1, 2)).tolist()
         for j, n in enumerate(at):
             k = movers[n]
-            if k in lost:
-                continue
-            if apart[j] > max(0.75, 0.03 * k.side) or not self._reads_as(grays[j], found[j], k.marker_id):
+            if k not in lost and apart[j] > max(0.75, 0.03 * k.side):
+                lost.add(k)
+        kept = [j for j, n in enumerate(at) if movers[n] not in lost]
+        reads = self._read_as([grays[j] for j in kept], [found[j] for j in kept], [movers[at[j]].marker_id for j in kept])
+        for j, ok in zip(kept, reads):
+            k = movers[at[j]]
+            if not ok:
                 lost.add(k)
                 continue
             ids.append(k.marker_id)
@@ -684,24 +688,26 @@ class RegionTracker:
             return Detections.empty((w, h)), lost
         return Detections(np.array(ids, np.int32), np.array(quads, np.float32), (w, h)), lost
 
-    def _reads_as(self, gray: np.ndarray, corners: np.ndarray, marker_id: int) -> bool:
-        """Whether the marker seen through `corners` (in `gray`'s pixels) is `marker_id`: light and
-        dark apart, a black border all round, and its code within the error correction the
-        detector's own decoding allows."""
+    def _read_as(self, grays: list[np.ndarray], corners: list[np.ndarray], marker_ids: list[int]) -> list[bool]:
+        """Whether each marker seen through its `corners` (in its `grays`' pixels) is its
+        `marker_ids`: light and dark apart, a black border all round, and its code within the
+        error correction the detector's own decoding allows."""
+        if not grays:
+            return []
         dictionary = self.detector.full_dictionary
-        level, cells = marker_cells(gray, corners, dictionary.markerSize)
-        lo, hi, _, _ = cv2.minMaxLoc(cells)
-        if hi - lo < MIN_CONTRAST:
-            return False
-        black = cells < level
-        if not black[_border(len(black))].all():
-            return False
-        bits = (~black[1:-1, 1:-1]).astype(np.uint8)
+        n = dictionary.markerSize
+        levels, cells = zip(*(marker_cells(g, c, n) for g, c in zip(grays, corners)))
+        grid = np.array(cells)                                            # (m, n + 2, n + 2)
+        black = grid < np.array(levels)[:, None, None]
+        ok = ((grid.max(axis=(1, 2)) - grid.min(axis=(1, 2))) >= MIN_CONTRAST) & \
+            black[:, _border(n + 2)].all(axis=1)
+        bits = (~black[:, 1:-1, 1:-1]).astype(np.uint8)
         # within the correction OpenCV's own decoding allows (its errorCorrectionRate of the
         # dictionary's bits: 1 of 2 for 5x5), no more: a sticker with more wrong cells is the worn
         # reading's (`worn_ids`), and followed as read it would never be reported worn
         allowed = int(dictionary.maxCorrectionBits * self.detector.params.errorCorrectionRate)
-        return int(dictionary.getDistanceToId(bits, marker_id, False)) <= allowed
+        return [bool(good) and int(dictionary.getDistanceToId(b, marker_id, False)) <= allowed
+                for good, b, marker_id in zip(ok.tolist(), bits, marker_ids)]
 
     def _not_bare(self, strips: list[Box], now: list[np.ndarray], maybe: np.ndarray | None) -> list[Box]:
         """The strips moving components left behind (full-frame boxes) that may show a sticker:
