@@ -670,19 +670,16 @@ class RegionTracker:
         # pulled off alone went to an edge of the card's art, and is searched for instead
         moved = np.array(found) - starts
         apart = np.abs(moved - 0.25 * moved.sum(axis=1, keepdims=True)).max(axis=(1, 2)).tolist()
-        for j, n in enumerate(at):
-            k = movers[n]
-            if k not in lost and apart[j] > max(0.75, 0.03 * k.side):
-                lost.add(k)
-        kept = [j for j, n in enumerate(at) if movers[n] not in lost]
+        kept = [j for j, n in enumerate(at)
+                if movers[n] not in lost and apart[j] <= max(0.75, 0.03 * movers[n].side)]
         reads = self._read_as([grays[j] for j in kept], [found[j] for j in kept], [movers[at[j]].marker_id for j in kept])
-        for j, ok in zip(kept, reads):
-            k = movers[at[j]]
-            if not ok:
-                lost.add(k)
-                continue
-            ids.append(k.marker_id)
-            quads.append(found[j] + shifts[j])
+        read = {j for j, ok in zip(kept, reads) if ok}
+        for j, n in enumerate(at):
+            if j in read:
+                ids.append(movers[n].marker_id)
+                quads.append(found[j] + shifts[j])
+            else:
+                lost.add(movers[n])
         self.followed += len(ids)
         if not ids:
             return Detections.empty((w, h)), lost
