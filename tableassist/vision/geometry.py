@@ -269,9 +269,16 @@ class TableGeometry:
     _cache_key: bytes = b""
     _full_state: bytes | None = None
     _corners_seen: bytes | None = None
+    #: the detections last given to `update` and `locate` (the very object: a still frame's are
+    #: the last frame's, `regions.RegionTracker.detect`), and what `locate` made of them
+    _updated_from: Detections | None = field(default=None, repr=False)
+    _located: tuple[Detections, list[Sighting]] | None = field(default=None, repr=False)
 
     def update(self, found: Detections) -> None:
         """Recompute the homographies whose 4 corner markers are all in view (and unique) in this frame."""
+        if found is self._updated_from:
+            return
+        self._updated_from = found
         by_corner: dict[tuple[str, str], list[NDArray[np.float32]]] = {}
         for mid, quad in zip(found.ids.tolist(), found.corners):
             m = self._lookup(mid)
@@ -283,6 +290,7 @@ class TableGeometry:
         if seen == self._corners_seen:
             return
         self._corners_seen = seen
+        self._located = None
         table = self._corner_points(by_corner, "table_corner")
         if table is not None:
             self.table_h = _homography(table, self.layout.table_corners_mm())
@@ -314,6 +322,14 @@ class TableGeometry:
     def locate(self, found: Detections) -> list[Sighting]:
         """A sighting for every detection, in detection order: its registry entry and where it lies
         (position, zone, cell, rotation, seat)."""
+        if self._located is not None and found is self._located[0] and self.reuse:
+            # the very detections of the last frame, nothing moved since: the same sightings
+            return list(self._located[1])
+        sightings = self._located_now(found)
+        self._located = (found, sightings)
+        return list(sightings)
+
+    def _located_now(self, found: Detections) -> list[Sighting]:
         state = b"".join([b"" if self.table_h is None else self.table_h.tobytes()]
                          + [h.tobytes() for _, h in sorted(self.board_h.items())])
         keys = [(int(i), q.tobytes()) for i, q in zip(found.ids.tolist(), found.corners)]

@@ -126,7 +126,7 @@ class Appearance:
         if box is None or self._frame is None:
             return
         ref = self._refs.get(key)
-        moved = ref is not None and _shift(ref.box, box) > 0.25 * _side(box)
+        moved = ref is not None and box is not ref.box and _shift(ref.box, box) > 0.25 * _side(box)
         if ref is not None and not moved and self._count - ref.frame < (self.refresh if ref.changed else self.stale):
             return
         footprint, radius = self._extent(sighting.marker_id, box)

@@ -31,7 +31,9 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
 Candidates are bounded by the game's sticker sizes at the px/mm the known markers show (the
 ArUco 3 approach): OpenCV then neither decodes a card's outline nor the specks of its art.
 So the cost per frame follows what moves, not the frame's size: at 2160p a still table costs the
-change map and a band now and then, and no frame costs a whole second-look scan.
+change map and a band now and then, and no frame costs a whole second-look scan. A still
+frame after a still one (no change in either, no missed marker due a look, no band) is read as
+the one before it: the very same detections, which the geometry and the tracker know again.
 
 The candidates OpenCV found but could not decode in the scans are read again by the worn-sticker reading (`worn.WornReader`, with more error correction for the
 game's ids); what it cannot read either is kept (`rejected`, full-frame pixels).
@@ -281,6 +283,11 @@ class RegionTracker:
     #: this frame's grid cells that may show part of a sticker (`_may_show_sticker`; None: not
     #: judged in this frame)
     may_show: np.ndarray | None = field(default=None, repr=False)
+    #: still frames read as the one before them, by the shortcut (`detect`; counted by the tests)
+    unchanged: int = 0
+    #: the last frame's result when it read only its still markers again (`_still`): what the next
+    #: frame reads too if nothing changes
+    _still_result: Detections | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.changes.threshold = self.change_threshold
@@ -307,6 +314,12 @@ class RegionTracker:
                 still.append(k)
             else:
                 moving.append(k)
+        if not changed and band is None and not first and self._still_result is not None \
+                and not any(self._due(k, changed) for k in moving):
+            # nothing changed in this frame or the one before, no missed marker is due a look, no
+            # band either: the frame reads what the last one read (a still table's, most of a game)
+            return self._again(still)
+        self._still_result = None
         parts: list[Detections] = []
         if still:
             parts.append(Detections(np.array([k.marker_id for k in still], np.int32),
@@ -336,13 +349,7 @@ class RegionTracker:
                 # read last frame, not where its motion put it: found where its motion takes it
                 crops.append(k.search_box(self.track_margin))
                 only.append(({k.marker_id}, _window(k.side)))
-            elif boxes_overlap(k.box(self.margin), changed) or self._count - k.seen <= 3 \
-                    or (self._count - k.seen) % 4 == 0:
-                # missed: something else may lie there now (the other side of a card turned over, a
-                # die's new face), so any id; where nothing changed since, it is as unreadable as it
-                # was, but for a camera's noise under the change threshold (a few frames more), and
-                # for what the change map cannot see: a camera's shake or focus settling leaves every
-                # sticker where it was, sharp again (every 4th frame while it is known)
+            elif self._due(k, changed):
                 crops.append(k.box(self.margin))
                 only.append((None, _window(k.side)))
                 searched.append(crops[-1])
@@ -376,6 +383,7 @@ class RegionTracker:
         self.worn_ids = frozenset(self._worn_known)
         if still and all(not len(p) for p in parts[1:]):
             self._still(still)        # a still table: every marker as it was, nothing else read
+            self._still_result = result
         else:
             self._remember(result)
         self._see_bare()
@@ -388,6 +396,33 @@ class RegionTracker:
         self._count += 1
         return result
 
+    def _due(self, k: _Known, changed: list[Box]) -> bool:
+        """Whether marker `k`, missed since it was last read, is looked for in this frame, for
+        any id: where its box changed (something else may lie there now: the other side of a card
+        turned over, a die's new face); where nothing changed, it is as unreadable as it was, but
+        for a camera's noise under the change threshold (3 frames more), and for what the change
+        map cannot see: a camera's shake or focus settling leaves every sticker where it was,
+        sharp again (every 4th frame while it is known)."""
+        missed = self._count - k.seen
+        return missed <= 3 or missed % 4 == 0 or boxes_overlap(k.box(self.margin), changed)
+
+    def _again(self, still: list[_Known]) -> Detections:
+        """A still frame after a still frame: the markers as the last frame read them, seen now
+        (`_still`); the bare table's look and the stickers' grey learnt every 8th such frame
+        (what changes under the change map's threshold changes slowly)."""
+        assert self._still_result is not None
+        self.reused += len(still)
+        self.unchanged += 1
+        self._still(still)
+        if self._count % 8 == 0:
+            self._see_bare()
+        if self.grey_limit is None or self._count % 8 == 0:
+            chroma = self._chroma()
+            if chroma is not None:
+                self._learn_grey(chroma, self._still_result)
+        self._count += 1
+        return self._still_result
+
     def reset(self) -> None:
         self._known = {}
         self._ids = {}
@@ -396,6 +431,7 @@ class RegionTracker:
         self._bare = self._bare_known = self._free = self._free_of = None
         self._band_grids, self._band_visits = {}, {}
         self.grey_limit = None
+        self._still_result = None
         self._smallest = (-1, 0.0)
         self.changes.reset()
         self._count = 0

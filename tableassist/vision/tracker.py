@@ -213,6 +213,17 @@ class Tracker:
     def _observe(self, key: tuple[int, int], p: Sighting, t: float, window: float,
                  events: list[TableEvent]) -> None:
         track = self._tracks.get(key)
+        if track is not None and p is track.last and track.confirmed is not None and track.pending is None \
+                and track.away_from is None:
+            # the very sighting it had last frame (a still marker's, reused): seen again, in the
+            # place it was confirmed in, and nothing else to weigh
+            track.seen_now = True
+            track.last_seen = track.present = t
+            track.unread_since = track.covered_since = None
+            track.seen_at = [s for s in track.seen_at if t - s <= window] + [t]
+            if self.witness is not None:
+                self.witness.seen(key, p)
+            return
         if track is None:
             track = self._tracks[key] = _Track(key, p, t, t)
         track.seen_now = True

@@ -85,3 +85,28 @@ def test_the_pipeline_keeps_no_frame_between_frames(registry, renderer):
         held.append(weakref.ref(frame))
         del frame
     assert [k for k, ref in enumerate(held) if ref() is not None] == []
+
+
+def test_a_still_frame_after_a_still_frame_is_read_as_the_last_one_and_time_still_runs(registry, renderer):
+    """4 cards for 4 s at 10 fps, one taken away at 2 s: once nothing changes (no change in the
+    frame or the one before, no marker missed, no band of the sweep due) a frame costs no look
+    and no locating (the same detections and sightings as the frame before), while the tracker's
+    clock runs on: the card taken away is removed, once, as with every frame read whole."""
+    script = Script(table(registry, "wreckers", [(20 + k, 250 + 140 * k, 300, 0) for k in range(4)]),
+                    moves=[Move(2.0, 21, remove=True, duration=0.3)])
+    video = SyntheticVideo(script, renderer, Viewpoint(1280, 720, tilt=20), fps=10, duration=4.0,
+                           effects=Effects(blur=0.6))
+    pipeline = TablePipeline("wreckers", registry, qr_every=None)
+    events, again = [], []
+    before = None
+    for t, frame, _ in video.frames():
+        shortcut = pipeline.regions.unchanged
+        events += [(e.kind, e.sighting.marker_id) for e in pipeline.update(frame, t)]
+        if pipeline.regions.unchanged > shortcut:
+            again.append(t)
+            assert pipeline.last.detections is before.detections
+            assert pipeline.last.sightings == before.sightings
+        before = pipeline.last
+    # the still frames before the card is taken and after it is gone, but for the sweep's bands
+    assert len([t for t in again if t < 2.0]) >= 12 and len([t for t in again if t > 2.5]) >= 8
+    assert sorted(events) == sorted([("appeared", p.marker_id) for p in script.scene.pieces] + [("removed", 21)])
