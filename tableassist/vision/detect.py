@@ -426,6 +426,9 @@ class MarkerDetector:
             if not missing & self.sharp_ids:
                 return found
         more = self._sharp_look(gray, frame_size)
+        if not len(more):
+            # numpy's isin of nothing takes its slow way: 0.5 ms, 8 ms on a band's cold caches
+            return found
         new = ~np.isin(more.ids, found.ids)
         if new.any():
             self.sharp_ids |= set(more.ids[new].tolist())
