@@ -217,6 +217,11 @@ class RegionTracker:
     #: card slid); one that moved further jumped (was lifted and put down) and is taken to lie still
     slide: float = 1.5
     keep: int = 20
+    #: a marker followed to within this many px (or 2 % of its side) of where it lay lies there
+    #: still: its corners refined again on a new frame's noise jitter by up to a pixel (a card
+    #: beside a hand passing, a seat marker next to a moving card), and every stage after the
+    #: detection would take that for a move (0.5 px is 0.3-0.5 mm on a table seen at 720-1080p)
+    still_px: float = 0.5
     change_threshold: int = 24
     footprint: Callable[[int], tuple[float, float]] | None = None
     sizes_mm: Callable[[int], float] | None = None
@@ -710,12 +715,16 @@ class RegionTracker:
                 if movers[n] not in lost and apart[j] <= max(0.75, 0.03 * movers[n].side)]
         reads = self._read_as([grays[j] for j in kept], [found[j] for j in kept], [movers[at[j]].marker_id for j in kept])
         read = {j for j, ok in zip(kept, reads) if ok}
+        now = np.array(found) + shifts
+        was = np.array([movers[n].corners for n in at], np.float32)
+        hair = np.abs(now - was).max(axis=(1, 2)).tolist()
         for j, n in enumerate(at):
+            k = movers[n]
             if j in read:
-                ids.append(movers[n].marker_id)
-                quads.append(found[j] + shifts[j])
+                ids.append(k.marker_id)
+                quads.append(k.corners if hair[j] <= max(self.still_px, 0.02 * k.side) else now[j])
             else:
-                lost.add(movers[n])
+                lost.add(k)
         self.followed += len(ids)
         if not ids:
             return Detections.empty((w, h)), lost
