@@ -7,7 +7,11 @@ and the QR command cards (`qr.CommandScanner`) all on. The baseline is
 `cv2.aruco.ArucoDetector(project dictionary, default parameters).detectMarkers(frame)`.
 Each frame is rendered once and given to both, one after the other (interleaved: the machine's
 noise hits both alike); CPU is the process's CPU time (all threads), steadier than wall time on
-a shared machine. Printed per scenario, with the load average: ms/frame of each and the
+a shared machine. Each runs on OpenCV's threads as it would alone: the pipeline as the camera's
+loop runs it (`camera.frames.read_frames` holds `one_thread` while it reads; the band scans on
+every thread), the plain pass on OpenCV's default threads (`every_thread` inside that, set
+outside both timers: a thread count set and reset costs 40-50 µs each way and leaves the plain
+pass's second thread spinning into the next timer, and neither would do that per frame). Printed per scenario, with the load average: ms/frame of each and the
 speed-up (plain / pipeline) of the medians, the 90th percentiles and the totals (the first frame
 included), the pipeline's worst frame against the plain pass's median, each one's recall over
 the markers in view (and over the 12 mm stickers at 2160p), and how many markers the plain pass
@@ -37,6 +41,7 @@ import numpy as np
 import _common
 from tableassist.markers.registry import load_registry
 from tableassist.vision import TablePipeline
+from tableassist.vision.detect import every_thread, one_thread
 from tableassist.vision.synthetic.effects import Effects
 from tableassist.vision.synthetic.render import Renderer
 from tableassist.vision.synthetic.scene import GroundTruth, Scene, Viewpoint, corner_pieces, registry_piece, seat_pieces
@@ -124,25 +129,27 @@ def main() -> None:
         base_cpu, pipe_cpu, base_wall, pipe_wall = [], [], [], []
         in_view = small_in_view = base_found = pipe_found = base_small = pipe_small = 0
         behind = 0          # markers the plain pass read in a frame and the pipeline did not
-        for t, frame, truth in frames_of(registry, renderer, args.frames, args.scale):
-            there = set(truth.ids.tolist())
-            w0, c0 = time.perf_counter(), time.process_time()
-            _, ids, _ = baseline.detectMarkers(frame)
-            base_cpu.append(time.process_time() - c0)
-            base_wall.append(time.perf_counter() - w0)
-            w0, c0 = time.perf_counter(), time.process_time()
-            pipeline.update(frame, t)
-            pipe_cpu.append(time.process_time() - c0)
-            pipe_wall.append(time.perf_counter() - w0)
-            got_b = set() if ids is None else set(ids.ravel().tolist())
-            got_p = set(pipeline.last.detections.ids.tolist())
-            in_view += len(there)
-            small_in_view += len(there & small)
-            base_found += len(got_b & there)
-            pipe_found += len(got_p & there)
-            base_small += len(got_b & there & small)
-            pipe_small += len(got_p & there & small)
-            behind += len((got_b & there) - got_p)
+        with one_thread():                           # as the camera's loop holds it
+            for t, frame, truth in frames_of(registry, renderer, args.frames, args.scale):
+                there = set(truth.ids.tolist())
+                with every_thread():
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    _, ids, _ = baseline.detectMarkers(frame)
+                    base_cpu.append(time.process_time() - c0)
+                    base_wall.append(time.perf_counter() - w0)
+                w0, c0 = time.perf_counter(), time.process_time()
+                pipeline.update(frame, t)
+                pipe_cpu.append(time.process_time() - c0)
+                pipe_wall.append(time.perf_counter() - w0)
+                got_b = set() if ids is None else set(ids.ravel().tolist())
+                got_p = set(pipeline.last.detections.ids.tolist())
+                in_view += len(there)
+                small_in_view += len(there & small)
+                base_found += len(got_b & there)
+                pipe_found += len(got_p & there)
+                base_small += len(got_b & there & small)
+                pipe_small += len(got_p & there & small)
+                behind += len((got_b & there) - got_p)
         n = len(base_cpu)
         print(f"{name}: {n} frames {frame.shape[1]}x{frame.shape[0]}, {in_view} markers in view; load {_common.load()}\n"
               f"  recall: plain {100 * base_found / in_view:.2f} %, pipeline {100 * pipe_found / in_view:.2f} %; "

@@ -87,7 +87,22 @@ def read_frames(source: FrameSource, process: Callable[[Frame, float], None],
     paces the reading (None: as fast as the source gives frames); ``frame_time`` gives each
     frame's time in seconds (default: a recording's own, see ``FrameSource``, so that a video or a
     folder of images reads the same on a slow or busy machine; else since the start, by
-    ``clock``; the synthetic table gives its video time)."""
+    ``clock``; the synthetic table gives its video time).
+
+    OpenCV runs on one thread in the loop (`vision.detect.one_thread`, the large scans excepted):
+    a frame's work is many small images, and a thread count set and reset with every frame
+    made and joined OpenCV's worker threads each time (0.1-0.2 ms a frame, for nothing)."""
+    # here, not at the module's top: the server loads OpenCV only once it has a camera
+    from tableassist.vision.detect import one_thread
+    with one_thread():
+        _read_frames(source, process, device, stop=stop, clock=clock, name=name, fps=fps,
+                     frame_time=frame_time, until_end=until_end)
+
+
+def _read_frames(source: FrameSource, process: Callable[[Frame, float], None],
+                 device: Callable[..., None], *, stop: threading.Event,
+                 clock: Callable[[], float], name: str, fps: float | None,
+                 frame_time: Callable[[], float] | None, until_end: bool) -> None:
     taken = 0   # frames handed on: a folder's clock
     if frame_time is None:
         frame_time = getattr(source, "frame_time", None)

@@ -737,7 +737,14 @@ class Camera:
             latest.close()
 
     def _detecting(self, latest: Latest) -> None:
-        """The detection thread: the pipeline on the newest frame; its events to the worker."""
+        """The detection thread: the pipeline on the newest frame; its events to the worker.
+        OpenCV on one thread while it runs (as in `read_frames`: no thread count set and reset
+        with every frame)."""
+        from tableassist.vision.detect import one_thread
+        with one_thread():
+            self._detect_latest(latest)
+
+    def _detect_latest(self, latest: Latest) -> None:
         while (item := latest.take()) is not None:
             frame, t, started = item
             try:

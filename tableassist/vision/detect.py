@@ -55,7 +55,9 @@ def one_thread() -> Iterator[None]:
     """OpenCV on one thread inside (its thread count as before once the last caller leaves).
 
     A video frame's looks are small images: OpenCV's second thread spins waiting for work between
-    them, costing CPU (15 % of a moving frame's) that the other core's work needs, for no speed."""
+    them, costing CPU (15 % of a moving frame's) that the other core's work needs, for no speed.
+    Setting the count makes or joins OpenCV's worker threads (40-50 µs each way): a camera's
+    loop holds this while it runs (`camera.frames.read_frames`), and each frame's is a count."""
     with _threads_lock:
         if _single[0] == 0:
             _single[1] = cv2.getNumThreads()

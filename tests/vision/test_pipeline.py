@@ -110,3 +110,42 @@ def test_a_still_frame_after_a_still_frame_is_read_as_the_last_one_and_time_stil
     # the still frames before the card is taken and after it is gone, but for the sweep's bands
     assert len([t for t in again if t < 2.0]) >= 12 and len([t for t in again if t > 2.5]) >= 8
     assert sorted(events) == sorted([("appeared", p.marker_id) for p in script.scene.pieces] + [("removed", 21)])
+
+
+def test_the_cameras_loop_sets_opencvs_thread_count_once_not_with_every_frame(registry, renderer, monkeypatch):
+    """`read_frames` holds `one_thread` while it reads: the pipeline's frames then set no thread
+    count (each setting makes or joins OpenCV's worker threads, 40-50 µs each way), only its
+    scans of a whole frame do (the first one here: the sweep's bands come every 1000 frames).
+    Once the loop ends, OpenCV has its threads back."""
+    import threading
+
+    import cv2
+
+    from tableassist.camera.frames import read_frames
+
+    script = Script(table(registry, "wreckers", [(20 + k, 250 + 140 * k, 300, 0) for k in range(4)]))
+    video = SyntheticVideo(script, renderer, Viewpoint(1280, 720, tilt=20), fps=10, duration=2.0)
+    frames = [frame for _, frame, _ in video.frames()]
+
+    class Recorded:
+        recorded = True
+
+        def read(self):
+            return frames.pop(0) if frames else None
+
+        def close(self):
+            pass
+
+    before = cv2.getNumThreads()
+    set_to = []
+    real = cv2.setNumThreads
+
+    def counted(n):
+        set_to.append(n)
+        real(n)
+    monkeypatch.setattr(cv2, "setNumThreads", counted)
+    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    read_frames(Recorded(), pipeline.update, lambda **_: None, stop=threading.Event(), fps=10,
+                until_end=True)
+    assert pipeline.tracker.state() and len(set_to) <= 4, set_to      # 20 frames read
+    assert cv2.getNumThreads() == before
