@@ -952,7 +952,8 @@ class RegionTracker:
                     best, best_d = key, d
             if best is not None:
                 old = self._known[best]
-                if old.seen == self._count - 1 and np.array_equal(old.corners, c):
+                # (compared as bytes: both float32 (4, 2), and a fifth of array_equal's time)
+                if old.seen == self._count - 1 and old.corners.tobytes() == c.tobytes():
                     # read again as it was (a still marker reused): the same record, still
                     old.seen, old.velocity = self._count, (0.0, 0.0)
                     fresh[best] = old
