@@ -275,9 +275,12 @@ class _Run:
                                       ranges=_ranges(part.missing)))
         self.camera.follow(self.session, self.colours)
         self.span = True
+        # OpenCV on one thread for the part, as the live camera's loop reads (camera.frames)
+        from tableassist.vision.detect import one_thread
         try:
-            for frame in part.frames:
-                self._frame(frame)
+            with one_thread():
+                for frame in part.frames:
+                    self._frame(frame)
             if part.end is not None:
                 self._between(part.end, lambda: None)
         finally:
