@@ -635,14 +635,14 @@ class RegionTracker:
         if maybe is not None:
             # where a hand left, the table it shows looks as it was seen bare, and the hand is
             # skin: nothing came into view there
-            changed = cv2.countNonZero(recent & unexplained)
-            unexplained = unexplained & maybe
-        left = recent & unexplained
+            changed = cv2.countNonZero(cv2.bitwise_and(recent, unexplained))
+            unexplained = cv2.bitwise_and(unexplained, maybe)
+        left = cv2.bitwise_and(recent, unexplained)
         if maybe is not None:
             self.cells_looked += cv2.countNonZero(left)
             self.cells_skipped += changed - cv2.countNonZero(left)
         raw = self.changes.raw
-        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(raw & unexplained, np.ones((5, 5), np.uint8)))
+        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(cv2.bitwise_and(raw, unexplained), np.ones((5, 5), np.uint8)))
         for x0, y0, x1, y1 in searched:
             cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
         return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
@@ -769,7 +769,7 @@ class RegionTracker:
         covered = cv2.dilate(covered, np.ones((3, 3), np.uint8))
         # a cell that may show a sticker, in view; counted per strip on the summed table of them
         # (four look-ups a strip, not a slice's numpy calls)
-        total = cv2.integral(maybe & (covered == 0))
+        total = cv2.integral(cv2.subtract(maybe, covered))     # both 0/1: maybe and not covered
         b = np.array(strips, np.int64)
         x0, y0 = np.clip(b[:, 0] // s, 0, gw), np.clip(b[:, 1] // s, 0, gh)
         x1, y1 = np.clip(b[:, 2] // s + 1, x0, gw), np.clip(b[:, 3] // s + 1, y0, gh)
