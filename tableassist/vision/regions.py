@@ -391,15 +391,20 @@ class RegionTracker:
             self._still_result = result
         else:
             self._remember(result)
-        self._see_bare()
+        self._learn_table(result, bare=True)
+        self._count += 1
+        return result
+
+    def _learn_table(self, result: Detections, *, bare: bool) -> None:
+        """After a frame's reading: the bare table's look where it shows (`bare`; else every
+        8th frame) and the stickers' grey every 8th frame (learnt afresh in every frame a hand's
+        way is judged: `_grey`; the sweep's bands judge by it too)."""
+        if bare or self._count % 8 == 0:
+            self._see_bare()
         if self.grey_limit is None or self._count % 8 == 0:
-            # learnt afresh in every frame a hand's way is judged, and on a still table now and
-            # then (the sweep's bands judge by it too)
             chroma = self._chroma()
             if chroma is not None:
                 self._learn_grey(chroma, result)
-        self._count += 1
-        return result
 
     def _due(self, k: _Known, changed: list[Box]) -> bool:
         """Whether marker `k`, missed since it was last read, is looked for in this frame, for
@@ -419,12 +424,7 @@ class RegionTracker:
         self.reused += len(still)
         self.unchanged += 1
         self._still(still)
-        if self._count % 8 == 0:
-            self._see_bare()
-        if self.grey_limit is None or self._count % 8 == 0:
-            chroma = self._chroma()
-            if chroma is not None:
-                self._learn_grey(chroma, self._still_result)
+        self._learn_table(self._still_result, bare=False)
         self._count += 1
         return self._still_result
 
