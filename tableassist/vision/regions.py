@@ -11,7 +11,8 @@ hand or a card arrive, and ~100x cheaper than converting and shrinking the whole
   box moved by that motion and grown by `margin` marker sides, for its own id, with one threshold
   window fitted to its size; one missed
   lately, for every id, for 3 frames and then when its box changed and every 4th frame (a
-  camera's shake ending is a change the change map hardly sees);
+  camera's shake ending is a change the change map hardly sees); neither in a box where no cell
+  may show a sticker (a hand's skin over all of it, the bare table: see below);
 * what came into view: what changed in this frame or the one before that no component read in
   this frame covers (where it is now or where it was: its motion is its own business), and beside
   each edge a moving component left behind, the strip it uncovered and a sticker's side beyond,
@@ -288,6 +289,10 @@ class RegionTracker:
     #: this frame's grid cells that may show part of a sticker (`_may_show_sticker`; None: not
     #: judged in this frame)
     may_show: np.ndarray | None = field(default=None, repr=False)
+    #: boxes of missed or lost markers not looked at: no cell in them may show a sticker
+    #: (`_may_show_sticker`: a hand's skin over all of it, the bare table; counted by the tests)
+    boxes_skipped: int = 0
+    _judged: int = -1          # the frame `may_show` was judged in
     #: still frames read as the one before them, by the shortcut (`detect`; counted by the tests)
     unchanged: int = 0
     #: the last frame's result when it read only its still markers again (`_still`): what the next
@@ -347,15 +352,25 @@ class RegionTracker:
         followed, lost = self._follow(frame, [k for k in moving if k.seen == self._count - 1])
         if len(followed):
             parts.append(followed)
+        # a box none of whose cells may show a sticker (a hand's skin over all of it, the bare
+        # table: `_may_show`) holds none to read, and is not looked at
         for k in moving:
             if k.seen == self._count - 1:
                 if k not in lost:
                     continue
                 # read last frame, not where its motion put it: found where its motion takes it
-                crops.append(k.search_box(self.track_margin))
+                box = k.search_box(self.track_margin)
+                if self._may_show() is not None and self.may_show_part(box) is None:
+                    self.boxes_skipped += 1
+                    continue
+                crops.append(box)
                 only.append(({k.marker_id}, _window(k.side)))
             elif self._due(k, changed):
-                crops.append(k.box(self.margin))
+                box = k.box(self.margin)
+                if self._may_show() is not None and self.may_show_part(box) is None:
+                    self.boxes_skipped += 1
+                    continue
+                crops.append(box)
                 only.append((None, _window(k.side)))
                 searched.append(crops[-1])
         if crops:
@@ -438,6 +453,7 @@ class RegionTracker:
         self.grey_limit = None
         self._still_result = None
         self._smallest = (-1, 0.0)
+        self._judged = -1
         self.changes.reset()
         self._count = 0
 
@@ -520,7 +536,7 @@ class RegionTracker:
             snapshot[g0:g1] = grid[g0:g1]
             return whole
         changed = _over(cv2.absdiff(grid[g0:g1], snapshot[g0:g1]), self.change_threshold)
-        grey = self._grey(None)
+        grey = self._grey()
         if grey is not None:
             # a colour no sticker shows (a hand's skin, the wood where it went) has none to read;
             # its change waits for the band's whole scan
@@ -612,7 +628,10 @@ class RegionTracker:
         s = ChangeMap.SCALE
         reach = self._reach()
         explained = np.zeros_like(recent)
-        maybe = self._may_show_sticker(read)
+        maybe = self._may_show()
+        chroma = self._chroma()
+        if chroma is not None:
+            self._learn_grey(chroma, read)     # from this frame's stickers, for the next frames
         strips: list[Box] = []
         if len(moved):
             ids = moved.ids.tolist()
@@ -779,33 +798,37 @@ class RegionTracker:
         self.strips_bare += len(strips) - len(out)
         return out
 
-    def _may_show_sticker(self, read: Detections) -> np.ndarray | None:
+    def _may_show(self) -> np.ndarray | None:
+        """This frame's `_may_show_sticker`, judged at most once a frame (for the looks in
+        missed markers' boxes, and for what came into view)."""
+        if self._judged != self._count:
+            self._judged = self._count
+            self._may_show_sticker()
+        return self.may_show
+
+    def _may_show_sticker(self) -> np.ndarray | None:
         """The grid cells (uint8 0/1) that may show part of a sticker: never seen bare or unlike
-        the bare table seen there, and no more coloured than the stickers `read` in this frame
-        show (`_grey`). None before the bare table is known at this grid's size. Kept for the
-        frame as `may_show`."""
+        the bare table seen there, and no more coloured than the stickers read lately show
+        (`_grey`; judged before this frame's stickers are read). None before the bare table is
+        known at this grid's size. Kept for the frame as `may_show`."""
         sharp, bare, seen = self.changes.sharp, self._bare, self._bare_known
         if sharp is None or bare is None or seen is None or bare.shape != sharp.shape or not self._grid_judges():
             return None
         maybe = cv2.max(_over(cv2.absdiff(sharp, bare), self.change_threshold), _over(seen, 0, over=False))
-        grey = self._grey(read)
+        grey = self._grey()
         if grey is not None:
             maybe = cv2.bitwise_and(maybe, grey)
         self.may_show = maybe
         return maybe
 
-    def _grey(self, read: Detections | None) -> np.ndarray | None:
+    def _grey(self) -> np.ndarray | None:
         """The grid cells (uint8 0/1) no more coloured than the stickers show (printed black on
         white, a sticker is grey under any light the camera balances; a tinted light tints them
-        all, and the limit follows: `grey_limit`, learnt from the markers `read` in this frame,
-        or as it was). None where colour says nothing: a grey camera, a limit not learnt yet, or
+        all, and the limit follows: `grey_limit`, learnt from the markers read lately,
+        `_learn_grey`). None where colour says nothing: a grey camera, a limit not learnt yet, or
         stickers too small for the grid to judge."""
         chroma = self._chroma()
-        if chroma is None:
-            return None
-        if read is not None:
-            self._learn_grey(chroma, read)
-        if self.grey_limit is None:
+        if chroma is None or self.grey_limit is None:
             return None
         return _over(chroma, self.grey_limit, over=False)
 
