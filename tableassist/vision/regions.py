@@ -360,15 +360,13 @@ class RegionTracker:
                     continue
                 # read last frame, not where its motion put it: found where its motion takes it
                 box = k.search_box(self.track_margin)
-                if self._may_show() is not None and self.may_show_part(box) is None:
-                    self.boxes_skipped += 1
+                if self._shows_no_sticker(box):
                     continue
                 crops.append(box)
                 only.append(({k.marker_id}, _window(k.side)))
             elif self._due(k, changed):
                 box = k.box(self.margin)
-                if self._may_show() is not None and self.may_show_part(box) is None:
-                    self.boxes_skipped += 1
+                if self._shows_no_sticker(box):
                     continue
                 crops.append(box)
                 only.append((None, _window(k.side)))
@@ -413,7 +411,7 @@ class RegionTracker:
     def _learn_table(self, result: Detections, *, bare: bool) -> None:
         """After a frame's reading: the bare table's look where it shows (`bare`; else every
         8th frame) and the stickers' grey every 8th frame (learnt afresh in every frame a hand's
-        way is judged: `_grey`; the sweep's bands judge by it too)."""
+        way is judged: `_uncovered`; the sweep's bands judge by it too)."""
         if bare or self._count % 8 == 0:
             self._see_bare()
         if self.grey_limit is None or self._count % 8 == 0:
@@ -798,28 +796,36 @@ class RegionTracker:
         self.strips_bare += len(strips) - len(out)
         return out
 
+    def _shows_no_sticker(self, box: Box) -> bool:
+        """Whether no cell of `box` may show a sticker in this frame (`_may_show`): a missed
+        marker's box not to look at (counted in `boxes_skipped`)."""
+        self._may_show()
+        if self.may_show_part(box) is not None:
+            return False
+        self.boxes_skipped += 1
+        return True
+
     def _may_show(self) -> np.ndarray | None:
-        """This frame's `_may_show_sticker`, judged at most once a frame (for the looks in
-        missed markers' boxes, and for what came into view)."""
+        """This frame's `may_show`, judged at most once a frame (for the looks in missed
+        markers' boxes, and for what came into view)."""
         if self._judged != self._count:
             self._judged = self._count
             self._may_show_sticker()
         return self.may_show
 
-    def _may_show_sticker(self) -> np.ndarray | None:
-        """The grid cells (uint8 0/1) that may show part of a sticker: never seen bare or unlike
-        the bare table seen there, and no more coloured than the stickers read lately show
-        (`_grey`; judged before this frame's stickers are read). None before the bare table is
-        known at this grid's size. Kept for the frame as `may_show`."""
+    def _may_show_sticker(self) -> None:
+        """`may_show`: the grid cells (uint8 0/1) that may show part of a sticker, never seen
+        bare or unlike the bare table seen there, and no more coloured than the stickers read
+        lately show (`_grey`; judged before this frame's stickers are read). Left None before the
+        bare table is known at this grid's size."""
         sharp, bare, seen = self.changes.sharp, self._bare, self._bare_known
         if sharp is None or bare is None or seen is None or bare.shape != sharp.shape or not self._grid_judges():
-            return None
+            return
         maybe = cv2.max(_over(cv2.absdiff(sharp, bare), self.change_threshold), _over(seen, 0, over=False))
         grey = self._grey()
         if grey is not None:
             maybe = cv2.bitwise_and(maybe, grey)
         self.may_show = maybe
-        return maybe
 
     def _grey(self) -> np.ndarray | None:
         """The grid cells (uint8 0/1) no more coloured than the stickers show (printed black on
