@@ -40,6 +40,7 @@ from __future__ import annotations
 import errno
 import gc
 import logging
+import shlex
 import socket
 import threading
 import time
@@ -96,6 +97,15 @@ def _closed(name: str) -> Message:
     return Message("served.refuse.closed", "table {name} is closed", name=repr(name))
 
 
+def camera_command(venue_url: str, table: str, key: str) -> str:
+    """The command line that runs table ``table``'s camera agent next to the webcam.
+
+    The key is given as ``--key=KEY``: a random key may begin with '-', which a separate
+    argument would turn into an unknown option ("--key: expected one argument")."""
+    return (f"tableassist camera --server {shlex.quote(venue_url.rstrip('/'))} "
+            f"--table {shlex.quote(table)} --key={shlex.quote(key)}")
+
+
 def cannot_open(whose: str, why: Message | str) -> Message:
     """``whose`` database (``"table"``, ``"demo"`` or ``"venue"``) cannot be opened, and why."""
     return Message("served.cannot_open", "cannot open {whose, select, demo {the demo's} venue "
@@ -145,8 +155,7 @@ class ServedTable:
 
     def agent_command(self, venue_url: str) -> str:
         """The command line that runs this table's camera agent next to the webcam."""
-        return (f"tableassist camera --server {venue_url.rstrip('/')} --table {self.name} "
-                f"--key {self.tokens.camera}")
+        return camera_command(venue_url, self.name, self.tokens.camera)
 
     def watch(self, **run: Any) -> None:
         """Let the camera read its source in a thread (``run``: see ``Camera.run``; by default
@@ -430,8 +439,7 @@ class ServedVenue:
         url = self.table_url(name)
         join = f"{url}#t={keys['table']}"
         return {"host": f"{url}#t={keys['host']}", "join": join,
-                "camera": f"tableassist camera --server {self.url.rstrip('/')} --table {name} "
-                          f"--key {keys['camera']}",
+                "camera": camera_command(self.url, name, keys["camera"]),
                 "card": {"title": entry.title, "url": join,
                          "qr": segno.make(join, error="m").svg_data_uri(scale=8)}}
 

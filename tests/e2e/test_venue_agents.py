@@ -169,7 +169,7 @@ def camera_process(url: str, table: str, key: str, folder: Path, journal: Path
     with open(journal.with_suffix(".log"), "a") as log:
         return subprocess.Popen(
             [sys.executable, "-m", "tableassist", "camera", "--server", url, "--table", table,
-             "--key", key, "--camera", str(folder), "--journal", str(journal), "--fps", "5"],
+             f"--key={key}", "--camera", str(folder), "--journal", str(journal), "--fps", "5"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -24,7 +24,7 @@ from socketio.exceptions import ConnectionError
 from tableassist.demo.scripts import DEMO_PLAYERS
 from tests.e2e.test_venue_agents import (CY_LAID, EMPTY, QUIET, appears, camera_process, cuts,
                                          journal_batches, journal_seqs, write_frames)
-from tests.server.conftest import PATIENCE, wait_until
+from tests.server.conftest import PATIENCE, camera_arguments, wait_until
 from tests.server.test_tournament import TAKEOVER, owners, staff, tournament
 
 pytestmark = pytest.mark.slow
@@ -65,7 +65,7 @@ def test_a_move_unanswered_at_a_kill_9_is_read_by_the_next_owner_exactly_once(
         wait_until(lambda: owners(postgres, name).get("table-1"), 20, "table-1 served")
         links = sio.call("table_links", {"name": "table-1"}, timeout=10 * PATIENCE)
         links = links.get("data", links)
-        camera_key = links["camera"].rsplit("--key ", 1)[1]
+        camera_key = camera_arguments(links["camera"]).key
         address, token = links["join"].split("#t=")
         from tests.server.test_tournament import Screen
         screen = Screen(address, token)

@@ -52,6 +52,16 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 5.0,
         time.sleep(0.01)  # a poll interval, not a wait for the server
 
 
+def camera_arguments(command: str) -> Any:
+    """The arguments ``tableassist camera`` reads from ``command``, a line the venue prints
+    (parsed by the command's own parser, as a shell would split it)."""
+    import shlex
+    from tableassist.cli import build_parser
+    words = shlex.split(command)
+    assert words[:2] == ["tableassist", "camera"], command
+    return build_parser(words[1:]).parse_args(words[1:])
+
+
 @dataclass
 class Client:
     """A Socket.IO client that keeps every ``state`` and ``error`` it receives."""

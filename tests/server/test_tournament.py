@@ -16,7 +16,7 @@ import pytest
 import socketio
 
 from tableassist.agent.link import InOrderClient
-from tests.server.conftest import PATIENCE, Client, ServerProcess, wait_until
+from tests.server.conftest import PATIENCE, Client, ServerProcess, camera_arguments, wait_until
 from tests.services import NginxServer, ServiceMissing, free_port
 
 pytestmark = pytest.mark.slow
@@ -163,7 +163,7 @@ def test_tables_spread_over_two_processes_and_survive_a_kill_9(postgres, tournam
             assert logged(postgres, name, table) == acked[table]
         # table-1's camera agent, through the proxy
         links = sio.call("table_links", {"name": "table-1"}, timeout=10 * PATIENCE)
-        camera_key = links["camera"].rsplit("--key ", 1)[1]
+        camera_key = camera_arguments(links["camera"]).key
         said: list[str] = []
         agent = Agent(proxy.url.rstrip("/"), "table-1", camera_key, Nothing(), "nothing",
                       Journal(tmp_path / "journal.json"), fps=5, say=said.append)

@@ -18,14 +18,14 @@ import socketio
 
 from tableassist import i18n
 from tableassist.markers.sighting import Sighting, TableEvent
-from tableassist.server.served import serve_venue
+from tableassist.server.served import camera_command, serve_venue
 from tableassist.server.tokens import links_file
 from tableassist.table.session import TableSession
 from tableassist.table.sqlite_store import table_file
 from tableassist.table.store import is_postgres
 from tableassist.table.stores import open_store
 from tableassist.table.venue import VenueError, VenueFile, venue_file
-from tests.server.conftest import Client, wait_until
+from tests.server.conftest import Client, camera_arguments, wait_until
 from tests.words import english_left, lowered
 
 
@@ -280,6 +280,16 @@ def test_the_venue_page_takes_the_staff_key_only(venue):
                 auth={"token": venue.tokens.host, "lang": "de"}, socketio_path="venue/socket.io")
 
 
+@pytest.mark.parametrize("key", ["-Zk3_x9Qw", "--help", "_-"])
+def test_the_printed_camera_command_gives_any_key_back_as_it_is(key):
+    # a random key may begin with '-': as a separate word argparse took it for an option and the
+    # agent stopped with "--key: expected one argument"
+    command = camera_command("http://192.168.1.20:8765/", "table-4", key)
+    arguments = camera_arguments(command)
+    assert (arguments.server, arguments.table, arguments.key) == \
+        ("http://192.168.1.20:8765", "table-4", key)
+
+
 def test_the_staff_create_rename_and_close_tables_and_see_their_games(venue):
     sio = staff(venue)
     answer = sio.call("create_table", {"title": "Table 4"}, timeout=5)
@@ -292,7 +302,8 @@ def test_the_staff_create_rename_and_close_tables_and_see_their_games(venue):
     assert row["game"]["id"] == "wreckers" and row["players"] == ["Ann", "Bea", "Cy"]
     links = sio.call("table_links", {"name": "table-4"}, timeout=5)
     assert links["join"] == four.join_link and links["card"]["qr"].startswith("data:image/svg")
-    assert f"--table table-4 --key {four.tokens.camera}" in links["camera"]
+    assert camera_arguments(links["camera"]).key == four.tokens.camera
+    assert camera_arguments(links["camera"]).table == "table-4"
     player = screen(venue, "table-4", four.tokens.table)
     assert sio.call("rename_table", {"name": "table-4", "title": "Window"}, timeout=5)["ok"]
     assert sio.call("close_table", {"name": "table-4"}, timeout=5)["ok"]
