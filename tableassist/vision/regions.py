@@ -293,6 +293,8 @@ class RegionTracker:
     #: (`_may_show_sticker`: a hand's skin over all of it, the bare table; counted by the tests)
     boxes_skipped: int = 0
     _judged: int = -1          # the frame `may_show` was judged in
+    #: this frame's grid cells that changed lately and no component read in it explains (`_uncovered`)
+    _unexplained: np.ndarray | None = field(default=None, repr=False)
     #: still frames read as the one before them, by the shortcut (`detect`; counted by the tests)
     unchanged: int = 0
     #: the last frame's result when it read only its still markers again (`_still`): what the next
@@ -309,7 +311,7 @@ class RegionTracker:
         fresh = self.changes.update(frame)
         self.changed = self.arrived = fresh
         self.rejected = []
-        self.swept = self.swept_gray = self.may_show = None
+        self.swept = self.swept_gray = self.may_show = self._unexplained = None
         first = fresh is None
         step = max(1, self.full_every // self.bands)
         band = None if first or self._count % step else (self._count // step - 1) % self.bands
@@ -380,7 +382,14 @@ class RegionTracker:
             moved = _merge([p for p in parts[1 if still else 0:]], (w, h))
             boxes = self._uncovered(moved, searched, _merge(parts, (w, h)))
             if boxes:
-                parts.append(self._regions(frame, boxes, [(None, window or 11)] * len(boxes), moved))
+                came = self._regions(frame, boxes, [(None, window or 11)] * len(boxes), moved)
+                parts.append(came)
+                if len(came) and self._unexplained is not None:
+                    # a card read where it came (put down, or lifted and moved) explains its change
+                    # there and where it was: nothing else arrived in it (`arrived`, where the QR
+                    # command cards are looked for)
+                    explained = self._explained(came, self._unexplained)
+                    self.arrived = self._arrived(cv2.bitwise_and(self._unexplained, _over(explained, 0, over=False)))
         # which markers are read only by the worn-sticker reading: those it read last (a marker
         # reused as it was keeps its standing), unless the detector itself read them now
         looked = parts[1:] if still else parts
@@ -625,12 +634,36 @@ class RegionTracker:
             return []
         s = ChangeMap.SCALE
         reach = self._reach()
-        explained = np.zeros_like(recent)
         maybe = self._may_show()
         chroma = self._chroma()
         if chroma is not None:
             self._learn_grey(chroma, read)     # from this frame's stickers, for the next frames
         strips: list[Box] = []
+        explained = self._explained(moved, recent, strips, maybe)
+        unexplained = _over(explained, 0, over=False)
+        if maybe is not None:
+            # where a hand left, the table it shows looks as it was seen bare, and the hand is
+            # skin: nothing came into view there
+            changed = cv2.countNonZero(cv2.bitwise_and(recent, unexplained))
+            unexplained = cv2.bitwise_and(unexplained, maybe)
+        left = cv2.bitwise_and(recent, unexplained)
+        if maybe is not None:
+            self.cells_looked += cv2.countNonZero(left)
+            self.cells_skipped += changed - cv2.countNonZero(left)
+        self._unexplained = unexplained
+        self.arrived = self._arrived(unexplained)
+        for x0, y0, x1, y1 in searched:
+            cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
+        return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
+
+    def _explained(self, moved: Detections, like: np.ndarray, strips: list[Box] | None = None,
+                   maybe: np.ndarray | None = None) -> np.ndarray:
+        """The grid cells (uint8 0/1, shaped `like`) the components of the markers `moved` cover,
+        where they are and where they were last frame, grown by a cell: change there is their
+        motion's. With `strips`, the strips each left behind that may show a sticker are added to
+        it (`_not_bare`, judged by `maybe`)."""
+        s = ChangeMap.SCALE
+        explained = np.zeros_like(like)
         if len(moved):
             ids = moved.ids.tolist()
             now = self._cards(ids, moved.corners)
@@ -642,27 +675,18 @@ class RegionTracker:
             if pairs:
                 was = self._cards([ids[k] for k in pairs], np.array([b.corners for b in olds], np.float32))
                 polys += list(np.round((was - s / 2) / s).astype(np.int32))
-                strips = self._not_bare(
-                    _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32)),
-                    polys[:len(ids)], maybe)
+                if strips is not None:
+                    strips += self._not_bare(
+                        _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32)),
+                        polys[:len(ids)], maybe)
             for poly in polys:
                 cv2.fillConvexPoly(explained, poly, 1)
-        explained = cv2.dilate(explained, np.ones((3, 3), np.uint8))
-        unexplained = _over(explained, 0, over=False)
-        if maybe is not None:
-            # where a hand left, the table it shows looks as it was seen bare, and the hand is
-            # skin: nothing came into view there
-            changed = cv2.countNonZero(cv2.bitwise_and(recent, unexplained))
-            unexplained = cv2.bitwise_and(unexplained, maybe)
-        left = cv2.bitwise_and(recent, unexplained)
-        if maybe is not None:
-            self.cells_looked += cv2.countNonZero(left)
-            self.cells_skipped += changed - cv2.countNonZero(left)
+        return cv2.dilate(explained, np.ones((3, 3), np.uint8))
+
+    def _arrived(self, unexplained: np.ndarray) -> list[Box]:
+        """`arrived`: the boxes (full-frame px) of this frame's change in the `unexplained` cells."""
         raw = self.changes.raw
-        self.arrived = [] if raw is None else self.changes.boxes(cv2.dilate(cv2.bitwise_and(raw, unexplained), np.ones((5, 5), np.uint8)))
-        for x0, y0, x1, y1 in searched:
-            cv2.rectangle(left, (x0 // s, y0 // s), (x1 // s, y1 // s), 0, -1)
-        return merge_boxes(self.changes.boxes(left, 1, reach) + strips)
+        return [] if raw is None else self.changes.boxes(cv2.dilate(cv2.bitwise_and(raw, unexplained), np.ones((5, 5), np.uint8)))
 
     def _follow(self, frame: np.ndarray, movers: list[_Known]) -> tuple[Detections, set[_Known]]:
         """The markers read last frame, read where their last motion puts them with no search:
