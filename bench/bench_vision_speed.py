@@ -25,14 +25,24 @@ Scenarios:
   game4k   2160p, Abandon Ship, 8 dice and 7 rats with 12 mm stickers, 5 cheese tokens, a die or
            rat moved every 3 s, a hand passing every 5 s
 
-    .venv/bin/python bench/bench_vision_speed.py [--frames 80] [--only game4k] [--scale 1] [--settled 50] [--smoke]
+With `--stages`, each scenario also prints where the pipeline's CPU time goes, per kind of frame
+(still: read as the one before; due: nothing changed, a missed marker due a look; moving: a hand
+or a component moving; band: a band of the sweep, or the first frame), stage by stage: its
+methods timed by wrappers round them on this pipeline (a microsecond or two a call on top; the
+worn watch's search of a first frame's whole comes in the frame after it).
+Its frames are made as the timed ones are, in turn: a profile of stored frames copied in again
+measures another plain pass (glibc hands a large buffer back to the kernel and faults it in again,
+~1,100 page faults a 1080p frame), and a ratio from it means nothing (docs/vision.md).
+
+    .venv/bin/python bench/bench_vision_speed.py [--frames 80] [--only game4k] [--scale 1] [--settled 50] [--stages] [--smoke]
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import cv2
@@ -50,7 +60,78 @@ from tableassist.vision.synthetic.script import Move, Pass, Script, SyntheticVid
 FPS = 10.0
 # Rendering one 2160p frame takes seconds on a loaded machine: the smoke run's frames are a
 # quarter of the pixels.
-SMOKE = {"frames": 2, "scale": 0.5}
+SMOKE = {"frames": 2, "scale": 0.5, "stages": True}
+
+#: the stages `--stages` times: (what it is, the pipeline's part, its method). One called inside
+#: another counts in both: "uncovered" holds "grey" and most of "may show".
+STAGES = (
+    ("change map", "regions.changes", "update"),
+    ("first scan", "regions", "_first_scan"),
+    ("follow", "regions", "_follow"),
+    ("looks", "regions", "_regions"),
+    ("uncovered", "regions", "_uncovered"),
+    ("band scan", "regions", "_full_scan"),
+    ("may show", "regions", "_may_show_sticker"),
+    ("bare table", "regions", "_see_bare"),
+    ("grey", "regions", "_learn_grey"),
+    ("remember", "regions", "_remember"),
+    ("geometry", "geometry", "update"),
+    ("sightings", "geometry", "locate"),
+    ("witness", "appearance", "frame"),
+    ("tracker", "tracker", "update"),
+    ("worn watch", "", "_failing"),
+    ("QR", "", "_scan_qr"),
+)
+KINDS = {"still": "read as the one before", "due": "nothing changed, a missed marker due a look",
+         "moving": "a hand or a component moving", "band": "a band of the sweep, or the first frame"}
+
+
+def time_stages(pipeline: TablePipeline) -> Counter[str]:
+    """CPU seconds spent in each of `STAGES` so far, kept up to date by wrappers set on this
+    pipeline's own objects (their classes, and other pipelines, are untouched)."""
+    spent: Counter[str] = Counter()
+    for label, where, method in STAGES:
+        owner = pipeline
+        for part in filter(None, where.split(".")):
+            owner = getattr(owner, part)
+        inner = getattr(owner, method)
+
+        def timed(*args, _inner: Callable = inner, _label: str = label, **kwargs):
+            c = time.process_time()
+            try:
+                return _inner(*args, **kwargs)
+            finally:
+                spent[_label] += time.process_time() - c
+        setattr(owner, method, timed)
+    return spent
+
+
+def frame_kind(pipeline: TablePipeline, unchanged_before: int) -> str:
+    """Which of `KINDS` the frame the pipeline has just read was."""
+    regions = pipeline.regions
+    assert regions is not None
+    if regions.swept is not None:
+        return "band"
+    if regions.unchanged > unchanged_before:
+        return "still"
+    return "moving" if regions.changed else "due"
+
+
+def print_stages(kinds: list[str], cpu: list[float], spent: list[Counter[str]], top: int = 6) -> None:
+    """Per kind of frame: how many, their mean ms, their share of the totals, the dearest stages."""
+    total = sum(cpu) or 1.0
+    print("  stages (--stages), CPU ms a frame by kind of frame:", flush=True)
+    for kind, what in KINDS.items():
+        picked = [k for k, name in enumerate(kinds) if name == kind]
+        if not picked:
+            continue
+        mean = 1000 * sum(cpu[k] for k in picked) / len(picked)
+        summed: Counter[str] = Counter()
+        for k in picked:
+            summed.update(spent[k])
+        dearest = ", ".join(f"{label} {1000 * v / len(picked):.2f}" for label, v in summed.most_common(top))
+        print(f"    {kind:6s} {len(picked):4d} frames {mean:6.2f} ms, {100 * sum(cpu[k] for k in picked) / total:3.0f} % "
+              f"of the totals ({what}): {dearest}", flush=True)
 
 
 def camera(width: int, height: int, scale: float, tilt: float) -> Viewpoint:
@@ -114,6 +195,8 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="frame size, times the scenario's")
     ap.add_argument("--settled", type=int, default=50,
                     help="frames before the figures after the first sweep (the pipeline's full_every)")
+    ap.add_argument("--stages", action="store_true",
+                    help="also print where the pipeline's time goes, per kind of frame, stage by stage")
     args = _common.parse(ap, SMOKE)
     registry = load_registry()
     renderer = Renderer(registry.dictionary)
@@ -126,6 +209,9 @@ def main() -> None:
         small = {m.id for m in registry.markers(game_id) if m.size_mm <= 12}
         baseline = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
         pipeline = TablePipeline(game_id, registry)
+        spent = time_stages(pipeline) if args.stages else Counter()
+        kinds: list[str] = []
+        per_frame: list[Counter[str]] = []
         base_cpu, pipe_cpu, base_wall, pipe_wall = [], [], [], []
         in_view = small_in_view = base_found = pipe_found = base_small = pipe_small = 0
         behind = 0          # markers the plain pass read in a frame and the pipeline did not
@@ -137,10 +223,14 @@ def main() -> None:
                     _, ids, _ = baseline.detectMarkers(frame)
                     base_cpu.append(time.process_time() - c0)
                     base_wall.append(time.perf_counter() - w0)
+                unchanged, before = pipeline.regions.unchanged, Counter(spent)
                 w0, c0 = time.perf_counter(), time.process_time()
                 pipeline.update(frame, t)
                 pipe_cpu.append(time.process_time() - c0)
                 pipe_wall.append(time.perf_counter() - w0)
+                if args.stages:
+                    kinds.append(frame_kind(pipeline, unchanged))
+                    per_frame.append(spent - before)
                 got_b = set() if ids is None else set(ids.ravel().tolist())
                 got_p = set(pipeline.last.detections.ids.tolist())
                 in_view += len(there)
@@ -171,6 +261,8 @@ def main() -> None:
                   f"{_speed(statistics.median(b), statistics.median(p))}, p90 "
                   f"{_speed(_common.pct(b, 0.9), _common.pct(p, 0.9))}, totals {_speed(sum(b), sum(p))}; "
                   f"worst frame {1000 * max(p):.1f} (frame {settled + p.index(max(p))})", flush=True)
+        if args.stages:
+            print_stages(kinds, pipe_cpu, per_frame)
         regions = pipeline.regions
         assert regions is not None
         print(f"  (full sweeps {regions.full_scans} at scale {regions.full_scale:.2f}, "
