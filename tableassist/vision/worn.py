@@ -38,18 +38,19 @@ from .detect import MIN_AREA_RATIO, Detections
 CELL = 8
 
 
-def marker_cells(gray: np.ndarray, quad: np.ndarray, n: int) -> tuple[float, np.ndarray]:
+def marker_cells(gray: np.ndarray, quad: np.ndarray, n: int, cell: int = CELL) -> tuple[float, np.ndarray]:
     """The grey of each cell of the marker seen through `quad` (its corners in `gray`'s pixels,
     OpenCV's order), border included: (n + 2, n + 2) means of each cell's middle (its edges blur
-    into the next), and Otsu's level between dark and light over the whole marker."""
-    size = (n + 2) * CELL
+    into the next), and Otsu's level between dark and light over the whole marker, `cell` px a
+    cell of the warped marker."""
+    size = (n + 2) * cell
     dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
     warp = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(quad.astype(np.float32), dst), (size, size))
     level, _ = cv2.threshold(warp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # each cell's middle half (a box filter's mean round each cell's centre: numpy's mean over
     # strided axes costs twice as much, for the same numbers)
-    middle = cv2.boxFilter(warp, cv2.CV_32F, (CELL // 2, CELL // 2))
-    return float(level), middle[CELL // 2::CELL, CELL // 2::CELL].astype(np.float64)
+    middle = cv2.boxFilter(warp, cv2.CV_32F, (cell // 2, cell // 2))
+    return float(level), middle[cell // 2::cell, cell // 2::cell].astype(np.float64)
 
 
 class WornReader:
