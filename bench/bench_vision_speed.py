@@ -223,7 +223,8 @@ def main() -> None:
                     _, ids, _ = baseline.detectMarkers(frame)
                     base_cpu.append(time.process_time() - c0)
                     base_wall.append(time.perf_counter() - w0)
-                unchanged, before = pipeline.regions.unchanged, Counter(spent)
+                if args.stages:
+                    unchanged, before = pipeline.regions.unchanged, Counter(spent)
                 w0, c0 = time.perf_counter(), time.process_time()
                 pipeline.update(frame, t)
                 pipe_cpu.append(time.process_time() - c0)

@@ -42,7 +42,7 @@ def test_a_card_held_up_over_the_table_is_read_once_within_a_second(registry, re
 def test_a_card_put_down_elsewhere_is_no_place_for_a_command_card_one_held_up_beside_it_is(registry, renderer):
     """A card lifted and put down 80 mm away between two frames is read where it landed by the
     look at what came into view: that explains the change where it was and where it is, so the
-    QR finder patterns are not looked for there (before: 1.1-1.3 ms of a 1080p frame in which
+    QR finder patterns are not looked for there (before: 1.0-1.3 ms of a 1080p frame in which
     every card jumped). The Undo card held up while another card lands beside it is read."""
     scene = table(registry, "wreckers", [(20, 250, 300, 0), (21, 450, 300, 0), (22, 650, 300, 0)])
     text = next(c.text for c in registry.commands if c.name == "undo")
