@@ -45,6 +45,7 @@ NEEDS = {
     "bench_store": "postgresql",
     "bench_tournament": "nginx",   # and PostgreSQL: scripts/setup --test installs both
     "bench_vision_realdata": "the real photos (/work/shared/realdata)",
+    "bench_vision_code": "perf",   # Debian's linux-perf, and the right to use perf events
 }
 INSTALLED = {"chromium", "postgresql", "nginx"}
 
@@ -55,6 +56,9 @@ def missing(need: str) -> bool:
     if need == "nginx":
         import shutil
         return shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists()
+    if need == "perf":
+        import shutil
+        return shutil.which("perf") is None
     if need == "postgresql":
         from tests.services import ServiceMissing, postgres_bin
         try:
@@ -105,3 +109,26 @@ def test_real_sizes_run_one_at_a_time():
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "--jobs is for --smoke runs" in done.stderr
+
+
+def test_the_code_bench_gives_each_library_its_kind_of_code(monkeypatch):
+    """bench_vision_code's reading of ``perf report --sort dso,sym``: each library's share to its
+    kind of code (OpenCV, the interpreter, numpy, the C library, the kernel), and the symbols of
+    each kind; perf's other lines are not shares."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))      # as a script, it imports _common
+    code = module(ROOT / "bench" / "bench_vision_code.py")
+    report = "\n".join([
+        "    40.39%  cv2.abi3.so                                        [.] 0x00000000013db7da",
+        "    11.97%  libpython3.11.so.1.0                               [.] _PyEval_EvalFrameDefault",
+        "     1.01%  libpython3.11.so.1.0                               [.] _PyObject_Malloc",
+        "     0.84%  _multiarray_umath.cpython-311-x86_64-linux-gnu.so  [.] PyArray_NewFromDescr_int",
+        "     1.61%  libc.so.6                                          [.] __memmove_avx512_unaligned_erms",
+        "     0.41%  libm.so.6                                          [.] fetestexcept",
+        "     0.91%  [kernel.kallsyms]                                  [k] __schedule",
+        "# Samples: 5K of event 'cpu-clock'",
+        "",
+    ])
+    kinds, symbols = code.tally(report)
+    assert {k: round(v, 2) for k, v in kinds.items()} == {
+        "OpenCV": 40.39, "Python": 12.98, "numpy": 0.84, "C library": 2.02, "kernel": 0.91}
+    assert symbols["Python"].most_common(1) == [("_PyEval_EvalFrameDefault", 11.97)]
