@@ -411,3 +411,24 @@ def test_under_a_tinted_light_or_a_grey_camera_nothing_is_skipped_for_its_colour
     else:
         assert regions.grey_limit is None
 
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (3840, 2160), (1000, 600), (1003, 605)])
+def test_the_change_map_samples_a_camera_frame_as_any_other_frame(size):
+    """A camera's frame (colour, its rows in one block) is sampled on the grid a 4-byte word a
+    pixel (`ChangeMap.update`): the same grid, grey, colour and chroma, in every pixel, as the
+    byte-by-byte way a view of a larger frame goes (and a frame not whole 8-pixel cells)."""
+    from tableassist.vision.regions import ChangeMap
+    w, h = size
+    rng = np.random.default_rng(w)
+    camera = [rng.integers(0, 256, (h, w, 3), np.uint8) for _ in range(2)]
+    wider = [np.pad(f, ((0, 0), (0, 8), (0, 0)))[:, :w] for f in camera]     # the same pixels, rows apart
+    assert camera[0].flags.c_contiguous and not wider[0].flags.c_contiguous
+    fast, slow = ChangeMap(), ChangeMap()
+    for a, b in zip(camera, wider):
+        assert fast.update(a) == slow.update(b)
+        assert np.array_equal(fast.chroma(), slow.chroma())       # before `colour`, from each one's own pixels
+        for grid in ("sharp", "grid", "mask", "recent", "colour"):
+            assert np.array_equal(getattr(fast, grid), getattr(slow, grid)), grid
+        assert fast.level == slow.level
+        assert fast.colour.shape == (len(range(4, h, 8)), len(range(4, w, 8)), 3)
