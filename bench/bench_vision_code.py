@@ -27,13 +27,16 @@ shares of a different run). Needs Debian's ``linux-perf`` and the right to use p
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +44,7 @@ import numpy as np
 import _common
 
 KINDS = ("OpenCV", "Python", "numpy", "C library", "kernel")
-SMOKE = {"frames": 4, "scale": 0.5, "batch": 2}
+SMOKE = {"frames": 4, "scale": 0.5, "batch": 2, "calibration": 0.02}
 #: `perf report --sort dso,sym` lines: "  11.97%  libpython3.11.so.1.0  [.] _PyEval_EvalFrameDefault"
 _LINE = re.compile(r"^\s*([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*?)\s*$")
 
@@ -138,6 +141,97 @@ def speed_kinds() -> dict[str, str]:
     return dict(speed.KINDS)
 
 
+def opencv_calls(size: tuple[int, int]) -> list[tuple[str, Callable[[], object]]]:
+    """The OpenCV calls the pipeline makes, each on a picture like its own (a `size` frame, a
+    card's crop), to name the addresses of OpenCV's stripped library: the single calls first, the
+    detector (which makes several of them inside) last, so that it is named only for the rest."""
+    import cv2
+    w, h = size
+    rng = np.random.default_rng(0)
+    frame = rng.integers(0, 256, (h, w, 3), np.uint8)
+    crop = cv2.GaussianBlur(rng.integers(0, 256, (256, 256), np.uint8), (0, 0), 2.0)
+    bgr = frame[:256, :256].copy()
+    bgra = cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)
+    points = (np.array([[[60.3, 60.7]], [[190.2, 61.1]], [[189.6, 190.4]], [[61.4, 189.8]]], np.float32))
+    square = np.ones((5, 5), np.uint8)
+    aruco = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_250))
+    return [
+        ("resize, nearest pixel", lambda: cv2.resize(frame[4::8], (w // 8, h // 8), interpolation=cv2.INTER_NEAREST_EXACT)),
+        ("resize, area", lambda: cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)),
+        ("cvtColor BGR to grey", lambda: cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)),
+        ("cvtColor BGRA to grey", lambda: cv2.cvtColor(bgra, cv2.COLOR_BGRA2GRAY)),
+        ("adaptiveThreshold", lambda: cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                                           cv2.THRESH_BINARY_INV, 13, 7)),
+        ("threshold", lambda: cv2.threshold(crop, 128, 1, cv2.THRESH_BINARY)),
+        ("GaussianBlur", lambda: cv2.GaussianBlur(crop, (0, 0), 1.5)),
+        ("addWeighted", lambda: cv2.addWeighted(crop, 2.0, crop, -1.0, 0)),
+        ("blur", lambda: cv2.blur(crop, (3, 3))),
+        ("absdiff", lambda: cv2.absdiff(crop, crop)),
+        ("pyrDown", lambda: cv2.pyrDown(crop)),
+        ("dilate", lambda: cv2.dilate(crop, square)),
+        ("morphologyEx, closing", lambda: cv2.morphologyEx(crop, cv2.MORPH_CLOSE, square)),
+        ("findContours", lambda: cv2.findContours(cv2.threshold(crop, 128, 255, cv2.THRESH_BINARY)[1],
+                                                  cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)),
+        ("warpPerspective", lambda: cv2.warpPerspective(crop, np.eye(3), (56, 56))),
+        ("cornerSubPix", lambda: cv2.cornerSubPix(crop, points.copy(), (3, 3), (-1, -1),
+                                                  (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05))),
+        ("copyMakeBorder", lambda: cv2.copyMakeBorder(crop, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)),
+        ("ArucoDetector.detectMarkers", lambda: aruco.detectMarkers(crop)),
+    ]
+
+
+def calibrate(seconds: float) -> None:
+    """Run each of `opencv_calls` for `seconds` on one thread, and print when each ran (JSON:
+    [name, start, end] on CLOCK_MONOTONIC, the clock perf is told to stamp its samples with)."""
+    import cv2
+    cv2.setNumThreads(1)
+    windows = []
+    for name, call in opencv_calls((1920, 1080)):
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            call()
+        windows.append((name, start, time.monotonic()))
+    print(json.dumps(windows))
+
+
+#: an address of OpenCV's is taken for a calibrated call's loop this near one of its own (bytes)
+NEAR = 512
+
+
+def opencv_names(perf: str, seconds: float) -> dict[str, str]:
+    """A name for OpenCV's addresses (as perf gives them: its wheel is stripped): the call whose
+    loop each is, from every address sampled while that call ran alone (`calibrate`; the first
+    call to have one keeps it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        done = subprocess.run([perf, "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", "5000",
+                               "-o", data, "--", sys.executable, __file__, "--calibrate", str(seconds)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return {}
+        names: dict[str, str] = {}
+        for name, start, end in json.loads(done.stdout.strip().splitlines()[-1]):
+            report = subprocess.run([perf, "report", "-i", data, "--sort", "dso,sym", "--stdio", "-q",
+                                     f"--time={start:.6f},{end:.6f}"], capture_output=True, text=True).stdout
+            for m in map(_LINE.match, report.splitlines()):
+                if m is not None and kind_of(m[2]) == "OpenCV":
+                    names.setdefault(m[4], name)
+    return names
+
+
+def name_of(address: str, names: dict[str, str]) -> str | None:
+    """The calibrated call an address of OpenCV's is in: its own, or that of the nearest named
+    address within `NEAR` bytes (another instruction of the same loop); None if none is near."""
+    if address in names:
+        return names[address]
+    try:
+        at = int(address, 16)
+    except ValueError:
+        return None
+    near = min(((abs(int(a, 16) - at), n) for a, n in names.items() if a.startswith("0x")), default=None)
+    return near[1] if near is not None and near[0] <= NEAR else None
+
+
 def perf_binary() -> str:
     """Debian's perf; exits with a sentence when it is not installed."""
     found = shutil.which("perf")
@@ -156,8 +250,14 @@ def main() -> None:
     ap.add_argument("--kinds", default="all,moving",
                     help="the frames counted, each a run: all, or a kind of frame of bench_vision_speed "
                          "(still, due, moving, band), comma-separated")
+    ap.add_argument("--calibration", type=float, default=0.2,
+                    help="seconds each OpenCV call runs alone, to name OpenCV's addresses (0: not named)")
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--calibrate", type=float, help=argparse.SUPPRESS)
     args = _common.parse(ap, SMOKE)
+    if args.calibrate is not None:
+        calibrate(args.calibrate)
+        return
     if args.child:
         scenario, kind, ctl, ack = args.child
         child(scenario, args.frames, args.scale, args.batch, kind, ctl, ack)
@@ -167,7 +267,9 @@ def main() -> None:
     unknown = [k for k in counted if k not in ("all", "still", "due", "moving", "band")]
     if unknown:
         raise SystemExit(f"--kinds: no kind of frame {', '.join(unknown)} (all, still, due, moving, band)")
-    print(f"{args.frames} frames per scenario, perf at {args.rate} samples a second; load {_common.load()}")
+    names = opencv_names(perf, args.calibration) if args.calibration > 0 else {}
+    print(f"{args.frames} frames per scenario, perf at {args.rate} samples a second; load {_common.load()}"
+          + (f"; OpenCV's addresses named by {len(set(names.values()))} calls run alone" if names else ""))
     for name in ("moving", "game", "game4k"):
         if args.only and name != args.only:
             continue
@@ -179,10 +281,15 @@ def main() -> None:
                 continue
             print(f"{name}, {what}: {samples} samples; " + ", ".join(f"{k} {kinds[k]:.0f} %" for k in KINDS)
                   + f"; the interpreter and numpy together {kinds['Python'] + kinds['numpy']:.0f} %")
-            for code in ("Python", "numpy", "OpenCV"):
+            for code in ("Python", "numpy") if names else ("Python", "numpy", "OpenCV"):
                 top = symbols[code].most_common(4)
                 if top:
-                    print(f"  {code}'s dearest: " + ", ".join(f"{s} {v:.1f} %" for s, v in top))
+                    print(f"  {code}'s dearest: " + ", ".join(f"{name_of(s, names) or s} {v:.1f} %" for s, v in top))
+            if names:
+                calls: Counter[str] = Counter()
+                for address, share in symbols["OpenCV"].items():
+                    calls[name_of(address, names) or "unnamed"] += share
+                print("  OpenCV by call: " + ", ".join(f"{c} {v:.1f} %" for c, v in calls.most_common(8)))
             sys.stdout.flush()
 
 

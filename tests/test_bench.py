@@ -132,3 +132,11 @@ def test_the_code_bench_gives_each_library_its_kind_of_code(monkeypatch):
     assert {k: round(v, 2) for k, v in kinds.items()} == {
         "OpenCV": 40.39, "Python": 12.98, "numpy": 0.84, "C library": 2.02, "kernel": 0.91}
     assert symbols["Python"].most_common(1) == [("_PyEval_EvalFrameDefault", 11.97)]
+    # OpenCV's stripped addresses, named by the calls run alone: an address of theirs, or one
+    # near it (the same loop); nothing for one far from all, or not an address
+    names = {"0x0000000000000100": "blur", "0x0000000000001000": "pyrDown"}
+    assert code.name_of("0x0000000000000100", names) == "blur"
+    assert code.name_of("0x00000000000002ff", names) == "blur"
+    assert code.name_of("0x0000000000000b00", names) is None
+    assert code.name_of("0x0000000000000f00", names) == "pyrDown"
+    assert code.name_of("_PyEval_EvalFrameDefault", names) is None
