@@ -18,10 +18,19 @@ FIFO. A sample's kind of code is the library its instruction is in:
 - *C library*: libc, libm, libstdc++ (memory copies and allocation, for any of the above);
 - *kernel*: page faults for new arrays, and the scheduler.
 
-perf does not stop the process to sample it, unlike py-spy, whose ``--native`` samples were
-tried first and gave numpy and the interpreter 10-20 points more than this (its pauses leave the
-shares of a different run). Needs Debian's ``linux-perf`` and the right to use perf events
-(root, or ``kernel.perf_event_paranoid`` ≤ 1); the bench says so when either is missing.
+``--kinds`` counts, in a run of its own each, every frame (``all``) or only the frames of one of
+``bench_vision_speed``'s kinds (``moving``: a hand or a card moving, which sets a typical game's
+p90): a twin pipeline reads each frame first, uncounted, to tell its kind.
+
+OpenCV's wheel is stripped, so perf gives its samples bare addresses. First, each OpenCV call the
+pipeline makes runs alone under perf (``--calibration`` seconds each); an address is then named
+after the call it was sampled in, or after the nearest such address within ``NEAR`` bytes (the
+same loop), and OpenCV's share is printed by call.
+
+perf does not stop the process to sample it. py-spy's ``--native`` samples, tried first, do: they
+gave numpy twice the share perf gives it and OpenCV half (the shares of a run slowed many times
+over). Needs Debian's ``linux-perf`` and the right to use perf events (root, or
+``kernel.perf_event_paranoid`` ≤ 1); the bench says so when either is missing.
 """
 
 from __future__ import annotations
