@@ -53,7 +53,7 @@ import numpy as np
 import _common
 
 KINDS = ("OpenCV", "Python", "numpy", "C library", "kernel")
-SMOKE = {"frames": 4, "scale": 0.5, "batch": 2, "calibration": 0.02}
+SMOKE = {"frames": 4, "scale": 0.5, "batch": 2, "calibration": 0.02, "only": "moving"}
 #: `perf report --sort dso,sym` lines: "  11.97%  libpython3.11.so.1.0  [.] _PyEval_EvalFrameDefault"
 _LINE = re.compile(r"^\s*([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*?)\s*$")
 
