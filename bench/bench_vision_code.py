@@ -46,11 +46,11 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 import _common
+import bench_vision_speed as speed
 
 KINDS = ("OpenCV", "Python", "numpy", "C library", "kernel")
 SMOKE = {"frames": 4, "scale": 0.5, "batch": 2, "calibration": 0.02, "only": "moving"}
@@ -95,9 +95,6 @@ def child(scenario: str, frames: int, scale: float, batch: int, kind: str, ctl: 
     and the counted one reads it after it if it is of that kind (the two read alike: same frames,
     same state; the twin reads the frame into the caches first, as the speed bench's plain pass
     does)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench_vision_speed as speed
-
     from tableassist.markers.registry import load_registry
     from tableassist.vision import TablePipeline
     from tableassist.vision.detect import one_thread
@@ -141,13 +138,6 @@ def child(scenario: str, frames: int, scale: float, batch: int, kind: str, ctl: 
                     rendered = []
             if rendered:
                 run(rendered)
-
-
-def speed_kinds() -> dict[str, str]:
-    """bench_vision_speed's kinds of frame and what each is."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench_vision_speed as speed
-    return dict(speed.KINDS)
 
 
 def opencv_calls(size: tuple[int, int]) -> list[tuple[str, Callable[[], object]]]:
@@ -284,7 +274,7 @@ def main() -> None:
             continue
         for kind in counted:
             kinds, symbols, samples = record(perf, name, kind, args)
-            what = "every frame" if kind == "all" else f"its {kind} frames ({speed_kinds()[kind]})"
+            what = "every frame" if kind == "all" else f"its {kind} frames ({speed.KINDS[kind]})"
             if not samples:
                 print(f"{name}, {what}: none in these frames")
                 continue
