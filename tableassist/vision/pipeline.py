@@ -241,12 +241,16 @@ class TablePipeline:
         if not len(found):
             return []
         unread = self.tracker.failing(t, 0.0)
-        if not self.regions.rejected and not self._changed_before and self.regions.swept is None \
+        # the change of the frame before that has settled now: while a card or a hand moves, a
+        # square found there would be gone in the next frame (and the search costs every frame)
+        changed = self.regions.changed or []
+        settling = [b for b in self._changed_before if not boxes_overlap(b, changed)]
+        if not self.regions.rejected and not settling and self.regions.swept is None \
                 and not self._search_all and self.regions.changed is not None and not self.watch.places \
                 and not unread:
-            # nothing to judge (most frames of a still table): no outline, no change settling, no
-            # band, no place watched, no sticker unread where it lies
-            self._changed_before = self.regions.changed
+            # nothing to judge (most frames of a still table, and of one where cards slide): no
+            # outline, no change settling, no band, no place watched, no sticker unread where it lies
+            self._changed_before = changed
             return []
         sides = found.side_px()
         known = [(side, self.markers[i].size_mm) for i, side in zip(found.ids.tolist(), sides.tolist())
@@ -257,11 +261,7 @@ class TablePipeline:
         least, most = 0.7 * self._sizes[0] * per_mm, 1.4 * self._sizes[1] * per_mm
         outlines: list[tuple[np.ndarray, int | None]] = [
             (q, None) for q in self.regions.rejected if least <= quad_side(q) <= most]
-        # the change of the frame before that has settled now: while a card or a hand moves, a
-        # square found there would be gone in the next frame (and the search costs every frame)
-        changed = self.regions.changed or []
-        settled = [part for part in (self.regions.may_show_part(b) for b in self._changed_before
-                                     if not boxes_overlap(b, changed)) if part is not None]
+        settled = [part for part in map(self.regions.may_show_part, settling) if part is not None]
         self._changed_before = changed
         # and what this frame's band of the sweep looked at (each part of the table once a sweep);
         # a first frame's whole, in the frame after it (the first frame costs a plain pass already)

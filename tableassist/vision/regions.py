@@ -297,7 +297,8 @@ class RegionTracker:
     #: each band's grid as it was where it was last scanned, and how often it was visited
     _band_grids: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _band_visits: dict[int, int] = field(default_factory=dict, repr=False)
-    #: strips moving components left behind: looked at, and skipped as the bare table
+    #: strips moving components left behind: looked at, and skipped as the bare table (a frame's
+    #: trails that all lie on it count one a component, not drawn)
     strips_looked: int = 0
     strips_bare: int = 0
     #: grid cells of what changed lately and no component explains (a hand's way): looked at, and
@@ -697,9 +698,8 @@ class RegionTracker:
                 was = self._cards([ids[k] for k in pairs], np.array([b.corners for b in olds], np.float32))
                 polys += list(np.round((was - s / 2) / s).astype(np.int32))
                 if strips is not None:
-                    strips += self._not_bare(
-                        _left_behind(was, now[pairs], np.array([b.side + s for b in olds], np.float32)),
-                        polys[:len(ids)], maybe)
+                    strips += self._not_bare(was, now[pairs], np.array([b.side + s for b in olds], np.float32),
+                                             polys[:len(ids)], maybe)
             for poly in polys:
                 cv2.fillConvexPoly(explained, poly, 1)
         return cv2.dilate(explained, np.ones((3, 3), np.uint8))
@@ -813,30 +813,48 @@ class RegionTracker:
         return [bool(good) and int(dictionary.getDistanceToId(b, marker_id, False)) <= allowed
                 for good, b, marker_id in zip(ok.tolist(), bits, marker_ids)]
 
-    def _not_bare(self, strips: list[Box], now: list[np.ndarray], maybe: np.ndarray | None) -> list[Box]:
-        """The strips moving components left behind (full-frame boxes) that may show a sticker:
-        not those whose every cell in view (outside the components where they are `now`, grid
-        polygons, grown by a cell) was seen bare and looks as it did then (`maybe`: the cells
-        that may show one, `_may_show_sticker`). A card sliding over the bare table uncovers only
-        table; where it lay from the first frame, or over a sticker, it uncovers cells never seen
-        bare, and those are looked at."""
-        if maybe is None or not strips:
+    def _not_bare(self, was: np.ndarray, now: np.ndarray, reach: np.ndarray, polys: list[np.ndarray],
+                  maybe: np.ndarray | None) -> list[Box]:
+        """The strips components left behind moving from `was` to `now` (`_left_behind`, full-frame
+        boxes) that may show a sticker: not those whose every cell in view (outside the components
+        where they are now, grid `polys`, grown by a cell) was seen bare and looks as it did then
+        (`maybe`: the cells that may show one, `_may_show_sticker`). A card sliding over the bare
+        table uncovers only table; where it lay from the first frame, or over a sticker, it
+        uncovers cells never seen bare, and those are looked at."""
+        if maybe is None:
+            strips = _left_behind(was, now, reach)
             self.strips_looked += len(strips)
             return strips
         s = ChangeMap.SCALE
         gh, gw = maybe.shape
         covered: np.ndarray = np.zeros((gh, gw), np.uint8)
-        for poly in now:
+        for poly in polys:
             cv2.fillConvexPoly(covered, poly, 1)
         covered = cv2.dilate(covered, np.ones((3, 3), np.uint8))
-        # a cell that may show a sticker, in view; counted per strip on the summed table of them
-        # (four look-ups a strip, not a slice's numpy calls)
+        # a cell that may show a sticker, in view, counted in a box on the summed table of them
+        # (four look-ups a box, not a slice's numpy calls)
         total = cv2.integral(cv2.subtract(maybe, covered))     # both 0/1: maybe and not covered
+
+        def shown(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+            """How many such cells each box (lo, hi: (n, 2) cells, hi not in it) holds."""
+            (x0, y0), (x1, y1) = np.clip(lo, 0, (gw, gh)).T, np.clip(hi, 0, (gw, gh)).T
+            x1, y1 = np.maximum(x1, x0), np.maximum(y1, y0)
+            out: np.ndarray = total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0]
+            return out
+
+        # a component's strips lie within its corners, was and now, grown by its reach round a
+        # corner (under 1.5 reach) and a box's 5 px: one with no such cell in all of that (a card
+        # sliding over the table it uncovered before) has none drawn
+        grow = 1.5 * reach[:, None] + 6
+        some = shown((np.minimum(was.min(axis=1), now.min(axis=1)) - grow).astype(np.int64) // s,
+                     (np.maximum(was.max(axis=1), now.max(axis=1)) + grow).astype(np.int64) // s + 2) > 0
+        self.strips_bare += int(len(some) - np.count_nonzero(some))     # each such trail as one
+        strips = _left_behind(was[some], now[some], reach[some]) if some.any() else []
+        if not strips:
+            return strips
         b = np.array(strips, np.int64)
-        x0, y0 = np.clip(b[:, 0] // s, 0, gw), np.clip(b[:, 1] // s, 0, gh)
-        x1, y1 = np.clip(b[:, 2] // s + 1, x0, gw), np.clip(b[:, 3] // s + 1, y0, gh)
-        inside = total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0]
-        out = [box for box, n in zip(strips, inside.tolist()) if n > 0]
+        inside = shown(b[:, :2] // s, b[:, 2:] // s + 1).tolist()
+        out = [box for box, n in zip(strips, inside) if n > 0]
         self.strips_looked += len(out)
         self.strips_bare += len(strips) - len(out)
         return out
