@@ -821,8 +821,12 @@ class RegionTracker:
         (`maybe`: the cells that may show one, `_may_show_sticker`). A card sliding over the bare
         table uncovers only table; where it lay from the first frame, or over a sticker, it
         uncovers cells never seen bare, and those are looked at."""
+        along, normal, left = edges = _left_edges(was, now)
+        trailing = left.any(axis=1)                # the components with an edge left behind
+        if not trailing.any():
+            return []
         if maybe is None:
-            strips = _left_behind(was, now, reach)
+            strips = _left_behind(was, now, reach, edges)
             self.strips_looked += len(strips)
             return strips
         s = ChangeMap.SCALE
@@ -846,12 +850,12 @@ class RegionTracker:
         # corner (under 1.5 reach) and a box's 5 px: one with no such cell in all of that (a card
         # sliding over the table it uncovered before) has none drawn
         grow = 1.5 * reach[:, None] + 6
-        some = shown((np.minimum(was.min(axis=1), now.min(axis=1)) - grow).astype(np.int64) // s,
-                     (np.maximum(was.max(axis=1), now.max(axis=1)) + grow).astype(np.int64) // s + 2) > 0
-        self.strips_bare += int(len(some) - np.count_nonzero(some))     # each such trail as one
-        strips = _left_behind(was[some], now[some], reach[some]) if some.any() else []
-        if not strips:
-            return strips
+        some = trailing & (shown((np.minimum(was.min(axis=1), now.min(axis=1)) - grow).astype(np.int64) // s,
+                                 (np.maximum(was.max(axis=1), now.max(axis=1)) + grow).astype(np.int64) // s + 2) > 0)
+        self.strips_bare += int(np.count_nonzero(trailing) - np.count_nonzero(some))   # each such trail as one
+        if not some.any():
+            return []
+        strips = _left_behind(was[some], now[some], reach[some], (along[some], normal[some], left[some]))
         b = np.array(strips, np.int64)
         inside = shown(b[:, :2] // s, b[:, 2:] // s + 1).tolist()
         out = [box for box, n in zip(strips, inside) if n > 0]
@@ -1094,26 +1098,35 @@ def _border(n: int) -> np.ndarray:
 _UNIT = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)
 
 
-def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray) -> list[Box]:
+def _left_edges(was: np.ndarray, now: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For components moving from corners `was` to `now` (n, 4, 2): each edge's direction and
+    outward normal now (n, 4, 2), and whether it left part of where the component was behind it
+    (n, 4: its farthest old corner lies a pixel or more past the edge now)."""
+    nxt = [1, 2, 3, 0]
+    along = now[:, nxt] - now
+    along /= np.maximum(1e-6, np.hypot(along[..., 0], along[..., 1]))[..., None]
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    centre = now.mean(axis=1, keepdims=True)
+    normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
+    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=1)
+    return along, normal, past >= 1.0
+
+
+def _left_behind(was: np.ndarray, now: np.ndarray, reach: np.ndarray,
+                 edges: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> list[Box]:
     """The boxes of what components uncovered moving from corners `was` to `now` (n, 4, 2): beside
     each edge one left behind (part of where it was lies past that edge now), from where the edge
     is now to `reach` (n,) px beyond where it was, and at its ends `reach` px past them and round
     the corner (a sticker uncovered there lies wholly outside the component now, and partly
     inside where it was, maybe beside the next edge). An edge that stayed where it was costs
-    nothing: a card sliding sideways uncovers a strip along its trailing edge only."""
+    nothing: a card sliding sideways uncovers a strip along its trailing edge only. `edges`:
+    `_left_edges(was, now)`, where the caller has them."""
     if not len(now):
         return []
-    nxt = [1, 2, 3, 0]
-    along = now[:, nxt] - now
-    along /= np.maximum(1e-6, np.hypot(along[..., 0], along[..., 1]))[..., None]
-    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)          # each edge's outward normal
-    centre = now.mean(axis=1, keepdims=True)
-    normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
-    # how far the component as it was lies past each edge now (its farthest old corner)
-    past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=1)
-    left = past >= 1.0
+    along, normal, left = _left_edges(was, now) if edges is None else edges
     if not left.any():
         return []
+    nxt = [1, 2, 3, 0]
     r = reach.astype(np.float32)[:, None, None]
     a, b = now, now[:, nxt]
     pts = np.stack([a, b, was, was[:, nxt], was + r * normal, was[:, nxt] + r * normal,

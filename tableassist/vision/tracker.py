@@ -245,7 +245,7 @@ class Tracker:
         if p.place == track.confirmed.place:
             track.pending, track.pending_count = None, 0
             if p.position_mm != track.confirmed.position_mm or p.box_px != track.confirmed.box_px:
-                track.confirmed = replace(track.confirmed, position_mm=p.position_mm, box_px=p.box_px)
+                track.confirmed = track.confirmed.moved_to(p.position_mm, p.box_px)
             if track.back >= self.confirm_frames:
                 self._back(track, p, t, events)
             return

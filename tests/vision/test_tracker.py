@@ -119,3 +119,18 @@ def test_a_move_keeps_when_the_marker_appeared_and_says_when_it_changed():
         events += tracker.update(ps, k / FPS)
     moved = events[-1].sighting
     assert events[-1].kind == "moved" and moved.since == pytest.approx(0.2) and moved.changed == pytest.approx(0.7)
+
+
+def test_a_sighting_moved_to_a_new_place_is_what_dataclasses_replace_gives():
+    """`Sighting.moved_to` (the tracker's cheap copy for a marker sliding within its place) equals,
+    field by field, `dataclasses.replace`, and leaves the sighting it came from as it was."""
+    from dataclasses import replace
+    was = replace(card(7, seat="red"), copy=2, since=1.5, changed=2.5, box_px=(1, 2, 30, 40))
+    now = was.moved_to((101.5, 99.0), (4, 5, 33, 43))
+    assert now == replace(was, position_mm=(101.5, 99.0), box_px=(4, 5, 33, 43))
+    assert now.to_json() == replace(was, position_mm=(101.5, 99.0), box_px=(4, 5, 33, 43)).to_json()
+    assert hash(now) == hash(replace(was, position_mm=(101.5, 99.0), box_px=(4, 5, 33, 43)))
+    assert was.position_mm == (100.0, 100.0) and was.box_px == (1, 2, 30, 40)
+    with pytest.raises(AttributeError):
+        now.zone = "hand"                      # still frozen
+    assert was.moved_to(None, None).position_mm is None
