@@ -46,8 +46,9 @@ NEEDS = {
     "bench_tournament": "nginx",   # and PostgreSQL: scripts/setup --test installs both
     "bench_vision_realdata": "the real photos (/work/shared/realdata)",
     "bench_vision_code": "perf",   # Debian's linux-perf, and the right to use perf events
+    "bench_vision_instructions": "valgrind",   # and a git checkout (a wheel's tests have neither)
 }
-INSTALLED = {"chromium", "postgresql", "nginx"}
+INSTALLED = {"chromium", "postgresql", "nginx", "valgrind"}
 
 
 def missing(need: str) -> bool:
@@ -60,6 +61,9 @@ def missing(need: str) -> bool:
         import shutil
         return shutil.which("perf") is None or subprocess.run(
             ["perf", "stat", "-e", "cpu-clock", "--", "true"], capture_output=True).returncode != 0
+    if need == "valgrind":
+        import shutil
+        return shutil.which("valgrind") is None or not (ROOT / ".git").exists()
     if need == "postgresql":
         from tests.services import ServiceMissing, postgres_bin
         try:

@@ -1,0 +1,155 @@
+"""The vision pipeline's instructions a frame, this tree against a git revision (issue 24).
+
+``bench_vision_speed`` times the pipeline against a plain pass, and on this shared machine the
+same pass's CPU time drifts by a fifth from one run to the next: a change that saves 2-4 % of a
+frame (most of what is left to trim) cannot be seen there. This counts instead: each scenario's
+frames are rendered once and saved, and each tree's pipeline reads them in a child process under
+valgrind's ``callgrind``, which counts every instruction the process runs (OpenCV's, numpy's,
+the interpreter's) the same way every time: two runs of one tree differ by 0.02 %.
+
+A second child of each tree loads the same frames and imports the same modules but reads no
+frame; the difference is the pipeline's own count. Both trees run in the same python and venv;
+the other tree is ``git archive`` of ``--base`` (default ``HEAD``: what the working tree's
+changes do). ``PYTHONHASHSEED`` is fixed, so sets and dicts are built alike.
+
+Instructions are not time. They count a Python line, a numpy call and an OpenCV loop as what
+each executes, and do not see memory stalls: a change to the change map's gather of every 8th
+pixel (memory-bound) shows here much smaller than in time. For the bookkeeping round OpenCV's
+calls, which is half of a moving frame's time (``bench_vision_code``), they are the measure.
+Needs valgrind (``scripts/setup --test`` installs it) and a git checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+import _common
+import bench_vision_speed as speed
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = {"frames": 3, "scale": 0.25, "only": "moving"}
+#: callgrind's summary line: "==123== Collected : 9318049183"
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+#: The child: this tree's pipeline over the saved frames ("read"), or only the same imports and
+#: loading ("load"); run with PYTHONPATH set to the tree.
+CHILD = """
+import sys
+import numpy as np
+tree, frames_file, game_id, mode = sys.argv[1:]
+import tableassist
+assert tableassist.__file__.startswith(tree), (tableassist.__file__, tree)
+from tableassist.markers.registry import load_registry
+from tableassist.vision import TablePipeline
+from tableassist.vision.detect import one_thread
+saved = np.load(frames_file)
+frames, times = saved["frames"], saved["times"]
+pipeline = TablePipeline(game_id, load_registry())
+with one_thread():
+    for frame, t in zip(frames, times.tolist()):
+        frame = np.array(frame)
+        if mode == "read":
+            pipeline.update(frame, t)
+"""
+
+
+def collected(stderr: str) -> int:
+    """The instructions callgrind counted, from its summary on stderr."""
+    found = _COLLECTED.search(stderr)
+    if found is None:
+        raise RuntimeError("valgrind gave no count:\n" + stderr[-2000:])
+    return int(found.group(1))
+
+
+def count(tree: Path, frames_file: Path, game_id: str, mode: str) -> int:
+    """One child's instructions under callgrind."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-c", CHILD, str(tree), str(frames_file), game_id, mode],
+                          capture_output=True, text=True, env=env, cwd=tree)
+    if done.returncode != 0:
+        raise RuntimeError(f"the child in {tree} failed:\n" + done.stderr[-2000:])
+    return collected(done.stderr)
+
+
+def base_tree(revision: str, into: Path) -> Path:
+    """`revision`'s package and marker files, unpacked into `into` (git archive)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision, "tableassist", "markers"],
+                             capture_output=True)
+    if archive.returncode != 0:
+        raise SystemExit(f"--base {revision}: git cannot give it ({archive.stderr.decode().strip()})")
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def this_tree(into: Path) -> Path:
+    """The working tree's package and marker files, copied into `into`: both trees then lie alike
+    (a tree's folder is searched by each import, and a larger one costs more to search)."""
+    skip = shutil.ignore_patterns("__pycache__")
+    for part in ("tableassist", "markers"):
+        shutil.copytree(ROOT / part, into / part, ignore=skip)
+    return into
+
+
+def compiled(tree: Path) -> None:
+    """Its modules' bytecode written before any child runs: else whichever child imports a module
+    first compiles it, and that child's count is the larger by it."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "tableassist")], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def main() -> None:
+    ap = _common.parser(__doc__)
+    ap.add_argument("--base", default="HEAD", help="the git revision to count against (default HEAD)")
+    ap.add_argument("--frames", type=int, default=240)
+    ap.add_argument("--only", choices=sorted(speed.SCENARIOS))
+    ap.add_argument("--scale", type=float, default=1.0, help="frame size, times the scenario's")
+    args = _common.parse(ap, SMOKE)
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (scripts/setup --test installs it)")
+    from tableassist.markers.registry import load_registry
+    from tableassist.vision.synthetic.render import Renderer
+
+    registry = load_registry()
+    renderer = Renderer(registry.dictionary)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = base_tree(args.base, Path(tmp) / "base")
+        this = this_tree(Path(tmp) / "this")
+        for tree in (base, this):
+            compiled(tree)
+        print(f"instructions a frame (callgrind), this tree against {args.base}; {args.frames} frames per "
+              f"scenario; load {_common.load()}", flush=True)
+        for name, (game_id, frames_of) in speed.SCENARIOS.items():
+            if args.only and name != args.only:
+                continue
+            times, frames = [], []
+            for t, frame, _ in frames_of(registry, renderer, args.frames, args.scale):
+                times.append(t)
+                frames.append(frame)
+            height, width = frames[0].shape[:2]
+            frames_file = Path(tmp) / f"{name}.npz"
+            np.savez(frames_file, frames=np.array(frames), times=np.array(times, np.float64))
+            del frames
+            runs = [(tree, mode) for tree in (base, this) for mode in ("read", "load")]
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+                counts = dict(zip(runs, pool.map(lambda run: count(run[0], frames_file, game_id, run[1]), runs)))
+            frames_file.unlink()
+            was = (counts[(base, "read")] - counts[(base, "load")]) / len(times)
+            now = (counts[(this, "read")] - counts[(this, "load")]) / len(times)
+            print(f"{name}: {len(times)} frames {width}x{height}: {args.base} {was / 1e6:.3f} M instructions a frame, "
+                  f"this tree {now / 1e6:.3f} M "
+                  f"({(now - was) / was:+.2%}; the ratio {was / now:.3f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
