@@ -297,8 +297,9 @@ class RegionTracker:
     #: each band's grid as it was where it was last scanned, and how often it was visited
     _band_grids: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     _band_visits: dict[int, int] = field(default_factory=dict, repr=False)
-    #: strips moving components left behind: looked at, and skipped as the bare table (a frame's
-    #: trails that all lie on it count one a component, not drawn)
+    #: strips moving components left behind: looked at, and skipped as the bare table (a
+    #: component's whole trail, with no cell round it that may show a sticker, counts one and is
+    #: not drawn)
     strips_looked: int = 0
     strips_bare: int = 0
     #: grid cells of what changed lately and no component explains (a hand's way): looked at, and
@@ -1105,9 +1106,10 @@ def _left_edges(was: np.ndarray, now: np.ndarray) -> tuple[np.ndarray, np.ndarra
     nxt = [1, 2, 3, 0]
     along = now[:, nxt] - now
     along /= np.maximum(1e-6, np.hypot(along[..., 0], along[..., 1]))[..., None]
-    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)          # each edge's outward normal
     centre = now.mean(axis=1, keepdims=True)
     normal *= np.where(((now - centre) * normal).sum(axis=-1) < 0, -1.0, 1.0).astype(np.float32)[..., None]
+    # how far the component as it was lies past each edge now (its farthest old corner)
     past = ((was[:, :, None, :] - now[:, None, :, :]) * normal[:, None, :, :]).sum(axis=-1).max(axis=1)
     return along, normal, past >= 1.0
 
