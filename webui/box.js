@@ -22,6 +22,7 @@ const box = {
   preview: null,     // {hold, crates: [{path, face, rotation}]} for ShipShape's preview
   previewAnswer: null,
   previewKey: "",
+  previewAnswerKey: "",   // the request previewAnswer answers: another while the new answer is on its way
   report: null,      // what the last import did
 };
 
@@ -464,13 +465,15 @@ function preview(app, entry) {
     app.ask("box_preview", request).then((answer) => {
       if (box.previewKey !== key) return;
       box.previewAnswer = answer.ok ? answer : {error: answer.error};
+      box.previewAnswerKey = key;
       app.redraw();
     });
   }
   const answer = box.previewAnswer;
   const change = (i, what, v) => { p.crates[i][what] = v; app.redraw(); };
   const names = [t("page.box.bottom", "Bottom"), t("page.box.middle", "Middle"), t("page.box.top", "Top")];
-  return h("div", {class: "box-preview", dataset: {preview: "1"}},
+  // the last answer stays drawn until this one's comes, dimmed and marked as not yet this entry's
+  return h("div", {class: "box-preview", dataset: {preview: "1", pending: box.previewAnswerKey !== key ? "1" : null}},
     h("h3", {}, t("page.box.preview", "Preview: three crates in a hold, seen from above")),
     entry.editor === "crate" ? h("label", {class: "box-field"}, t("page.shipshape.hold", "Hold") + " ",
       h("select", {dataset: {field: "preview-hold"}, onchange: (e) => { p.hold = e.target.value; app.redraw(); }},
