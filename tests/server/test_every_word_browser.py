@@ -12,7 +12,11 @@ two-letter marks (a rat's colour letter, "px").
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,18 +107,28 @@ def _play_to_the_end(server: RunningServer, rnd: random.Random) -> None:
     raise AssertionError("the game did not end after 5000 random actions")
 
 
-def _english(chromium, server_factory, game_id: str) -> set[str]:
+def _english(chromium, server_factory, game_id: str, shared: Path) -> set[str]:
+    """The words of ``game_id``'s screens played in English: played once for the whole run, by
+    the first test process to ask (a whole game, 5-15 s), and read by the others from ``shared``,
+    the folder every process of the run shares, under a lock."""
     if game_id not in _ENGLISH:
-        with server_factory() as english_server:
-            shown = _screens(chromium, english_server, game_id, "en")
-        _ENGLISH[game_id] = lowered(shown.values())
+        kept = shared / f"english-words-{game_id}.json"
+        with open(shared / f"english-words-{game_id}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)       # another process playing it: wait for its words
+            if not kept.exists():
+                with server_factory() as english_server:
+                    shown = _screens(chromium, english_server, game_id, "en")
+                kept.write_text(json.dumps(sorted(lowered(shown.values()))))
+            _ENGLISH[game_id] = set(json.loads(kept.read_text()))
     return _ENGLISH[game_id]
 
 
 @pytest.mark.parametrize("lang", ["de", "es"])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, game_id, lang):
-    english = _english(chromium, lambda: serving(tmp_path / "english.sqlite3"), game_id)
+def test_no_english_word_on_the_screens_of_a_game(chromium, server, tmp_path, tmp_path_factory, game_id, lang):
+    run = tmp_path_factory.getbasetemp()        # this run's folder; with xdist, each worker's is in
+    shared = run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run    # the run's own folder
+    english = _english(chromium, lambda: serving(tmp_path / "english.sqlite3"), game_id, shared)
     shown = _screens(chromium, server, game_id, lang)
     report = english_left(shown, english, lang, allowed=[*PLAYERS, *names_and_titles()])
     assert not report, f"English on the {lang} screens of {game_id}: {report}"
