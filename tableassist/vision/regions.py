@@ -50,7 +50,7 @@ import cv2
 import numpy as np
 
 from .detect import (Box, BoxIds, Detections, MarkerDetector, _copy, _dedupe, _gray, _merge, _not_read, _window,
-                     every_thread, merge_boxes)
+                     merge_boxes)
 from .frame import shrink
 from .worn import MIN_CONTRAST, WornReader, marker_cells
 
@@ -360,13 +360,14 @@ class RegionTracker:
             parts.append(Detections(np.array([k.marker_id for k in still], np.int32),
                                     np.array([k.corners for k in still], np.float32), (w, h)))
             self.reused += len(still)
+        # on the loop's one thread (`detect.one_thread`), the large scans too: on OpenCV's two a
+        # band cost 15-25 % more CPU (the pool switched and its second thread spinning) that the
+        # other core's server needs, for a few ms less on the wall
         if first:
-            with every_thread():
-                parts.append(self._first_scan(frame))
+            parts.append(self._first_scan(frame))
             self.full_scans += 1
         elif band is not None:
-            with every_thread():
-                parts.append(self._full_scan(frame, band))
+            parts.append(self._full_scan(frame, band))
             self.full_scans += band == self.bands - 1
         sides = sorted(k.side for k in self._known.values())
         window = _window(sides[len(sides) // 4]) if sides else 0

@@ -293,7 +293,7 @@ def test_the_sweep_scans_a_band_again_only_where_its_picture_changed_since_it_wa
             swept.setdefault((k // 2 - 1) % 4, []).append(regions.swept)
         if k >= 30:
             assert regions.changes.raw is not None and not regions.changes.raw.any(), f"frame {k}"
-    h, w = VIEW.height, VIEW.width
+    w = VIEW.width
     for band, visits in swept.items():
         # frames 2-28 still: visits 0 and 3 whole, 1 and 2 nothing
         assert visits[0] is not None and visits[0][0] == 0 and visits[0][2] == w, (band, visits)

@@ -114,9 +114,9 @@ def test_a_still_frame_after_a_still_frame_is_read_as_the_last_one_and_time_stil
 
 def test_the_cameras_loop_sets_opencvs_thread_count_once_not_with_every_frame(registry, renderer, monkeypatch):
     """`read_frames` holds `one_thread` while it reads: the pipeline's frames then set no thread
-    count (each setting makes or joins OpenCV's worker threads, 40-50 µs each way), only its
-    scans of a whole frame do (the first one here: the sweep's bands come every 1000 frames).
-    Once the loop ends, OpenCV has its threads back."""
+    count (each setting makes or joins OpenCV's worker threads, 40-50 µs each way), its scans of
+    a whole frame (the first) and the sweep's bands (every 5th frame here) included. Once the
+    loop ends, OpenCV has its threads back."""
     import threading
 
     import cv2
@@ -144,8 +144,9 @@ def test_the_cameras_loop_sets_opencvs_thread_count_once_not_with_every_frame(re
         set_to.append(n)
         real(n)
     monkeypatch.setattr(cv2, "setNumThreads", counted)
-    pipeline = TablePipeline("wreckers", registry, qr_every=None, full_every=1000)
+    pipeline = TablePipeline("wreckers", registry, qr_every=None)
     read_frames(Recorded(), pipeline.update, lambda **_: None, stop=threading.Event(), fps=10,
                 until_end=True)
-    assert pipeline.tracker.state() and len(set_to) <= 4, set_to      # 20 frames read
+    # 20 frames: the first scan and three bands of the sweep
+    assert pipeline.tracker.state() and set_to == [1, before], set_to
     assert cv2.getNumThreads() == before
