@@ -78,6 +78,7 @@ from tableassist.server import messages
 from tableassist.server.messages import MAX_FRAME, MESSAGES, Refused
 from tableassist.server.socket_events import (MAX_MESSAGE, Handler, checked, event_sid,
                                               new_socketio, reason)
+from tableassist.server.pages import page_response
 from tableassist.server.table import Table
 from tableassist.server.tokens import CAMERA, HOST, PLAYER, SPECTATOR_GRANT, TABLE, Grant
 from tableassist.shipped import folder
@@ -250,7 +251,7 @@ class TableServer:
 
         @app.get("/")
         def index() -> Response:
-            return send_from_directory(WEBUI, "index.html")
+            return page_response(WEBUI, "index.html")
 
         @app.get("/sticker/<game>/<int:marker_id>.pdf")
         def sticker(game: str, marker_id: int) -> Response:

@@ -56,6 +56,7 @@ from tableassist.games.messages import Message
 from tableassist.server import messages
 from tableassist.server.app import HEADERS, WEBUI, page_words, screen_language, secure
 from tableassist.server.messages import VENUE_MESSAGES
+from tableassist.server.pages import page_response
 from tableassist.server.socket_events import checked, event_sid, new_socketio
 from tableassist.table.venue import NAME, TableEntry
 
@@ -110,7 +111,7 @@ class VenueServer:
     def _routes(self) -> None:
         @self.app.get("/")
         def index() -> Response:
-            return send_from_directory(WEBUI / "venue", "index.html")
+            return page_response(WEBUI, "venue/index.html")
 
         self.app.get("/i18n/<lang>.json")(page_words)
 
