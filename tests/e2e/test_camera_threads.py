@@ -167,7 +167,7 @@ def test_stopping_the_camera_applies_every_reading_handed_over_and_joins_its_thr
         release.set()
     stopper.join(60 * PATIENCE)
     assert not stopper.is_alive()
-    assert len(told) == camera.frames and len(told) > at_block[0] + 5   # none was lost
+    assert len(told) == camera.frames and len(told) >= at_block[0] + 5   # none was lost
     assert camera.stats.latency and camera.status.state == "off"
     assert not [t.name for t in threading.enumerate() if t.name in THREADS]
     assert [seq for _t, seq in camera.stats.accepted] == camera_log(session)
