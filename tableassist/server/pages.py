@@ -10,11 +10,14 @@ lines, so a new module is preloaded without anyone listing it."""
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 from pathlib import Path
 
 from flask import Response
+
+log = logging.getLogger("tableassist.server")
 
 #: a static import or re-export of a relative module: ``import {h} from "./dom.js"``,
 #: ``import "./x.js"``, ``export {a} from "../b.js"`` (dynamic ``import()`` is left alone: it is
@@ -62,7 +65,14 @@ def page_text(folder: Path, page: str) -> str:
 
 def page_response(folder: Path, page: str) -> Response:
     """``page_text`` as an answer, to be asked again every time (the modules change with an
-    update, and the links with them)."""
-    response = Response(page_text(folder, page), mimetype="text/html")
+    update, and the links with them). A module that imports one that is not there (a broken
+    install or checkout) is logged, and the page goes out as it is: the browser's console then
+    names the module it could not load."""
+    try:
+        text = page_text(folder, page)
+    except ValueError as exc:
+        log.warning("%s goes out without its preloads: %s", page, exc)
+        text = (folder / page).read_text(encoding="utf-8")
+    response = Response(text, mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response

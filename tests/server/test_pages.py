@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tableassist.server.app import WEBUI
-from tableassist.server.pages import imported_modules, page_text
+from tableassist.server.pages import imported_modules, page_response, page_text
 from tableassist.server.served import serve_venue
 from tests.server.conftest import RunningServer
 
@@ -39,6 +39,14 @@ def test_an_import_of_no_module_of_the_folder_is_an_error_that_names_it(tmp_path
     folder = write(tmp_path / "webui", {"app.js": f'import {{x}} from "{imported}";\n'})
     with pytest.raises(ValueError, match=re.escape(f"app.js imports {imported}")):
         imported_modules(folder, "app.js")
+
+
+def test_a_page_whose_module_imports_a_missing_one_goes_out_as_it_is_and_the_log_says_why(tmp_path, caplog):
+    page = '<script type="module" src="app.js"></script>\n'
+    folder = write(tmp_path, {"index.html": page, "app.js": 'import {x} from "./gone.js";\n'})
+    response = page_response(folder, "index.html")
+    assert response.status_code == 200 and response.get_data(as_text=True) == page
+    assert "app.js imports ./gone.js" in caplog.text
 
 
 def test_a_page_in_a_subfolder_links_its_modules_relative_to_itself(tmp_path):
