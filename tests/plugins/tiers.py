@@ -42,8 +42,11 @@ def sweep(full: int, *, least: int = 1) -> int:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that opens the browser is a browser test, and slow, whether or not its module says
-    so: ``--fast`` (``-m "not slow"``) never starts Chromium."""
+    so: ``--fast`` (``-m "not slow"``) never starts Chromium. The slow tests run first (in their
+    order): the test processes take tests in this order, and a long one taken last would leave
+    the others idle while it ends the run."""
     for item in items:
         if "chromium" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
